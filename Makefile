@@ -1,0 +1,123 @@
+# mt: magic-trace as small Unix tools.  `make help` lists the targets.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+SAN ?=
+
+CC ?= cc
+ifeq ($(SAN),1)
+CC := clang
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+
+WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wvla -Wno-unused-parameter
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) -Icommon $(CFLAGS)
+ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
+
+LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
+	common/duration.c common/perfline.c
+TOOL_LIB_SRC := common/die.c
+TOOLS := mt-script-parse mt-dump
+
+LIB := $(BUILD)/libmt.a
+TOOL_LIB := $(BUILD)/libmttool.a
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TOOL_LIB_OBJ := $(TOOL_LIB_SRC:%.c=$(BUILD)/%.o)
+TOOL_BIN := $(foreach t,$(TOOLS),$(BUILD)/bin/$(t))
+
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+HELPER_SRC := $(wildcard tests/helpers/*.c)
+HELPER_BIN := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/%)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz-*.c)
+
+.PHONY: all check check-long test unit-test tool-test asan-test fuzz-test bench \
+	demo install uninstall clean help deps
+
+all: $(TOOL_BIN)
+
+help:
+	@echo 'make              build the tools into $(BUILD)/bin'
+	@echo 'make check        install missing packages, build, run every test, then'
+	@echo '                  again under ASan+UBSan, then short libFuzzer runs'
+	@echo 'make check-long   make check plus long fuzzing runs'
+	@echo 'make test         build and run the tests once (no sanitizers, no fuzzing)'
+	@echo 'make bench        benchmarks (figures as ratios to a baseline in the same run)'
+	@echo 'make demo         trace a bundled program (see README)'
+	@echo 'make install      install into $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
+	@echo 'make clean        remove $(BUILD)'
+	@echo 'make deps         install missing build and test packages (apt)'
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/%.o: %.c $(wildcard common/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(TOOL_LIB): $(TOOL_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+define TOOL_RULE
+$(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $(TOOL_LIB) $(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$< $(TOOL_LIB) $(LIB)
+endef
+$(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
+
+# unit tests link only the library, so a print or exit in common/ shows up
+$(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB)
+
+$(BUILD)/tests/%: tests/helpers/%.c $(TOOL_LIB) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIB) $(LIB)
+
+build-tests: $(TOOL_BIN) $(UNIT_BIN) $(HELPER_BIN)
+.PHONY: build-tests
+
+test: build-tests
+	@tests/run $(BUILD)
+
+asan-test:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=1 build-tests
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		tests/run $(BUILD)/asan
+
+FUZZ_RUNS ?= 30
+fuzz-test:
+	@FUZZ_SECONDS=$(FUZZ_RUNS) BUILD=$(BUILD)/fuzz tests/fuzz/run
+
+check: deps
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory asan-test
+	@$(MAKE) --no-print-directory fuzz-test
+
+check-long: deps
+	@$(MAKE) --no-print-directory check FUZZ_RUNS=600
+
+bench: deps all $(HELPER_BIN)
+	@tests/bench/run $(BUILD)
+
+demo: deps all
+	@scripts/demo.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(TOOLS:%=docs/%.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(TOOLS:%=$(DESTDIR)$(PREFIX)/share/man/man1/%.1)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,43 @@
+/*
+ * struct mt_buf: the one growable byte buffer of mt.
+ *
+ * Ownership: the buffer owns p; mt_buf_release() frees it and leaves an empty,
+ * reusable buffer. mt_buf_detach() hands p to the caller. A zeroed struct
+ * (MT_BUF_INIT) is a valid empty buffer. p is NUL-terminated whenever it is
+ * non-NULL, so text can be used with C string functions (len excludes the NUL).
+ */
+#ifndef MT_BUF_H
+#define MT_BUF_H
+
+#include <stddef.h>
+
+struct mt_buf {
+	char *p;
+	size_t len;
+	size_t cap; /* bytes allocated, including room for the NUL */
+};
+
+#define MT_BUF_INIT { NULL, 0, 0 }
+
+void mt_buf_init(struct mt_buf *b);
+void mt_buf_release(struct mt_buf *b);
+
+/* Make room for extra more bytes (plus the NUL). 0 or MT_ENOMEM/MT_ETOOBIG. */
+int mt_buf_grow(struct mt_buf *b, size_t extra);
+
+/* Append n bytes. 0 or MT_ENOMEM/MT_ETOOBIG; on error b is unchanged. */
+int mt_buf_add(struct mt_buf *b, const void *data, size_t n);
+
+/* Keep the allocation, drop the contents. */
+static inline void mt_buf_reset(struct mt_buf *b)
+{
+	b->len = 0;
+	if (b->p)
+		b->p[0] = '\0';
+}
+
+/* Return the bytes (NUL-terminated, or NULL if never grown) and reset b to
+ * empty; the caller frees them. */
+char *mt_buf_detach(struct mt_buf *b, size_t *len);
+
+#endif

@@ -1,0 +1,108 @@
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "err.h"
+
+static const char *progname = "mt";
+
+void mt_set_progname(const char *argv0)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+
+	if (argv0 && *argv0)
+		progname = slash ? slash + 1 : argv0;
+}
+
+const char *mt_progname(void)
+{
+	return progname;
+}
+
+static void vreport(const char *fmt, va_list ap, const char *suffix)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (suffix)
+		fprintf(stderr, "%s: %s: %s\n", progname, msg, suffix);
+	else
+		fprintf(stderr, "%s: %s\n", progname, msg);
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap, NULL);
+	va_end(ap);
+}
+
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap, NULL);
+	va_end(ap);
+	exit(code);
+}
+
+void die_errno(int code, const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap, strerror(e));
+	va_end(ap);
+	exit(code);
+}
+
+void die_pipe(void)
+{
+	signal(SIGPIPE, SIG_DFL);
+	raise(SIGPIPE);
+	_exit(128 + SIGPIPE);
+}
+
+void die_mt(int err, const char *fmt, ...)
+{
+	int e = errno;
+	char both[512];
+	va_list ap;
+
+	if (err == MT_EPIPE)
+		die_pipe();
+	if (err == MT_EIO) {
+		snprintf(both, sizeof(both), "%s: %s", mt_strerror(err),
+			 strerror(e));
+	} else {
+		snprintf(both, sizeof(both), "%s", mt_strerror(err));
+	}
+	va_start(ap, fmt);
+	vreport(fmt, ap, both);
+	va_end(ap);
+	exit(err == MT_ENOMEM || err == MT_EIO ? MT_EXIT_SYSTEM : MT_EXIT_DATA);
+}
+
+void close_stdout_or_die(void)
+{
+	if (fflush(stdout) != 0) {
+		if (errno == EPIPE)
+			die_pipe();
+		die_errno(MT_EXIT_SYSTEM, "write error on standard output");
+	}
+	if (close(STDOUT_FILENO) != 0 && errno != EBADF)
+		die_errno(MT_EXIT_SYSTEM, "error closing standard output");
+}
+
+int mt_progress_enabled(void)
+{
+	return isatty(STDERR_FILENO);
+}

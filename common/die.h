@@ -1,0 +1,51 @@
+/*
+ * The tools' one way to report and to die. This is the tool tier, linked
+ * only into the programs (libmttool.a): the library proper (libmt.a) never
+ * prints and never exits.
+ *
+ * Exit codes, the same for every mt tool and documented in each man page:
+ */
+#ifndef MT_DIE_H
+#define MT_DIE_H
+
+#include <stdarg.h>
+
+enum {
+	MT_EXIT_OK = 0,
+	MT_EXIT_DATA = 1,   /* the input was bad: malformed, truncated */
+	MT_EXIT_USAGE = 2,  /* bad command line */
+	MT_EXIT_SYSTEM = 3  /* I/O error, out of memory, a failed command */
+};
+
+/* Set once in main(): the name that prefixes every message. */
+void mt_set_progname(const char *argv0);
+const char *mt_progname(void);
+
+/* "PROG: message\n" on stderr. */
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print and exit with code. */
+_Noreturn void die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* As die(), appending ": strerror(errno)". */
+_Noreturn void die_errno(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * Die because a library call returned err (an MT_E* code): appends
+ * ": mt_strerror(err)" (and errno's text for MT_EIO). MT_ENOMEM and MT_EIO
+ * exit MT_EXIT_SYSTEM, the rest MT_EXIT_DATA. MT_EPIPE (the reader went
+ * away) exits quietly by SIGPIPE, as a shell pipeline expects.
+ */
+_Noreturn void die_mt(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Exit quietly with SIGPIPE's status. */
+_Noreturn void die_pipe(void);
+
+/* Close stdout and die if that (the final flush) fails. Call at the end of
+ * main() of every tool that writes to stdout. */
+void close_stdout_or_die(void);
+
+/* Whether to show progress: stderr is a terminal. */
+int mt_progress_enabled(void);
+
+#endif
