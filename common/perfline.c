@@ -1,0 +1,1091 @@
+#include <string.h>
+
+#include "err.h"
+#include "perfline.h"
+#include "stream.h"
+
+/*
+ * perf script prints fixed-order columns with version-dependent padding, and
+ * symbol names are printed raw (spaces, commas, "=>", "+" are all possible).
+ * So the parser anchors on what cannot vary: the "SECONDS.FRACTION:" time
+ * token, the event token ending in ':', the flags vocabulary, the hex
+ * address columns, the last " => " followed by an address, and "+0x" offsets
+ * before " (dso)".
+ */
+
+#define tok mt_slice /* a whitespace-separated token */
+
+const char MT_PL_UNKNOWN_EVENT[] = "unknown event";
+
+static int is_ws(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && is_ws(*p))
+		p++;
+	return p;
+}
+
+/* Next whitespace-separated token at or after *pos; 0 at end. */
+static int next_tok(const char **pos, const char *end, struct tok *t)
+{
+	const char *p = skip_ws(*pos, end), *q = p;
+
+	while (q < end && !is_ws(*q))
+		q++;
+	*pos = q;
+	t->p = p;
+	t->len = (size_t)(q - p);
+	return q > p;
+}
+
+static int tok_is(const struct tok *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	return t->len == n && !memcmp(t->p, s, n);
+}
+
+static int starts_with(const char *p, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	return len >= n && !memcmp(p, s, n);
+}
+
+/* lowercase hex digits only, as perf's %llx prints them */
+static int is_lhex(const char *p, size_t len)
+{
+	size_t i;
+
+	if (!len)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!is_digit(p[i]) && !(p[i] >= 'a' && p[i] <= 'f'))
+			return 0;
+	return 1;
+}
+
+static int parse_hex(const char *p, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (len >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		len -= 2;
+	}
+	if (!len || len > 16)
+		return MT_ESYNTAX;
+	for (i = 0; i < len; i++) {
+		int d = hexval(p[i]);
+
+		if (d < 0)
+			return MT_ESYNTAX;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return 0;
+}
+
+static int parse_dec(const char *p, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (!len)
+		return MT_ESYNTAX;
+	for (i = 0; i < len; i++) {
+		uint64_t d = (uint64_t)(p[i] - '0');
+
+		if (!is_digit(p[i]))
+			return MT_ESYNTAX;
+		if (x > (UINT64_MAX - d) / 10)
+			return MT_ERANGE;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+/* a u32 field; "-1" (perf's "no cpu") gives MT_NONE32 */
+static int parse_u32(const char *p, size_t len, uint32_t *v)
+{
+	uint64_t x;
+
+	if (len == 2 && p[0] == '-' && p[1] == '1') {
+		*v = MT_NONE32;
+		return 0;
+	}
+	if (parse_dec(p, len, &x) || x >= MT_NONE32)
+		return MT_ESYNTAX;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+int mt_perf_parse_time(const char *s, size_t len, uint64_t *ns)
+{
+	const char *dot = memchr(s, '.', len);
+	uint64_t sec, frac = 0;
+	size_t i, nfrac;
+	int err;
+
+	if (!dot || dot == s)
+		return MT_ESYNTAX;
+	if ((err = parse_dec(s, (size_t)(dot - s), &sec)))
+		return err;
+	nfrac = len - (size_t)(dot - s) - 1;
+	if (!nfrac)
+		return MT_ESYNTAX;
+	for (i = 0; i < nfrac; i++) {
+		char c = dot[1 + i];
+
+		if (!is_digit(c))
+			return MT_ESYNTAX;
+		if (i < 9)
+			frac = frac * 10 + (uint64_t)(c - '0');
+	}
+	for (; i < 9; i++)
+		frac *= 10;
+	if (sec > (UINT64_MAX - frac) / 1000000000ull)
+		return MT_ERANGE;
+	*ns = sec * 1000000000ull + frac;
+	return 0;
+}
+
+/* "SECONDS.FRACTION:" */
+static int is_time_tok(const struct tok *t)
+{
+	const char *dot;
+
+	if (t->len < 4 || t->p[t->len - 1] != ':' || !is_digit(t->p[0]))
+		return 0;
+	dot = memchr(t->p, '.', t->len);
+	if (!dot || dot + 1 == t->p + t->len - 1)
+		return 0;
+	for (const char *c = t->p; c < t->p + t->len - 1; c++)
+		if (!is_digit(*c) && c != dot)
+			return 0;
+	return 1;
+}
+
+void mt_perf_parse_sym(const char *s, size_t len, struct mt_perf_loc *loc)
+{
+	const char *end = s + len, *sym_end, *plus;
+	size_t i;
+
+	loc->off = MT_NONE64;
+	loc->sym.p = loc->dso.p = NULL;
+	loc->sym.len = loc->dso.len = 0;
+	s = skip_ws(s, end);
+	while (end > s && is_ws(end[-1]))
+		end--;
+	if (end == s)
+		return;
+	sym_end = end;
+	if (end[-1] == ')') {
+		/* The DSO is the last " (...)", unless a "+0xHEX (" comes
+		 * earlier: then the DSO path itself holds " (". */
+		const char *open = NULL, *first_after_off = NULL;
+
+		for (const char *q = s; q + 1 < end; q++) {
+			if (q[0] != ' ' || q[1] != '(')
+				continue;
+			open = q;
+			if (!first_after_off) {
+				const char *h = q;
+
+				while (h > s && hexval(h[-1]) >= 0)
+					h--;
+				if (h < q && h - s >= 3 && h[-1] == 'x' &&
+				    h[-2] == '0' && h[-3] == '+')
+					first_after_off = q;
+			}
+		}
+		if (first_after_off)
+			open = first_after_off;
+		if (open) {
+			loc->dso.p = open + 2;
+			loc->dso.len = (size_t)(end - 1 - (open + 2));
+			sym_end = open;
+		} else if (s[0] == '(') {
+			/* "(dso)" with no symbol column */
+			loc->dso.p = s + 1;
+			loc->dso.len = (size_t)(end - 1 - (s + 1));
+			sym_end = s;
+		}
+		if (loc->dso.len == 9 && !memcmp(loc->dso.p, "[unknown]", 9))
+			loc->dso.len = 0;
+	}
+	while (sym_end > s && is_ws(sym_end[-1]))
+		sym_end--;
+	/* trailing +0xHEX is the offset */
+	for (i = (size_t)(sym_end - s); i > 0 && hexval(s[i - 1]) >= 0; i--)
+		;
+	plus = s + i;
+	if (plus < sym_end && i >= 3 && s[i - 1] == 'x' && s[i - 2] == '0' &&
+	    s[i - 3] == '+' && (size_t)(sym_end - plus) <= 16) {
+		uint64_t off;
+
+		if (!parse_hex(plus, (size_t)(sym_end - plus), &off)) {
+			loc->off = off;
+			sym_end = s + i - 3;
+		}
+	}
+	if (sym_end - s == 9 && !memcmp(s, "[unknown]", 9))
+		sym_end = s;
+	loc->sym.p = s;
+	loc->sym.len = (size_t)(sym_end - s);
+}
+
+/* ---- flags ---- */
+
+enum { FW_NONE, FW_FLAG, FW_RAW };
+
+/* Apply one flags-column token; returns FW_NONE if it is not one. *pend
+ * holds "tr", "hw" or "tx" waiting for its second word. */
+static int flag_word(const struct tok *t, int *pend, uint8_t *kind,
+		     uint16_t *flags)
+{
+	static const struct { const char *w; uint8_t kind; } words[] = {
+		{ "call", MT_BR_CALL },       { "return", MT_BR_RETURN },
+		{ "jcc", MT_BR_JCC },         { "jmp", MT_BR_JMP },
+		{ "int", MT_BR_INT },         { "iret", MT_BR_IRET },
+		{ "syscall", MT_BR_SYSCALL }, { "sysret", MT_BR_SYSRET },
+		{ "async", MT_BR_ASYNC },     { "vmentry", MT_BR_VMENTRY },
+		{ "vmexit", MT_BR_VMEXIT },
+	};
+	size_t i;
+
+	if (*pend) {
+		int p = *pend;
+
+		*pend = 0;
+		if (p == 't' && tok_is(t, "strt")) {
+			*flags |= MT_BF_BEGIN;
+			return FW_FLAG;
+		}
+		if (p == 't' && tok_is(t, "end")) {
+			*flags |= MT_BF_END;
+			return FW_FLAG;
+		}
+		if (p == 'h' && tok_is(t, "int")) {
+			*kind = MT_BR_HWINT;
+			return FW_FLAG;
+		}
+		if (p == 'x' && tok_is(t, "abrt")) {
+			*kind = MT_BR_TXABORT;
+			return FW_FLAG;
+		}
+		return FW_NONE;
+	}
+	if (tok_is(t, "tr") || tok_is(t, "hw") || tok_is(t, "tx")) {
+		*pend = t->p[1] == 'r' ? 't' : t->p[0];
+		return FW_FLAG;
+	}
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (tok_is(t, words[i].w)) {
+			*kind = words[i].kind;
+			return FW_FLAG;
+		}
+	}
+	if (t->len >= 2 && t->p[0] == '(' && t->p[t->len - 1] == ')') {
+		for (i = 1; i + 1 < t->len; i++) {
+			if (t->p[i] == 'x')
+				*flags |= MT_BF_INTX;
+			else if (t->p[i] == 'D')
+				*flags |= MT_BF_INTRDIS;
+			else if (t->p[i] == 't')
+				*flags |= MT_BF_INTRTOG;
+			else
+				return FW_NONE;
+		}
+		return FW_FLAG;
+	}
+	if (t->len >= 3 && t->p[0] == '/' && t->p[t->len - 1] == '/') {
+		/* perf 6.15+: /miss/, /not_taken/, /miss,not_taken/ */
+		if (memmem(t->p, t->len, "miss", 4))
+			*flags |= MT_BF_MISS;
+		if (memmem(t->p, t->len, "not_taken", 9))
+			*flags |= MT_BF_NOTTAKEN;
+		return FW_FLAG;
+	}
+	/* raw letters, printed when no name matches: "bcrosyiABExghDt?" */
+	{
+		unsigned bits = 0;
+
+		for (i = 0; i < t->len; i++) {
+			const char *c = memchr("bcrosyiABExghDt?", t->p[i], 16);
+
+			if (!c)
+				return FW_NONE;
+			bits |= 1u << (c - "bcrosyiABExghDt?");
+		}
+		if (!(bits & 1)) /* every branch has b */
+			return FW_NONE;
+#define B(ch) (1u << (strchr("bcrosyiABExghDt?", ch) - "bcrosyiABExghDt?"))
+		if (bits & B('B'))
+			*flags |= MT_BF_BEGIN;
+		if (bits & B('E'))
+			*flags |= MT_BF_END;
+		if (bits & B('x'))
+			*flags |= MT_BF_INTX;
+		if (bits & B('D'))
+			*flags |= MT_BF_INTRDIS;
+		if (bits & B('t'))
+			*flags |= MT_BF_INTRTOG;
+		if (bits & B('A'))
+			*kind = MT_BR_TXABORT;
+		else if (bits & B('g'))
+			*kind = MT_BR_VMENTRY;
+		else if (bits & B('h'))
+			*kind = MT_BR_VMEXIT;
+		else if ((bits & B('c')) && (bits & B('y')))
+			*kind = MT_BR_HWINT;
+		else if (bits & B('y'))
+			*kind = MT_BR_ASYNC;
+		else if (bits & B('s'))
+			*kind = bits & B('c') ? MT_BR_SYSCALL : MT_BR_SYSRET;
+		else if (bits & B('i'))
+			*kind = bits & B('c') ? MT_BR_INT : MT_BR_IRET;
+		else if (bits & B('c'))
+			*kind = MT_BR_CALL;
+		else if (bits & B('r'))
+			*kind = MT_BR_RETURN;
+		else if (bits & B('o'))
+			*kind = MT_BR_JCC;
+		else
+			*kind = MT_BR_JMP;
+#undef B
+		return FW_RAW;
+	}
+}
+
+/* Consume the flags column at *pos. Returns the number of flag tokens. */
+static int parse_flags(const char **pos, const char *end, uint8_t *kind,
+		       uint16_t *flags)
+{
+	const char *p = *pos;
+	struct tok t;
+	int n = 0, pend = 0;
+
+	*kind = MT_BR_NONE;
+	while (next_tok(&p, end, &t)) {
+		int fw;
+
+		/* an address ends the column (no flag word is lowercase hex) */
+		if (!pend && is_lhex(t.p, t.len))
+			break;
+		fw = flag_word(&t, &pend, kind, flags);
+		if (fw == FW_NONE)
+			break;
+		*pos = p;
+		n++;
+		if (fw == FW_RAW)
+			break;
+	}
+	/* a bare trace start/end is no branch class, whatever perf printed
+	 * for it ("tr strt" up to 6.14, "tr strt jmp" from 6.15) */
+	if ((*flags & (MT_BF_BEGIN | MT_BF_END)) && *kind == MT_BR_JMP)
+		*kind = MT_BR_NONE;
+	return n;
+}
+
+/* ---- branches ---- */
+
+/* The last " => " followed by spaces and an address. */
+static const char *find_arrow(const char *p, const char *end)
+{
+	const char *best = NULL, *q = p;
+
+	while ((q = memmem(q, (size_t)(end - q), " => ", 4))) {
+		const char *h = skip_ws(q + 4, end), *e = h;
+
+		while (e < end && hexval(*e) >= 0)
+			e++;
+		if (e > h && (e == end || is_ws(*e)))
+			best = q;
+		q += 3;
+	}
+	return best;
+}
+
+/* "ADDR sym+0xoff (dso)" */
+static int parse_loc(const char *p, const char *end, struct mt_perf_loc *loc)
+{
+	struct tok t;
+
+	if (!next_tok(&p, end, &t) || parse_hex(t.p, t.len, &loc->ip))
+		return MT_ESYNTAX;
+	mt_perf_parse_sym(p, (size_t)(end - p), loc);
+	return 0;
+}
+
+static int parse_branch(const char *p, const char *end,
+			struct mt_perf_line *out, const char **why)
+{
+	const char *arrow, *cut;
+
+	arrow = find_arrow(p, end);
+	if (!arrow) {
+		*why = "a branch line needs 'FROM => TO'";
+		return MT_ESYNTAX;
+	}
+	if (!parse_flags(&p, arrow, &out->br_kind, &out->br_flags))
+		out->br_flags |= MT_BF_NOFLAGS;
+	if (parse_loc(p, arrow, &out->from)) {
+		*why = "expected a hex source address after the flags";
+		return MT_ESYNTAX;
+	}
+	p = arrow + 4;
+	/* optional trailing columns: " ilen: N insn: .." and IPC */
+	cut = memmem(p, (size_t)(end - p), " ilen: ", 7);
+	if (cut)
+		end = cut;
+	cut = memmem(p, (size_t)(end - p), "IPC: ", 5);
+	if (cut)
+		end = cut;
+	if (parse_loc(p, end, &out->to)) {
+		*why = "expected a hex target address after '=>'";
+		return MT_ESYNTAX;
+	}
+	return 0;
+}
+
+/* ---- the location at the end of non-branch samples ---- */
+
+/*
+ * Non-branch samples end with "[ADDR] IP sym+0xoff (dso)". The IP is taken
+ * as the first address-looking token at or after p: callers pass p past any
+ * text of their own that could hold hex-looking words.
+ */
+static void trailing_loc(const char *p, const char *end,
+			 struct mt_perf_line *out)
+{
+	const char *q = p, *after;
+	struct tok a, b;
+
+	while (next_tok(&q, end, &a)) {
+		if (!is_lhex(a.p, a.len) || a.len > 16)
+			continue;
+		after = q;
+		if (next_tok(&q, end, &b) && is_lhex(b.p, b.len) &&
+		    b.len <= 16) {
+			/* ADDR IP */
+			a = b;
+			after = q;
+		}
+		parse_hex(a.p, a.len, &out->loc.ip);
+		mt_perf_parse_sym(after, (size_t)(end - after), &out->loc);
+		out->has_loc = 1;
+		return;
+	}
+}
+
+/* ---- synthesized events ---- */
+
+static const struct {
+	const char *name;
+	uint8_t kind;
+} synth_events[] = {
+	{ "cbr", MT_MARK_CBR },         { "psb", MT_MARK_PSB },
+	{ "ptwrite", MT_MARK_PTWRITE }, { "mwait", MT_MARK_POWER },
+	{ "pwre", MT_MARK_POWER },      { "exstop", MT_MARK_POWER },
+	{ "pwrx", MT_MARK_POWER },      { "evt", MT_MARK_EVTRACE },
+	{ "iflag", MT_MARK_EVTRACE },   { "transactions", MT_MARK_GENERIC },
+};
+
+/* After "KEY" in [p, end), the next token; text_end is moved past it. */
+static int value_after(const char *p, const char *end, const char *key,
+		       struct tok *v, const char **text_end)
+{
+	const char *k = memmem(p, (size_t)(end - p), key, strlen(key));
+
+	if (!k)
+		return 0;
+	k += strlen(key);
+	if (!next_tok(&k, end, v))
+		return 0;
+	*text_end = k;
+	return 1;
+}
+
+static void parse_mark(const char *p, const char *end, struct mt_perf_line *out)
+{
+	const char *text, *text_end;
+	uint16_t flags = 0;
+	uint8_t kind;
+	struct tok v;
+
+	parse_flags(&p, end, &kind, &flags);
+	text = skip_ws(p, end);
+	text_end = text;
+	switch (out->mark_kind) {
+	case MT_MARK_CBR:
+		if (value_after(text, end, "freq:", &v, &text_end))
+			parse_dec(v.p, v.len, &out->mark_value);
+		/* "MHz", then "(159%)" or "( 28%)" */
+		{
+			const char *q = memmem(text_end, (size_t)(end - text_end),
+					       "%)", 2);
+			const char *mhz = memmem(text_end,
+						 (size_t)(end - text_end),
+						 "MHz", 3);
+
+			if (q && (!mhz || q - mhz < 16))
+				text_end = q + 2;
+			else if (mhz)
+				text_end = mhz + 3;
+		}
+		break;
+	case MT_MARK_PSB:
+		if (value_after(text, end, "offs:", &v, &text_end))
+			parse_hex(v.p, v.len, &out->mark_value);
+		break;
+	case MT_MARK_PTWRITE:
+		if (value_after(text, end, "payload:", &v, &text_end))
+			parse_hex(v.p, v.len, &out->mark_value);
+		break;
+	default: {
+		/* "key: value" pairs up to the address columns */
+		const char *q = text;
+		struct tok t;
+
+		while (next_tok(&q, end, &t)) {
+			if (t.p[t.len - 1] == ':') {
+				next_tok(&q, end, &t);
+				text_end = q;
+				continue;
+			}
+			if (is_lhex(t.p, t.len) && t.p - text_end >= 2)
+				break; /* padded address column */
+			text_end = q;
+		}
+		break;
+	}
+	}
+	out->mark_text.p = text;
+	out->mark_text.len = (size_t)(text_end - text);
+	while (out->mark_text.len && is_ws(text[out->mark_text.len - 1]))
+		out->mark_text.len--;
+	trailing_loc(text_end, end, out);
+}
+
+/* ---- uprobes ---- */
+
+static void parse_probe(const char *p, const char *end,
+			struct mt_perf_line *out)
+{
+	const char *colon = memchr(out->event_name.p, ':', out->event_name.len);
+	const char *name = colon ? colon + 1 : out->event_name.p;
+	size_t nlen = (size_t)(out->event_name.p + out->event_name.len - name);
+
+	if (nlen > 8 && !memcmp(name + nlen - 8, "__return", 8)) {
+		nlen -= 8;
+		out->probe_return = 1;
+	}
+	out->probe_func.p = name;
+	out->probe_func.len = nlen;
+	p = skip_ws(p, end);
+	/* trace text: "(FUNC)" or "(FUNC <- RET)" */
+	if (p < end && *p == '(') {
+		const char *close = memchr(p, ')', (size_t)(end - p));
+		const char *q = p + 1;
+		struct tok t;
+
+		if (close) {
+			if (next_tok(&q, close, &t))
+				parse_hex(t.p, t.len, &out->probe_func_addr);
+			if (next_tok(&q, close, &t) && tok_is(&t, "<-")) {
+				out->probe_return = 1;
+				if (next_tok(&q, close, &t))
+					parse_hex(t.p, t.len,
+						  &out->probe_ret_addr);
+			}
+			p = close + 1;
+		}
+	}
+	trailing_loc(p, end, out);
+}
+
+/* ---- decoder errors ---- */
+
+/* " instruction trace error type 1 time 47170.086912826 cpu -1 pid 293415
+ *   tid 293415 ip 0x7ffff7327730 code 7: Overflow packet" */
+static int parse_error(const char *p, const char *end, struct mt_perf_line *out,
+		       const char **why)
+{
+	struct tok k, v;
+	int have_code = 0;
+
+	out->kind = MT_PL_ERROR;
+	if (!next_tok(&p, end, &v) || parse_u32(v.p, v.len, &out->err_type)) {
+		*why = "expected a number after 'error type'";
+		return MT_ESYNTAX;
+	}
+	while (!have_code && next_tok(&p, end, &k)) {
+		if (!next_tok(&p, end, &v))
+			break;
+		if (tok_is(&k, "time")) {
+			if (!(v.len == 1 && v.p[0] == '0') &&
+			    mt_perf_parse_time(v.p, v.len, &out->time))
+				goto bad;
+		} else if (tok_is(&k, "cpu")) {
+			if (parse_u32(v.p, v.len, &out->cpu))
+				goto bad;
+		} else if (tok_is(&k, "pid")) {
+			if (parse_u32(v.p, v.len, &out->pid))
+				goto bad;
+		} else if (tok_is(&k, "tid")) {
+			if (parse_u32(v.p, v.len, &out->tid))
+				goto bad;
+		} else if (tok_is(&k, "ip")) {
+			if (parse_hex(v.p, v.len, &out->err_ip))
+				goto bad;
+		} else if (tok_is(&k, "code")) {
+			uint64_t code;
+
+			if (v.len < 2 || v.p[v.len - 1] != ':' ||
+			    parse_dec(v.p, v.len - 1, &code) || code > 0xffff)
+				goto bad;
+			out->err_code = (uint32_t)code;
+			have_code = 1;
+		} else if (!tok_is(&k, "machine_pid") && !tok_is(&k, "vcpu")) {
+			goto bad;
+		}
+	}
+	if (!have_code)
+		goto bad;
+	p = skip_ws(p, end);
+	out->err_msg.p = p;
+	out->err_msg.len = (size_t)(end - p);
+	return 0;
+bad:
+	*why = "malformed decoder error line";
+	return MT_ESYNTAX;
+}
+
+/* ---- PERF_RECORD_* lines (--show-task-events and friends) ---- */
+
+static int parse_record_line(const struct tok *rec, const char *p,
+			     const char *end, struct mt_perf_line *out,
+			     const char **why)
+{
+	static const char *const names[] = {
+		"PERF_RECORD_MMAP2", "PERF_RECORD_MMAP", "PERF_RECORD_FORK",
+		"PERF_RECORD_EXIT", "PERF_RECORD_SWITCH_CPU_WIDE",
+		"PERF_RECORD_SWITCH", "PERF_RECORD_AUX",
+		"PERF_RECORD_ITRACE_START", "PERF_RECORD_KSYMBOL",
+		"PERF_RECORD_BPF_EVENT", "PERF_RECORD_TEXT_POKE",
+		"PERF_RECORD_CGROUP", "PERF_RECORD_NAMESPACES",
+		"PERF_RECORD_THROTTLE", "PERF_RECORD_UNTHROTTLE",
+		"PERF_RECORD_LOST_SAMPLES", "PERF_RECORD_AUX_OUTPUT_HW_ID",
+	};
+	size_t i;
+
+	if (starts_with(rec->p, rec->len, "PERF_RECORD_COMM")) {
+		/* "PERF_RECORD_COMM[ exec]: COMM:PID/TID"; COMM may hold ':' */
+		const char *c = memchr(rec->p, ':', (size_t)(end - rec->p));
+		const char *last, *slash;
+		uint32_t pid, tid;
+
+		if (!c)
+			goto bad;
+		c = skip_ws(c + 1, end);
+		last = NULL;
+		for (const char *q = c; q < end; q++)
+			if (*q == ':')
+				last = q;
+		if (!last)
+			goto bad;
+		slash = memchr(last, '/', (size_t)(end - last));
+		if (!slash || parse_u32(last + 1, (size_t)(slash - last - 1), &pid))
+			goto bad;
+		{
+			const char *te = slash + 1;
+
+			while (te < end && is_digit(*te))
+				te++;
+			if (parse_u32(slash + 1, (size_t)(te - slash - 1), &tid))
+				goto bad;
+		}
+		out->kind = MT_PL_COMM;
+		out->pid = pid;
+		out->tid = tid;
+		out->comm.p = c;
+		out->comm.len = (size_t)(last - c);
+		return 0;
+	}
+	if (starts_with(rec->p, rec->len, "PERF_RECORD_LOST") &&
+	    !starts_with(rec->p, rec->len, "PERF_RECORD_LOST_SAMPLES")) {
+		struct tok v;
+
+		out->kind = MT_PL_LOST;
+		out->err_msg.p = rec->p;
+		out->err_msg.len = (size_t)(end - rec->p);
+		if (value_after(p, end, "lost", &v, &p))
+			parse_dec(v.p, v.len, &out->err_count);
+		return 0;
+	}
+	out->kind = MT_PL_SKIP;
+	out->skip_reason = "other PERF_RECORD lines";
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (starts_with(rec->p, rec->len, names[i])) {
+			out->skip_reason = names[i];
+			break;
+		}
+	}
+	return 0;
+bad:
+	*why = "malformed PERF_RECORD_COMM line";
+	return MT_ESYNTAX;
+}
+
+/* ---- events ---- */
+
+static int known_event(const char *p, size_t len)
+{
+	static const char *const names[] = {
+		"branches", "instructions", "cycles", "cbr", "psb", "ptwrite",
+		"mwait", "pwre", "exstop", "pwrx", "evt", "iflag",
+		"transactions",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !memcmp(p, names[i], len))
+			return 1;
+	/* hardware and software events are hyphenated: cpu-clock, ... */
+	return memchr(p, '-', len) != NULL;
+}
+
+static int all_modifiers(const char *p, size_t len)
+{
+	size_t i;
+
+	if (!len)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!memchr("ukhHGIpPSDWeb", p[i], 13))
+			return 0;
+	return 1;
+}
+
+/* "branches:uH", "cache-misses/period=50/u", "probe_x:f", "probe_x:f:u" */
+static void event_name(struct mt_perf_line *out)
+{
+	const char *p = out->event.p, *slash, *last;
+	size_t len = out->event.len;
+
+	out->event_name = out->event;
+	slash = memchr(p, '/', len);
+	if (slash) {
+		out->event_name.len = (size_t)(slash - p);
+		return;
+	}
+	last = memrchr(p, ':', len);
+	if (!last)
+		return;
+	if (all_modifiers(last + 1, (size_t)(p + len - last - 1))) {
+		const char *first = memchr(p, ':', len);
+
+		if (first != last || known_event(p, (size_t)(first - p)))
+			out->event_name.len = (size_t)(last - p);
+	}
+}
+
+static int is_synth(struct mt_perf_line *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(synth_events) / sizeof(synth_events[0]); i++) {
+		if (strlen(synth_events[i].name) == out->event_name.len &&
+		    !memcmp(out->event_name.p, synth_events[i].name,
+			    out->event_name.len)) {
+			out->mark_kind = synth_events[i].kind;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A line without an event column that is not a branch: old perf printed
+ * synthesized events and sample headers that way ("TIME:   tr end   cbr: 45
+ * freq: 4500 MHz (118%) ...", "TIME: psb offs: 0x4be8 ...", "TIME: ").
+ */
+static int no_event(const char *p, const char *end, struct mt_perf_line *out,
+		    const char **why)
+{
+	static const struct {
+		const char *key, *name;
+		uint8_t kind;
+	} keys[] = {
+		{ "cbr:", "cbr", MT_MARK_CBR },
+		{ "psb offs:", "psb", MT_MARK_PSB },
+		{ "payload:", "ptwrite", MT_MARK_PTWRITE },
+	};
+	const char *q = p;
+	uint16_t flags = 0;
+	uint8_t kind;
+	size_t i;
+
+	int nflags;
+	struct tok t;
+
+	if (skip_ws(p, end) == end) {
+		out->kind = MT_PL_SAMPLE;
+		return 0;
+	}
+	nflags = parse_flags(&q, end, &kind, &flags);
+	q = skip_ws(q, end);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (memmem(q, (size_t)(end - q), keys[i].key, strlen(keys[i].key))) {
+			out->kind = MT_PL_MARK;
+			out->mark_kind = keys[i].kind;
+			out->event_name.p = keys[i].name;
+			out->event_name.len = strlen(keys[i].name);
+			parse_mark(p, end, out);
+			return 0;
+		}
+	}
+	if (nflags)
+		goto bad; /* a branch cut short */
+	if (*q == '(') {
+		/* --call-trace: "(dso)   indented_name" */
+		out->kind = MT_PL_SKIP;
+		out->skip_reason = "--call-trace";
+		return 0;
+	}
+	p = q;
+	if (next_tok(&p, end, &t) && is_lhex(t.p, t.len)) {
+		/* a sample printed without its event column, "IP sym (dso)";
+		 * with text after the DSO, an instruction trace */
+		const char *close = memrchr(p, ')', (size_t)(end - p));
+
+		if (close && skip_ws(close + 1, end) != end) {
+			out->kind = MT_PL_SKIP;
+			out->skip_reason = "instruction trace";
+			return 0;
+		}
+		out->kind = MT_PL_SAMPLE;
+		trailing_loc(q, end, out);
+		return 0;
+	}
+bad:
+	*why = "a branch line needs 'FROM => TO'";
+	return MT_ESYNTAX;
+}
+
+/* ---- the header: [VM: VCPU:] [comm] [pid/tid] [cpu] [misc] [tod] time ---- */
+
+#define MAX_HEAD_TOKS 32
+
+static int is_date(const struct tok *t)
+{
+	return t->len == 10 && t->p[4] == '-' && t->p[7] == '-' &&
+	       is_digit(t->p[0]) && is_digit(t->p[9]);
+}
+
+static int is_clock(const struct tok *t)
+{
+	return t->len >= 8 && t->p[2] == ':' && t->p[5] == ':' &&
+	       is_digit(t->p[0]) && is_digit(t->p[7]);
+}
+
+static int parse_head(const struct tok *toks, int n, struct mt_perf_line *out)
+{
+	int i = n - 1, start = 0;
+
+	if (i >= 1 && is_clock(&toks[i]) && is_date(&toks[i - 1])) {
+		out->tod.p = toks[i - 1].p;
+		out->tod.len = (size_t)(toks[i].p + toks[i].len - toks[i - 1].p);
+		i -= 2;
+	}
+	if (i >= 1) {
+		size_t k;
+
+		for (k = 0; k < toks[i].len && memchr("KUHGgMESp", toks[i].p[k], 9); k++)
+			;
+		if (k == toks[i].len && k <= 6)
+			i--;
+	}
+	if (i >= 0 && toks[i].len >= 3 && toks[i].p[0] == '[' &&
+	    toks[i].p[toks[i].len - 1] == ']') {
+		if (parse_u32(toks[i].p + 1, toks[i].len - 2, &out->cpu))
+			return MT_ESYNTAX;
+		i--;
+	}
+	if (i >= 0) {
+		const char *s = memchr(toks[i].p, '/', toks[i].len);
+
+		if (s) {
+			if (!parse_u32(toks[i].p, (size_t)(s - toks[i].p), &out->pid) &&
+			    !parse_u32(s + 1, (size_t)(toks[i].p + toks[i].len - s - 1),
+				       &out->tid))
+				i--;
+			else
+				out->pid = out->tid = MT_NONE32;
+		} else if (!parse_u32(toks[i].p, toks[i].len, &out->tid)) {
+			i--;
+		}
+	}
+	if (n >= 2 && starts_with(toks[0].p, toks[0].len, "VM:") &&
+	    starts_with(toks[1].p, toks[1].len, "VCPU:"))
+		start = 2;
+	if (i >= start) {
+		out->comm.p = toks[start].p;
+		out->comm.len = (size_t)(toks[i].p + toks[i].len - toks[start].p);
+	}
+	return 0;
+}
+
+int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
+		       const char **why)
+{
+	const char *end = line + len, *p = line, *after_time;
+	struct tok toks[MAX_HEAD_TOKS], t, t2;
+	int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->pid = out->tid = out->cpu = MT_NONE32;
+	out->time = MT_NONE64;
+	out->from.off = out->to.off = out->loc.off = MT_NONE64;
+	*why = "";
+
+	if (end > line && end[-1] == '\r')
+		end--;
+	while (end > line && end[-1] == ' ')
+		end--;
+	if (end == line) {
+		out->kind = MT_PL_BLANK;
+		return 0;
+	}
+	if (memchr(line, '\0', (size_t)(end - line))) {
+		*why = "a NUL byte: binary data, not perf script text";
+		return MT_ESYNTAX;
+	}
+	if (line[0] == '\t') {
+		out->kind = MT_PL_FRAME;
+		if (parse_loc(line, end, &out->loc)) {
+			*why = "a call-chain frame line needs 'ADDR sym (dso)'";
+			return MT_ESYNTAX;
+		}
+		out->has_loc = 1;
+		return 0;
+	}
+	/* decoder errors: " instruction trace error type N ..." */
+	{
+		const char *e = memmem(line, (size_t)(end - line), " error type ", 12);
+
+		if (e && e - line < 40) {
+			const char *q = line;
+
+			while (q < e && (is_ws(*q) || (*q >= 'a' && *q <= 'z') ||
+					 (*q >= 'A' && *q <= 'Z')))
+				q++;
+			if (q == e)
+				return parse_error(e + 12, end, out, why);
+		}
+	}
+
+	/* the header, up to the time token */
+	for (;;) {
+		if (!next_tok(&p, end, &t)) {
+			*why = "no 'SECONDS.FRACTION:' time column";
+			return MT_ESYNTAX;
+		}
+		if (is_time_tok(&t))
+			break;
+		if (n == MAX_HEAD_TOKS) {
+			*why = "no 'SECONDS.FRACTION:' time column";
+			return MT_ESYNTAX;
+		}
+		toks[n++] = t;
+	}
+	if (mt_perf_parse_time(t.p, t.len - 1, &out->time)) {
+		*why = "time out of range";
+		return MT_ESYNTAX;
+	}
+	if (parse_head(toks, n, out)) {
+		*why = "malformed cpu column";
+		return MT_ESYNTAX;
+	}
+	after_time = p;
+
+	/* [period] [event:] */
+	if (next_tok(&p, end, &t)) {
+		if (starts_with(t.p, t.len, "PERF_RECORD_"))
+			return parse_record_line(&t, p, end, out, why);
+		if (parse_dec(t.p, t.len, &out->period) == 0) {
+			const char *q = p;
+
+			if (next_tok(&q, end, &t2) && t2.p[t2.len - 1] == ':' &&
+			    t2.len > 1) {
+				t = t2;
+				p = q;
+			} else {
+				out->period = 0;
+			}
+		}
+		if (t.p[t.len - 1] == ':' && t.len > 1 && !is_lhex(t.p, t.len - 1)) {
+			out->event.p = t.p;
+			out->event.len = t.len - 1;
+			event_name(out);
+			after_time = p;
+		}
+	}
+	p = after_time;
+
+	if (!out->event.len && !find_arrow(p, end))
+		return no_event(p, end, out, why);
+	if (!out->event.len || tok_is(&out->event_name, "branches")) {
+		out->kind = MT_PL_BRANCH;
+		return parse_branch(p, end, out, why);
+	}
+	if (is_synth(out)) {
+		out->kind = MT_PL_MARK;
+		parse_mark(p, end, out);
+		return 0;
+	}
+	if (tok_is(&out->event_name, "instructions")) {
+		out->kind = MT_PL_SKIP;
+		out->skip_reason = "instructions samples";
+		return 0;
+	}
+	if (memchr(out->event_name.p, ':', out->event_name.len)) {
+		const char *q = skip_ws(p, end);
+
+		if (starts_with(out->event_name.p, out->event_name.len, "probe") ||
+		    (q < end && *q == '(')) {
+			out->kind = MT_PL_PROBE;
+			parse_probe(p, end, out);
+			return 0;
+		}
+		out->kind = MT_PL_SKIP;
+		out->skip_reason = MT_PL_UNKNOWN_EVENT;
+		return 0;
+	}
+	out->kind = MT_PL_SAMPLE;
+	trailing_loc(p, end, out);
+	return 0;
+}

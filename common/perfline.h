@@ -1,0 +1,110 @@
+/*
+ * Parsing one line of `perf script` text (docs/format.md section 4 says how
+ * lines become records). The parser is pure: it allocates nothing, keeps no
+ * state between lines, and its results point into the caller's line.
+ *
+ * It accepts what perf 4.x to 6.16 print for Intel PT and sampling sessions:
+ * any subset and padding of the comm, pid/tid, cpu, misc, tod, time, period,
+ * event, flags, ip, sym, symoff, dso and addr columns; every flags spelling
+ * (`tr end  syscall`, `tr strt jmp`, `(xD)`, raw letters); symbols with
+ * spaces, commas, `=>` and `+`; DSO paths with spaces; decoder error lines
+ * with or without time; synthesized events (cbr, psb, ptwrite, power, Event
+ * Trace); uprobe samples; sample headers and their tab-indented frames; and
+ * the PERF_RECORD_* lines of --show-task-events.
+ */
+#ifndef MT_PERFLINE_H
+#define MT_PERFLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A piece of the input line: not NUL-terminated. len 0 = absent. */
+struct mt_slice {
+	const char *p;
+	size_t len;
+};
+
+struct mt_perf_loc {
+	uint64_t ip;      /* 0 when perf printed none (or 0) */
+	uint64_t off;     /* MT_NONE64 when no +0x offset */
+	struct mt_slice sym; /* absent for [unknown] or no sym column */
+	struct mt_slice dso; /* absent for ([unknown]) or no dso column */
+};
+
+enum mt_perf_line_kind {
+	MT_PL_BLANK = 1, /* empty line: ends a sample's frames */
+	MT_PL_FRAME,     /* tab-indented call-chain frame: loc */
+	MT_PL_BRANCH,    /* branch: kind, flags, from, to */
+	MT_PL_ERROR,     /* decoder error: err_* fields */
+	MT_PL_MARK,      /* synthesized event: mark_kind, value, loc(ip), text */
+	MT_PL_PROBE,     /* uprobe sample: probe_* fields, loc */
+	MT_PL_SAMPLE,    /* sample of a counting event: loc if printed */
+	MT_PL_COMM,      /* PERF_RECORD_COMM: comm, pid, tid */
+	MT_PL_LOST,      /* PERF_RECORD_LOST: err_count */
+	MT_PL_SKIP       /* perf output mt does not use: skip_reason */
+};
+
+struct mt_perf_line {
+	enum mt_perf_line_kind kind;
+
+	/* header; pid/tid/cpu MT_NONE32 and time MT_NONE64 when absent */
+	struct mt_slice comm;
+	uint32_t pid, tid, cpu;
+	uint64_t time;
+	struct mt_slice tod;    /* "2026-11-29 20:48:28.592622740" */
+	uint64_t period;        /* 0 when absent */
+	struct mt_slice event;  /* as printed, without the final ':' */
+	struct mt_slice event_name; /* without modifiers: "branches" */
+
+	/* MT_PL_BRANCH */
+	uint8_t br_kind;        /* enum mt_branch_kind */
+	uint16_t br_flags;      /* enum mt_branch_flag */
+	struct mt_perf_loc from, to;
+
+	/* MT_PL_ERROR (and err_count for MT_PL_LOST) */
+	uint32_t err_type, err_code;
+	uint64_t err_ip, err_count;
+	struct mt_slice err_msg;
+
+	/* MT_PL_MARK */
+	uint8_t mark_kind;      /* enum mt_mark_kind */
+	uint64_t mark_value;
+	struct mt_slice mark_text;
+
+	/* MT_PL_PROBE: the probed function (from the event name), whether
+	 * this is a return probe, and the addresses of the trace text
+	 * "(FUNC)" or "(FUNC <- RET)" (0 when absent) */
+	struct mt_slice probe_func;
+	int probe_return;
+	uint64_t probe_func_addr, probe_ret_addr;
+
+	/* MT_PL_MARK, MT_PL_PROBE, MT_PL_SAMPLE, MT_PL_FRAME */
+	struct mt_perf_loc loc;
+	int has_loc;
+
+	/* MT_PL_SKIP: a static description, e.g. "PERF_RECORD_MMAP2"; the
+	 * pointer MT_PL_UNKNOWN_EVENT for samples of an event mt does not
+	 * know (then see event) */
+	const char *skip_reason;
+};
+
+extern const char MT_PL_UNKNOWN_EVENT[];
+
+/*
+ * Parse one line (len bytes, without its newline; a trailing '\r' is
+ * ignored). Returns 0 with *out filled in, or MT_ESYNTAX when the line is
+ * not perf script output that mt understands; then *why is a static text
+ * saying what was expected.
+ */
+int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
+		       const char **why);
+
+/* Parse the text of a location, "sym+0xoff (dso)", "[unknown] (dso)",
+ * "sym", "" ... into loc's sym, off and dso (ip untouched). */
+void mt_perf_parse_sym(const char *s, size_t len, struct mt_perf_loc *loc);
+
+/* Convert perf's "SECONDS.FRACTION" (6 or 9 or any number of decimals) to
+ * ns. Returns 0 or MT_ESYNTAX / MT_ERANGE. */
+int mt_perf_parse_time(const char *s, size_t len, uint64_t *ns);
+
+#endif

@@ -1,0 +1,615 @@
+/*
+ * mt-script-parse: perf script text on stdin, the mt event stream on stdout.
+ * See docs/mt-script-parse.1 and docs/format.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "err.h"
+#include "perfline.h"
+#include "stream.h"
+
+#define USAGE "usage: mt-script-parse [-kv] [-o FILE] [FILE]\n"
+
+static const char *in_name = "<stdin>";
+static struct mt_writer out;
+
+/* ---- statistics: nothing is dropped silently ---- */
+
+struct skip {
+	const char *reason; /* static text, or an interned event name */
+	int unknown_event;
+	unsigned long long count;
+};
+
+static unsigned long long nlines, nmalformed;
+static struct skip skips[64];
+static size_t nskips;
+static unsigned long long nskips_other; /* reasons past the table */
+
+static void count_skip(const char *reason, int unknown_event)
+{
+	size_t i;
+
+	for (i = 0; i < nskips; i++) {
+		if (skips[i].unknown_event == unknown_event &&
+		    (skips[i].reason == reason || !strcmp(skips[i].reason, reason))) {
+			skips[i].count++;
+			return;
+		}
+	}
+	if (nskips == sizeof(skips) / sizeof(skips[0])) {
+		nskips_other++;
+		return;
+	}
+	if (unknown_event) {
+		/* one warning per unknown event name */
+		warn("%s: skipping samples of unknown event '%s'", in_name,
+		     reason);
+		reason = strdup(reason);
+		if (!reason)
+			die(MT_EXIT_SYSTEM, "out of memory");
+	}
+	skips[nskips].reason = reason;
+	skips[nskips].unknown_event = unknown_event;
+	skips[nskips].count = 1;
+	nskips++;
+}
+
+static void report(int verbose)
+{
+	unsigned long long skipped = nmalformed + nskips_other;
+	size_t i;
+
+	for (i = 0; i < nskips; i++)
+		skipped += skips[i].count;
+	if (!verbose && !skipped)
+		return;
+	fprintf(stderr, "%s: %s: %llu lines read, %llu records written",
+		mt_progname(), in_name, nlines,
+		(unsigned long long)out.nrecords);
+	if (skipped)
+		fprintf(stderr, ", %llu lines skipped:", skipped);
+	fputc('\n', stderr);
+	if (nmalformed)
+		fprintf(stderr, "  %llu malformed lines (--keep-going)\n", nmalformed);
+	for (i = 0; i < nskips; i++)
+		fprintf(stderr, "  %llu %s%s%s\n", skips[i].count,
+			skips[i].unknown_event ? "samples of unknown event '" : "",
+			skips[i].reason, skips[i].unknown_event ? "'" : " lines");
+	if (nskips_other)
+		fprintf(stderr, "  %llu lines for other reasons\n", nskips_other);
+}
+
+/* ---- strings ---- */
+
+/* The last few strings of one field: consecutive branches repeat their
+ * symbols, and a memcmp is cheaper than hashing. */
+#define CACHE_WAYS 4
+struct cache {
+	struct {
+		const char *p; /* the writer's copy */
+		size_t len;
+		uint32_t id;
+	} e[CACHE_WAYS];
+	unsigned next;
+};
+
+static struct cache sym_cache, dso_cache, misc_cache;
+
+static uint32_t intern(struct cache *c, const struct mt_slice *s)
+{
+	uint32_t id;
+	unsigned i;
+	int err;
+
+	if (!s->len)
+		return 0;
+	for (i = 0; i < CACHE_WAYS; i++)
+		if (c->e[i].len == s->len && !memcmp(c->e[i].p, s->p, s->len))
+			return c->e[i].id;
+	err = mt_writer_intern(&out, s->p, s->len, &id);
+	if (err)
+		die_mt(err, "%s: line %llu", in_name, nlines);
+	i = c->next++ % CACHE_WAYS;
+	c->e[i].p = mt_intern_str(&out.strings, id, &c->e[i].len);
+	c->e[i].id = id;
+	return id;
+}
+
+static uint32_t intern_str(const char *s)
+{
+	struct mt_slice sl = { s, strlen(s) };
+
+	return intern(&misc_cache, &sl);
+}
+
+static void loc(const struct mt_perf_loc *in, struct mt_loc *l)
+{
+	l->ip = in->ip;
+	l->off = in->off;
+	l->sym = intern(&sym_cache, &in->sym);
+	l->dso = intern(&dso_cache, &in->dso);
+}
+
+static void check(int err)
+{
+	if (err)
+		die_mt(err, "%s: line %llu: writing the stream", in_name, nlines);
+}
+
+/* ---- threads ---- */
+
+struct thread {
+	uint32_t pid, tid, comm;
+	int used;
+};
+
+static struct thread *threads;
+static size_t nthreads, thread_slots;
+
+static struct thread *thread_slot(uint32_t pid, uint32_t tid)
+{
+	size_t i;
+
+	if ((nthreads + 1) * 2 > thread_slots) {
+		size_t n = thread_slots ? thread_slots * 2 : 256;
+		struct thread *t = calloc(n, sizeof(*t));
+
+		if (!t)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		for (i = 0; i < thread_slots; i++) {
+			size_t j;
+
+			if (!threads[i].used)
+				continue;
+			for (j = (threads[i].tid * 2654435761u ^ threads[i].pid) & (n - 1);
+			     t[j].used; j = (j + 1) & (n - 1))
+				;
+			t[j] = threads[i];
+		}
+		free(threads);
+		threads = t;
+		thread_slots = n;
+	}
+	for (i = (tid * 2654435761u ^ pid) & (thread_slots - 1); threads[i].used;
+	     i = (i + 1) & (thread_slots - 1))
+		if (threads[i].pid == pid && threads[i].tid == tid)
+			return &threads[i];
+	return &threads[i];
+}
+
+/* Send THREAD when a thread is first seen or its name changes. */
+static void see_thread(uint32_t pid, uint32_t tid, const struct mt_slice *comm,
+		       uint64_t time)
+{
+	struct thread *t;
+	uint32_t id;
+
+	if (pid == MT_NONE32 && tid == MT_NONE32)
+		return;
+	t = thread_slot(pid, tid);
+	id = comm->len ? intern(&misc_cache, comm) : 0;
+	if (t->used && (id == 0 || id == t->comm))
+		return;
+	if (!t->used) {
+		t->used = 1;
+		t->pid = pid;
+		t->tid = tid;
+		nthreads++;
+	}
+	t->comm = id;
+	{
+		struct mt_thread th = { pid, tid, id, time };
+
+		check(mt_write_thread(&out, &th));
+	}
+}
+
+/* ---- samples: a header line, then tab-indented frames ---- */
+
+static struct mt_sample sample;
+static struct mt_loc *frames;
+static size_t frames_cap;
+static int in_sample;
+
+static void add_frame(const struct mt_perf_loc *l)
+{
+	if (sample.nframes == frames_cap) {
+		size_t n = frames_cap ? frames_cap * 2 : 64;
+		struct mt_loc *f = realloc(frames, n * sizeof(*f));
+
+		if (!f || n > UINT32_MAX)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		frames = f;
+		frames_cap = n;
+	}
+	loc(l, &frames[sample.nframes++]);
+}
+
+static void end_sample(void)
+{
+	if (!in_sample)
+		return;
+	sample.frames = frames;
+	check(mt_write_sample(&out, &sample));
+	in_sample = 0;
+}
+
+/* ---- the wall clock ---- */
+
+static int have_wallclock;
+
+/* "2026-11-29 20:48:28.592622740", local time as perf printed it */
+static void wallclock(const struct mt_perf_line *l)
+{
+	char buf[64];
+	struct tm tm;
+	const char *rest;
+	uint64_t frac = 0, scale = 1000000000;
+	time_t secs;
+
+	have_wallclock = 1;
+	if (l->tod.len >= sizeof(buf) || l->time == MT_NONE64)
+		return;
+	memcpy(buf, l->tod.p, l->tod.len);
+	buf[l->tod.len] = '\0';
+	memset(&tm, 0, sizeof(tm));
+	rest = strptime(buf, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!rest)
+		return;
+	if (*rest == '.')
+		for (rest++; *rest >= '0' && *rest <= '9' && scale > 1; rest++) {
+			scale /= 10;
+			frac += (uint64_t)(*rest - '0') * scale;
+		}
+	tm.tm_isdst = -1;
+	secs = mktime(&tm);
+	if (secs == (time_t)-1 || secs < 0)
+		return;
+	{
+		struct mt_mark m = {
+			.time = l->time, .pid = l->pid, .tid = l->tid,
+			.cpu = l->cpu, .kind = MT_MARK_WALLCLOCK,
+			.value = (uint64_t)secs * 1000000000ull + frac,
+			.name = intern_str("tod"),
+			.text = intern(&misc_cache, &l->tod),
+		};
+
+		check(mt_write_mark(&out, &m));
+	}
+}
+
+/* ---- one line ---- */
+
+static void line(const char *p, size_t len, int keep_going)
+{
+	struct mt_perf_line l;
+	const char *why;
+
+	nlines++;
+	if (mt_perf_parse_line(p, len, &l, &why)) {
+		if (!keep_going)
+			die(MT_EXIT_DATA,
+			    "%s:%llu: not perf script output: %s: \"%.*s%s\"",
+			    in_name, nlines, why, len > 100 ? 100 : (int)len, p,
+			    len > 100 ? "..." : "");
+		if (nmalformed++ < 5)
+			warn("%s:%llu: skipping malformed line: %s", in_name,
+			     nlines, why);
+		return;
+	}
+	if (l.kind == MT_PL_FRAME) {
+		if (!in_sample) {
+			if (!keep_going)
+				die(MT_EXIT_DATA,
+				    "%s:%llu: call-chain frame line outside a sample",
+				    in_name, nlines);
+			nmalformed++;
+			return;
+		}
+		add_frame(&l.loc);
+		return;
+	}
+	end_sample();
+	if (l.tod.len && !have_wallclock)
+		wallclock(&l);
+	if (l.kind != MT_PL_BLANK && l.kind != MT_PL_SKIP && l.kind != MT_PL_ERROR &&
+	    l.kind != MT_PL_COMM)
+		see_thread(l.pid, l.tid, &l.comm, l.time);
+
+	switch (l.kind) {
+	case MT_PL_BLANK:
+	case MT_PL_FRAME:
+		break;
+	case MT_PL_BRANCH: {
+		struct mt_branch b = {
+			.time = l.time, .pid = l.pid, .tid = l.tid, .cpu = l.cpu,
+			.kind = l.br_kind, .flags = l.br_flags,
+		};
+
+		loc(&l.from, &b.from);
+		loc(&l.to, &b.to);
+		check(mt_write_branch(&out, &b));
+		break;
+	}
+	case MT_PL_ERROR:
+	case MT_PL_LOST: {
+		struct mt_error e = {
+			.time = l.time, .pid = l.pid, .tid = l.tid, .cpu = l.cpu,
+			.class = l.kind == MT_PL_LOST || l.err_code == 8 ?
+					 MT_ERRC_LOST : MT_ERRC_DECODE,
+			.ip = l.err_ip, .code = l.err_code, .type = l.err_type,
+			.count = l.err_count,
+			.msg = intern(&misc_cache, &l.err_msg),
+		};
+
+		check(mt_write_error(&out, &e));
+		break;
+	}
+	case MT_PL_MARK: {
+		struct mt_mark m = {
+			.time = l.time, .pid = l.pid, .tid = l.tid, .cpu = l.cpu,
+			.kind = l.mark_kind, .value = l.mark_value,
+			.ip = l.has_loc ? l.loc.ip : 0,
+			.name = intern(&misc_cache, &l.event_name),
+			.text = intern(&misc_cache, &l.mark_text),
+		};
+
+		check(mt_write_mark(&out, &m));
+		break;
+	}
+	case MT_PL_PROBE: {
+		struct mt_branch b = {
+			.time = l.time, .pid = l.pid, .tid = l.tid, .cpu = l.cpu,
+			.kind = l.probe_return ? MT_BR_RETURN : MT_BR_CALL,
+			.flags = MT_BF_PROBE,
+			.from = { 0, MT_NONE64, 0, 0 },
+			.to = { 0, MT_NONE64, 0, 0 },
+		};
+		uint32_t func = intern(&sym_cache, &l.probe_func);
+
+		if (!l.probe_return) {
+			/* entry: a call to the probed function */
+			if (l.has_loc)
+				loc(&l.loc, &b.to);
+			else
+				b.to.ip = l.probe_func_addr;
+			if (!b.to.sym) {
+				b.to.sym = func;
+				b.to.off = 0;
+			}
+		} else {
+			/* return: from the function to the return address */
+			b.from.ip = l.probe_func_addr;
+			b.from.sym = func;
+			b.from.off = l.probe_func_addr ? 0 : MT_NONE64;
+			if (l.has_loc) {
+				loc(&l.loc, &b.to);
+				b.from.dso = b.to.dso;
+			} else {
+				b.to.ip = l.probe_ret_addr;
+			}
+		}
+		check(mt_write_branch(&out, &b));
+		break;
+	}
+	case MT_PL_SAMPLE:
+		sample.time = l.time;
+		sample.pid = l.pid;
+		sample.tid = l.tid;
+		sample.cpu = l.cpu;
+		sample.flags = 0;
+		sample.period = l.period;
+		sample.event = intern(&misc_cache, &l.event_name);
+		sample.nframes = 0;
+		in_sample = 1;
+		if (l.has_loc)
+			add_frame(&l.loc);
+		break;
+	case MT_PL_COMM: {
+		uint64_t t = l.time;
+
+		/* perf prints synthesized COMMs at time 0 */
+		see_thread(l.pid, l.tid, &l.comm, t ? t : MT_NONE64);
+		break;
+	}
+	case MT_PL_SKIP:
+		if (l.skip_reason == MT_PL_UNKNOWN_EVENT) {
+			char name[256];
+
+			snprintf(name, sizeof(name), "%.*s",
+				 (int)l.event_name.len, l.event_name.p);
+			count_skip(name, 1);
+		} else {
+			count_skip(l.skip_reason, 0);
+		}
+		break;
+	}
+}
+
+/* ---- input ---- */
+
+static ssize_t read_some(int fd, char *buf, size_t n)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s: read error", in_name);
+	return got;
+}
+
+/* Input that is already an mt stream passes through unchanged. */
+static void pass_through(int fd, char *buf, size_t have, size_t cap)
+{
+	ssize_t got = (ssize_t)have;
+
+	do {
+		const char *p = buf;
+		size_t n = (size_t)got;
+
+		while (n) {
+			ssize_t w = write(STDOUT_FILENO, p, n);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0 && errno == EPIPE)
+				die_pipe();
+			if (w < 0)
+				die_errno(MT_EXIT_SYSTEM, "write error");
+			p += w;
+			n -= (size_t)w;
+		}
+	} while ((got = read_some(fd, buf, cap)) > 0);
+}
+
+static void progress(void)
+{
+	fprintf(stderr, "\r%s: %llu lines", mt_progname(), nlines);
+}
+
+static void parse(int fd, int keep_going)
+{
+	size_t cap = 1 << 20, start = 0, end = 0;
+	char *buf = malloc(cap);
+	int show = mt_progress_enabled();
+	int sniffed = 0;
+
+	if (!buf)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	for (;;) {
+		ssize_t got;
+		char *nl;
+
+		/* move the partial line down, grow for very long lines */
+		if (start) {
+			memmove(buf, buf + start, end - start);
+			end -= start;
+			start = 0;
+		}
+		if (end == cap) {
+			char *b;
+
+			if (cap >= (size_t)1 << 30)
+				die(MT_EXIT_DATA, "%s:%llu: line longer than 1 GiB",
+				    in_name, nlines + 1);
+			b = realloc(buf, cap * 2);
+			if (!b)
+				die(MT_EXIT_SYSTEM, "out of memory");
+			buf = b;
+			cap *= 2;
+		}
+		got = read_some(fd, buf + end, cap - end);
+		end += (size_t)got;
+		if (!sniffed) {
+			if (end < MT_MAGIC_LEN && got > 0)
+				continue;
+			sniffed = 1;
+			if (end >= MT_MAGIC_LEN && !memcmp(buf, MT_MAGIC, MT_MAGIC_LEN)) {
+				pass_through(fd, buf, end, cap);
+				free(buf);
+				mt_writer_release(&out);
+				close_stdout_or_die();
+				exit(MT_EXIT_OK);
+			}
+		}
+		if (got == 0) {
+			if (end > start)
+				line(buf + start, end - start, keep_going);
+			break;
+		}
+		while ((nl = memchr(buf + start, '\n', end - start))) {
+			line(buf + start, (size_t)(nl - (buf + start)), keep_going);
+			start = (size_t)(nl - buf) + 1;
+			if (show && !(nlines & 0xfffff))
+				progress();
+		}
+	}
+	if (show && nlines > 0xfffff)
+		fputs("\r\033[K", stderr);
+	end_sample();
+	free(buf);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "keep-going", no_argument, NULL, 'k' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out_name = NULL;
+	int keep_going = 0, verbose = 0, fd = STDIN_FILENO, c, err;
+
+	mt_set_progname(argv[0]);
+	while ((c = getopt_long(argc, argv, "ko:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			keep_going = 1;
+			break;
+		case 'o':
+			out_name = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'h':
+			fputs(USAGE, stdout);
+			close_stdout_or_die();
+			return MT_EXIT_OK;
+		case 'V':
+			puts("mt-script-parse (mt) 0.1");
+			close_stdout_or_die();
+			return MT_EXIT_OK;
+		default:
+			fputs(USAGE, stderr);
+			return MT_EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		fputs(USAGE, stderr);
+		return MT_EXIT_USAGE;
+	}
+	if (optind < argc && strcmp(argv[optind], "-")) {
+		in_name = argv[optind];
+		fd = open(in_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die_errno(MT_EXIT_DATA, "cannot open %s", in_name);
+	}
+	if (out_name) {
+		int ofd = open(out_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+		if (ofd < 0)
+			die_errno(MT_EXIT_SYSTEM, "cannot create %s", out_name);
+		if (dup2(ofd, STDOUT_FILENO) < 0)
+			die_errno(MT_EXIT_SYSTEM, "dup2");
+		close(ofd);
+	}
+	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
+		die_mt(err, "starting the stream");
+	{
+		struct mt_meta m = { intern_str("source"), intern_str("perf script") };
+
+		check(mt_write_meta(&out, &m));
+	}
+	parse(fd, keep_going);
+	if ((err = mt_writer_finish(&out)))
+		die_mt(err, "%s: writing the stream", in_name);
+	report(verbose);
+	mt_writer_release(&out);
+	close_stdout_or_die();
+	return MT_EXIT_OK;
+}
