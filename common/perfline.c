@@ -27,31 +27,92 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static int hexval(char c)
+/* hex digit values, -1 for other bytes */
+static const signed char hex_tab[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+static inline int hexval(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return hex_tab[(unsigned char)c] - 1;
 }
 
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Columns are padded with runs of blanks: skip them a word at a time. */
 static const char *skip_ws(const char *p, const char *end)
 {
-	while (p < end && is_ws(*p))
+	while (p < end) {
+		if (end - p >= 8) {
+			uint64_t w;
+
+			memcpy(&w, p, 8);
+			w ^= 0x2020202020202020ull;
+			if (!w) {
+				p += 8;
+				continue;
+			}
+			p += __builtin_ctzll(w) >> 3;
+		}
+		if (!is_ws(*p))
+			return p;
+		p++;
+	}
+	return p;
+}
+
+/* The first blank at or after p, or end. */
+static const char *find_ws(const char *p, const char *end)
+{
+	while (end - p >= 8) {
+		uint64_t w, a, b;
+
+		memcpy(&w, p, 8);
+		a = w ^ 0x2020202020202020ull;
+		b = w ^ 0x0909090909090909ull;
+		a = (a - ONES) & ~a & HIGHS;
+		b = (b - ONES) & ~b & HIGHS;
+		if (a | b)
+			return p + (__builtin_ctzll(a | b) >> 3);
+		p += 8;
+	}
+	while (p < end && !is_ws(*p))
 		p++;
 	return p;
+}
+
+/* memmem for short needles in short haystacks: glibc's two-way memmem
+ * costs more than the whole rest of a line's parsing. The memchr looks for
+ * the needle's first non-blank byte, since blanks are everywhere. */
+static const char *find(const char *p, const char *end, const char *needle,
+			size_t n)
+{
+	size_t k = 0;
+
+	while (k + 1 < n && needle[k] == ' ')
+		k++;
+	while (end - p >= (ptrdiff_t)n) {
+		const char *c = memchr(p + k, needle[k], (size_t)(end - p) - n + 1);
+
+		if (!c)
+			return NULL;
+		c -= k;
+		if (!memcmp(c, needle, n))
+			return c;
+		p = c + 1;
+	}
+	return NULL;
 }
 
 /* Next whitespace-separated token at or after *pos; 0 at end. */
 static int next_tok(const char **pos, const char *end, struct tok *t)
 {
-	const char *p = skip_ws(*pos, end), *q = p;
+	const char *p = skip_ws(*pos, end), *q = find_ws(p, end);
 
-	while (q < end && !is_ws(*q))
-		q++;
 	*pos = q;
 	t->p = p;
 	t->len = (size_t)(q - p);
@@ -188,6 +249,16 @@ static int is_time_tok(const struct tok *t)
 	return 1;
 }
 
+/* Whether [s, e) ends with "+0xHEX". */
+static int ends_with_off(const char *s, const char *e)
+{
+	const char *h = e;
+
+	while (h > s && hexval(h[-1]) >= 0)
+		h--;
+	return h < e && h - s >= 3 && h[-1] == 'x' && h[-2] == '0' && h[-3] == '+';
+}
+
 void mt_perf_parse_sym(const char *s, size_t len, struct mt_perf_loc *loc)
 {
 	const char *end = s + len, *sym_end, *plus;
@@ -203,26 +274,28 @@ void mt_perf_parse_sym(const char *s, size_t len, struct mt_perf_loc *loc)
 		return;
 	sym_end = end;
 	if (end[-1] == ')') {
-		/* The DSO is the last " (...)", unless a "+0xHEX (" comes
-		 * earlier: then the DSO path itself holds " (". */
-		const char *open = NULL, *first_after_off = NULL;
+		/* The DSO is the last " (...)", unless the text before it does
+		 * not end in "+0xHEX" and an earlier "+0xHEX (" exists: then
+		 * the DSO path itself holds " (". */
+		const char *open = NULL;
 
-		for (const char *q = s; q + 1 < end; q++) {
-			if (q[0] != ' ' || q[1] != '(')
-				continue;
-			open = q;
-			if (!first_after_off) {
-				const char *h = q;
-
-				while (h > s && hexval(h[-1]) >= 0)
-					h--;
-				if (h < q && h - s >= 3 && h[-1] == 'x' &&
-				    h[-2] == '0' && h[-3] == '+')
-					first_after_off = q;
+		for (const char *q = end - 1; q > s;) {
+			q = memrchr(s, '(', (size_t)(q - s));
+			if (!q || q == s)
+				break;
+			if (q[-1] == ' ') {
+				open = q - 1;
+				break;
 			}
 		}
-		if (first_after_off)
-			open = first_after_off;
+		if (open && !ends_with_off(s, open)) {
+			for (const char *q = s; (q = find(q, open, " (", 2)); q += 2) {
+				if (ends_with_off(s, q)) {
+					open = q;
+					break;
+				}
+			}
+		}
 		if (open) {
 			loc->dso.p = open + 2;
 			loc->dso.len = (size_t)(end - 1 - (open + 2));
@@ -266,14 +339,16 @@ enum { FW_NONE, FW_FLAG, FW_RAW };
 static int flag_word(const struct tok *t, int *pend, uint8_t *kind,
 		     uint16_t *flags)
 {
-	static const struct { const char *w; uint8_t kind; } words[] = {
-		{ "call", MT_BR_CALL },       { "return", MT_BR_RETURN },
-		{ "jcc", MT_BR_JCC },         { "jmp", MT_BR_JMP },
-		{ "int", MT_BR_INT },         { "iret", MT_BR_IRET },
-		{ "syscall", MT_BR_SYSCALL }, { "sysret", MT_BR_SYSRET },
-		{ "async", MT_BR_ASYNC },     { "vmentry", MT_BR_VMENTRY },
-		{ "vmexit", MT_BR_VMEXIT },
+#define W(s, k) { s, sizeof(s) - 1, k }
+	static const struct { const char *w; size_t len; uint8_t kind; } words[] = {
+		W("call", MT_BR_CALL),       W("return", MT_BR_RETURN),
+		W("jcc", MT_BR_JCC),         W("jmp", MT_BR_JMP),
+		W("int", MT_BR_INT),         W("iret", MT_BR_IRET),
+		W("syscall", MT_BR_SYSCALL), W("sysret", MT_BR_SYSRET),
+		W("async", MT_BR_ASYNC),     W("vmentry", MT_BR_VMENTRY),
+		W("vmexit", MT_BR_VMEXIT),
 	};
+#undef W
 	size_t i;
 
 	if (*pend) {
@@ -303,7 +378,7 @@ static int flag_word(const struct tok *t, int *pend, uint8_t *kind,
 		return FW_FLAG;
 	}
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		if (tok_is(t, words[i].w)) {
+		if (t->len == words[i].len && !memcmp(t->p, words[i].w, t->len)) {
 			*kind = words[i].kind;
 			return FW_FLAG;
 		}
@@ -323,9 +398,9 @@ static int flag_word(const struct tok *t, int *pend, uint8_t *kind,
 	}
 	if (t->len >= 3 && t->p[0] == '/' && t->p[t->len - 1] == '/') {
 		/* perf 6.15+: /miss/, /not_taken/, /miss,not_taken/ */
-		if (memmem(t->p, t->len, "miss", 4))
+		if (find(t->p, t->p + t->len, "miss", 4))
 			*flags |= MT_BF_MISS;
-		if (memmem(t->p, t->len, "not_taken", 9))
+		if (find(t->p, t->p + t->len, "not_taken", 9))
 			*flags |= MT_BF_NOTTAKEN;
 		return FW_FLAG;
 	}
@@ -417,7 +492,7 @@ static const char *find_arrow(const char *p, const char *end)
 {
 	const char *best = NULL, *q = p;
 
-	while ((q = memmem(q, (size_t)(end - q), " => ", 4))) {
+	while ((q = find(q, end, " => ", 4))) {
 		const char *h = skip_ws(q + 4, end), *e = h;
 
 		while (e < end && hexval(*e) >= 0)
@@ -458,12 +533,14 @@ static int parse_branch(const char *p, const char *end,
 	}
 	p = arrow + 4;
 	/* optional trailing columns: " ilen: N insn: .." and IPC */
-	cut = memmem(p, (size_t)(end - p), " ilen: ", 7);
-	if (cut)
-		end = cut;
-	cut = memmem(p, (size_t)(end - p), "IPC: ", 5);
-	if (cut)
-		end = cut;
+	if (end[-1] != ')') {
+		cut = find(p, end, " ilen: ", 7);
+		if (cut)
+			end = cut;
+		cut = find(p, end, "IPC: ", 5);
+		if (cut)
+			end = cut;
+	}
 	if (parse_loc(p, end, &out->to)) {
 		*why = "expected a hex target address after '=>'";
 		return MT_ESYNTAX;
@@ -518,7 +595,7 @@ static const struct {
 static int value_after(const char *p, const char *end, const char *key,
 		       struct tok *v, const char **text_end)
 {
-	const char *k = memmem(p, (size_t)(end - p), key, strlen(key));
+	const char *k = find(p, end, key, strlen(key));
 
 	if (!k)
 		return 0;
@@ -545,11 +622,8 @@ static void parse_mark(const char *p, const char *end, struct mt_perf_line *out)
 			parse_dec(v.p, v.len, &out->mark_value);
 		/* "MHz", then "(159%)" or "( 28%)" */
 		{
-			const char *q = memmem(text_end, (size_t)(end - text_end),
-					       "%)", 2);
-			const char *mhz = memmem(text_end,
-						 (size_t)(end - text_end),
-						 "MHz", 3);
+			const char *q = find(text_end, end, "%)", 2);
+			const char *mhz = find(text_end, end, "MHz", 3);
 
 			if (q && (!mhz || q - mhz < 16))
 				text_end = q + 2;
@@ -797,6 +871,12 @@ static void event_name(struct mt_perf_line *out)
 	size_t len = out->event.len;
 
 	out->event_name = out->event;
+	if (len >= 8 && !memcmp(p, "branches", 8) && (len == 8 || p[8] == ':')) {
+		/* the usual case, "branches:uH", quickly */
+		if (len == 8 || all_modifiers(p + 9, len - 9))
+			out->event_name.len = 8;
+		return;
+	}
 	slash = memchr(p, '/', len);
 	if (slash) {
 		out->event_name.len = (size_t)(slash - p);
@@ -859,7 +939,7 @@ static int no_event(const char *p, const char *end, struct mt_perf_line *out,
 	nflags = parse_flags(&q, end, &kind, &flags);
 	q = skip_ws(q, end);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (memmem(q, (size_t)(end - q), keys[i].key, strlen(keys[i].key))) {
+		if (find(q, end, keys[i].key, strlen(keys[i].key))) {
 			out->kind = MT_PL_MARK;
 			out->mark_kind = keys[i].kind;
 			out->event_name.p = keys[i].name;
@@ -959,6 +1039,53 @@ static int parse_head(const struct tok *toks, int n, struct mt_perf_line *out)
 	return 0;
 }
 
+/* Digits at *pp into *v (at most 19 of them); returns how many. */
+static int digits(const char **pp, const char *end, uint64_t *v)
+{
+	const char *p = *pp;
+	uint64_t x = 0;
+	int n = 0;
+
+	while (p < end && is_digit(*p) && n < 19) {
+		x = x * 10 + (uint64_t)(*p++ - '0');
+		n++;
+	}
+	*pp = p;
+	*v = x;
+	return n;
+}
+
+/* " PID/TID  SECONDS.FRACTION:" (magic-trace's field order); 0 if the line
+ * is laid out otherwise, and the general path takes it. */
+static int fast_head(const char *p, const char *end, struct mt_perf_line *out,
+		     const char **after)
+{
+	uint64_t pid, tid, sec, frac;
+	int n;
+
+	p = skip_ws(p, end);
+	if (!digits(&p, end, &pid) || p == end || *p != '/' || pid >= MT_NONE32)
+		return 0;
+	p++;
+	if (!digits(&p, end, &tid) || p == end || !is_ws(*p) || tid >= MT_NONE32)
+		return 0;
+	p = skip_ws(p, end);
+	if (!digits(&p, end, &sec) || p == end || *p != '.' ||
+	    sec > UINT64_MAX / 1000000000ull - 1)
+		return 0;
+	p++;
+	n = digits(&p, end, &frac);
+	if (!n || n > 9 || p == end || *p != ':' || (p + 1 < end && !is_ws(p[1])))
+		return 0;
+	while (n++ < 9)
+		frac *= 10;
+	out->pid = (uint32_t)pid;
+	out->tid = (uint32_t)tid;
+	out->time = sec * 1000000000ull + frac;
+	*after = p + 1;
+	return 1;
+}
+
 int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		       const char **why)
 {
@@ -980,10 +1107,6 @@ int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		out->kind = MT_PL_BLANK;
 		return 0;
 	}
-	if (memchr(line, '\0', (size_t)(end - line))) {
-		*why = "a NUL byte: binary data, not perf script text";
-		return MT_ESYNTAX;
-	}
 	if (line[0] == '\t') {
 		out->kind = MT_PL_FRAME;
 		if (parse_loc(line, end, &out->loc)) {
@@ -994,10 +1117,11 @@ int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		return 0;
 	}
 	/* decoder errors: " instruction trace error type N ..." */
-	{
-		const char *e = memmem(line, (size_t)(end - line), " error type ", 12);
+	if (line[0] == ' ' && line[1] >= 'a' && line[1] <= 'z') {
+		const char *e = find(line, line + (end - line < 48 ? end - line : 48),
+				     " error type ", 12);
 
-		if (e && e - line < 40) {
+		if (e) {
 			const char *q = line;
 
 			while (q < e && (is_ws(*q) || (*q >= 'a' && *q <= 'z') ||
@@ -1008,6 +1132,10 @@ int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		}
 	}
 
+	/* the usual header, "PID/TID SECONDS.FRACTION:", without tokenizing */
+	if (fast_head(line, end, out, &p))
+		goto after_head;
+	p = line;
 	/* the header, up to the time token */
 	for (;;) {
 		if (!next_tok(&p, end, &t)) {
@@ -1030,6 +1158,7 @@ int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		*why = "malformed cpu column";
 		return MT_ESYNTAX;
 	}
+after_head:
 	after_time = p;
 
 	/* [period] [event:] */
