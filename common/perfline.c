@@ -335,7 +335,7 @@ void mt_perf_parse_sym(const char *s, size_t len, struct mt_perf_loc *loc)
 enum { FW_NONE, FW_FLAG, FW_RAW };
 
 /* Apply one flags-column token; returns FW_NONE if it is not one. *pend
- * holds "tr", "hw" or "tx" waiting for its second word. */
+ * is 'r', 'h' or 'x' while "tr", "hw" or "tx" waits for its second word. */
 static int flag_word(const struct tok *t, int *pend, uint8_t *kind,
 		     uint16_t *flags)
 {
@@ -355,11 +355,11 @@ static int flag_word(const struct tok *t, int *pend, uint8_t *kind,
 		int p = *pend;
 
 		*pend = 0;
-		if (p == 't' && tok_is(t, "strt")) {
+		if (p == 'r' && tok_is(t, "strt")) {
 			*flags |= MT_BF_BEGIN;
 			return FW_FLAG;
 		}
-		if (p == 't' && tok_is(t, "end")) {
+		if (p == 'r' && tok_is(t, "end")) {
 			*flags |= MT_BF_END;
 			return FW_FLAG;
 		}
@@ -374,7 +374,7 @@ static int flag_word(const struct tok *t, int *pend, uint8_t *kind,
 		return FW_NONE;
 	}
 	if (tok_is(t, "tr") || tok_is(t, "hw") || tok_is(t, "tx")) {
-		*pend = t->p[1] == 'r' ? 't' : t->p[0];
+		*pend = t->p[0] == 'h' ? 'h' : t->p[1]; /* 'r' or 'x' */
 		return FW_FLAG;
 	}
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {

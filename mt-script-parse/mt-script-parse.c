@@ -16,10 +16,12 @@
 #include "perfline.h"
 #include "stream.h"
 
-#define USAGE "usage: mt-script-parse [-kv] [-o FILE] [FILE]\n"
+#define USAGE "usage: mt-script-parse [-kv] [-o output] [file]\n"
 
 static const char *in_name = "<stdin>";
 static struct mt_writer out;
+static int keep_going;
+static int bad_line; /* the current line holds a NUL byte in a name */
 
 /* ---- statistics: nothing is dropped silently ---- */
 
@@ -116,6 +118,14 @@ static uint32_t intern(struct cache *c, const struct mt_slice *s)
 		if (c->e[i].len == s->len && !memcmp(c->e[i].p, s->p, s->len))
 			return c->e[i].id;
 	err = mt_writer_intern(&out, s->p, s->len, &id);
+	if (err == MT_EINVAL) {
+		/* a NUL byte: binary data, not text */
+		if (!keep_going)
+			die(MT_EXIT_DATA, "%s:%llu: not perf script output: "
+			    "a NUL byte in a name", in_name, nlines);
+		bad_line = 1;
+		return 0;
+	}
 	if (err)
 		die_mt(err, "%s: line %llu", in_name, nlines);
 	i = c->next++ % CACHE_WAYS;
@@ -137,6 +147,18 @@ static void loc(const struct mt_perf_loc *in, struct mt_loc *l)
 	l->off = in->off;
 	l->sym = intern(&sym_cache, &in->sym);
 	l->dso = intern(&dso_cache, &in->dso);
+}
+
+/* Whether the record built from the current line may be written. */
+static int line_ok(void)
+{
+	if (!bad_line)
+		return 1;
+	bad_line = 0;
+	if (nmalformed++ < 5)
+		warn("%s:%llu: skipping malformed line: a NUL byte in a name",
+		     in_name, nlines);
+	return 0;
 }
 
 static void check(int err)
@@ -209,7 +231,8 @@ static void see_thread(uint32_t pid, uint32_t tid, const struct mt_slice *comm,
 	{
 		struct mt_thread th = { pid, tid, id, time };
 
-		check(mt_write_thread(&out, &th));
+		if (line_ok())
+			check(mt_write_thread(&out, &th));
 	}
 }
 
@@ -239,7 +262,8 @@ static void end_sample(void)
 	if (!in_sample)
 		return;
 	sample.frames = frames;
-	check(mt_write_sample(&out, &sample));
+	if (line_ok())
+		check(mt_write_sample(&out, &sample));
 	in_sample = 0;
 }
 
@@ -283,13 +307,14 @@ static void wallclock(const struct mt_perf_line *l)
 			.text = intern(&misc_cache, &l->tod),
 		};
 
-		check(mt_write_mark(&out, &m));
+		if (line_ok())
+			check(mt_write_mark(&out, &m));
 	}
 }
 
 /* ---- one line ---- */
 
-static void line(const char *p, size_t len, int keep_going)
+static void line(const char *p, size_t len)
 {
 	struct mt_perf_line l;
 	const char *why;
@@ -337,7 +362,8 @@ static void line(const char *p, size_t len, int keep_going)
 
 		loc(&l.from, &b.from);
 		loc(&l.to, &b.to);
-		check(mt_write_branch(&out, &b));
+		if (line_ok())
+			check(mt_write_branch(&out, &b));
 		break;
 	}
 	case MT_PL_ERROR:
@@ -351,7 +377,8 @@ static void line(const char *p, size_t len, int keep_going)
 			.msg = intern(&misc_cache, &l.err_msg),
 		};
 
-		check(mt_write_error(&out, &e));
+		if (line_ok())
+			check(mt_write_error(&out, &e));
 		break;
 	}
 	case MT_PL_MARK: {
@@ -363,7 +390,8 @@ static void line(const char *p, size_t len, int keep_going)
 			.text = intern(&misc_cache, &l.mark_text),
 		};
 
-		check(mt_write_mark(&out, &m));
+		if (line_ok())
+			check(mt_write_mark(&out, &m));
 		break;
 	}
 	case MT_PL_PROBE: {
@@ -398,7 +426,8 @@ static void line(const char *p, size_t len, int keep_going)
 				b.to.ip = l.probe_ret_addr;
 			}
 		}
-		check(mt_write_branch(&out, &b));
+		if (line_ok())
+			check(mt_write_branch(&out, &b));
 		break;
 	}
 	case MT_PL_SAMPLE:
@@ -478,7 +507,7 @@ static void progress(void)
 	fprintf(stderr, "\r%s: %llu lines", mt_progname(), nlines);
 }
 
-static void parse(int fd, int keep_going)
+static void parse(int fd)
 {
 	size_t cap = 1 << 20, start = 0, end = 0;
 	char *buf = malloc(cap);
@@ -525,11 +554,11 @@ static void parse(int fd, int keep_going)
 		}
 		if (got == 0) {
 			if (end > start)
-				line(buf + start, end - start, keep_going);
+				line(buf + start, end - start);
 			break;
 		}
 		while ((nl = memchr(buf + start, '\n', end - start))) {
-			line(buf + start, (size_t)(nl - (buf + start)), keep_going);
+			line(buf + start, (size_t)(nl - (buf + start)));
 			start = (size_t)(nl - buf) + 1;
 			if (show && !(nlines & 0xfffff))
 				progress();
@@ -552,7 +581,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_name = NULL;
-	int keep_going = 0, verbose = 0, fd = STDIN_FILENO, c, err;
+	int verbose = 0, fd = STDIN_FILENO, c, err;
 
 	mt_set_progname(argv[0]);
 	while ((c = getopt_long(argc, argv, "ko:v", longopts, NULL)) != -1) {
@@ -587,13 +616,13 @@ int main(int argc, char **argv)
 		in_name = argv[optind];
 		fd = open(in_name, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			die_errno(MT_EXIT_DATA, "cannot open %s", in_name);
+			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
 	}
 	if (out_name) {
 		int ofd = open(out_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 
 		if (ofd < 0)
-			die_errno(MT_EXIT_SYSTEM, "cannot create %s", out_name);
+			die_errno(MT_EXIT_SYSTEM, "%s", out_name);
 		if (dup2(ofd, STDOUT_FILENO) < 0)
 			die_errno(MT_EXIT_SYSTEM, "dup2");
 		close(ofd);
@@ -605,7 +634,7 @@ int main(int argc, char **argv)
 
 		check(mt_write_meta(&out, &m));
 	}
-	parse(fd, keep_going);
+	parse(fd);
 	if ((err = mt_writer_finish(&out)))
 		die_mt(err, "%s: writing the stream", in_name);
 	report(verbose);

@@ -27,3 +27,17 @@ same_file() {
 contains() {
 	grep -qF -- "$2" "$1" || { sed 's/^/    | /' "$1" >&2; fail "$1 does not contain '$2'"; }
 }
+
+# synopsis MANPAGE: the SYNOPSIS of an mdoc page as one line of text, the
+# way --help prints it after "usage: ".
+synopsis() {
+	sed -n '/^\.Sh SYNOPSIS/,/^\.Sh /p' "$1" | sed '1d;$d' | sed \
+		-e 's/\\-/-/g' \
+		-e 's/^\.Nm //' \
+		-e 's/^\.Op Fl \([^ ]*\) Ar \(.*\)/[-\1 \2]/' \
+		-e 's/^\.Op Fl \(.*\)/[-\1]/' \
+		-e 's/^\.Op Ar \(.*\)/[\1]/' \
+		-e 's/^\.Fl /-/' \
+		-e 's/^\.Ar //' | tr '\n' ' ' | sed 's/ $//'
+	echo
+}
