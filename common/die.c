@@ -23,7 +23,8 @@ const char *mt_progname(void)
 	return progname;
 }
 
-static void vreport(const char *fmt, va_list ap, const char *suffix)
+static void __attribute__((format(printf, 1, 0)))
+vreport(const char *fmt, va_list ap, const char *suffix)
 {
 	char msg[4096];
 

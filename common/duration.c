@@ -16,9 +16,11 @@ int mt_parse_duration(const char *s, uint64_t *ns)
 	if (!s)
 		return MT_EINVAL;
 	for (; *s >= '0' && *s <= '9'; s++, digits++) {
-		if (whole > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*s - '0');
+
+		if (whole > (UINT64_MAX - d) / 10)
 			return MT_ERANGE;
-		whole = whole * 10 + (uint64_t)(*s - '0');
+		whole = whole * 10 + d;
 	}
 	if (*s == '.') {
 		for (s++; *s >= '0' && *s <= '9'; s++, digits++) {

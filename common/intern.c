@@ -108,8 +108,8 @@ static int rehash(struct mt_intern *t)
 int mt_intern_get(struct mt_intern *t, const char *s, size_t len, uint32_t *id,
 		  int *is_new)
 {
-	uint32_t h = mt_hash(s, len);
 	struct mt_intern_str *e;
+	uint32_t h;
 	size_t i;
 	int err;
 
@@ -117,6 +117,7 @@ int mt_intern_get(struct mt_intern *t, const char *s, size_t len, uint32_t *id,
 		*is_new = 0;
 	if (len >= UINT32_MAX)
 		return MT_ETOOBIG;
+	h = mt_hash(s, len);
 	if (t->nslots) {
 		for (i = h & (t->nslots - 1); t->slots[i];
 		     i = (i + 1) & (t->nslots - 1)) {

@@ -36,6 +36,8 @@ static ssize_t read_mem(void *ctx, void *buf, size_t n)
 
 	if (n > left)
 		n = left;
+	if (!n)
+		return 0; /* mem may be NULL for an empty input */
 	memcpy(buf, r->mem + r->mem_pos, n);
 	r->mem_pos += n;
 	return (ssize_t)n;
@@ -444,7 +446,7 @@ int mt_reader_next(struct mt_reader *r, struct mt_record *rec)
 		memcpy(r->end_raw, p, rec->raw_len);
 		mt_put24(r->end_raw + 1, MT_SIZE_END);
 		rec->raw = r->end_raw;
-		r->err_offset = rec->offset + rec->raw_len;
+		r->err_offset = rec->offset + MT_REC_HDR + len;
 		got = fill(r, 1);
 		if (got < 0)
 			return got;
