@@ -108,7 +108,7 @@ check-long: deps
 bench: deps all $(HELPER_BIN)
 	@tests/bench/run $(BUILD)
 
-demo: deps all
+demo: deps all $(HELPER_BIN)
 	@scripts/demo.sh $(BUILD)
 
 install: all

@@ -504,13 +504,24 @@ static const char *find_arrow(const char *p, const char *end)
 	return best;
 }
 
-/* "ADDR sym+0xoff (dso)" */
+/* "ADDR sym+0xoff (dso)"; the address is read as it is scanned */
 static int parse_loc(const char *p, const char *end, struct mt_perf_loc *loc)
 {
-	struct tok t;
+	const char *start;
+	uint64_t x = 0;
+	int d;
 
-	if (!next_tok(&p, end, &t) || parse_hex(t.p, t.len, &loc->ip))
+	p = skip_ws(p, end);
+	start = p;
+	if (end - p >= 2 && p[0] == '0' && p[1] == 'x')
+		start = p += 2;
+	while (p < end && (d = hexval(*p)) >= 0) {
+		x = x << 4 | (uint64_t)d;
+		p++;
+	}
+	if (p == start || p - start > 16 || (p < end && !is_ws(*p)))
 		return MT_ESYNTAX;
+	loc->ip = x;
 	mt_perf_parse_sym(p, (size_t)(end - p), loc);
 	return 0;
 }
@@ -1042,17 +1053,19 @@ static int parse_head(const struct tok *toks, int n, struct mt_perf_line *out)
 /* Digits at *pp into *v (at most 19 of them); returns how many. */
 static int digits(const char **pp, const char *end, uint64_t *v)
 {
-	const char *p = *pp;
+	const char *p = *pp, *start = p;
 	uint64_t x = 0;
-	int n = 0;
+	unsigned d;
 
-	while (p < end && is_digit(*p) && n < 19) {
-		x = x * 10 + (uint64_t)(*p++ - '0');
-		n++;
+	while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
+		x = x * 10 + d;
+		p++;
 	}
+	if (p - start > 19) /* may have overflowed */
+		return 0;
 	*pp = p;
 	*v = x;
-	return n;
+	return (int)(p - start);
 }
 
 /* " PID/TID  SECONDS.FRACTION:" (magic-trace's field order); 0 if the line
