@@ -4,6 +4,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "banned.h"
 
 void mt_buf_init(struct mt_buf *b)
 {

@@ -7,6 +7,7 @@
 
 #include "die.h"
 #include "err.h"
+#include "banned.h"
 
 static const char *progname = "mt";
 

@@ -2,6 +2,7 @@
 
 #include "duration.h"
 #include "err.h"
+#include "banned.h"
 
 int mt_parse_duration(const char *s, uint64_t *ns)
 {

@@ -1,6 +1,7 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "banned.h"
 
 static const char *const msgs[] = {
 	[0] = "success",

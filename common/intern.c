@@ -3,6 +3,7 @@
 
 #include "err.h"
 #include "intern.h"
+#include "banned.h"
 
 /* Copies live in chunks so that interning many short names costs one
  * allocation per 64 KiB rather than one per name. */

@@ -3,6 +3,7 @@
 #include "err.h"
 #include "perfline.h"
 #include "stream.h"
+#include "banned.h"
 
 /*
  * perf script prints fixed-order columns with version-dependent padding, and

@@ -6,6 +6,7 @@
 #include "err.h"
 #include "stream.h"
 #include "wire.h"
+#include "banned.h"
 
 #define READ_CHUNK (256 * 1024)
 #define WRITE_CHUNK (256 * 1024)

@@ -14,6 +14,7 @@
 #include "die.h"
 #include "err.h"
 #include "stream.h"
+#include "banned.h"
 
 static const char usage_text[] = "usage: mt-dump [--ids] [file]\n";
 

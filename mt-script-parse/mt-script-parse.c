@@ -15,6 +15,7 @@
 #include "err.h"
 #include "perfline.h"
 #include "stream.h"
+#include "banned.h"
 
 #define USAGE "usage: mt-script-parse [-kv] [-o output] [file]\n"
 
