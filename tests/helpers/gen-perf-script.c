@@ -69,6 +69,22 @@ static uint32_t below(uint32_t n)
 	return (uint32_t)(((rnd() >> 32) * n) >> 32);
 }
 
+/*
+ * A fixed choice in [0, n) for a place in the code: real code has a fixed
+ * set of branch instructions, each with a fixed target, and a trace visits
+ * them again and again (loops, hot paths). Drawing these from the global
+ * generator instead would make almost every line's addresses new.
+ */
+static uint32_t fixed(uint64_t where, uint32_t salt, uint32_t n)
+{
+	uint64_t z = where * 0x9e3779b97f4a7c15ULL + salt;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return (uint32_t)(((z >> 32) * n) >> 32);
+}
+
 static const char *pick(const char *const *v, size_t n)
 {
 	return v[below((uint32_t)n)];
@@ -917,7 +933,7 @@ static uint64_t next_branch_at(const struct func *f, uint64_t ip)
 	uint64_t end = f->start + f->size - 1;
 	uint64_t room = end > ip ? end - ip : 0;
 
-	return ip + (room ? below((uint32_t)(room < 40 ? room : 40)) : 0);
+	return ip + (room ? fixed(ip, 1, (uint32_t)(room < 40 ? room : 40)) : 0);
 }
 
 static void step(struct thread *t)
@@ -964,7 +980,7 @@ static void step(struct thread *t)
 			     (int)r < (f->ncallee || f->dso == L_LIBC ? 14 : 30) +
 					      t->depth / 2)) {
 		struct frame *fr = &t->stack[--t->depth];
-		uint64_t ret_at = f->start + f->size - 1 - below(f->size / 4 + 1);
+		uint64_t ret_at = f->start + f->size - 1 - fixed(f->start, 2, f->size / 4 + 1);
 
 		emit_branch(t, FL_RETURN, ret_at > from ? ret_at : from, f, fr->ret,
 			    &fn[fr->fn]);
@@ -974,8 +990,8 @@ static void step(struct thread *t)
 	}
 	r = below(100);
 	if (f->ncallee && r < 30) {
-		uint32_t c = f->callee[below(f->ncallee)];
-		uint32_t len = below(8) ? 5 : 2 + below(5);
+		uint32_t c = f->callee[fixed(from, 3, f->ncallee)];
+		uint32_t len = fixed(from, 4, 8) ? 5 : 2 + fixed(from, 5, 5);
 		uint64_t last = f->start + f->size - 1 - len;
 
 		if (from > last)
@@ -994,10 +1010,11 @@ static void step(struct thread *t)
 		return;
 	}
 	/* jcc or jmp within the function, forward or back (a loop) */
-	to = below(3) ? from + 2 + below(0x60) : f->start + below(f->size);
+	to = fixed(from, 6, 3) ? from + 2 + fixed(from, 7, 0x60) :
+				 f->start + fixed(from, 8, f->size);
 	if (to >= f->start + f->size)
-		to = f->start + below(f->size);
-	emit_branch(t, below(4) ? FL_JCC : FL_JMP, from, f, to, f);
+		to = f->start + fixed(from, 9, f->size);
+	emit_branch(t, fixed(from, 10, 4) ? FL_JCC : FL_JMP, from, f, to, f);
 	t->ip = to;
 }
 
