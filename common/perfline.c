@@ -1171,53 +1171,84 @@ static int parse_head(const struct tok *toks, int n, struct mt_perf_line *out)
 	return 0;
 }
 
-/* Digits at *pp into *v (at most 19 of them); returns how many. */
-static int digits(const char **pp, const char *end, uint64_t *v)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * Up to 8 decimal digits at p (8 readable bytes) at once: sets *n to how
+ * many there are and returns their value. The byte tests and the multiply
+ * that adds pairs, then quads, then the two halves are the well-known SWAR
+ * recipe for ASCII digits.
+ */
+static inline uint64_t digits8(const char *p, int *n)
 {
-	const char *p = *pp, *start = p;
-	uint64_t x = 0;
-	unsigned d;
+	uint64_t v, t, d;
 
-	while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
-		x = x * 10 + d;
-		p++;
-	}
-	if (p - start > 19) /* may have overflowed */
+	memcpy(&v, p, 8);
+	/* a zero byte in t for each digit */
+	t = ((v & 0xf0f0f0f0f0f0f0f0ull) |
+	     (((v + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) ^
+	    0x3333333333333333ull;
+	*n = t ? __builtin_ctzll(t) >> 3 : 8;
+	if (!*n)
 		return 0;
-	*pp = p;
-	*v = x;
-	return (int)(p - start);
+	d = v - 0x3030303030303030ull;
+	if (*n < 8)
+		d <<= (8 - *n) * 8; /* the digits, high-aligned, zeros below */
+	d = d * 10 + (d >> 8);
+	d = (((d & 0x000000ff000000ffull) * 0x000f424000000064ull) +
+	     (((d >> 16) & 0x000000ff000000ffull) * 0x0000271000000001ull)) >> 32;
+	return d;
 }
+#endif
 
 /* " PID/TID  SECONDS.FRACTION:" (magic-trace's field order); 0 if the line
  * is laid out otherwise, and the general path takes it. */
 static int fast_head(const char *p, const char *end, struct mt_perf_line *out,
 		     const char **after)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	uint64_t pid, tid, sec, frac;
-	int n;
+	int n, m;
 
 	p = skip_ws(p, end);
-	if (!digits(&p, end, &pid) || p == end || *p != '/' || pid >= MT_NONE32)
+	/* every 8-byte load below stays inside the line */
+	if (end - p < 48)
 		return 0;
-	p++;
-	if (!digits(&p, end, &tid) || p == end || !is_ws(*p) || tid >= MT_NONE32)
+	pid = digits8(p, &n);
+	if (!n || n == 8 || p[n] != '/')
 		return 0;
-	p = skip_ws(p, end);
-	if (!digits(&p, end, &sec) || p == end || *p != '.' ||
-	    sec > UINT64_MAX / 1000000000ull - 1)
+	p += n + 1;
+	tid = digits8(p, &n);
+	if (!n || n == 8 || !is_ws(p[n]))
 		return 0;
-	p++;
-	n = digits(&p, end, &frac);
-	if (!n || n > 9 || p == end || *p != ':' || (p + 1 < end && !is_ws(p[1])))
+	p = skip_ws(p + n, end);
+	if (end - p < 24)
 		return 0;
-	while (n++ < 9)
+	sec = digits8(p, &n);
+	if (!n || n == 8 || p[n] != '.')
+		return 0;
+	p += n + 1;
+	frac = digits8(p, &n);
+	if (n == 8 && is_digit(p[8])) {
+		/* --ns: 9 decimals */
+		frac = frac * 10 + (uint64_t)(p[8] - '0');
+		n = 9;
+	}
+	m = n;
+	if (!n || p[n] != ':' || (n < 9 && is_digit(p[n])))
+		return 0;
+	while (m++ < 9)
 		frac *= 10;
+	p += n;
+	if (p + 1 < end && !is_ws(p[1]))
+		return 0;
 	out->pid = (uint32_t)pid;
 	out->tid = (uint32_t)tid;
 	out->time = sec * 1000000000ull + frac;
 	*after = p + 1;
 	return 1;
+#else
+	return 0;
+#endif
 }
 
 int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
