@@ -1,4 +1,3 @@
-#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
@@ -507,6 +506,35 @@ static const char *find_arrow(const char *p, const char *end)
 }
 
 /* The address at p (after blanks); *after is where it ends. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The high bit of each byte of x (all < 128) that lies strictly between m
+ * and n; no carry crosses a byte (the bit-hacks "hasbetween"). */
+#define BETWEEN(x, m, n)                                                   \
+	((ONES * (127 + (n)) - (x)) & ((x) + ONES * (127 - (m))) & HIGHS)
+
+/* Up to 8 lowercase hex digits at p (8 readable bytes): *n says how many
+ * lead the word, the value is returned. */
+static inline uint64_t hex8(const char *p, int *n)
+{
+	uint64_t v, low, bad, x;
+
+	memcpy(&v, p, 8);
+	low = v & ~HIGHS;
+	bad = ~(BETWEEN(low, 0x2f, 0x3a) | BETWEEN(low, 0x60, 0x67)) | (v & HIGHS);
+	bad &= HIGHS;
+	*n = bad ? __builtin_ctzll(bad) >> 3 : 8;
+	if (!*n)
+		return 0;
+	/* '0'-'9' -> 0-9, 'a'-'f' -> 10-15 (letters have bit 6) */
+	x = (v & 0x0f0f0f0f0f0f0f0full) + ((v >> 6) & ONES) * 9;
+	if (*n < 8)
+		x <<= (8 - *n) * 8;
+	x = ((x << 4) + (x >> 8)) & 0x00ff00ff00ff00ffull;
+	x = ((x << 8) + (x >> 16)) & 0x0000ffff0000ffffull;
+	return ((x << 16) + (x >> 32)) & 0xffffffffull;
+}
+#endif
+
 static int scan_addr(const char *p, const char *end, uint64_t *ip,
 		     const char **after)
 {
@@ -515,6 +543,29 @@ static int scan_addr(const char *p, const char *end, uint64_t *ip,
 	int d;
 
 	p = skip_ws(p, end);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (end - p >= 24 && p[1] != 'x') {
+		int n, m = 0;
+
+		x = hex8(p, &n);
+		if (n == 8) {
+			uint64_t lo = hex8(p + 8, &m);
+
+			x = x << (4 * m) | lo;
+		}
+		start = p + n + m;
+		/* a 17th digit, an upper-case one or junk: the slow way */
+		if (n && !is_ws(*start))
+			goto slow;
+		if (n) {
+			*ip = x;
+			*after = start;
+			return 0;
+		}
+	}
+slow:
+	x = 0;
+#endif
 	start = p;
 	if (end - p >= 2 && p[0] == '0' && p[1] == 'x')
 		start = p += 2;
@@ -539,112 +590,11 @@ static int parse_loc(const char *p, const char *end, struct mt_perf_loc *loc,
 	return 0;
 }
 
-/* ---- the per-address cache of location texts ---- */
-
-/*
- * Given one perf script file, the text after an address (" sym+0xoff (dso)")
- * is the same every time the address appears. The cache keeps, per address,
- * that text and how it parsed; a line whose texts match byte for byte skips
- * the search for " => " and the parsing of both locations. Results stay
- * exactly those of the uncached parse: a source text was once followed by
- * the line's last arrow, and a target text once ran to the end of its line
- * with no arrow in it, so matching both reproduces that split.
- */
-struct mt_perf_cache_ent {
-	uint64_t ip;
-	uint64_t off;
-	uint64_t memo;
-	uint16_t len; /* 0: empty slot */
-	uint16_t sym_at, sym_len, dso_at, dso_len;
-	char text[MT_PERF_CACHE_TEXT];
-};
-
-int mt_perf_cache_init(struct mt_perf_cache *c)
-{
-	c->ents = calloc(MT_PERF_CACHE_SIZE, sizeof(*c->ents));
-	return c->ents ? 0 : MT_ENOMEM;
-}
-
-void mt_perf_cache_release(struct mt_perf_cache *c)
-{
-	free(c->ents);
-	c->ents = NULL;
-}
-
-static struct mt_perf_cache_ent *cache_slot(struct mt_perf_cache *c,
-					    uint64_t ip)
-{
-	return &c->ents[(ip * 0x9e3779b97f4a7c15ull) >> (64 - MT_PERF_CACHE_BITS)];
-}
-
-/* The location at *p if its text is cached; to_eol: the text must end the
- * line. Moves *p past the text. */
-static int cache_hit(struct mt_perf_cache *c, const char **p, const char *end,
-		     struct mt_perf_loc *loc, int to_eol)
-{
-	struct mt_perf_cache_ent *e;
-	const char *q;
-	uint64_t ip;
-
-	if (scan_addr(*p, end, &ip, &q))
-		return 0;
-	e = cache_slot(c, ip);
-	if (!e->len || e->ip != ip || end - q < e->len ||
-	    (to_eol && end - q != e->len) || memcmp(q, e->text, e->len))
-		return 0;
-	loc->ip = ip;
-	loc->off = e->off;
-	loc->sym.p = e->text + e->sym_at;
-	loc->sym.len = e->sym_len;
-	loc->dso.p = e->text + e->dso_at;
-	loc->dso.len = e->dso_len;
-	loc->memo = &e->memo;
-	*p = q + e->len;
-	return 1;
-}
-
-static struct mt_perf_cache_ent *cache_put(struct mt_perf_cache *c,
-					   const char *text, const char *end,
-					   const struct mt_perf_loc *loc)
-{
-	struct mt_perf_cache_ent *e;
-	size_t len = (size_t)(end - text);
-
-	if (!len || len > MT_PERF_CACHE_TEXT)
-		return NULL;
-	e = cache_slot(c, loc->ip);
-	e->ip = loc->ip;
-	e->off = loc->off;
-	e->memo = 0;
-	e->len = (uint16_t)len;
-	memcpy(e->text, text, len);
-	e->sym_at = loc->sym.len ? (uint16_t)(loc->sym.p - text) : 0;
-	e->sym_len = (uint16_t)loc->sym.len;
-	e->dso_at = loc->dso.len ? (uint16_t)(loc->dso.p - text) : 0;
-	e->dso_len = (uint16_t)loc->dso.len;
-	return e;
-}
-
 static int parse_branch(const char *p, const char *end,
-			struct mt_perf_line *out, const char **why,
-			struct mt_perf_cache *cache)
+			struct mt_perf_line *out, const char **why)
 {
-	const char *arrow, *cut, *from_text, *to_text;
-	struct mt_perf_cache_ent *ef, *et;
+	const char *arrow, *cut, *text;
 
-	if (cache) {
-		const char *q = p;
-
-		if (!parse_flags(&q, end, &out->br_kind, &out->br_flags))
-			out->br_flags |= MT_BF_NOFLAGS;
-		if (cache_hit(cache, &q, end, &out->from, 0) && end - q > 4 &&
-		    !memcmp(q, " => ", 4) && (q += 4) &&
-		    cache_hit(cache, &q, end, &out->to, 1))
-			return 0;
-		out->br_kind = MT_BR_NONE;
-		out->br_flags = 0;
-		out->from.memo = out->to.memo = NULL;
-	}
 	arrow = find_arrow(p, end);
 	if (!arrow) {
 		*why = "a branch line needs 'FROM => TO'";
@@ -652,7 +602,7 @@ static int parse_branch(const char *p, const char *end,
 	}
 	if (!parse_flags(&p, arrow, &out->br_kind, &out->br_flags))
 		out->br_flags |= MT_BF_NOFLAGS;
-	if (parse_loc(p, arrow, &out->from, &from_text)) {
+	if (parse_loc(p, arrow, &out->from, &text)) {
 		*why = "expected a hex source address after the flags";
 		return MT_ESYNTAX;
 	}
@@ -664,18 +614,9 @@ static int parse_branch(const char *p, const char *end,
 		if (!cut)
 			cut = find(p, end, "IPC: ", 5);
 	}
-	if (parse_loc(p, cut ? cut : end, &out->to, &to_text)) {
+	if (parse_loc(p, cut ? cut : end, &out->to, &text)) {
 		*why = "expected a hex target address after '=>'";
 		return MT_ESYNTAX;
-	}
-	if (cache) {
-		ef = cache_put(cache, from_text, arrow, &out->from);
-		et = cut ? NULL : cache_put(cache, to_text, end, &out->to);
-		if (et)
-			out->to.memo = &et->memo;
-		/* the target may have taken the source's slot */
-		if (ef && ef != et)
-			out->from.memo = &ef->memo;
 	}
 	return 0;
 }
@@ -1252,7 +1193,7 @@ static int fast_head(const char *p, const char *end, struct mt_perf_line *out,
 }
 
 int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
-		       const char **why, struct mt_perf_cache *cache)
+		       const char **why)
 {
 	const char *end = line + len, *p = line, *after_time;
 	struct tok toks[MAX_HEAD_TOKS], t, t2;
@@ -1356,7 +1297,7 @@ after_head:
 		return no_event(p, end, out, why);
 	if (!out->event.len || tok_is(&out->event_name, "branches")) {
 		out->kind = MT_PL_BRANCH;
-		return parse_branch(p, end, out, why, cache);
+		return parse_branch(p, end, out, why);
 	}
 	if (is_synth(out)) {
 		out->kind = MT_PL_MARK;

@@ -1,8 +1,7 @@
 /*
  * Parsing one line of `perf script` text (docs/format.md section 4 says how
- * lines become records). The parser allocates nothing and keeps no state
- * between lines, apart from an optional cache the caller owns; its results
- * point into the caller's line (or into that cache).
+ * lines become records). The parser is pure: it allocates nothing, keeps no
+ * state between lines, and its results point into the caller's line.
  *
  * It accepts what perf 4.x to 6.16 print for Intel PT and sampling sessions:
  * any subset and padding of the comm, pid/tid, cpu, misc, tod, time, period,
@@ -30,29 +29,8 @@ struct mt_perf_loc {
 	uint64_t off;     /* MT_NONE64 when no +0x offset */
 	struct mt_slice sym; /* absent for [unknown] or no sym column */
 	struct mt_slice dso; /* absent for ([unknown]) or no dso column */
-	/* With a cache (branch locations only): a word the caller may use to
-	 * remember what it made of sym and dso (string ids, say). It starts
-	 * at 0 and keeps what the caller stores until the cache replaces the
-	 * entry; then it is 0 again. NULL without a cache. */
-	uint64_t *memo;
 };
 
-/*
- * Optional, caller-owned memory of the text after each address: see
- * mt_perf_parse_line(). About 1 MiB whatever the input.
- */
-#define MT_PERF_CACHE_BITS 14
-#define MT_PERF_CACHE_SIZE (1u << MT_PERF_CACHE_BITS)
-#define MT_PERF_CACHE_TEXT 232
-
-struct mt_perf_cache_ent;
-struct mt_perf_cache {
-	struct mt_perf_cache_ent *ents;
-};
-
-/* 0 or MT_ENOMEM. */
-int mt_perf_cache_init(struct mt_perf_cache *c);
-void mt_perf_cache_release(struct mt_perf_cache *c);
 
 enum mt_perf_line_kind {
 	MT_PL_BLANK = 1, /* empty line: ends a sample's frames */
@@ -118,14 +96,9 @@ extern const char MT_PL_UNKNOWN_EVENT[];
  * ignored). Returns 0 with *out filled in, or MT_ESYNTAX when the line is
  * not perf script output that mt understands; then *why is a static text
  * saying what was expected.
- *
- * cache may be NULL. With a cache, branch lines whose location texts were
- * seen before at the same addresses are parsed several times faster; the
- * results are the same, except that the sym and dso slices of from and to
- * may point into the cache instead of the line (valid until the next call).
  */
 int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
-		       const char **why, struct mt_perf_cache *cache);
+		       const char **why);
 
 /* Parse the text of a location, "sym+0xoff (dso)", "[unknown] (dso)",
  * "sym", "" ... into loc's sym, off and dso (ip untouched). */

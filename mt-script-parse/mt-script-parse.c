@@ -22,7 +22,6 @@
 static const char *in_name = "<stdin>";
 static struct mt_writer out;
 static int keep_going;
-static struct mt_perf_cache line_cache;
 static int bad_line; /* the current line holds a NUL byte in a name */
 
 /* ---- statistics: nothing is dropped silently ---- */
@@ -147,16 +146,8 @@ static void loc(const struct mt_perf_loc *in, struct mt_loc *l)
 {
 	l->ip = in->ip;
 	l->off = in->off;
-	if (in->memo && *in->memo) {
-		/* this address's text was seen: its ids are remembered */
-		l->sym = (uint32_t)*in->memo;
-		l->dso = (uint32_t)(*in->memo >> 32);
-		return;
-	}
 	l->sym = intern(&sym_cache, &in->sym);
 	l->dso = intern(&dso_cache, &in->dso);
-	if (in->memo && !bad_line)
-		*in->memo = (uint64_t)l->dso << 32 | l->sym;
 }
 
 /* Whether the record built from the current line may be written. */
@@ -330,7 +321,7 @@ static void line(const char *p, size_t len)
 	const char *why;
 
 	nlines++;
-	if (mt_perf_parse_line(p, len, &l, &why, &line_cache)) {
+	if (mt_perf_parse_line(p, len, &l, &why)) {
 		if (!keep_going)
 			die(MT_EXIT_DATA,
 			    "%s:%llu: not perf script output: %s: \"%.*s%s\"",
@@ -639,8 +630,6 @@ int main(int argc, char **argv)
 	}
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");
-	if ((err = mt_perf_cache_init(&line_cache)))
-		die_mt(err, "starting");
 	{
 		struct mt_meta m = { intern_str("source"), intern_str("perf script") };
 
@@ -650,7 +639,6 @@ int main(int argc, char **argv)
 	if ((err = mt_writer_finish(&out)))
 		die_mt(err, "%s: writing the stream", in_name);
 	report(verbose);
-	mt_perf_cache_release(&line_cache);
 	mt_writer_release(&out);
 	close_stdout_or_die();
 	return MT_EXIT_OK;

@@ -1,8 +1,7 @@
 /*
  * libFuzzer harness for the perf script line parser: any bytes, split into
- * lines, must parse or fail with MT_ESYNTAX and a reason, never crash;
- * every slice of the result must lie inside its line; and parsing with the
- * address cache must give exactly what parsing without it gives.
+ * lines, must parse or fail with MT_ESYNTAX and a reason, never crash, and
+ * every slice of the result must lie inside its line.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,20 +11,6 @@
 #include "perfline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static struct mt_perf_cache cache;
-
-static int same_slice(const struct mt_slice *a, const struct mt_slice *b)
-{
-	return a->len == b->len && (!a->len || !memcmp(a->p, b->p, a->len));
-}
-
-static void same_loc(const struct mt_perf_loc *a, const struct mt_perf_loc *b)
-{
-	if (a->ip != b->ip || a->off != b->off || !same_slice(&a->sym, &b->sym) ||
-	    !same_slice(&a->dso, &b->dso))
-		abort();
-}
 
 static void inside(const struct mt_slice *s, const char *line, size_t len)
 {
@@ -56,25 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!line)
 			return 0;
 		memcpy(line, p, len);
-		if (!cache.ents && mt_perf_cache_init(&cache))
-			abort();
-		{
-			/* the cached parse first: the entries it puts must not
-			 * change the uncached result either */
-			struct mt_perf_line c;
-			const char *cwhy = NULL;
-			int cerr = mt_perf_parse_line(line, len, &c, &cwhy, &cache);
-
-			err = mt_perf_parse_line(line, len, &l, &why, NULL);
-			if (cerr != err)
-				abort();
-			if (!err && l.kind == MT_PL_BRANCH) {
-				if (c.br_kind != l.br_kind || c.br_flags != l.br_flags)
-					abort();
-				same_loc(&c.from, &l.from);
-				same_loc(&c.to, &l.to);
-			}
-		}
+		err = mt_perf_parse_line(line, len, &l, &why);
 		if (err) {
 			if (err != MT_ESYNTAX || !why || !*why)
 				abort();
