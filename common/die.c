@@ -93,6 +93,26 @@ void die_mt(int err, const char *fmt, ...)
 	exit(err == MT_ENOMEM || err == MT_EIO ? MT_EXIT_SYSTEM : MT_EXIT_DATA);
 }
 
+void write_or_die(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t done = write(fd, p, n);
+
+		if (done < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EPIPE)
+				die_pipe();
+			die_errno(MT_EXIT_SYSTEM, "write error%s",
+				  fd == STDOUT_FILENO ? " on standard output" : "");
+		}
+		p += done;
+		n -= (size_t)done;
+	}
+}
+
 void close_stdout_or_die(void)
 {
 	if (fflush(stdout) != 0) {

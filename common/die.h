@@ -9,6 +9,7 @@
 #define MT_DIE_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum {
 	MT_EXIT_OK = 0,
@@ -40,6 +41,11 @@ _Noreturn void die_mt(int err, const char *fmt, ...)
 
 /* Exit quietly with SIGPIPE's status. */
 _Noreturn void die_pipe(void);
+
+/* Write all n bytes to fd, retrying short writes and EINTR; a closed pipe
+ * ends the program quietly (die_pipe), any other failure dies with
+ * MT_EXIT_SYSTEM. */
+void write_or_die(int fd, const void *buf, size_t n);
 
 /* Close stdout and die if that (the final flush) fails. Call at the end of
  * main() of every tool that writes to stdout. */

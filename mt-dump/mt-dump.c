@@ -33,22 +33,7 @@ static size_t outlen;
 
 static void out_flush(void)
 {
-	const char *p = out;
-	size_t n = outlen;
-
-	while (n) {
-		ssize_t done = write(STDOUT_FILENO, p, n);
-
-		if (done < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EPIPE)
-				die_pipe();
-			die_errno(MT_EXIT_SYSTEM, "write error on standard output");
-		}
-		p += done;
-		n -= (size_t)done;
-	}
+	write_or_die(STDOUT_FILENO, out, outlen);
 	outlen = 0;
 }
 

@@ -484,23 +484,9 @@ static void pass_through(int fd, char *buf, size_t have, size_t cap)
 {
 	ssize_t got = (ssize_t)have;
 
-	do {
-		const char *p = buf;
-		size_t n = (size_t)got;
-
-		while (n) {
-			ssize_t w = write(STDOUT_FILENO, p, n);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0 && errno == EPIPE)
-				die_pipe();
-			if (w < 0)
-				die_errno(MT_EXIT_SYSTEM, "write error");
-			p += w;
-			n -= (size_t)w;
-		}
-	} while ((got = read_some(fd, buf, cap)) > 0);
+	do
+		write_or_die(STDOUT_FILENO, buf, (size_t)got);
+	while ((got = read_some(fd, buf, cap)) > 0);
 }
 
 static void progress(void)

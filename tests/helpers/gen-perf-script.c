@@ -99,20 +99,7 @@ static uint64_t lines_out;
 
 static void flush_out(void)
 {
-	size_t off = 0;
-
-	while (off < olen) {
-		ssize_t n = write(STDOUT_FILENO, obuf + off, olen - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EPIPE)
-				die_pipe();
-			die_errno(MT_EXIT_SYSTEM, "write error on standard output");
-		}
-		off += (size_t)n;
-	}
+	write_or_die(STDOUT_FILENO, obuf, olen);
 	olen = 0;
 }
 
