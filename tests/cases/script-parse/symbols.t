@@ -1,4 +1,4 @@
-# Symbols and DSOs as perf prints them raw: C++ templates with spaces and commas, OCaml names with '=', made-up names holding ' => ' and '+' (magic-trace's tests), [unknown] with and without a DSO, DSO paths with spaces, a wrapped PLT offset, kernel addresses, no sym column, trailing ilen/insn columns, a C++ sample line without event column.
+# Symbols and DSOs as perf prints them raw: C++ templates with spaces and commas, OCaml names with '=', made-up names holding ' => ' and '+' (magic-trace's tests), [unknown] with and without a DSO, DSO paths with spaces, a wrapped PLT offset, kernel addresses, no sym column, trailing ilen/insn columns, a C++ sample line without event column; and, laid out as perf 6.1 prints them, C++ names with parentheses, Rust trait impls and closures, a PLT name with spaces, a DSO path holding " (".
 --- input
  25375/25375 4509191.343298468:   call                     7f6fce0b71f4 __clock_gettime+0x24 =>     7ffd193838e0 __vdso_clock_gettime+0x0
  25375/25375 4509191.343298468:   tr strt                             0 [unknown] =>     7f6fce0b71d0 __clock_gettime+0x0
@@ -16,6 +16,8 @@
 1518114/1518114 [062] 513961.572226468:  branches:u:   tr strt jmp                           0 =>     7f5459d6c440
  4242/4242   1234.567891660:                                    401076 main+0x26 (/opt/demo/bp) =>           4011c0 work+0x0 (/opt/demo/bp) ilen: 5 insn: e8 45 01 00 00
 18807/18807   848.173921324:      557301f541e0 ns::W<int, std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > > >::run+0x4c (/opt/demo/cpp)
+  7166/7166  4512623.871133092:          1                                branches:uH:   call                       55d0d6ecd7bc std::function<void (int)>::operator()(int) const+0x12 (/usr/lib/libfoo.so) =>     55d0d6ecd800 <alloc::vec::Vec<T> as core::ops::drop::Drop>::drop+0x0 (/opt/my app (v2)/bin/app)
+  7166/7166  4512623.871133092:          1                                branches:uH:   call                       55d0d6ecd7bc tokio::runtime::task::{{closure}}+0x1f (/opt/app) =>     55d0d6ecd800 operator new(unsigned long)@plt+0x0 (/opt/app)
 --- expect
 THREAD pid=25375 tid=25375 comm=- time=4509191.343298468
 BRANCH time=4509191.343298468 pid=25375 tid=25375 cpu=- kind=call flags=- from=0x7f6fce0b71f4 "__clock_gettime"+0x24 - to=0x7ffd193838e0 "__vdso_clock_gettime"+0x0 -
@@ -43,3 +45,5 @@ THREAD pid=4242 tid=4242 comm=- time=1234.567891660
 BRANCH time=1234.567891660 pid=4242 tid=4242 cpu=- kind=none flags=NOFLAGS from=0x401076 "main"+0x26 "/opt/demo/bp" to=0x4011c0 "work"+0x0 "/opt/demo/bp"
 THREAD pid=18807 tid=18807 comm=- time=848.173921324
 SAMPLE time=848.173921324 pid=18807 tid=18807 cpu=- flags=- period=0 event=- nframes=1 frames=[0x557301f541e0 "ns::W<int, std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > > >::run"+0x4c "/opt/demo/cpp"]
+BRANCH time=4512623.871133092 pid=7166 tid=7166 cpu=- kind=call flags=- from=0x55d0d6ecd7bc "std::function<void (int)>::operator()(int) const"+0x12 "/usr/lib/libfoo.so" to=0x55d0d6ecd800 "<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop"+0x0 "/opt/my app (v2)/bin/app"
+BRANCH time=4512623.871133092 pid=7166 tid=7166 cpu=- kind=call flags=- from=0x55d0d6ecd7bc "tokio::runtime::task::{{closure}}"+0x1f "/opt/app" to=0x55d0d6ecd800 "operator new(unsigned long)@plt"+0x0 "/opt/app"
