@@ -20,7 +20,7 @@ ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c
 TOOL_LIB_SRC := common/die.c
-TOOLS := mt-script-parse mt-dump
+TOOLS := mt-script-parse mt-stacks mt-dump
 
 LIB := $(BUILD)/libmt.a
 TOOL_LIB := $(BUILD)/libmttool.a

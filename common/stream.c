@@ -388,7 +388,7 @@ static int decode(struct mt_reader *r, struct mt_record *rec,
 		s->end = mt_get64(b + 8);
 		s->pid = mt_get32(b + 16);
 		s->tid = mt_get32(b + 20);
-		s->depth = mt_get32(b + 24);
+		s->depth = (int32_t)mt_get32(b + 24);
 		s->kind = b[28];
 		s->flags = mt_get16(b + 30);
 		s->address = mt_get64(b + 32);
@@ -718,7 +718,7 @@ int mt_write_span(struct mt_writer *w, const struct mt_span *s)
 	mt_put64(b + 8, s->end);
 	mt_put32(b + 16, s->pid);
 	mt_put32(b + 20, s->tid);
-	mt_put32(b + 24, s->depth);
+	mt_put32(b + 24, (uint32_t)s->depth);
 	b[28] = s->kind;
 	b[29] = 0;
 	mt_put16(b + 30, s->flags);

@@ -190,7 +190,7 @@ struct mt_sample {
 struct mt_span {
 	uint64_t start, end;
 	uint32_t pid, tid;
-	uint32_t depth;
+	int32_t depth; /* 0: the level where the thread's trace began */
 	uint8_t kind;
 	uint16_t flags;
 	uint64_t address;

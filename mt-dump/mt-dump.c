@@ -360,7 +360,12 @@ static void dump_span(const struct mt_reader *r, const struct mt_span *s)
 	out_lit(" tid=");
 	out_id32(s->tid);
 	out_lit(" depth=");
-	out_dec(s->depth);
+	if (s->depth < 0) {
+		out_lit("-");
+		out_dec((uint64_t)-(int64_t)s->depth);
+	} else {
+		out_dec((uint64_t)s->depth);
+	}
 	out_lit(" kind=");
 	out_kind(span_kinds, NELEM(span_kinds), s->kind);
 	out_lit(" flags=");

@@ -1,0 +1,1184 @@
+/*
+ * mt-stacks: branch events (and sampled stacks) in, call spans out.
+ * See docs/mt-stacks.1 for the rules and docs/format.md for the records.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "err.h"
+#include "stream.h"
+#include "banned.h"
+
+#define USAGE "usage: mt-stacks [-v] [--no-spread] [--keep-after-trigger] [-o output] [file]\n"
+
+static const char *in_name = "<stdin>";
+static struct mt_reader in;
+static struct mt_writer out;
+static int spread = 1, keep_after_trigger;
+
+/* ---- counters: nothing is dropped silently ---- */
+
+static unsigned long long n_branches, n_samples, n_spans, n_bad_end,
+	n_bad_start, n_noflags, n_after_cut;
+
+static void check(int err)
+{
+	if (err)
+		die_mt(err, "writing the stream");
+}
+
+/* ---- strings: input ids to output ids ---- */
+
+static uint32_t *idmap;
+static size_t idmap_cap;
+
+static uint32_t out_str(const char *s, size_t len)
+{
+	uint32_t id;
+
+	check(mt_writer_intern(&out, s, len, &id));
+	return id;
+}
+
+static uint32_t out_lit(const char *s)
+{
+	return out_str(s, strlen(s));
+}
+
+/* The output id of input string id (0 stays 0). */
+static uint32_t map_id(uint32_t id)
+{
+	const char *s;
+	size_t len;
+
+	if (!id)
+		return 0;
+	if (id < idmap_cap && idmap[id])
+		return idmap[id];
+	s = mt_reader_str(&in, id, &len);
+	if (!s)
+		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name, id);
+	if (id >= idmap_cap && id < (1u << 26)) {
+		size_t cap = idmap_cap ? idmap_cap : 1024;
+		uint32_t *m;
+
+		while (cap <= id)
+			cap *= 2;
+		m = realloc(idmap, cap * sizeof(*m));
+		if (!m)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		memset(m + idmap_cap, 0, (cap - idmap_cap) * sizeof(*m));
+		idmap = m;
+		idmap_cap = cap;
+	}
+	if (id < idmap_cap)
+		return idmap[id] = out_str(s, len);
+	return out_str(s, len); /* huge ids: not cached */
+}
+
+/* A STRING record redefined an input id. */
+static void forget_class(uint32_t id);
+
+static void forget_id(uint32_t id)
+{
+	if (id < idmap_cap)
+		idmap[id] = 0;
+	forget_class(id);
+}
+
+/* ---- spans ---- */
+
+struct spans {
+	struct mt_span *v;
+	size_t n, cap;
+};
+
+static void spans_add(struct spans *s, const struct mt_span *sp)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 4;
+		struct mt_span *v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = *sp;
+}
+
+static void emit(const struct mt_span *s)
+{
+	check(mt_write_span(&out, s));
+	n_spans++;
+}
+
+static void emit_all(struct spans *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		emit(&s->v[i]);
+	s->n = 0;
+}
+
+/* ---- threads ---- */
+
+/*
+ * A frame on a stack. sym and dso are input ids: the identity of the
+ * function. held: spans that ended already but started when this frame
+ * did; they are written after it, so that parents come first among spans
+ * with equal starts.
+ */
+struct frame {
+	uint32_t sym, dso;
+	uint64_t addr;
+	uint64_t start;
+	int32_t depth;
+	uint8_t kind;
+	uint16_t flags;
+	const char *pseudo; /* name of [untraced], [syscall], gaps */
+	uint32_t pseudo_id; /* output id of a gap's name */
+	struct spans held;
+};
+
+struct stack {
+	struct frame *f;
+	size_t n, cap;
+	int32_t empty_depth; /* depth of the next frame when n == 0 */
+};
+
+struct thread {
+	uint32_t pid, tid;
+	int used;
+	int started;           /* seg_start is set */
+	int fresh;             /* no event yet in this segment */
+	int tracing;
+	uint64_t seg_start;    /* first event, or last reset */
+	uint64_t last_time;
+	struct stack cur;
+	struct stack *inactive; /* stacks pushed aside by kernel entries */
+	size_t ninactive, capinactive;
+	struct spans root;     /* ended spans that started at seg_start */
+	/* events sharing one timestamp, waiting to be spread */
+	struct mt_branch *batch;
+	size_t nbatch, capbatch;
+	/* a decode gap waiting for the next event to end it */
+	int gap;
+	uint64_t gap_start;
+	uint32_t gap_name;
+	/* trigger: the name whose return cuts the trace */
+	int trigger;
+	uint32_t trigger_name; /* output id */
+};
+
+/* After a trigger: events later than this are dropped. */
+static uint64_t cut_time = MT_NONE64;
+static int cut_pending;
+
+static struct thread *threads;
+static size_t nthreads, thread_slots;
+
+static struct thread *thread_get(uint32_t pid, uint32_t tid)
+{
+	size_t i;
+
+	if ((nthreads + 1) * 2 > thread_slots) {
+		size_t n = thread_slots ? thread_slots * 2 : 64;
+		struct thread *t = calloc(n, sizeof(*t));
+
+		if (!t)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		for (i = 0; i < thread_slots; i++) {
+			size_t j;
+
+			if (!threads[i].used)
+				continue;
+			for (j = (threads[i].tid * 2654435761u ^ threads[i].pid) & (n - 1);
+			     t[j].used; j = (j + 1) & (n - 1))
+				;
+			t[j] = threads[i];
+		}
+		free(threads);
+		threads = t;
+		thread_slots = n;
+	}
+	for (i = (tid * 2654435761u ^ pid) & (thread_slots - 1); threads[i].used;
+	     i = (i + 1) & (thread_slots - 1))
+		if (threads[i].pid == pid && threads[i].tid == tid)
+			return &threads[i];
+	threads[i].used = 1;
+	threads[i].pid = pid;
+	threads[i].tid = tid;
+	threads[i].tracing = 1;
+	threads[i].fresh = 1;
+	nthreads++;
+	return &threads[i];
+}
+
+static struct frame *top(struct thread *t)
+{
+	return t->cur.n ? &t->cur.f[t->cur.n - 1] : NULL;
+}
+
+/* The frame a new span would nest under: the top of the current stack, or,
+ * for a kernel stack's first frame, the interrupted frame. */
+static struct frame *parent_of(struct thread *t, size_t i)
+{
+	if (i > 0)
+		return &t->cur.f[i - 1];
+	if (t->ninactive) {
+		struct stack *s = &t->inactive[t->ninactive - 1];
+
+		return s->n ? &s->f[s->n - 1] : NULL;
+	}
+	return NULL;
+}
+
+static int32_t next_depth(struct thread *t)
+{
+	struct frame *f = top(t);
+
+	return f ? f->depth + 1 : t->cur.empty_depth;
+}
+
+static struct frame *push(struct thread *t, uint32_t sym, uint32_t dso,
+			  uint64_t addr, uint64_t start, uint8_t kind,
+			  uint16_t flags)
+{
+	struct stack *s = &t->cur;
+	struct frame *f;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		struct frame *v = realloc(s->f, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		s->f = v;
+		s->cap = cap;
+	}
+	f = &s->f[s->n];
+	memset(f, 0, sizeof(*f));
+	f->sym = sym;
+	f->dso = dso;
+	f->addr = addr;
+	f->start = start;
+	f->depth = next_depth(t);
+	f->kind = kind;
+	f->flags = flags;
+	s->n++;
+	return f;
+}
+
+static void span_of(const struct thread *t, const struct frame *f,
+		    uint64_t end, uint16_t flags, struct mt_span *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->start = f->start;
+	s->end = end < f->start ? f->start : end;
+	s->pid = t->pid;
+	s->tid = t->tid;
+	s->depth = f->depth;
+	s->kind = f->kind;
+	s->flags = f->flags | flags;
+	s->address = f->addr;
+	if (f->pseudo_id)
+		s->name = f->pseudo_id;
+	else if (f->pseudo)
+		s->name = out_lit(f->pseudo);
+	else if (f->sym)
+		s->name = map_id(f->sym);
+	else
+		s->name = out_lit("[unknown]");
+	s->dso = map_id(f->dso);
+}
+
+/* Hand a finished span (and what it held) to its parent, the segment's
+ * root list, or the output. */
+static void finish(struct thread *t, struct frame *parent, struct mt_span *s,
+		   struct spans *held)
+{
+	size_t i;
+
+	if (parent && parent->start == s->start) {
+		spans_add(&parent->held, s);
+		for (i = 0; held && i < held->n; i++)
+			spans_add(&parent->held, &held->v[i]);
+	} else if (!parent && s->start == t->seg_start) {
+		spans_add(&t->root, s);
+		for (i = 0; held && i < held->n; i++)
+			spans_add(&t->root, &held->v[i]);
+	} else {
+		emit(s);
+		for (i = 0; held && i < held->n; i++)
+			emit(&held->v[i]);
+	}
+	if (held)
+		held->n = 0;
+}
+
+/* End the top frame at time end. */
+static void pop(struct thread *t, uint64_t end, uint16_t flags)
+{
+	struct stack *st = &t->cur;
+	struct frame *f = &st->f[st->n - 1];
+	struct mt_span s;
+
+	span_of(t, f, end, flags, &s);
+	finish(t, parent_of(t, st->n - 1), &s, &f->held);
+	free(f->held.v);
+	if (st->n == 1)
+		st->empty_depth = f->depth;
+	st->n--;
+}
+
+/* Stable by depth: parents before children, all starting at seg_start. */
+static void flush_root(struct thread *t)
+{
+	size_t i, j;
+
+	for (i = 1; i < t->root.n; i++) {
+		struct mt_span s = t->root.v[i];
+
+		for (j = i; j > 0 && t->root.v[j - 1].depth > s.depth; j--)
+			t->root.v[j] = t->root.v[j - 1];
+		t->root.v[j] = s;
+	}
+	emit_all(&t->root);
+}
+
+/* Close every frame of every stack at time end; a new segment starts
+ * there. */
+static void reset(struct thread *t, uint64_t end, uint16_t flags)
+{
+	while (t->cur.n)
+		pop(t, end, flags);
+	while (t->ninactive) {
+		free(t->cur.f);
+		t->cur = t->inactive[--t->ninactive];
+		while (t->cur.n)
+			pop(t, end, flags);
+	}
+	flush_root(t);
+	t->cur.empty_depth = 0;
+	t->seg_start = end;
+	t->started = 1;
+	t->fresh = 1;
+}
+
+/* ---- symbols ---- */
+
+static int is_kernel(uint64_t ip)
+{
+	return ip >= 0xffff800000000000ull;
+}
+
+static int same_fn(uint32_t sym, uint32_t dso, const struct frame *f)
+{
+	if (f->pseudo)
+		return 0;
+	if (sym != f->sym)
+		return 0;
+	return !sym ? dso == f->dso : (dso == f->dso || !dso || !f->dso);
+}
+
+/* Index of the nearest frame (from the top) for this function, or -1. */
+static long find_fn(struct thread *t, uint32_t sym, uint32_t dso)
+{
+	size_t i;
+
+	for (i = t->cur.n; i > 0; i--)
+		if (same_fn(sym, dso, &t->cur.f[i - 1]))
+			return (long)(i - 1);
+	return -1;
+}
+
+/* What a symbol is, for the few rules that go by name; computed once per
+ * input string id. */
+enum { SC_KNOWN = 1, SC_LONGJMP = 2, SC_GOGO = 4, SC_GOSWITCH = 8 };
+static uint8_t *classes;
+static size_t classes_cap;
+
+static int in_list(const char *s, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcmp(s, *names))
+			return 1;
+	return 0;
+}
+
+static unsigned sym_class(uint32_t sym);
+
+static void forget_class(uint32_t id)
+{
+	if (id < classes_cap)
+		classes[id] = 0;
+}
+
+static const char *const longjmp_names[] = {
+	"__longjmp", "____longjmp_chk", "__longjmp_chk", "longjmp",
+	"_longjmp", "siglongjmp", "__libc_siglongjmp", "__libc_longjmp",
+	NULL,
+};
+static const char *const gogo_names[] = {
+	"gogo", "runtime.gogo", "runtime.gogo.abi0", NULL,
+};
+static const char *const go_switch_names[] = {
+	"runtime.mcall", "runtime.morestack", "runtime.morestack.abi0", NULL,
+};
+
+static unsigned sym_class(uint32_t sym)
+{
+	const char *s;
+	unsigned c = SC_KNOWN;
+
+	if (!sym)
+		return 0;
+	if (sym < classes_cap && classes[sym])
+		return classes[sym];
+	s = mt_reader_str(&in, sym, NULL);
+	if (s) {
+		if (in_list(s, longjmp_names))
+			c |= SC_LONGJMP;
+		if (in_list(s, gogo_names))
+			c |= SC_GOGO;
+		if (in_list(s, go_switch_names))
+			c |= SC_GOSWITCH;
+	}
+	if (sym >= classes_cap && sym < (1u << 26)) {
+		size_t cap = classes_cap ? classes_cap : 1024;
+		uint8_t *v;
+
+		while (cap <= sym)
+			cap *= 2;
+		v = realloc(classes, cap);
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		memset(v + classes_cap, 0, cap - classes_cap);
+		classes = v;
+		classes_cap = cap;
+	}
+	if (sym < classes_cap)
+		classes[sym] = (uint8_t)c;
+	return c;
+}
+
+/* ---- the rules ---- */
+
+/* The code now runs in dst, entered some time before now: it becomes the
+ * bottom frame, flagged inferred, started when the segment did. */
+static void infer(struct thread *t, const struct mt_loc *dst)
+{
+	/* with the stack empty, the code runs one level above where the
+	 * next call would go */
+	push(t, dst->sym, dst->dso, dst->ip - (dst->off == MT_NONE64 ? 0 : dst->off),
+	     t->seg_start, is_kernel(dst->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
+	     MT_SF_INFERRED)->depth = t->cur.empty_depth - 1;
+}
+
+static void call(struct thread *t, const struct mt_loc *dst, uint64_t time)
+{
+	uint64_t entry = dst->ip - (dst->off == MT_NONE64 ? 0 : dst->off);
+
+	push(t, dst->sym, dst->dso, entry, time,
+	     is_kernel(dst->ip) || t->ninactive ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
+}
+
+/*
+ * After a jump (or a return) the code runs in dst. Same function: nothing.
+ * A function deeper on the stack: a longjmp, an exception or missed returns
+ * unwound to it. Otherwise a tail call replaces the top frame, except after
+ * longjmp, whose target is nowhere on the stack: start again there.
+ */
+static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
+		 int after_return)
+{
+	const struct mt_loc *dst = &b->to;
+	struct frame *f = top(t);
+	long k;
+
+	if (!dst->ip)
+		return;
+	if (!f) {
+		infer(t, dst);
+		return;
+	}
+	if (same_fn(dst->sym, dst->dso, f))
+		return;
+	k = find_fn(t, dst->sym, dst->dso);
+	if (k >= 0 && (after_return || dst->off != 0)) {
+		while (t->cur.n > (size_t)k + 1)
+			pop(t, time, 0);
+		return;
+	}
+	if (!after_return && (sym_class(b->from.sym) & SC_LONGJMP)) {
+		reset(t, time, 0);
+		infer(t, dst);
+		return;
+	}
+	/* a tail call, or a caller we had wrong: replace the top frame */
+	pop(t, time, 0);
+	if (after_return)
+		push(t, dst->sym, dst->dso,
+		     dst->ip - (dst->off == MT_NONE64 ? 0 : dst->off), time,
+		     is_kernel(dst->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
+		     MT_SF_INFERRED);
+	else
+		call(t, dst, time);
+}
+
+static void do_return(struct thread *t, const struct mt_branch *b,
+		      uint64_t time)
+{
+	struct frame *f = top(t);
+
+	if (f && f->pseudo) {
+		/* a return while a pseudo frame is open: it ends here */
+		pop(t, time, 0);
+		f = top(t);
+	}
+	if (!f) {
+		/* returning past the start of the trace reveals the caller
+		 * chain one frame at a time */
+		struct frame r = {
+			.sym = b->from.sym, .dso = b->from.dso,
+			.addr = b->from.off == MT_NONE64 ? b->from.ip :
+							   b->from.ip - b->from.off,
+			.start = t->seg_start,
+			.depth = t->cur.empty_depth - 1,
+			.kind = is_kernel(b->from.ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
+			.flags = MT_SF_INFERRED,
+		};
+		struct mt_span s;
+
+		span_of(t, &r, time, 0, &s);
+		finish(t, NULL, &s, NULL);
+		t->cur.empty_depth = r.depth;
+		land(t, b, time, 1);
+		return;
+	}
+	if (!same_fn(b->from.sym, b->from.dso, f) && b->from.sym) {
+		long k = find_fn(t, b->from.sym, b->from.dso);
+
+		if (k >= 0)
+			while (t->cur.n > (size_t)k + 1)
+				pop(t, time, 0);
+	}
+	if ((sym_class(top(t)->sym) & SC_GOGO) && !(b->flags & MT_BF_PROBE)) {
+		/* Go: gogo "returns" into another goroutine */
+		long k = -1;
+		size_t i;
+
+		for (i = t->cur.n; i > 0 && k < 0; i--)
+			if (sym_class(t->cur.f[i - 1].sym) & SC_GOSWITCH)
+				k = (long)i - 1;
+		if (k < 0) {
+			reset(t, time, 0);
+			infer(t, &b->to);
+			return;
+		}
+		while (t->cur.n > (size_t)k)
+			pop(t, time, 0);
+		if (t->cur.n)
+			pop(t, time, 0);
+		land(t, b, time, 1);
+		return;
+	}
+	pop(t, time, 0);
+	land(t, b, time, 1);
+}
+
+/* A decode gap ends when the thread's events resume. */
+static void end_gap(struct thread *t, uint64_t time)
+{
+	struct frame g = { 0 };
+	struct mt_span s;
+
+	if (!t->gap)
+		return;
+	t->gap = 0;
+	g.start = t->gap_start;
+	g.depth = next_depth(t);
+	g.kind = MT_SPAN_GAP;
+	g.pseudo_id = t->gap_name;
+	span_of(t, &g, time, 0, &s);
+	finish(t, NULL, &s, NULL);
+}
+
+/* The kernel stack's frames end; the interrupted stack continues. */
+static void leave_kernel(struct thread *t, uint64_t time)
+{
+	while (t->cur.n)
+		pop(t, time, 0);
+	free(t->cur.f);
+	t->cur = t->inactive[--t->ninactive];
+}
+
+static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
+{
+	unsigned k = b->kind;
+	int begin = b->flags & MT_BF_BEGIN, end = b->flags & MT_BF_END;
+	int first = t->fresh;
+
+	if (time > cut_time) {
+		n_after_cut++;
+		return;
+	}
+	if (time < t->last_time)
+		time = t->last_time; /* keep each thread's time monotonic */
+	if (!t->started) {
+		t->seg_start = time;
+		t->started = 1;
+	}
+	t->fresh = 0;
+	t->last_time = time;
+	end_gap(t, time);
+	if (t->ninactive && b->to.ip && !is_kernel(b->to.ip) &&
+	    (!b->from.ip || !is_kernel(b->from.ip)))
+		leave_kernel(t, time); /* user code runs again */
+
+	if (b->flags & MT_BF_PROBE) {
+		if (k == MT_BR_CALL)
+			call(t, &b->to, time);
+		else if (k == MT_BR_RETURN)
+			do_return(t, b, time);
+		return;
+	}
+	if (begin && end)
+		return; /* "tr strt tr end": nothing happened */
+	if (end) {
+		if (!t->tracing) {
+			if (!n_bad_end++)
+				warn("%s: 'tr end' while not tracing (tid %u at %llu ns); "
+				     "disbelieved, further ones are only counted",
+				     in_name, t->tid, (unsigned long long)time);
+			return;
+		}
+		if (k == MT_BR_RETURN && t->cur.n)
+			pop(t, time, 0);
+		else if (k == MT_BR_CALL && b->to.ip)
+			call(t, &b->to, time);
+		t->tracing = 0;
+		push(t, 0, 0, 0, time,
+		     k == MT_BR_SYSCALL ? MT_SPAN_SYSCALL : MT_SPAN_UNTRACED, 0)
+			->pseudo = k == MT_BR_SYSCALL ? "[syscall]" : "[untraced]";
+		return;
+	}
+	if (begin) {
+		if (t->tracing) {
+			if (!first && !n_bad_start++)
+				warn("%s: 'tr strt' while tracing (tid %u at %llu ns); "
+				     "disbelieved, further ones are only counted",
+				     in_name, t->tid, (unsigned long long)time);
+			if (!t->cur.n && b->to.ip)
+				infer(t, &b->to);
+			return;
+		}
+		t->tracing = 1;
+		if (top(t) && top(t)->pseudo)
+			pop(t, time, 0);
+		/* not a tail call check: a page fault on a call's target
+		 * resumes in the callee */
+		if (!t->cur.n && b->to.ip)
+			infer(t, &b->to);
+		return;
+	}
+	if (!t->tracing) {
+		/* events while not tracing: tracing evidently resumed */
+		t->tracing = 1;
+		if (top(t) && top(t)->pseudo)
+			pop(t, time, 0);
+	}
+	switch (k) {
+	case MT_BR_CALL:
+		if (!t->cur.n && b->from.ip)
+			infer(t, &b->from);
+		call(t, &b->to, time);
+		break;
+	case MT_BR_RETURN:
+		do_return(t, b, time);
+		break;
+	case MT_BR_SYSCALL:
+	case MT_BR_HWINT:
+	case MT_BR_INT:
+	case MT_BR_ASYNC:
+		if (is_kernel(b->to.ip) && !is_kernel(b->from.ip)) {
+			/* into the kernel: the user stack waits */
+			if (!t->cur.n && b->from.ip)
+				infer(t, &b->from);
+			if (t->ninactive == t->capinactive) {
+				size_t cap = t->capinactive ? t->capinactive * 2 : 4;
+				struct stack *v = realloc(t->inactive, cap * sizeof(*v));
+
+				if (!v)
+					die(MT_EXIT_SYSTEM, "out of memory");
+				t->inactive = v;
+				t->capinactive = cap;
+			}
+			t->inactive[t->ninactive++] = t->cur;
+			memset(&t->cur, 0, sizeof(t->cur));
+			t->cur.empty_depth = t->inactive[t->ninactive - 1].n ?
+				t->inactive[t->ninactive - 1].f[t->inactive[t->ninactive - 1].n - 1].depth + 1 :
+				t->inactive[t->ninactive - 1].empty_depth;
+			push(t, b->to.sym, b->to.dso,
+			     b->to.ip - (b->to.off == MT_NONE64 ? 0 : b->to.off), time,
+			     MT_SPAN_KERNEL, 0);
+		} else {
+			land(t, b, time, 0);
+		}
+		break;
+	case MT_BR_IRET:
+	case MT_BR_SYSRET:
+		if (t->ninactive && is_kernel(b->from.ip))
+			leave_kernel(t, time);
+		land(t, b, time, 1);
+		break;
+	case MT_BR_NONE:
+		if (b->flags & MT_BF_NOFLAGS) {
+			if (!n_noflags++)
+				warn("%s: branches without a flags column: calls and "
+				     "returns cannot be told apart; run perf script "
+				     "with -F ...,flags", in_name);
+		}
+		land(t, b, time, 0);
+		break;
+	default: /* jcc, jmp, tx abrt, vmentry, vmexit */
+		if (!t->cur.n && b->from.ip)
+			infer(t, &b->from);
+		land(t, b, time, 0);
+		break;
+	}
+	if (t->trigger && k == MT_BR_RETURN && !cut_pending) {
+		/* the stop indicator returned: the trace ends here */
+		uint32_t from = b->from.sym ? map_id(b->from.sym) : 0;
+
+		if (from == t->trigger_name) {
+			cut_time = time;
+			cut_pending = 1;
+		}
+	}
+}
+
+/* ---- spreading equal timestamps ---- */
+
+static int consumes_time(const struct mt_branch *b)
+{
+	if (b->flags & (MT_BF_BEGIN | MT_BF_END))
+		return 0;
+	switch (b->kind) {
+	case MT_BR_CALL:
+	case MT_BR_SYSCALL:
+	case MT_BR_HWINT:
+	case MT_BR_INT:
+		return 1;
+	case MT_BR_JMP:
+		return b->to.off == 0 && b->to.sym != b->from.sym;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Events that share a timestamp are laid out over the interval to the next
+ * distinct time: each event that starts a frame takes an equal integer
+ * share (the first ones get nothing when there are more such events than
+ * nanoseconds); other events take the time where the previous share ended.
+ * So nesting comes out right in viewers that cannot nest zero-length spans.
+ */
+static void flush_batch(struct thread *t, uint64_t next)
+{
+	uint64_t t0, left, cursor;
+	size_t i, consumers = 0;
+
+	if (!t->nbatch)
+		return;
+	t0 = t->batch[0].time;
+	left = next != MT_NONE64 && next > t0 ? next - t0 : 0;
+	for (i = 0; i < t->nbatch; i++)
+		consumers += consumes_time(&t->batch[i]);
+	cursor = t0;
+	for (i = 0; i < t->nbatch; i++) {
+		const struct mt_branch *b = &t->batch[i];
+		uint64_t at = cursor;
+
+		if (consumes_time(b) && consumers) {
+			uint64_t share = left / consumers;
+
+			cursor += share;
+			left -= share;
+			consumers--;
+		}
+		branch(t, b, at);
+	}
+	t->nbatch = 0;
+}
+
+static void add_branch(struct thread *t, const struct mt_branch *b)
+{
+	uint64_t time = b->time == MT_NONE64 ? t->last_time : b->time;
+
+	if (time > cut_time) {
+		n_after_cut++;
+		return;
+	}
+	if (!spread) {
+		branch(t, b, time);
+		return;
+	}
+	if (t->nbatch && t->batch[0].time != time)
+		flush_batch(t, time);
+	if (t->nbatch == t->capbatch) {
+		size_t cap = t->capbatch ? t->capbatch * 2 : 16;
+		struct mt_branch *v = realloc(t->batch, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		t->batch = v;
+		t->capbatch = cap;
+	}
+	t->batch[t->nbatch] = *b;
+	t->batch[t->nbatch].time = time;
+	t->nbatch++;
+}
+
+/* ---- the end of a thread, errors, snapshots, triggers ---- */
+
+/* The thread's events end (or a snapshot does): what is open stays open. */
+static void end_thread(struct thread *t)
+{
+	flush_batch(t, MT_NONE64);
+	end_gap(t, t->last_time);
+	reset(t, t->last_time, MT_SF_OPEN);
+	t->started = 0;
+	t->tracing = 1;
+}
+
+static void error(struct thread *t, const struct mt_error *e)
+{
+	uint64_t time = e->time == MT_NONE64 ? t->last_time : e->time;
+	char name[300];
+	const char *msg = mt_reader_str(&in, e->msg, NULL);
+
+	flush_batch(t, time);
+	if (time < t->last_time)
+		time = t->last_time;
+	end_gap(t, time);
+	reset(t, time, MT_SF_OPEN);
+	t->last_time = time;
+	t->tracing = 1;
+	snprintf(name, sizeof(name), "[%s: %.250s]",
+		 e->class == MT_ERRC_LOST ? "lost data" : "decode error",
+		 msg ? msg : "?");
+	t->gap = 1;
+	t->gap_start = time;
+	t->gap_name = out_lit(name);
+}
+
+/* Every thread's trace ends at cut_time. */
+static void cut_all(void)
+{
+	size_t i;
+
+	cut_pending = 0;
+	for (i = 0; i < thread_slots; i++) {
+		struct thread *t = &threads[i];
+
+		if (!t->used)
+			continue;
+		flush_batch(t, MT_NONE64);
+		if (t->started)
+			end_thread(t);
+	}
+}
+
+static void mark(const struct mt_mark *m)
+{
+	size_t i;
+
+	if (m->kind == MT_MARK_SNAPSHOT) {
+		/* a new snapshot: nothing carries over */
+		for (i = 0; i < thread_slots; i++)
+			if (threads[i].used)
+				end_thread(&threads[i]);
+		cut_time = MT_NONE64;
+	} else if (m->kind == MT_MARK_TRIGGER && !keep_after_trigger) {
+		uint32_t name = m->text ? map_id(m->text) : 0;
+
+		if (!name) {
+			/* no function named: the trace ends at the mark */
+			cut_time = m->time;
+			cut_all();
+			return;
+		}
+		for (i = 0; i < thread_slots; i++) {
+			struct thread *t = &threads[i];
+
+			if (t->used && (m->tid == MT_NONE32 || m->tid == t->tid)) {
+				t->trigger = 1;
+				t->trigger_name = name;
+			}
+		}
+		if (m->tid != MT_NONE32) {
+			struct thread *t = thread_get(m->pid, m->tid);
+
+			t->trigger = 1;
+			t->trigger_name = name;
+		}
+	}
+}
+
+/* ---- sampled stacks become a timeline ---- */
+
+static void sample(struct thread *t, const struct mt_sample *s)
+{
+	uint64_t time = s->time == MT_NONE64 ? t->last_time : s->time;
+	size_t n = s->nframes, k = 0;
+	uint32_t i;
+
+	if (time > cut_time) {
+		n_after_cut++;
+		return;
+	}
+	if (time < t->last_time)
+		time = t->last_time;
+	if (!t->started) {
+		t->seg_start = time;
+		t->started = 1;
+	}
+	t->fresh = 0;
+	t->last_time = time;
+	/* frames common with the previous sample, from the root, continue */
+	while (k < t->cur.n && k < n) {
+		const struct mt_loc *l = &s->frames[n - 1 - k];
+
+		if (!same_fn(l->sym, l->dso, &t->cur.f[k]))
+			break;
+		k++;
+	}
+	while (t->cur.n > k)
+		pop(t, time, 0);
+	for (i = (uint32_t)k; i < n; i++) {
+		const struct mt_loc *l = &s->frames[n - 1 - i];
+
+		push(t, l->sym, l->dso, l->ip - (l->off == MT_NONE64 ? 0 : l->off),
+		     time, is_kernel(l->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
+	}
+}
+
+/* ---- main loop ---- */
+
+static void pass_string_ids(struct mt_record *r)
+{
+	switch (r->type) {
+	case MT_REC_THREAD:
+		r->u.thread.comm = map_id(r->u.thread.comm);
+		check(mt_write_thread(&out, &r->u.thread));
+		break;
+	case MT_REC_ERROR:
+		r->u.error.msg = map_id(r->u.error.msg);
+		check(mt_write_error(&out, &r->u.error));
+		break;
+	case MT_REC_MARK:
+		r->u.mark.name = map_id(r->u.mark.name);
+		r->u.mark.text = map_id(r->u.mark.text);
+		check(mt_write_mark(&out, &r->u.mark));
+		break;
+	case MT_REC_META:
+		r->u.meta.key = map_id(r->u.meta.key);
+		r->u.meta.value = map_id(r->u.meta.value);
+		check(mt_write_meta(&out, &r->u.meta));
+		break;
+	case MT_REC_SPAN:
+		r->u.span.name = map_id(r->u.span.name);
+		r->u.span.dso = map_id(r->u.span.dso);
+		check(mt_write_span(&out, &r->u.span));
+		break;
+	}
+}
+
+static void each_thread(uint32_t pid, uint32_t tid,
+			void (*fn)(struct thread *, const void *), const void *arg)
+{
+	size_t i;
+
+	if (tid != MT_NONE32) {
+		fn(thread_get(pid, tid), arg);
+		return;
+	}
+	for (i = 0; i < thread_slots; i++)
+		if (threads[i].used && (pid == MT_NONE32 || threads[i].pid == pid))
+			fn(&threads[i], arg);
+}
+
+static void error_fn(struct thread *t, const void *arg)
+{
+	error(t, arg);
+}
+
+static void run(void)
+{
+	struct mt_record r;
+	int got, show = mt_progress_enabled();
+	unsigned long long nrec = 0;
+	size_t i;
+
+	while ((got = mt_reader_next(&in, &r)) > 0) {
+		if (show && !(++nrec & 0xfffff))
+			fprintf(stderr, "\r%s: %llu records", mt_progname(), nrec);
+		switch (r.type) {
+		case MT_REC_END:
+			break;
+		case MT_REC_STRING:
+			forget_id(r.u.string.id);
+			break;
+		case MT_REC_BRANCH:
+			n_branches++;
+			add_branch(thread_get(r.u.branch.pid, r.u.branch.tid),
+				   &r.u.branch);
+			break;
+		case MT_REC_SAMPLE:
+			n_samples++;
+			sample(thread_get(r.u.sample.pid, r.u.sample.tid),
+			       &r.u.sample);
+			break;
+		case MT_REC_ERROR: {
+			struct mt_error e = r.u.error;
+
+			each_thread(e.pid, e.tid, error_fn, &e);
+			pass_string_ids(&r);
+			break;
+		}
+		case MT_REC_MARK: {
+			struct mt_mark m = r.u.mark;
+
+			pass_string_ids(&r);
+			mark(&m);
+			break;
+		}
+		case MT_REC_THREAD:
+		case MT_REC_META:
+		case MT_REC_SPAN:
+			pass_string_ids(&r);
+			break;
+		default:
+			check(mt_write_raw(&out, r.raw, r.raw_len));
+			break;
+		}
+		if (cut_pending)
+			cut_all();
+	}
+	if (got < 0)
+		die_mt(got, "%s: byte offset 0x%llx", in_name,
+		       (unsigned long long)mt_reader_offset(&in));
+	if (show && nrec > 0xfffff)
+		fputs("\r\033[K", stderr);
+	for (i = 0; i < thread_slots; i++)
+		if (threads[i].used)
+			end_thread(&threads[i]);
+}
+
+static void report(int verbose)
+{
+	unsigned long long odd = n_bad_end + n_bad_start + n_noflags;
+
+	if (!verbose && !odd)
+		return;
+	fprintf(stderr, "%s: %s: %llu branches, %llu samples, %zu threads, "
+		"%llu spans written\n", mt_progname(), in_name, n_branches,
+		n_samples, nthreads, n_spans);
+	if (n_bad_end)
+		fprintf(stderr, "  %llu 'tr end' while not tracing, ignored\n", n_bad_end);
+	if (n_bad_start)
+		fprintf(stderr, "  %llu 'tr strt' while tracing, ignored\n", n_bad_start);
+	if (n_noflags)
+		fprintf(stderr, "  %llu branches without flags\n", n_noflags);
+	if (n_after_cut)
+		fprintf(stderr, "  %llu events after the trigger, dropped\n", n_after_cut);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_NO_SPREAD = 256, OPT_KEEP, OPT_HELP, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "no-spread", no_argument, NULL, OPT_NO_SPREAD },
+		{ "keep-after-trigger", no_argument, NULL, OPT_KEEP },
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out_name = NULL;
+	int verbose = 0, fd = STDIN_FILENO, c, err;
+
+	mt_set_progname(argv[0]);
+	while ((c = getopt_long(argc, argv, "o:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_NO_SPREAD:
+			spread = 0;
+			break;
+		case OPT_KEEP:
+			keep_after_trigger = 1;
+			break;
+		case 'o':
+			out_name = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case OPT_HELP:
+			fputs(USAGE, stdout);
+			close_stdout_or_die();
+			return MT_EXIT_OK;
+		case OPT_VERSION:
+			puts("mt-stacks (mt) 0.1");
+			close_stdout_or_die();
+			return MT_EXIT_OK;
+		default:
+			fputs(USAGE, stderr);
+			return MT_EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		fputs(USAGE, stderr);
+		return MT_EXIT_USAGE;
+	}
+	if (optind < argc && strcmp(argv[optind], "-")) {
+		in_name = argv[optind];
+		fd = open(in_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
+	}
+	if (out_name) {
+		int ofd = open(out_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+		if (ofd < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", out_name);
+		if (dup2(ofd, STDOUT_FILENO) < 0)
+			die_errno(MT_EXIT_SYSTEM, "dup2");
+		close(ofd);
+	}
+	if ((err = mt_reader_init_fd(&in, fd, NULL, 0)))
+		die_mt(err, "%s", in_name);
+	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
+		die_mt(err, "starting the stream");
+	{
+		struct mt_meta m = { out_lit("stacks"), out_lit("mt-stacks") };
+
+		check(mt_write_meta(&out, &m));
+	}
+	run();
+	check(mt_writer_finish(&out));
+	report(verbose);
+	mt_reader_release(&in);
+	mt_writer_release(&out);
+	close_stdout_or_die();
+	return MT_EXIT_OK;
+}
