@@ -472,6 +472,9 @@ static unsigned sym_class(uint32_t sym)
 
 /* ---- the rules ---- */
 
+static void go_switch(struct thread *t, const struct mt_branch *b,
+		      uint64_t time);
+
 /* The code now runs in dst, entered some time before now: it becomes the
  * bottom frame, flagged inferred, started when the segment did. */
 static void infer(struct thread *t, const struct mt_loc *dst)
@@ -518,7 +521,13 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 			pop(t, time, 0);
 		return;
 	}
-	if (!after_return && (sym_class(b->from.sym) & SC_LONGJMP)) {
+	if (!after_return && dst->off != 0 && (sym_class(f->sym) & SC_GOGO) &&
+	    same_fn(b->from.sym, b->from.dso, f)) {
+		go_switch(t, b, time);
+		return;
+	}
+	if (!after_return && dst->off != 0 &&
+	    (sym_class(b->from.sym) & SC_LONGJMP)) {
 		reset(t, time, 0);
 		infer(t, dst);
 		return;
@@ -532,6 +541,33 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 		     MT_SF_INFERRED);
 	else
 		call(t, dst, time);
+}
+
+/*
+ * Go: gogo leaves for another goroutine's stack. The goroutine that gave up
+ * the CPU did so through runtime.mcall (or morestack): unwind past it and
+ * its caller, so that switches do not pile frames up; with neither on the
+ * stack, start again.
+ */
+static void go_switch(struct thread *t, const struct mt_branch *b,
+		      uint64_t time)
+{
+	long k = -1;
+	size_t i;
+
+	for (i = t->cur.n; i > 0 && k < 0; i--)
+		if (sym_class(t->cur.f[i - 1].sym) & SC_GOSWITCH)
+			k = (long)i - 1;
+	if (k < 0) {
+		reset(t, time, 0);
+		infer(t, &b->to);
+		return;
+	}
+	while (t->cur.n > (size_t)k)
+		pop(t, time, 0);
+	if (t->cur.n)
+		pop(t, time, 0);
+	land(t, b, time, 1);
 }
 
 static void do_return(struct thread *t, const struct mt_branch *b,
@@ -567,28 +603,18 @@ static void do_return(struct thread *t, const struct mt_branch *b,
 	if (!same_fn(b->from.sym, b->from.dso, f) && b->from.sym) {
 		long k = find_fn(t, b->from.sym, b->from.dso);
 
-		if (k >= 0)
-			while (t->cur.n > (size_t)k + 1)
-				pop(t, time, 0);
-	}
-	if ((sym_class(top(t)->sym) & SC_GOGO) && !(b->flags & MT_BF_PROBE)) {
-		/* Go: gogo "returns" into another goroutine */
-		long k = -1;
-		size_t i;
-
-		for (i = t->cur.n; i > 0 && k < 0; i--)
-			if (sym_class(t->cur.f[i - 1].sym) & SC_GOSWITCH)
-				k = (long)i - 1;
 		if (k < 0) {
-			reset(t, time, 0);
-			infer(t, &b->to);
+			/* a return from a function whose call was not seen
+			 * (lost data, a missed probe): it tells where the code
+			 * is now, and nothing about when that function began */
+			land(t, b, time, 1);
 			return;
 		}
-		while (t->cur.n > (size_t)k)
+		while (t->cur.n > (size_t)k + 1)
 			pop(t, time, 0);
-		if (t->cur.n)
-			pop(t, time, 0);
-		land(t, b, time, 1);
+	}
+	if ((sym_class(top(t)->sym) & SC_GOGO) && !(b->flags & MT_BF_PROBE)) {
+		go_switch(t, b, time);
 		return;
 	}
 	pop(t, time, 0);

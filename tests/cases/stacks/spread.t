@@ -1,0 +1,13 @@
+# Events that share a timestamp are spread over the interval to the next distinct time: each call takes an equal integer share of the 4 ns (a 500, b 501, c 502), returns take none, so that nesting comes out right in viewers.
+--- input
+   90/90    8.000000500:          1   branches:uH:   call                            401010 main+0x10 (/bin/app) =>           402000 a+0x0 (/bin/app)
+   90/90    8.000000500:          1   branches:uH:   call                            402010 a+0x10 (/bin/app) =>           403000 b+0x0 (/bin/app)
+   90/90    8.000000500:          1   branches:uH:   return                          403010 b+0x10 (/bin/app) =>           402015 a+0x15 (/bin/app)
+   90/90    8.000000500:          1   branches:uH:   call                            402020 a+0x20 (/bin/app) =>           404000 c+0x0 (/bin/app)
+   90/90    8.000000504:          1   branches:uH:   return                          404010 c+0x10 (/bin/app) =>           402025 a+0x25 (/bin/app)
+   90/90    8.000000504:          1   branches:uH:   return                          402030 a+0x30 (/bin/app) =>           401015 main+0x15 (/bin/app)
+--- expect
+SPAN start=8.000000501 end=8.000000502 tid=90 depth=1 kind=function flags=- address=0x403000 name="b"
+SPAN start=8.000000502 end=8.000000504 tid=90 depth=1 kind=function flags=- address=0x404000 name="c"
+SPAN start=8.000000500 end=8.000000504 tid=90 depth=-1 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
+SPAN start=8.000000500 end=8.000000504 tid=90 depth=0 kind=function flags=- address=0x402000 name="a"
