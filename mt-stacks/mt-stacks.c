@@ -1112,7 +1112,7 @@ static void run(void)
 
 static void report(int verbose)
 {
-	unsigned long long odd = n_bad_end + n_bad_start + n_noflags;
+	unsigned long long odd = n_bad_end + n_bad_start + n_noflags + n_after_cut;
 
 	if (!verbose && !odd)
 		return;
