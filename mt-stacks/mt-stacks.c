@@ -138,7 +138,8 @@ static void emit_all(struct spans *s)
  */
 struct frame {
 	uint32_t sym, dso;
-	uint64_t addr;
+	uint64_t addr;         /* entry address, exact when from an offset */
+	int exact;
 	uint64_t start;
 	int32_t depth;
 	uint8_t kind;
@@ -162,6 +163,7 @@ struct thread {
 	int tracing;
 	uint64_t seg_start;    /* first event, or last reset */
 	uint64_t last_time;
+	uint64_t last_seen;    /* any record of the thread, marks included */
 	struct stack cur;
 	struct stack *inactive; /* stacks pushed aside by kernel entries */
 	size_t ninactive, capinactive;
@@ -218,6 +220,8 @@ static struct thread *thread_get(uint32_t pid, uint32_t tid)
 	threads[i].tid = tid;
 	threads[i].tracing = 1;
 	threads[i].fresh = 1;
+	/* the code the trace begins in is depth 0, its callees 1 */
+	threads[i].cur.empty_depth = 1;
 	nthreads++;
 	return &threads[i];
 }
@@ -248,9 +252,8 @@ static int32_t next_depth(struct thread *t)
 	return f ? f->depth + 1 : t->cur.empty_depth;
 }
 
-static struct frame *push(struct thread *t, uint32_t sym, uint32_t dso,
-			  uint64_t addr, uint64_t start, uint8_t kind,
-			  uint16_t flags)
+static struct frame *push(struct thread *t, const struct mt_loc *l,
+			  uint64_t start, uint8_t kind, uint16_t flags)
 {
 	struct stack *s = &t->cur;
 	struct frame *f;
@@ -266,9 +269,12 @@ static struct frame *push(struct thread *t, uint32_t sym, uint32_t dso,
 	}
 	f = &s->f[s->n];
 	memset(f, 0, sizeof(*f));
-	f->sym = sym;
-	f->dso = dso;
-	f->addr = addr;
+	if (l) {
+		f->sym = l->sym;
+		f->dso = l->dso;
+		f->exact = l->off != MT_NONE64 && l->ip;
+		f->addr = f->exact ? l->ip - l->off : l->ip;
+	}
 	f->start = start;
 	f->depth = next_depth(t);
 	f->kind = kind;
@@ -367,7 +373,7 @@ static void reset(struct thread *t, uint64_t end, uint16_t flags)
 			pop(t, end, flags);
 	}
 	flush_root(t);
-	t->cur.empty_depth = 0;
+	t->cur.empty_depth = 1;
 	t->seg_start = end;
 	t->started = 1;
 	t->fresh = 1;
@@ -380,22 +386,29 @@ static int is_kernel(uint64_t ip)
 	return ip >= 0xffff800000000000ull;
 }
 
-static int same_fn(uint32_t sym, uint32_t dso, const struct frame *f)
+/*
+ * Whether the code at l belongs to frame f's function: the same entry
+ * address when perf printed offsets (two instances of one generic can
+ * share a name), otherwise the same symbol and DSO.
+ */
+static int same_fn(const struct mt_loc *l, const struct frame *f)
 {
 	if (f->pseudo)
 		return 0;
-	if (sym != f->sym)
+	if (f->exact && l->off != MT_NONE64 && l->ip)
+		return l->ip - l->off == f->addr;
+	if (l->sym != f->sym)
 		return 0;
-	return !sym ? dso == f->dso : (dso == f->dso || !dso || !f->dso);
+	return !l->sym ? l->dso == f->dso : (l->dso == f->dso || !l->dso || !f->dso);
 }
 
 /* Index of the nearest frame (from the top) for this function, or -1. */
-static long find_fn(struct thread *t, uint32_t sym, uint32_t dso)
+static long find_fn(struct thread *t, const struct mt_loc *l)
 {
 	size_t i;
 
 	for (i = t->cur.n; i > 0; i--)
-		if (same_fn(sym, dso, &t->cur.f[i - 1]))
+		if (same_fn(l, &t->cur.f[i - 1]))
 			return (long)(i - 1);
 	return -1;
 }
@@ -481,16 +494,14 @@ static void infer(struct thread *t, const struct mt_loc *dst)
 {
 	/* with the stack empty, the code runs one level above where the
 	 * next call would go */
-	push(t, dst->sym, dst->dso, dst->ip - (dst->off == MT_NONE64 ? 0 : dst->off),
-	     t->seg_start, is_kernel(dst->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
+	push(t, dst, t->seg_start,
+	     is_kernel(dst->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
 	     MT_SF_INFERRED)->depth = t->cur.empty_depth - 1;
 }
 
 static void call(struct thread *t, const struct mt_loc *dst, uint64_t time)
 {
-	uint64_t entry = dst->ip - (dst->off == MT_NONE64 ? 0 : dst->off);
-
-	push(t, dst->sym, dst->dso, entry, time,
+	push(t, dst, time,
 	     is_kernel(dst->ip) || t->ninactive ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
 }
 
@@ -513,16 +524,16 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 		infer(t, dst);
 		return;
 	}
-	if (same_fn(dst->sym, dst->dso, f))
+	if (same_fn(dst, f))
 		return;
-	k = find_fn(t, dst->sym, dst->dso);
+	k = find_fn(t, dst);
 	if (k >= 0 && (after_return || dst->off != 0)) {
 		while (t->cur.n > (size_t)k + 1)
 			pop(t, time, 0);
 		return;
 	}
 	if (!after_return && dst->off != 0 && (sym_class(f->sym) & SC_GOGO) &&
-	    same_fn(b->from.sym, b->from.dso, f)) {
+	    same_fn(&b->from, f)) {
 		go_switch(t, b, time);
 		return;
 	}
@@ -535,8 +546,7 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 	/* a tail call, or a caller we had wrong: replace the top frame */
 	pop(t, time, 0);
 	if (after_return)
-		push(t, dst->sym, dst->dso,
-		     dst->ip - (dst->off == MT_NONE64 ? 0 : dst->off), time,
+		push(t, dst, time,
 		     is_kernel(dst->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
 		     MT_SF_INFERRED);
 	else
@@ -600,8 +610,8 @@ static void do_return(struct thread *t, const struct mt_branch *b,
 		land(t, b, time, 1);
 		return;
 	}
-	if (!same_fn(b->from.sym, b->from.dso, f) && b->from.sym) {
-		long k = find_fn(t, b->from.sym, b->from.dso);
+	if (!same_fn(&b->from, f) && (b->from.sym || b->from.off != MT_NONE64)) {
+		long k = find_fn(t, &b->from);
 
 		if (k < 0) {
 			/* a return from a function whose call was not seen
@@ -692,7 +702,7 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 		else if (k == MT_BR_CALL && b->to.ip)
 			call(t, &b->to, time);
 		t->tracing = 0;
-		push(t, 0, 0, 0, time,
+		push(t, NULL, time,
 		     k == MT_BR_SYSCALL ? MT_SPAN_SYSCALL : MT_SPAN_UNTRACED, 0)
 			->pseudo = k == MT_BR_SYSCALL ? "[syscall]" : "[untraced]";
 		return;
@@ -753,9 +763,7 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 			t->cur.empty_depth = t->inactive[t->ninactive - 1].n ?
 				t->inactive[t->ninactive - 1].f[t->inactive[t->ninactive - 1].n - 1].depth + 1 :
 				t->inactive[t->ninactive - 1].empty_depth;
-			push(t, b->to.sym, b->to.dso,
-			     b->to.ip - (b->to.off == MT_NONE64 ? 0 : b->to.off), time,
-			     MT_SPAN_KERNEL, 0);
+			push(t, &b->to, time, MT_SPAN_KERNEL, 0);
 		} else {
 			land(t, b, time, 0);
 		}
@@ -880,6 +888,8 @@ static void add_branch(struct thread *t, const struct mt_branch *b)
 static void end_thread(struct thread *t)
 {
 	flush_batch(t, MT_NONE64);
+	if (t->last_seen > t->last_time && t->last_seen <= cut_time)
+		t->last_time = t->last_seen;
 	end_gap(t, t->last_time);
 	reset(t, t->last_time, MT_SF_OPEN);
 	t->started = 0;
@@ -927,6 +937,14 @@ static void cut_all(void)
 static void mark(const struct mt_mark *m)
 {
 	size_t i;
+
+	if (m->tid != MT_NONE32 && m->time != MT_NONE64) {
+		/* the thread was running then */
+		struct thread *t = thread_get(m->pid, m->tid);
+
+		if (m->time > t->last_seen)
+			t->last_seen = m->time;
+	}
 
 	if (m->kind == MT_MARK_SNAPSHOT) {
 		/* a new snapshot: nothing carries over */
@@ -984,7 +1002,7 @@ static void sample(struct thread *t, const struct mt_sample *s)
 	while (k < t->cur.n && k < n) {
 		const struct mt_loc *l = &s->frames[n - 1 - k];
 
-		if (!same_fn(l->sym, l->dso, &t->cur.f[k]))
+		if (!same_fn(l, &t->cur.f[k]))
 			break;
 		k++;
 	}
@@ -993,8 +1011,7 @@ static void sample(struct thread *t, const struct mt_sample *s)
 	for (i = (uint32_t)k; i < n; i++) {
 		const struct mt_loc *l = &s->frames[n - 1 - i];
 
-		push(t, l->sym, l->dso, l->ip - (l->off == MT_NONE64 ? 0 : l->off),
-		     time, is_kernel(l->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
+		push(t, l, time, is_kernel(l->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
 	}
 }
 

@@ -6,6 +6,7 @@
  *       -F pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period
  *
  * Usage: gen-perf-script [--lines N] [--seed S] [--threads T] [--event-width W]
+ *                        [--start-depth D] [--no-errors] [--truth FILE]
  *
  * The text comes from a simulated program: a pool of a few thousand
  * functions (long demangled C++ and Rust names, OCaml, libc, PLT stubs,
@@ -18,7 +19,35 @@
  *
  * Columns follow perf 6.1 builtin-script.c byte for byte (see
  * shared/notes/perf.md 2.2-2.6). The output is a function of N, S and T
- * only (and W), and the first N lines for given S and T do not depend on N.
+ * only (and W, D, --no-errors), and the first N lines for given options do
+ * not depend on N. Without --start-depth and --no-errors (D = 0, errors on)
+ * the text is what it always was: the benchmarks' inputs must not move.
+ *
+ * --start-depth D starts each thread D frames deep (up to D, where the call
+ * graph is shallower): callers that were running before the trace began,
+ * whose calls are never printed but whose returns are. --no-errors leaves
+ * out the overflow errors and the branches they lose.
+ *
+ * --truth FILE writes the call spans the simulation really had, one line
+ * per function activation, tab-separated, as each ends:
+ *
+ *   pid tid depth start_ns end_ns flags name
+ *
+ * Times are the printed `time` column in ns. depth counts from the thread's
+ * root (0). flags is "-" or a comma list of "inferred" (running before the
+ * thread's first printed line; start is that line's time) and "open" (still
+ * running at the thread's last printed line, psb and cbr included; end is
+ * that line's time). name is the symbol as printed, "[unknown]" without
+ * one. A call starts the callee's span at the call's time, a return ends it
+ * at the return's time; a jmp to another function's entry (tail call, a PLT
+ * stub's jmp) ends the current span and starts the target's at the same
+ * depth and time. Another function means another entry address: names
+ * repeat (there are several `__rust_dealloc`), and a jmp from one to
+ * another of the same name is a tail call too. A `tr end` at t1 and the
+ * thread's next `tr strt` at t2 give a span "[untraced]" ("[syscall]"
+ * after `tr end  syscall`) one level below the current frame, from t1 to
+ * t2. Exact only with --no-errors: an error loses branches, and the spans
+ * they made cannot be told from the text.
  *
  * Exit status: 0, 2 on a usage error, 3 on a write error.
  */
@@ -32,6 +61,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "banned.h"
 
 /*
  * perf pads the event column to the longest event name in the file. With
@@ -710,6 +740,9 @@ static void build_callgraph(void)
 
 /* ---- threads and the clock ---- */
 
+enum flag { FL_NONE, FL_CALL, FL_RETURN, FL_JCC, FL_JMP, FL_TR_STRT, FL_TR_END,
+	    FL_TR_END_SYSCALL, NFLAGS };
+
 struct frame {
 	uint32_t fn;
 	uint64_t ret;
@@ -727,15 +760,23 @@ struct thread {
 	int stopped;		/* trace stopped: next line is "tr strt" */
 	int plt_pending;	/* in a PLT stub: next branch is its jmp */
 	uint64_t psb_offs;
+
+	/* --truth: the spans on the stack; frame k's start is tstart[k] */
+	uint64_t tstart[MAX_DEPTH + 1];
+	uint8_t tinferred[MAX_DEPTH + 1];
+	int seen;		/* a line was printed: first and last are set */
+	uint64_t first, last;	/* times of its first and last printed line */
+	enum flag untraced;	/* FL_TR_END*: stopped at untraced_at; or FL_NONE */
+	uint64_t untraced_at;
 };
 
 static struct thread threads[MAX_THREADS];
 static int nthreads;
 static uint64_t now;		/* ns */
 static int quiet;		/* simulate without printing (lost trace data) */
+static int no_errors;		/* --no-errors */
+static int start_depth;		/* --start-depth */
 
-enum flag { FL_NONE, FL_CALL, FL_RETURN, FL_JCC, FL_JMP, FL_TR_STRT, FL_TR_END,
-	    FL_TR_END_SYSCALL, NFLAGS };
 static char flag_text[NFLAGS][32];	/* the whole column: "  %-21s " */
 
 enum event { EV_BRANCHES, EV_PSB, EV_CBR, NEVENTS };
@@ -768,6 +809,140 @@ static void build_columns(void)
 						"%10llu %*s: ", 1ULL, event_width, evnames[i]);
 }
 
+/* ---- the truth (--truth) ---- */
+
+static FILE *truth;
+static const char *truth_path;
+
+static const char *fn_name(uint32_t i)
+{
+	return fn[i].name ? fn[i].name : "[unknown]";
+}
+
+static void truth_span(const struct thread *t, int depth, uint64_t start,
+		       uint64_t end, int inferred, int open, const char *name)
+{
+	static const char *const flags[2][2] = {
+		{ "-", "open" }, { "inferred", "inferred,open" },
+	};
+
+	if (truth)
+		fprintf(truth, "%d\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n",
+			t->pid, t->tid, depth, start, end, flags[!!inferred][!!open],
+			name);
+}
+
+/* Frame `level` of t, running function i, ends at time at. */
+static void truth_frame_end(const struct thread *t, int level, uint32_t i,
+			    uint64_t at, int open)
+{
+	truth_span(t, level, t->tstart[level], at, t->tinferred[level], open,
+		   fn_name(i));
+}
+
+static void truth_frame_start(struct thread *t, int level, uint64_t at)
+{
+	t->tstart[level] = at;
+	t->tinferred[level] = 0;
+}
+
+/* The end of the trace: what is still running is open. */
+static void truth_finish(void)
+{
+	if (!truth)
+		return;
+	for (int i = 0; i < nthreads; i++) {
+		const struct thread *t = &threads[i];
+
+		if (!t->seen)
+			continue;
+		if (t->untraced != FL_NONE)
+			truth_span(t, t->depth + 1, t->untraced_at, t->last, 0, 1,
+				   t->untraced == FL_TR_END_SYSCALL ? "[syscall]" :
+								      "[untraced]");
+		truth_frame_end(t, t->depth, t->fn, t->last, 1);
+		for (int k = t->depth - 1; k >= 0; k--)
+			truth_frame_end(t, k, t->stack[k].fn, t->last, 1);
+	}
+	if (ferror(truth) | fclose(truth))
+		die_errno(MT_EXIT_SYSTEM, "error writing %s", truth_path);
+	truth = NULL;
+}
+
+/* A line for t is printed now: the frames inferred so far start then. */
+static void saw(struct thread *t)
+{
+	if (!t->seen) {
+		t->seen = 1;
+		t->first = now;
+		for (int k = 0; k <= t->depth; k++)
+			if (t->tinferred[k])
+				t->tstart[k] = now;
+	}
+	t->last = now;
+}
+
+/* ---- callers running before the trace began (--start-depth) ---- */
+
+static uint32_t *chain_memo;
+
+/* The function whose frame a call to i makes: a PLT stub jumps on. */
+static uint32_t frame_fn(uint32_t i)
+{
+	return fn[i].kind == F_PLT ? fn[i].target : i;
+}
+
+/* Frames in the longest chain of calls from i, i included (the call
+ * graph has no cycles). */
+static uint32_t chain_len(uint32_t i)
+{
+	uint32_t best = 0;
+
+	if (chain_memo[i])
+		return chain_memo[i];
+	for (int k = 0; k < fn[i].ncallee; k++) {
+		uint32_t n = chain_len(frame_fn(fn[i].callee[k]));
+
+		if (n > best)
+			best = n;
+	}
+	return chain_memo[i] = best + 1;
+}
+
+/* Put t's current function d frames deep (fewer if no chain of calls is
+ * that long), each caller calling the next along the call graph. */
+static void push_callers(struct thread *t, int d)
+{
+	if (!chain_memo) {
+		chain_memo = calloc(nfn, sizeof(*chain_memo));
+		if (!chain_memo)
+			die(MT_EXIT_SYSTEM, "out of memory");
+	}
+	if ((uint32_t)d >= chain_len(t->fn))
+		d = (int)chain_len(t->fn) - 1;
+	while (t->depth < d) {
+		const struct func *g = &fn[t->fn];
+		uint32_t need = (uint32_t)(d - t->depth), n = 0, pick_k, c = NONE;
+		uint64_t from;
+		uint32_t len;
+
+		for (int k = 0; k < g->ncallee; k++)
+			n += chain_len(frame_fn(g->callee[k])) >= need;
+		pick_k = below(n);
+		for (int k = 0; k < g->ncallee && c == NONE; k++)
+			if (chain_len(frame_fn(g->callee[k])) >= need && !pick_k--)
+				c = g->callee[k];
+		from = g->start + below(g->size);
+		len = fixed(from, 4, 8) ? 5 : 2 + fixed(from, 5, 5);
+		if (from > g->start + g->size - 1 - len)
+			from = g->start + g->size - 1 - len;
+		t->stack[t->depth].fn = t->fn;
+		t->stack[t->depth].ret = from + len;
+		t->depth++;
+		t->fn = frame_fn(c);
+	}
+}
+
 static void start_threads(int n)
 {
 	int pid = 100000 + (int)below(3900000);
@@ -791,6 +966,10 @@ static void start_threads(int n)
 				t->fn = lang_lo[l] + 1 + below((lang_hi[l] - lang_lo[l]) / 20);
 			while (!fn[t->fn].ncallee);
 		}
+		if (start_depth)
+			push_callers(t, start_depth);
+		for (int k = 0; k <= t->depth; k++)
+			t->tinferred[k] = 1;
 		t->ip = fn[t->fn].start + below(fn[t->fn].size);
 		t->stopped = 1;	/* every thread's trace begins with tr strt */
 		t->psb_offs = below(0x8000);
@@ -839,13 +1018,14 @@ static char *put_loc(char *p, uint64_t addr, const struct func *f)
 	return put(p, dsos[f->dso].paren, dsos[f->dso].paren_len);
 }
 
-static void emit_branch(const struct thread *t, enum flag fl, uint64_t from,
+static void emit_branch(struct thread *t, enum flag fl, uint64_t from,
 			const struct func *ff, uint64_t to, const struct func *tf)
 {
 	char *p;
 
 	if (quiet)
 		return;
+	saw(t);
 	p = put_prefix(line_begin(), t, EV_BRANCHES);
 	p = put(p, flag_text[fl], 24);
 	*p++ = ' ';
@@ -857,13 +1037,14 @@ static void emit_branch(const struct thread *t, enum flag fl, uint64_t from,
 }
 
 /* Non-branch synthesized event: synth text padded to 34, addr, ip. */
-static void emit_synth(const struct thread *t, enum event ev, const char *synth)
+static void emit_synth(struct thread *t, enum event ev, const char *synth)
 {
 	char *p;
 	size_t n = strlen(synth);
 
 	if (quiet)
 		return;
+	saw(t);
 	p = put_prefix(line_begin(), t, ev);
 	p = put(p, flag_text[FL_NONE], 24);
 	p = put(p, synth, n);
@@ -891,11 +1072,12 @@ static void emit_psb(struct thread *t, uint64_t nlines)
 	}
 }
 
-static void emit_error(const struct thread *t, int lost)
+static void emit_error(struct thread *t, int lost)
 {
 	char *p = line_begin();
 	int n;
 
+	saw(t);
 	n = snprintf(p, LINE_MAX_LEN,
 		     " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
 		     " cpu -1 pid %d tid %d ip ",
@@ -927,11 +1109,17 @@ static void step(struct thread *t)
 {
 	const struct func *f = &fn[t->fn];
 	uint64_t from, to;
+	uint64_t at = now;	/* the time printed on this step's line */
 	uint32_t r;
 
 	if (t->stopped) {
 		t->stopped = 0;
 		emit_branch(t, FL_TR_STRT, 0, NULL, t->ip, f);
+		if (t->untraced != FL_NONE)
+			truth_span(t, t->depth + 1, t->untraced_at, at, 0, 0,
+				   t->untraced == FL_TR_END_SYSCALL ? "[syscall]" :
+								      "[untraced]");
+		t->untraced = FL_NONE;
 		return;
 	}
 	if (t->plt_pending) {	/* jmp *GOT(%rip) to the real function */
@@ -939,6 +1127,8 @@ static void step(struct thread *t)
 
 		t->plt_pending = 0;
 		emit_branch(t, FL_JMP, t->ip, f, g->start, g);
+		truth_frame_end(t, t->depth, t->fn, at, 0);
+		truth_frame_start(t, t->depth, at);
 		t->fn = f->target;
 		t->ip = g->start;
 		return;
@@ -947,6 +1137,8 @@ static void step(struct thread *t)
 	r = below(1000);
 	if (!quiet && f->kind == F_SYSCALL && r < 25) {
 		emit_branch(t, FL_TR_END_SYSCALL, from, f, 0, NULL);
+		t->untraced = FL_TR_END_SYSCALL;
+		t->untraced_at = at;
 		t->ip = from + 2;
 		t->stopped = 1;
 		t->ready = now + 800 + below(20000);
@@ -954,6 +1146,8 @@ static void step(struct thread *t)
 	}
 	if (!quiet && r < 27) {	/* interrupt or page fault: trace stops here */
 		emit_branch(t, FL_TR_END, t->ip, f, 0, NULL);
+		t->untraced = FL_TR_END;
+		t->untraced_at = at;
 		t->stopped = 1;
 		t->ready = now + 300 + below(3000);
 		return;
@@ -971,6 +1165,7 @@ static void step(struct thread *t)
 
 		emit_branch(t, FL_RETURN, ret_at > from ? ret_at : from, f, fr->ret,
 			    &fn[fr->fn]);
+		truth_frame_end(t, t->depth + 1, t->fn, at, 0);
 		t->fn = fr->fn;
 		t->ip = fr->ret;
 		return;
@@ -985,12 +1180,14 @@ static void step(struct thread *t)
 			from = last;
 		if (t->depth && below(40) == 0) {	/* tail call: jmp, no new frame */
 			emit_branch(t, FL_JMP, from, f, fn[c].start, &fn[c]);
+			truth_frame_end(t, t->depth, t->fn, at, 0);
 		} else {
 			emit_branch(t, FL_CALL, from, f, fn[c].start, &fn[c]);
 			t->stack[t->depth].fn = t->fn;
 			t->stack[t->depth].ret = from + len;
 			t->depth++;
 		}
+		truth_frame_start(t, t->depth, at);
 		t->fn = c;
 		t->ip = fn[c].start;
 		t->plt_pending = fn[c].kind == F_PLT;
@@ -1042,7 +1239,8 @@ static void generate(uint64_t nlines)
 				emit_psb(t, nlines);
 				continue;
 			}
-			if (r < 704) {	/* overflow: packets lost, decoding resumes later */
+			/* overflow: packets lost, decoding resumes later */
+			if (r < 704 && !no_errors) {
 				emit_error(t, r == 703);
 				quiet = 1;
 				for (int i = 20 + (int)below(200); i > 0; i--)
@@ -1073,7 +1271,8 @@ static uint64_t parse_num(const char *opt, const char *s, uint64_t max)
 static _Noreturn void usage(void)
 {
 	fprintf(stderr, "usage: gen-perf-script [--lines N] [--seed S] [--threads T]"
-		" [--event-width W]\n");
+		" [--event-width W]\n"
+		"                       [--start-depth D] [--no-errors] [--truth FILE]\n");
 	exit(MT_EXIT_USAGE);
 }
 
@@ -1084,19 +1283,31 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "event-width", required_argument, NULL, 'w' },
+		{ "start-depth", required_argument, NULL, 'd' },
+		{ "no-errors", no_argument, NULL, 'E' },
+		{ "truth", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t nlines = 1000, seed = 1, nthr = 4;
 	int c;
 
 	mt_set_progname(argv[0]);
-	while ((c = getopt_long(argc, argv, "n:s:t:w:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Ed:n:s:T:t:w:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'E':
+			no_errors = 1;
+			break;
+		case 'd':
+			start_depth = (int)parse_num("--start-depth", optarg, 64);
+			break;
 		case 'n':
 			nlines = parse_num("--lines", optarg, UINT64_MAX / 2);
 			break;
 		case 's':
 			seed = parse_num("--seed", optarg, UINT64_MAX);
+			break;
+		case 'T':
+			truth_path = optarg;
 			break;
 		case 't':
 			nthr = parse_num("--threads", optarg, MAX_THREADS);
@@ -1112,6 +1323,8 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
+	if (truth_path && !(truth = fopen(truth_path, "w")))
+		die_errno(MT_EXIT_SYSTEM, "cannot create %s", truth_path);
 
 	rng = seed;
 	build_program();
@@ -1119,6 +1332,7 @@ int main(int argc, char **argv)
 	build_columns();
 	start_threads((int)nthr);
 	generate(nlines);
+	truth_finish();
 	if (close(STDOUT_FILENO) != 0)
 		die_errno(MT_EXIT_SYSTEM, "error closing standard output");
 	return 0;

@@ -13,10 +13,10 @@
    50/50    4.000000200:          1   branches:uH:   return                ffffffff81005020 exc_page_fault+0x20 ([kernel.kallsyms]) => ffffffff81004015 asm_exc_page_fault+0x15 ([kernel.kallsyms])
    50/50    4.000000210:          1   branches:uH:   iret                  ffffffff81004040 asm_exc_page_fault+0x40 ([kernel.kallsyms]) =>           401030 main+0x30 (/bin/app)
 --- expect
-SPAN start=4.000000130 end=4.000000140 tid=50 depth=3 kind=kernel flags=- address=0xffffffff81003000 name="__x64_sys_getpid"
-SPAN start=4.000000120 end=4.000000150 tid=50 depth=2 kind=kernel flags=- address=0xffffffff81002000 name="do_syscall_64"
-SPAN start=4.000000110 end=4.000000160 tid=50 depth=1 kind=kernel flags=- address=0xffffffff81000100 name="entry_SYSCALL_64"
-SPAN start=4.000000190 end=4.000000200 tid=50 depth=1 kind=kernel flags=- address=0xffffffff81005000 name="exc_page_fault"
-SPAN start=4.000000180 end=4.000000210 tid=50 depth=0 kind=kernel flags=- address=0xffffffff81004000 name="asm_exc_page_fault"
-SPAN start=4.000000100 end=4.000000210 tid=50 depth=-1 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
-SPAN start=4.000000100 end=4.000000170 tid=50 depth=0 kind=function flags=- address=0x7f0000002000 name="getpid"
+SPAN start=4.000000130 end=4.000000140 tid=50 depth=4 kind=kernel flags=- address=0xffffffff81003000 name="__x64_sys_getpid"
+SPAN start=4.000000120 end=4.000000150 tid=50 depth=3 kind=kernel flags=- address=0xffffffff81002000 name="do_syscall_64"
+SPAN start=4.000000110 end=4.000000160 tid=50 depth=2 kind=kernel flags=- address=0xffffffff81000100 name="entry_SYSCALL_64"
+SPAN start=4.000000190 end=4.000000200 tid=50 depth=2 kind=kernel flags=- address=0xffffffff81005000 name="exc_page_fault"
+SPAN start=4.000000180 end=4.000000210 tid=50 depth=1 kind=kernel flags=- address=0xffffffff81004000 name="asm_exc_page_fault"
+SPAN start=4.000000100 end=4.000000210 tid=50 depth=0 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
+SPAN start=4.000000100 end=4.000000170 tid=50 depth=1 kind=function flags=- address=0x7f0000002000 name="getpid"

@@ -9,7 +9,7 @@
 --- args
 --no-spread
 --- expect
-SPAN start=8.000000500 end=8.000000504 tid=90 depth=-1 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
-SPAN start=8.000000500 end=8.000000504 tid=90 depth=0 kind=function flags=- address=0x402000 name="a"
-SPAN start=8.000000500 end=8.000000500 tid=90 depth=1 kind=function flags=- address=0x403000 name="b"
-SPAN start=8.000000500 end=8.000000504 tid=90 depth=1 kind=function flags=- address=0x404000 name="c"
+SPAN start=8.000000500 end=8.000000504 tid=90 depth=0 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
+SPAN start=8.000000500 end=8.000000504 tid=90 depth=1 kind=function flags=- address=0x402000 name="a"
+SPAN start=8.000000500 end=8.000000500 tid=90 depth=2 kind=function flags=- address=0x403000 name="b"
+SPAN start=8.000000500 end=8.000000504 tid=90 depth=2 kind=function flags=- address=0x404000 name="c"

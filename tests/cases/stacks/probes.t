@@ -1,11 +1,11 @@
 # Uprobe samples of perf probe events (entry probes and __return probes) become calls and returns. The return from outer reveals its caller main (started at the thread's first event); a __return whose entry was never seen (a missed probe) tells where the code is and starts nothing.
 --- input
-          target 10978/10978 [001]   487.666290387:         probe_target:outer: (55a8696c0200)     55a8696c0200 outer+0x0 (/opt/demo/target)
+          target 10978/10978 [001]   487.666290387:         probe_target:outer: (55a8696c0270)     55a8696c0270 outer+0x0 (/opt/demo/target)
           target 10978/10978 [001]   487.666290400:         probe_target:work: (55a8696c0260)     55a8696c0260 work+0x0 (/opt/demo/target)
           target 10978/10978 [001]   487.666382261: probe_target:work__return: (55a8696c0260 <- 55a8696c0275)     55a8696c0275 outer+0x5 (/opt/demo/target)
-          target 10978/10978 [001]   487.666390000: probe_target:outer__return: (55a8696c0200 <- 55a8696c0105)     55a8696c0105 main+0x5 (/opt/demo/target)
+          target 10978/10978 [001]   487.666390000: probe_target:outer__return: (55a8696c0270 <- 55a8696c0105)     55a8696c0105 main+0x5 (/opt/demo/target)
           target 10978/10978 [001]   487.666400000: probe_target:work__return: (55a8696c0260 <- 55a8696c0115)     55a8696c0115 main+0x15 (/opt/demo/target)
 --- expect
-SPAN start=487.666290400 end=487.666382261 tid=10978 depth=1 kind=function flags=- address=0x55a8696c0260 name="work"
-SPAN start=487.666290387 end=487.666400000 tid=10978 depth=-1 kind=function flags=INFERRED|OPEN address=0x55a8696c0100 name="main"
-SPAN start=487.666290387 end=487.666390000 tid=10978 depth=0 kind=function flags=- address=0x55a8696c0200 name="outer"
+SPAN start=487.666290400 end=487.666382261 tid=10978 depth=2 kind=function flags=- address=0x55a8696c0260 name="work"
+SPAN start=487.666290387 end=487.666400000 tid=10978 depth=0 kind=function flags=INFERRED|OPEN address=0x55a8696c0100 name="main"
+SPAN start=487.666290387 end=487.666390000 tid=10978 depth=1 kind=function flags=- address=0x55a8696c0270 name="outer"

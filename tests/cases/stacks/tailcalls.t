@@ -15,13 +15,13 @@
    20/20    7.000000310:          1   branches:uH:   return                          409820 foo.cold+0x20 (/bin/app) =>           401035 main+0x35 (/bin/app)
    20/20    7.000000320:          1   branches:uH:   jcc                             401040 main+0x40 (/bin/app) =>           401060 main+0x60 (/bin/app)
 --- expect
-SPAN start=7.000000110 end=7.000000120 tid=20 depth=0 kind=function flags=- address=0x7f0000010000 name="free"
-SPAN start=7.000000120 end=7.000000140 tid=20 depth=0 kind=function flags=- address=0x7f0000020000 name="_int_free"
-SPAN start=7.000000200 end=7.000000210 tid=20 depth=0 kind=function flags=- address=0x408000 name="__rust_dealloc"
-SPAN start=7.000000210 end=7.000000220 tid=20 depth=0 kind=function flags=- address=0x408100 name="__rdl_dealloc"
-SPAN start=7.000000220 end=7.000000230 tid=20 depth=0 kind=function flags=- address=0x7f0000030000 name="cfree"
-SPAN start=7.000000230 end=7.000000240 tid=20 depth=0 kind=function flags=- address=0x7f0000020000 name="_int_free"
-SPAN start=7.000000290 end=7.000000300 tid=20 depth=0 kind=function flags=- address=0x409000 name="foo"
-SPAN start=7.000000300 end=7.000000310 tid=20 depth=0 kind=function flags=- address=0x409800 name="foo.cold"
-SPAN start=7.000000100 end=7.000000320 tid=20 depth=-1 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
-SPAN start=7.000000100 end=7.000000110 tid=20 depth=0 kind=function flags=- address=0x400800 name="free@plt"
+SPAN start=7.000000110 end=7.000000120 tid=20 depth=1 kind=function flags=- address=0x7f0000010000 name="free"
+SPAN start=7.000000120 end=7.000000140 tid=20 depth=1 kind=function flags=- address=0x7f0000020000 name="_int_free"
+SPAN start=7.000000200 end=7.000000210 tid=20 depth=1 kind=function flags=- address=0x408000 name="__rust_dealloc"
+SPAN start=7.000000210 end=7.000000220 tid=20 depth=1 kind=function flags=- address=0x408100 name="__rdl_dealloc"
+SPAN start=7.000000220 end=7.000000230 tid=20 depth=1 kind=function flags=- address=0x7f0000030000 name="cfree"
+SPAN start=7.000000230 end=7.000000240 tid=20 depth=1 kind=function flags=- address=0x7f0000020000 name="_int_free"
+SPAN start=7.000000290 end=7.000000300 tid=20 depth=1 kind=function flags=- address=0x409000 name="foo"
+SPAN start=7.000000300 end=7.000000310 tid=20 depth=1 kind=function flags=- address=0x409800 name="foo.cold"
+SPAN start=7.000000100 end=7.000000320 tid=20 depth=0 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
+SPAN start=7.000000100 end=7.000000110 tid=20 depth=1 kind=function flags=- address=0x400800 name="free@plt"

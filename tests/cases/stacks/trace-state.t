@@ -14,12 +14,12 @@
    40/40    3.000000180:          1   branches:uH:   return                          403020 bar+0x20 (/bin/app) =>           402025 foo+0x25 (/bin/app)
    40/40    3.000000190:          1   branches:uH:   return                          402030 foo+0x30 (/bin/app) =>           401015 main+0x15 (/bin/app)
 --- expect
-SPAN start=3.000000120 end=3.000000130 tid=40 depth=1 kind=syscall flags=- address=0x0 name="[syscall]"
-SPAN start=3.000000140 end=3.000000150 tid=40 depth=1 kind=untraced flags=- address=0x0 name="[untraced]"
-SPAN start=3.000000160 end=3.000000170 tid=40 depth=1 kind=untraced flags=- address=0x0 name="[untraced]"
-SPAN start=3.000000110 end=3.000000180 tid=40 depth=0 kind=function flags=- address=0x403000 name="bar"
-SPAN start=3.000000100 end=3.000000190 tid=40 depth=-2 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
-SPAN start=3.000000100 end=3.000000190 tid=40 depth=-1 kind=function flags=INFERRED address=0x402000 name="foo"
+SPAN start=3.000000120 end=3.000000130 tid=40 depth=2 kind=syscall flags=- address=0x0 name="[syscall]"
+SPAN start=3.000000140 end=3.000000150 tid=40 depth=2 kind=untraced flags=- address=0x0 name="[untraced]"
+SPAN start=3.000000160 end=3.000000170 tid=40 depth=2 kind=untraced flags=- address=0x0 name="[untraced]"
+SPAN start=3.000000110 end=3.000000180 tid=40 depth=1 kind=function flags=- address=0x403000 name="bar"
+SPAN start=3.000000100 end=3.000000190 tid=40 depth=-1 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
+SPAN start=3.000000100 end=3.000000190 tid=40 depth=0 kind=function flags=INFERRED address=0x402000 name="foo"
 --- stderr
 1 'tr end' while not tracing, ignored
 1 'tr strt' while tracing, ignored
