@@ -20,7 +20,8 @@ ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c
 TOOL_LIB_SRC := common/die.c
-TOOLS := mt-script-parse mt-stacks mt-dump
+TOOLS := mt-script-parse mt-stacks mt-fxt mt-dump
+mt-fxt_LIBS := -lz
 
 LIB := $(BUILD)/libmt.a
 TOOL_LIB := $(BUILD)/libmttool.a
@@ -69,7 +70,7 @@ $(TOOL_LIB): $(TOOL_LIB_OBJ)
 define TOOL_RULE
 $(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $(TOOL_LIB) $(LIB)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$< $(TOOL_LIB) $(LIB)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$< $(TOOL_LIB) $(LIB) $$($(1)_LIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 

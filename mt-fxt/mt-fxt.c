@@ -1,0 +1,896 @@
+/*
+ * mt-fxt: span streams in, Fuchsia trace format (or Chrome JSON) out, as
+ * Perfetto imports it. See docs/mt-fxt.1; the layout and Perfetto's rules
+ * are in ../shared/notes/fxt.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "die.h"
+#include "err.h"
+#include "stream.h"
+#include "wire.h"
+#include "banned.h"
+
+#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [-o output] [file]\n"
+
+static const char *in_name = "<stdin>";
+static const char *out_name = "<stdout>";
+static struct mt_reader in;
+static int json, with_dso;
+
+/* ---- output: a buffer, to a file descriptor or through zlib ---- */
+
+static unsigned char obuf[1 << 18];
+static size_t olen;
+static unsigned long long out_bytes;
+static gzFile gz;
+
+static void flush_out(void)
+{
+	if (!olen)
+		return;
+	if (gz) {
+		if (gzwrite(gz, obuf, (unsigned)olen) != (int)olen) {
+			int e;
+
+			die(MT_EXIT_SYSTEM, "%s: %s", out_name, gzerror(gz, &e));
+		}
+	} else {
+		write_or_die(STDOUT_FILENO, obuf, olen);
+	}
+	out_bytes += olen;
+	olen = 0;
+}
+
+static void out_mem(const void *p, size_t n)
+{
+	if (n > sizeof(obuf) - olen) {
+		flush_out();
+		if (n > sizeof(obuf)) {
+			const unsigned char *s = p;
+
+			while (n) {
+				size_t k = n < sizeof(obuf) ? n : sizeof(obuf);
+
+				memcpy(obuf, s, k);
+				olen = k;
+				flush_out();
+				s += k;
+				n -= k;
+			}
+			return;
+		}
+	}
+	memcpy(obuf + olen, p, n);
+	olen += n;
+}
+
+static void word(uint64_t w)
+{
+	unsigned char b[8];
+
+	mt_put64(b, w);
+	out_mem(b, 8);
+}
+
+/* A string stream: the bytes, zero-padded to whole words. */
+static void stream(const char *s, size_t len)
+{
+	static const unsigned char zero[8];
+
+	out_mem(s, len);
+	if (len % 8)
+		out_mem(zero, 8 - len % 8);
+}
+
+static size_t words_of(size_t len)
+{
+	return (len + 7) / 8;
+}
+
+/* ---- names: cut what FXT cannot hold ---- */
+
+/* A record holds at most 4095 words; names stay well inside that. */
+#define NAME_MAX_BYTES 32000
+#define CUT_MARK "...[cut]"
+
+/* The text of input string id, cut with a visible mark when too long. */
+static const char *text_of(uint32_t id, size_t *len, char **tmp)
+{
+	const char *s = mt_reader_str(&in, id, len);
+	size_t keep;
+
+	*tmp = NULL;
+	if (!s)
+		return NULL;
+	if (*len <= NAME_MAX_BYTES)
+		return s;
+	keep = NAME_MAX_BYTES - (sizeof(CUT_MARK) - 1);
+	while (keep && ((unsigned char)s[keep] & 0xc0) == 0x80)
+		keep--; /* do not split a UTF-8 sequence */
+	*tmp = malloc(keep + sizeof(CUT_MARK));
+	if (!*tmp)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	memcpy(*tmp, s, keep);
+	memcpy(*tmp + keep, CUT_MARK, sizeof(CUT_MARK));
+	*len = keep + sizeof(CUT_MARK) - 1;
+	return *tmp;
+}
+
+/* ---- the string table: 32767 indexes, re-registered when full ---- */
+
+/*
+ * Slots 1..NPINNED hold the fixed names (arg names, instant names); the
+ * rest hold input strings, evicted by the clock algorithm when the table is
+ * full: a slot used since the hand last passed gets a second chance. An
+ * evicted string is registered again, in a STRING record, the next time it
+ * is used; Perfetto resolves every event by the registration in force where
+ * the event stands in the file.
+ */
+#define STR_SLOTS 32767
+
+enum {
+	S_PROCESS = 1, S_ADDRESS, S_INFERRED, S_OPEN, S_CLIPSTART, S_CLIPEND,
+	S_DSO, S_MESSAGE, S_CODE, S_IP, S_UNKNOWN, S_DECODE, S_LOST, S_TRIGGER,
+	S_FUNCTION, S_SNAPSHOT, S_WALLCLOCK, S_UNIX_NS, S_CBR, S_MHZ, S_PTWRITE,
+	S_PAYLOAD, S_POWER, S_EVTRACE, S_MARK, S_TEXT, S_VALUE, S_PERF_NS,
+	NPINNED = S_PERF_NS
+};
+
+static const char *const pinned[NPINNED + 1] = {
+	[S_PROCESS] = "process", [S_ADDRESS] = "address",
+	[S_INFERRED] = "inferred start", [S_OPEN] = "open end",
+	[S_CLIPSTART] = "clipped start", [S_CLIPEND] = "clipped end",
+	[S_DSO] = "dso", [S_MESSAGE] = "message", [S_CODE] = "code",
+	[S_IP] = "ip", [S_UNKNOWN] = "[unknown]", [S_DECODE] = "decode error",
+	[S_LOST] = "lost data", [S_TRIGGER] = "trigger",
+	[S_FUNCTION] = "function", [S_SNAPSHOT] = "snapshot",
+	[S_WALLCLOCK] = "wall clock", [S_UNIX_NS] = "unix time ns",
+	[S_CBR] = "cpu frequency", [S_MHZ] = "MHz", [S_PTWRITE] = "ptwrite",
+	[S_PAYLOAD] = "payload", [S_POWER] = "power", [S_EVTRACE] = "event trace",
+	[S_MARK] = "mark", [S_TEXT] = "text", [S_VALUE] = "value",
+	[S_PERF_NS] = "perf time ns",
+};
+
+static uint32_t slot_owner[STR_SLOTS + 1]; /* input id in each slot */
+static uint8_t slot_used[STR_SLOTS + 1];   /* clock reference bits */
+static uint32_t clock_hand = NPINNED;
+static uint16_t *slot_of;                  /* input id -> slot */
+static size_t slot_of_cap;
+static unsigned long long string_records, evictions;
+
+static void string_record(uint32_t slot, const char *s, size_t len)
+{
+	word(2 | (uint64_t)(1 + words_of(len)) << 4 | (uint64_t)slot << 16 |
+	     (uint64_t)len << 32);
+	stream(s, len);
+	string_records++;
+}
+
+static void grow_slot_of(uint32_t id)
+{
+	size_t cap = slot_of_cap ? slot_of_cap : 4096;
+	uint16_t *v;
+
+	while (cap <= id)
+		cap *= 2;
+	v = realloc(slot_of, cap * sizeof(*v));
+	if (!v)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	memset(v + slot_of_cap, 0, (cap - slot_of_cap) * sizeof(*v));
+	slot_of = v;
+	slot_of_cap = cap;
+}
+
+/* The string index of input string id (0 for none), registering it. */
+static uint32_t str_ref(uint32_t id)
+{
+	uint32_t slot;
+	const char *s;
+	size_t len;
+	char *tmp;
+
+	if (!id)
+		return 0;
+	if (id >= slot_of_cap)
+		grow_slot_of(id);
+	slot = slot_of[id];
+	if (slot) {
+		slot_used[slot] = 1;
+		return slot;
+	}
+	s = text_of(id, &len, &tmp);
+	if (!s)
+		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name, id);
+	if (!len) {
+		free(tmp);
+		return 0;
+	}
+	/* find a free slot, or evict by the clock */
+	for (;;) {
+		clock_hand = clock_hand >= STR_SLOTS ? NPINNED + 1 : clock_hand + 1;
+		if (!slot_owner[clock_hand])
+			break;
+		if (!slot_used[clock_hand])
+			break;
+		slot_used[clock_hand] = 0;
+	}
+	slot = clock_hand;
+	if (slot_owner[slot]) {
+		slot_of[slot_owner[slot]] = 0;
+		evictions++;
+	}
+	slot_owner[slot] = id;
+	slot_used[slot] = 1;
+	slot_of[id] = (uint16_t)slot;
+	string_record(slot, s, len);
+	free(tmp);
+	return slot;
+}
+
+/* An input STRING record redefined id: its old text no longer applies. */
+static void forget_string(uint32_t id)
+{
+	if (id < slot_of_cap && slot_of[id]) {
+		slot_owner[slot_of[id]] = 0;
+		slot_of[id] = 0;
+	}
+}
+
+/* ---- threads: 255 indexes, re-registered when full ---- */
+
+struct thread {
+	uint32_t pid, tid;
+	int used;
+	uint8_t slot;      /* 0: not registered now */
+	int32_t min_depth, max_depth;
+	int has_depth;
+	uint32_t comm;     /* input id of the name given */
+	int named;
+};
+
+static struct thread *threads;
+static size_t nthreads, thread_cap;
+static struct thread *thread_in_slot[256];
+static uint8_t thread_used[256];
+static unsigned thread_hand;
+static unsigned long long thread_records;
+
+static struct thread *thread_get(uint32_t pid, uint32_t tid)
+{
+	size_t i;
+
+	if ((nthreads + 1) * 2 > thread_cap) {
+		size_t n = thread_cap ? thread_cap * 2 : 256;
+		struct thread *t = calloc(n, sizeof(*t));
+
+		if (!t)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		for (i = 0; i < thread_cap; i++) {
+			size_t j;
+
+			if (!threads[i].used)
+				continue;
+			for (j = (threads[i].tid * 2654435761u ^ threads[i].pid) & (n - 1);
+			     t[j].used; j = (j + 1) & (n - 1))
+				;
+			t[j] = threads[i];
+			if (t[j].slot)
+				thread_in_slot[t[j].slot] = &t[j];
+		}
+		free(threads);
+		threads = t;
+		thread_cap = n;
+	}
+	for (i = (tid * 2654435761u ^ pid) & (thread_cap - 1); threads[i].used;
+	     i = (i + 1) & (thread_cap - 1))
+		if (threads[i].pid == pid && threads[i].tid == tid)
+			return &threads[i];
+	threads[i].used = 1;
+	threads[i].pid = pid;
+	threads[i].tid = tid;
+	nthreads++;
+	return &threads[i];
+}
+
+/* Perfetto wants non-zero ids below 2^32; unknown ones get a stand-in. */
+static uint64_t koid(uint32_t id)
+{
+	return id == MT_NONE32 ? 0xfffffffeu : id ? id : 0xfffffffdu;
+}
+
+static uint32_t thread_ref(struct thread *t)
+{
+	unsigned s;
+
+	if (t->slot) {
+		thread_used[t->slot] = 1;
+		return t->slot;
+	}
+	for (;;) {
+		thread_hand = thread_hand >= 255 ? 1 : thread_hand + 1;
+		if (!thread_in_slot[thread_hand] || !thread_used[thread_hand])
+			break;
+		thread_used[thread_hand] = 0;
+	}
+	s = thread_hand;
+	if (thread_in_slot[s])
+		thread_in_slot[s]->slot = 0;
+	thread_in_slot[s] = t;
+	thread_used[s] = 1;
+	t->slot = (uint8_t)s;
+	word(3 | 3 << 4 | (uint64_t)s << 16);
+	word(koid(t->pid));
+	word(koid(t->tid));
+	thread_records++;
+	return s;
+}
+
+/* Kernel objects name processes and threads; their names go inline. */
+static void kernel_object(unsigned type, uint64_t id, const char *name,
+			  size_t len, uint64_t process)
+{
+	size_t nw = 2 + words_of(len) + (type == 2 ? 2 : 0);
+
+	word(7 | (uint64_t)nw << 4 | (uint64_t)type << 16 |
+	     (uint64_t)(len ? 0x8000 | len : 0) << 24 |
+	     (uint64_t)(type == 2) << 40);
+	word(id);
+	stream(name, len);
+	if (type == 2) {
+		/* the "process" argument, of type koid (8) */
+		word(8 | 2 << 4 | (uint64_t)S_PROCESS << 16);
+		word(process);
+	}
+}
+
+static void name_thread(const struct mt_thread *th)
+{
+	struct thread *t = thread_get(th->pid, th->tid);
+	const char *s;
+	size_t len;
+	char *tmp;
+
+	if (!th->comm || th->comm == t->comm)
+		return;
+	t->comm = th->comm;
+	s = text_of(th->comm, &len, &tmp);
+	if (!s)
+		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name,
+		    th->comm);
+	if (len > 200)
+		len = 200;
+	if (json) {
+		/* written by the JSON writer */
+		free(tmp);
+		return;
+	}
+	if (th->pid == th->tid || th->pid == MT_NONE32)
+		kernel_object(1, koid(th->pid), s, len, 0);
+	kernel_object(2, koid(th->tid), s, len, koid(th->pid));
+	free(tmp);
+}
+
+/* ---- events ---- */
+
+static unsigned long long nspans, ninstants, ncounters, nskipped_branches,
+	deep_threads;
+
+struct arg {
+	unsigned type; /* 1 int32, 4 uint64, 6 string, 7 pointer, 9 bool */
+	uint32_t name;
+	uint64_t value;
+};
+
+static size_t arg_words(const struct arg *a)
+{
+	return a->type == 4 || a->type == 7 ? 2 : 1;
+}
+
+static void put_arg(const struct arg *a)
+{
+	size_t w = arg_words(a);
+	uint64_t h = a->type | (uint64_t)w << 4 | (uint64_t)a->name << 16;
+
+	switch (a->type) {
+	case 1:
+	case 6:
+	case 9:
+		word(h | (a->value & 0xffffffffu) << 32);
+		break;
+	default:
+		word(h);
+		word(a->value);
+	}
+}
+
+/* One event record: type 0 instant, 1 counter, 4 complete. */
+static void event(unsigned etype, struct thread *t, uint32_t name,
+		  uint64_t ts, uint64_t end, const struct arg *args,
+		  size_t nargs)
+{
+	uint32_t tref = thread_ref(t);
+	size_t nw = 2, i;
+
+	for (i = 0; i < nargs; i++)
+		nw += arg_words(&args[i]);
+	if (etype == 1 || etype == 4)
+		nw++;
+	word(4 | (uint64_t)nw << 4 | (uint64_t)etype << 16 |
+	     (uint64_t)nargs << 20 | (uint64_t)tref << 24 |
+	     (uint64_t)name << 48);
+	word(ts);
+	for (i = 0; i < nargs; i++)
+		put_arg(&args[i]);
+	if (etype == 1)
+		word(0); /* counter id */
+	else if (etype == 4)
+		word(end);
+}
+
+/* ---- JSON ---- */
+
+static int json_first = 1;
+
+static void json_str(const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	out_mem("\"", 1);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			char e[2] = { '\\', (char)c };
+
+			out_mem(e, 2);
+		} else if (c < 0x20) {
+			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			out_mem(e, 6);
+		} else {
+			out_mem(&s[i], 1);
+		}
+	}
+	out_mem("\"", 1);
+}
+
+static void json_sid(uint32_t id, const char *fallback)
+{
+	const char *s;
+	size_t len;
+	char *tmp = NULL;
+
+	s = id ? text_of(id, &len, &tmp) : NULL;
+	if (!s) {
+		s = fallback;
+		len = strlen(fallback);
+	}
+	json_str(s, len);
+	free(tmp);
+}
+
+static void json_begin(const char *ph, uint32_t pid, uint32_t tid)
+{
+	char b[96];
+	int n = snprintf(b, sizeof(b), "%s\n{\"ph\":\"%s\",\"pid\":%llu,\"tid\":%llu",
+			 json_first ? "" : ",", ph,
+			 (unsigned long long)koid(pid),
+			 (unsigned long long)koid(tid));
+
+	json_first = 0;
+	out_mem(b, (size_t)n);
+}
+
+/* microseconds with three decimals: exact nanoseconds */
+static void json_us(const char *key, uint64_t ns)
+{
+	char b[64];
+	int n = snprintf(b, sizeof(b), ",\"%s\":%llu.%03u", key,
+			 (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+
+	out_mem(b, (size_t)n);
+}
+
+static void json_lit(const char *s)
+{
+	out_mem(s, strlen(s));
+}
+
+/* ---- records ---- */
+
+static void span(const struct mt_span *s)
+{
+	struct thread *t = thread_get(s->pid, s->tid);
+	struct arg args[6];
+	size_t n = 0;
+
+	nspans++;
+	if (!t->has_depth || s->depth < t->min_depth)
+		t->min_depth = s->depth;
+	if (!t->has_depth || s->depth > t->max_depth)
+		t->max_depth = s->depth;
+	t->has_depth = 1;
+	if (json) {
+		char b[64];
+
+		json_begin("X", s->pid, s->tid);
+		json_lit(",\"name\":");
+		json_sid(s->name, "[unknown]");
+		json_us("ts", s->start);
+		json_us("dur", s->end - s->start);
+		json_lit(",\"args\":{");
+		snprintf(b, sizeof(b), "\"address\":\"0x%llx\"",
+			 (unsigned long long)s->address);
+		json_lit(b);
+		if (s->flags & MT_SF_INFERRED)
+			json_lit(",\"inferred start\":true");
+		if (s->flags & MT_SF_OPEN)
+			json_lit(",\"open end\":true");
+		if (s->flags & MT_SF_CLIPSTART)
+			json_lit(",\"clipped start\":true");
+		if (s->flags & MT_SF_CLIPEND)
+			json_lit(",\"clipped end\":true");
+		if (with_dso && s->dso) {
+			json_lit(",\"dso\":");
+			json_sid(s->dso, "");
+		}
+		json_lit("}}");
+		return;
+	}
+	if (s->address)
+		args[n++] = (struct arg){ 7, S_ADDRESS, s->address };
+	if (s->flags & MT_SF_INFERRED)
+		args[n++] = (struct arg){ 9, S_INFERRED, 1 };
+	if (s->flags & MT_SF_OPEN)
+		args[n++] = (struct arg){ 9, S_OPEN, 1 };
+	if (s->flags & MT_SF_CLIPSTART)
+		args[n++] = (struct arg){ 9, S_CLIPSTART, 1 };
+	if (s->flags & MT_SF_CLIPEND)
+		args[n++] = (struct arg){ 9, S_CLIPEND, 1 };
+	if (with_dso && s->dso)
+		args[n++] = (struct arg){ 6, S_DSO, str_ref(s->dso) };
+	event(4, t, s->name ? str_ref(s->name) : S_UNKNOWN, s->start, s->end,
+	      args, n);
+}
+
+static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
+		    const char *name_text, const struct arg *args, size_t n)
+{
+	struct thread *t = thread_get(pid, tid);
+	size_t i;
+
+	ninstants++;
+	if (time == MT_NONE64)
+		time = 0;
+	if (!json) {
+		event(0, t, name, time, 0, args, n);
+		return;
+	}
+	json_begin("i", pid, tid);
+	json_lit(",\"s\":\"t\",\"name\":");
+	json_str(name_text, strlen(name_text));
+	json_us("ts", time);
+	json_lit(",\"args\":{");
+	for (i = 0; i < n; i++) {
+		char b[80];
+
+		if (i)
+			json_lit(",");
+		json_str(pinned[args[i].name], strlen(pinned[args[i].name]));
+		if (args[i].type == 6) {
+			json_lit(":");
+			json_sid(args[i].value, "");
+			continue;
+		}
+		snprintf(b, sizeof(b), args[i].type == 7 ? ":\"0x%llx\"" : ":%llu",
+			 (unsigned long long)args[i].value);
+		json_lit(b);
+	}
+	json_lit("}}");
+}
+
+/* String args of instants carry input ids until written. */
+static void fix_string_args(struct arg *a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && !json; i++)
+		if (a[i].type == 6)
+			a[i].value = str_ref((uint32_t)a[i].value);
+}
+
+static void error_rec(const struct mt_error *e)
+{
+	struct arg a[3];
+	size_t n = 0;
+
+	if (e->msg)
+		a[n++] = (struct arg){ 6, S_MESSAGE, e->msg };
+	a[n++] = (struct arg){ 1, S_CODE, e->code };
+	if (e->ip)
+		a[n++] = (struct arg){ 7, S_IP, e->ip };
+	fix_string_args(a, n);
+	instant(e->pid, e->tid, e->time,
+		e->class == MT_ERRC_LOST ? S_LOST : S_DECODE,
+		pinned[e->class == MT_ERRC_LOST ? S_LOST : S_DECODE], a, n);
+}
+
+static void mark(const struct mt_mark *m)
+{
+	struct arg a[3];
+	size_t n = 0;
+	unsigned name;
+
+	switch (m->kind) {
+	case MT_MARK_PSB:
+		return; /* decoder sync points: noise in a timeline */
+	case MT_MARK_CBR: {
+		struct thread *t = thread_get(m->pid, m->tid);
+
+		ncounters++;
+		if (json) {
+			char b[48];
+
+			json_begin("C", m->pid, m->tid);
+			json_lit(",\"name\":\"cpu frequency\"");
+			json_us("ts", m->time == MT_NONE64 ? 0 : m->time);
+			snprintf(b, sizeof(b), ",\"args\":{\"MHz\":%llu}}",
+				 (unsigned long long)m->value);
+			json_lit(b);
+			return;
+		}
+		a[0] = (struct arg){ 1, S_MHZ, m->value };
+		event(1, t, S_CBR, m->time == MT_NONE64 ? 0 : m->time, 0, a, 1);
+		return;
+	}
+	case MT_MARK_TRIGGER:
+		name = S_TRIGGER;
+		if (m->text)
+			a[n++] = (struct arg){ 6, S_FUNCTION, m->text };
+		break;
+	case MT_MARK_SNAPSHOT:
+		name = S_SNAPSHOT;
+		a[n++] = (struct arg){ 4, S_VALUE, m->value };
+		break;
+	case MT_MARK_WALLCLOCK:
+		/* absolute time of this instant: unix time ns; for any other
+		 * time t, unix time = unix_ns + (t - perf_ns) */
+		name = S_WALLCLOCK;
+		a[n++] = (struct arg){ 4, S_UNIX_NS, m->value };
+		a[n++] = (struct arg){ 4, S_PERF_NS, m->time };
+		break;
+	case MT_MARK_PTWRITE:
+		name = S_PTWRITE;
+		a[n++] = (struct arg){ 4, S_PAYLOAD, m->value };
+		break;
+	case MT_MARK_POWER:
+		name = S_POWER;
+		break;
+	case MT_MARK_EVTRACE:
+		name = S_EVTRACE;
+		break;
+	default:
+		name = S_MARK;
+		break;
+	}
+	if (m->text && m->kind != MT_MARK_TRIGGER)
+		a[n++] = (struct arg){ 6, S_TEXT, m->text };
+	fix_string_args(a, n);
+	instant(m->pid, m->tid, m->time, name, pinned[name], a, n);
+}
+
+/* ---- main loop ---- */
+
+static void header(void)
+{
+	unsigned i;
+
+	if (json) {
+		json_lit("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+		return;
+	}
+	word(0x0016547846040010ull);            /* magic */
+	word(0 | 2 << 4 | 1 << 16 | (uint64_t)2 << 52); /* provider 0 "mt" */
+	stream("mt", 2);
+	word(1 | 2 << 4);                       /* initialization */
+	word(1000000000);                       /* ticks per second */
+	for (i = 1; i <= NPINNED; i++) {
+		string_record(i, pinned[i], strlen(pinned[i]));
+		slot_owner[i] = 0;
+	}
+}
+
+static void json_names(void)
+{
+	size_t i;
+
+	for (i = 0; i < thread_cap; i++) {
+		struct thread *t = &threads[i];
+
+		if (!t->used || !t->comm)
+			continue;
+		if (t->pid == t->tid) {
+			json_begin("M", t->pid, t->tid);
+			json_lit(",\"name\":\"process_name\",\"args\":{\"name\":");
+			json_sid(t->comm, "?");
+			json_lit("}}");
+		}
+		json_begin("M", t->pid, t->tid);
+		json_lit(",\"name\":\"thread_name\",\"args\":{\"name\":");
+		json_sid(t->comm, "?");
+		json_lit("}}");
+	}
+}
+
+static void run(void)
+{
+	struct mt_record r;
+	int got, show = mt_progress_enabled();
+	unsigned long long nrec = 0;
+
+	while ((got = mt_reader_next(&in, &r)) > 0) {
+		if (show && !(++nrec & 0xfffff))
+			fprintf(stderr, "\r%s: %llu records", mt_progname(), nrec);
+		switch (r.type) {
+		case MT_REC_STRING:
+			forget_string(r.u.string.id);
+			break;
+		case MT_REC_THREAD:
+			name_thread(&r.u.thread);
+			break;
+		case MT_REC_SPAN:
+			span(&r.u.span);
+			break;
+		case MT_REC_MARK:
+			mark(&r.u.mark);
+			break;
+		case MT_REC_ERROR:
+			error_rec(&r.u.error);
+			break;
+		case MT_REC_BRANCH:
+		case MT_REC_SAMPLE:
+			nskipped_branches++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (got < 0)
+		die_mt(got, "%s: byte offset 0x%llx", in_name,
+		       (unsigned long long)mt_reader_offset(&in));
+	if (show && nrec > 0xfffff)
+		fputs("\r\033[K", stderr);
+}
+
+static void report(int verbose)
+{
+	size_t i;
+
+	for (i = 0; i < thread_cap; i++) {
+		struct thread *t = &threads[i];
+
+		if (t->used && t->has_depth && t->max_depth - t->min_depth >= 512) {
+			if (!deep_threads++)
+				warn("%s: thread %u nests %d deep: Perfetto drops "
+				     "slices deeper than 512", in_name, t->tid,
+				     t->max_depth - t->min_depth + 1);
+		}
+	}
+	if (nskipped_branches && !nspans)
+		warn("%s: %llu branch and sample records but no spans: "
+		     "run mt-stacks first", in_name, nskipped_branches);
+	if (!verbose)
+		return;
+	fprintf(stderr, "%s: %s: %llu spans, %llu instants, %llu counters, "
+		"%zu threads, %llu bytes", mt_progname(), out_name, nspans,
+		ninstants, ncounters, nthreads, out_bytes);
+	if (nspans)
+		fprintf(stderr, " (%.1f per span)", (double)out_bytes / (double)nspans);
+	if (!json)
+		fprintf(stderr, "; %llu string records (%llu re-registered), "
+			"%llu thread records", string_records, evictions,
+			thread_records);
+	fputc('\n', stderr);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_JSON = 256, OPT_DSO, OPT_HELP, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "dso", no_argument, NULL, OPT_DSO },
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *oname = NULL;
+	int verbose = 0, fd = STDIN_FILENO, c, err;
+
+	mt_set_progname(argv[0]);
+	while ((c = getopt_long(argc, argv, "o:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			json = 1;
+			break;
+		case OPT_DSO:
+			with_dso = 1;
+			break;
+		case 'o':
+			oname = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case OPT_HELP:
+			fputs(USAGE, stdout);
+			close_stdout_or_die();
+			return MT_EXIT_OK;
+		case OPT_VERSION:
+			puts("mt-fxt (mt) 0.1");
+			close_stdout_or_die();
+			return MT_EXIT_OK;
+		default:
+			fputs(USAGE, stderr);
+			return MT_EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		fputs(USAGE, stderr);
+		return MT_EXIT_USAGE;
+	}
+	if (optind < argc && strcmp(argv[optind], "-")) {
+		in_name = argv[optind];
+		fd = open(in_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
+	}
+	if (oname) {
+		out_name = oname;
+		if (ends_with(oname, ".gz")) {
+			gz = gzopen(oname, "wb6");
+			if (!gz)
+				die_errno(MT_EXIT_SYSTEM, "%s", oname);
+		} else {
+			int ofd = open(oname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+			if (ofd < 0)
+				die_errno(MT_EXIT_SYSTEM, "%s", oname);
+			if (dup2(ofd, STDOUT_FILENO) < 0)
+				die_errno(MT_EXIT_SYSTEM, "dup2");
+			close(ofd);
+		}
+	}
+	if ((err = mt_reader_init_fd(&in, fd, NULL, 0)))
+		die_mt(err, "%s", in_name);
+	header();
+	run();
+	if (json) {
+		json_names();
+		json_lit("\n]}\n");
+	}
+	flush_out();
+	if (gz && gzclose(gz) != Z_OK)
+		die(MT_EXIT_SYSTEM, "%s: cannot finish the gzip stream", oname);
+	report(verbose);
+	mt_reader_release(&in);
+	close_stdout_or_die();
+	return MT_EXIT_OK;
+}
