@@ -7,6 +7,7 @@
  *
  * Usage: gen-perf-script [--lines N] [--seed S] [--threads T] [--event-width W]
  *                        [--start-depth D] [--no-errors] [--truth FILE]
+ *                        [--coarse NS] [--layout NAME]
  *
  * The text comes from a simulated program: a pool of a few thousand
  * functions (long demangled C++ and Rust names, OCaml, libc, PLT stubs,
@@ -19,21 +20,50 @@
  *
  * Columns follow perf 6.1 builtin-script.c byte for byte (see
  * shared/notes/perf.md 2.2-2.6). The output is a function of N, S and T
- * only (and W, D, --no-errors), and the first N lines for given options do
- * not depend on N. Without --start-depth and --no-errors (D = 0, errors on)
- * the text is what it always was: the benchmarks' inputs must not move.
+ * only (and W, D, --no-errors, --coarse, --layout), and the first N lines
+ * for given options do not depend on N. Without --start-depth, --no-errors,
+ * --coarse and --layout (D = 0, errors on) the text is what it always was:
+ * the benchmarks' inputs must not move.
  *
  * --start-depth D starts each thread D frames deep (up to D, where the call
  * graph is shallower): callers that were running before the trace began,
  * whose calls are never printed but whose returns are. --no-errors leaves
  * out the overflow errors and the branches they lose.
  *
+ * --coarse NS prints every time rounded down to a multiple of NS ns, as
+ * when PT timing packets come only every few branches (about every 1 us
+ * with psb and mtc alone, magic-trace's low resolution): many consecutive
+ * lines then share one timestamp. The simulation does not change.
+ *
+ * --layout NAME prints the same simulation in another column layout
+ * (perf.md 2.2-2.3, tests/fixtures/perf-script):
+ *
+ *   magic-trace  the default, above: pid/tid time period event flags
+ *                ip sym+off (dso) => addr sym+off (dso)
+ *   legacy       magic-trace's older -F pid,tid,time,flags,ip,addr,sym,
+ *                symoff: no period, event or DSO; perf before 5.18's
+ *                flags column "  %-19s ". psb and cbr lines keep their
+ *                synth text, as in magic-trace's tests of that format
+ *                (without it perf prints them as bare samples)
+ *   comm-cpu     -F comm,pid,tid,cpu,time,event,flags,ip,sym,symoff,dso,
+ *                addr: comm "%16s " (names with spaces and a slash, such
+ *                as "CPU 0/KVM"), "[%03d] " cpu (it changes at tr strt),
+ *                no period; psb and cbr lines without synth text
+ *   perf615      magic-trace's fields from perf 6.15 on: event
+ *                "branches:u", trace start "tr strt jmp", trace end
+ *                "tr end  jmp"
+ *
+ * Without DSOs functions are still told apart: names with offsets give
+ * entry addresses, and the unsymbolised functions (a stripped libm, a few
+ * in the vendor library) never call one another.
+ *
  * --truth FILE writes the call spans the simulation really had, one line
  * per function activation, tab-separated, as each ends:
  *
  *   pid tid depth start_ns end_ns flags name
  *
- * Times are the printed `time` column in ns. depth counts from the thread's
+ * Times are the printed `time` column in ns, as --coarse rounds them;
+ * nothing in the file depends on --layout. depth counts from the thread's
  * root (0). flags is "-" or a comma list of "inferred" (running before the
  * thread's first printed line; start is that line's time) and "open" (still
  * running at the thread's last printed line, psb and cbr included; end is
@@ -750,8 +780,10 @@ struct frame {
 
 struct thread {
 	int pid, tid;
-	char prefix[32];	/* "%5d/%-5d " */
+	char prefix[48];	/* [comm "%16s "] "%5d/%-5d " */
 	size_t prefix_len;
+	int cpu;		/* where it runs since its last tr strt */
+	uint32_t nstrt;		/* tr strt lines so far, to move it between CPUs */
 	struct frame stack[MAX_DEPTH];
 	int depth;
 	uint32_t fn;		/* current function */
@@ -776,37 +808,100 @@ static uint64_t now;		/* ns */
 static int quiet;		/* simulate without printing (lost trace data) */
 static int no_errors;		/* --no-errors */
 static int start_depth;		/* --start-depth */
+static uint64_t coarse = 1;	/* --coarse: printed times are multiples of it */
+
+/* The printed time of now (and of every time the truth holds). */
+static uint64_t shown(uint64_t ns)
+{
+	return ns - ns % coarse;
+}
+
+/*
+ * --layout: which columns perf prints (perf.md 2.2-2.3). The simulation,
+ * and with it the truth, is the same for all; only the text differs.
+ */
+enum flags_style {
+	FS_61,		/* perf 5.18-6.14: "  %-21s " of "%-15s%6s" */
+	FS_OLD,		/* perf up to 5.17: "  %-19s " of "%-15s%4s" */
+	FS_615,		/* perf 6.15+: "tr strt jmp", "tr end  jmp" */
+};
+
+static const struct layout {
+	const char *name;
+	int comm, cpu, period, event, dso, synth;
+	enum flags_style flags;
+	const char *branches;	/* the branches event's name */
+} layouts[] = {
+	/* -F pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period */
+	{ "magic-trace", 0, 0, 1, 1, 1, 1, FS_61, "branches:uH" },
+	/* -F pid,tid,time,flags,ip,addr,sym,symoff; psb, cbr as with synth */
+	{ "legacy", 0, 0, 0, 0, 0, 1, FS_OLD, NULL },
+	/* -F comm,pid,tid,cpu,time,event,flags,ip,sym,symoff,dso,addr */
+	{ "comm-cpu", 1, 1, 0, 1, 1, 0, FS_61, "branches:uH" },
+	/* magic-trace's fields, perf 6.15+ */
+	{ "perf615", 0, 0, 1, 1, 1, 1, FS_615, "branches:u" },
+};
+static const struct layout *layout = &layouts[0];
 
 static char flag_text[NFLAGS][32];	/* the whole column: "  %-21s " */
+static size_t flag_len;
 
 enum event { EV_BRANCHES, EV_PSB, EV_CBR, NEVENTS };
-static char event_text[NEVENTS][80];	/* "%10llu " period + "%*s: " event */
+static char event_text[NEVENTS][80];	/* ["%10llu " period] ["%*s: " event] */
 static size_t event_len[NEVENTS];
 
-static void build_columns(void)
+/* The flags column's text for flag i, as the layout's perf prints it. */
+static void flags_str(int i, char *str, size_t size)
 {
 	static const char *const names[NFLAGS] = {
 		[FL_NONE] = "", [FL_CALL] = "call", [FL_RETURN] = "return",
 		[FL_JCC] = "jcc", [FL_JMP] = "jmp", [FL_TR_STRT] = "tr strt",
 		[FL_TR_END] = "tr end",
 	};
-	static const char *const evnames[NEVENTS] = { "branches:uH", "psb", "cbr" };
+	int w = layout->flags == FS_OLD ? 4 : 6;	/* the (x/D/t) group */
+
+	/* perf_sample__fprintf_flags(): name %-15s, (x/D/t) %6s (5.18-6.14)
+	 * or %4s (before) */
+	if (i == FL_NONE) {
+		str[0] = '\0';
+	} else if (layout->flags == FS_615) {
+		/* the trace begin/end bits are a prefix to the branch's name,
+		 * and nothing pads the name when there is no (x/D/t) */
+		snprintf(str, size, "%s", i == FL_TR_STRT ? "tr strt jmp" :
+					  i == FL_TR_END ? "tr end  jmp" :
+					  i == FL_TR_END_SYSCALL ? "tr end  syscall" :
+								   names[i]);
+	} else if (i == FL_TR_END_SYSCALL) {
+		snprintf(str, size, "tr end  %-7s%*s", "syscall", w, "");
+	} else {
+		snprintf(str, size, "%-15s%*s", names[i], w, "");
+	}
+}
+
+static void build_columns(void)
+{
+	static const char *const evnames[NEVENTS] = { NULL, "psb", "cbr" };
+	int w = layout->flags == FS_OLD ? 19 : 21;
 
 	for (int i = 0; i < NFLAGS; i++) {
 		char str[32];
 
-		/* perf 6.1 perf_sample__fprintf_flags(): name %-15s, (x/D/t) %6s */
-		if (i == FL_TR_END_SYSCALL)
-			snprintf(str, sizeof(str), "tr end  %-7s%6s", "syscall", "");
-		else if (i == FL_NONE)
-			str[0] = '\0';
-		else
-			snprintf(str, sizeof(str), "%-15s%6s", names[i], "");
-		snprintf(flag_text[i], sizeof(flag_text[i]), "  %-21s ", str);
+		flags_str(i, str, sizeof(str));
+		flag_len = (size_t)snprintf(flag_text[i], sizeof(flag_text[i]),
+					    "  %-*s ", w, str);
 	}
-	for (int i = 0; i < NEVENTS; i++)
-		event_len[i] = (size_t)snprintf(event_text[i], sizeof(event_text[i]),
-						"%10llu %*s: ", 1ULL, event_width, evnames[i]);
+	for (int i = 0; i < NEVENTS; i++) {
+		const char *ev = i == EV_BRANCHES ? layout->branches : evnames[i];
+		size_t n = 0;
+
+		if (layout->period)
+			n += (size_t)snprintf(event_text[i], sizeof(event_text[i]),
+					      "%10llu ", 1ULL);
+		if (layout->event)
+			n += (size_t)snprintf(event_text[i] + n, sizeof(event_text[i]) - n,
+					      "%*s: ", event_width, ev);
+		event_len[i] = n;
+	}
 }
 
 /* ---- the truth (--truth) ---- */
@@ -828,7 +923,8 @@ static void truth_span(const struct thread *t, int depth, uint64_t start,
 
 	if (truth)
 		fprintf(truth, "%d\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n",
-			t->pid, t->tid, depth, start, end, flags[!!inferred][!!open],
+			t->pid, t->tid, depth, shown(start), shown(end),
+			flags[!!inferred][!!open],
 			name);
 }
 
@@ -943,6 +1039,26 @@ static void push_callers(struct thread *t, int d)
 	}
 }
 
+/*
+ * Thread i's comm column ("%16s "): the program's name for the main thread,
+ * then names as threads get them: truncated to 15 characters, with spaces
+ * and slashes.
+ */
+static size_t put_comm(char *p, size_t size, int i)
+{
+	char comm[16];
+
+	if (i == 0)
+		snprintf(comm, sizeof(comm), "order-gateway");
+	else if (i % 2)
+		snprintf(comm, sizeof(comm), "tokio-runtime-w");
+	else if (i % 4)
+		snprintf(comm, sizeof(comm), "CPU %d/KVM", i / 4);
+	else
+		snprintf(comm, sizeof(comm), "md feed %d", i / 4);
+	return (size_t)snprintf(p, size, "%16s ", comm);
+}
+
 static void start_threads(int n)
 {
 	int pid = 100000 + (int)below(3900000);
@@ -955,8 +1071,12 @@ static void start_threads(int n)
 		t->pid = pid;
 		t->tid = tid;
 		tid += 1 + (int)below(40);
-		t->prefix_len = (size_t)snprintf(t->prefix, sizeof(t->prefix),
-						 "%5d/%-5d ", t->pid, t->tid);
+		t->prefix_len = 0;
+		if (layout->comm)
+			t->prefix_len = put_comm(t->prefix, sizeof(t->prefix), i);
+		t->prefix_len += (size_t)snprintf(t->prefix + t->prefix_len,
+						  sizeof(t->prefix) - t->prefix_len,
+						  "%5d/%-5d ", t->pid, t->tid);
 		if (i == 0) {
 			t->fn = lang_lo[L_CXX];	/* main */
 		} else {	/* a thread's root: near the top of the call graph */
@@ -992,10 +1112,18 @@ static void tick(void)
 
 static char *put_prefix(char *p, const struct thread *t, enum event ev)
 {
+	uint64_t at = shown(now);
+
 	p = put(p, t->prefix, t->prefix_len);
-	p = put_dec(p, now / 1000000000ULL, 5, 0);
+	if (layout->cpu) {
+		*p++ = '[';
+		p = put_dec(p, (uint64_t)t->cpu, 3, 1);
+		*p++ = ']';
+		*p++ = ' ';
+	}
+	p = put_dec(p, at / 1000000000ULL, 5, 0);
 	*p++ = '.';
-	p = put_dec(p, now % 1000000000ULL, 9, 1);
+	p = put_dec(p, at % 1000000000ULL, 9, 1);
 	*p++ = ':';
 	*p++ = ' ';
 	return put(p, event_text[ev], event_len[ev]);
@@ -1007,7 +1135,7 @@ static char *put_loc(char *p, uint64_t addr, const struct func *f)
 	p = put_hex16(p, addr);
 	*p++ = ' ';
 	if (!f)
-		return put(p, "[unknown] ([unknown])", 21);
+		return put(p, "[unknown] ([unknown])", layout->dso ? 21 : 9);
 	if (f->name) {
 		p = put(p, f->name, f->name_len);
 		p = put(p, "+0x", 3);
@@ -1015,6 +1143,8 @@ static char *put_loc(char *p, uint64_t addr, const struct func *f)
 	} else {
 		p = put(p, "[unknown]", 9);
 	}
+	if (!layout->dso)
+		return p;
 	return put(p, dsos[f->dso].paren, dsos[f->dso].paren_len);
 }
 
@@ -1027,7 +1157,7 @@ static void emit_branch(struct thread *t, enum flag fl, uint64_t from,
 		return;
 	saw(t);
 	p = put_prefix(line_begin(), t, EV_BRANCHES);
-	p = put(p, flag_text[fl], 24);
+	p = put(p, flag_text[fl], flag_len);
 	*p++ = ' ';
 	p = put_loc(p, from, ff);
 	p = put(p, " => ", 4);
@@ -1046,10 +1176,12 @@ static void emit_synth(struct thread *t, enum event ev, const char *synth)
 		return;
 	saw(t);
 	p = put_prefix(line_begin(), t, ev);
-	p = put(p, flag_text[FL_NONE], 24);
-	p = put(p, synth, n);
-	for (; n < 34; n++)
-		*p++ = ' ';
+	p = put(p, flag_text[FL_NONE], flag_len);
+	if (layout->synth) {
+		p = put(p, synth, n);
+		for (; n < 34; n++)
+			*p++ = ' ';
+	}
 	p = put_hex16(p, 0);
 	*p++ = ' ';
 	p = put_loc(p, t->ip, &fn[t->fn]);
@@ -1081,7 +1213,8 @@ static void emit_error(struct thread *t, int lost)
 	n = snprintf(p, LINE_MAX_LEN,
 		     " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
 		     " cpu -1 pid %d tid %d ip ",
-		     (uint64_t)(now / 1000000000ULL), (uint64_t)(now % 1000000000ULL),
+		     (uint64_t)(shown(now) / 1000000000ULL),
+		     (uint64_t)(shown(now) % 1000000000ULL),
 		     t->pid, t->tid);
 	p += n;
 	if (lost) {
@@ -1114,6 +1247,8 @@ static void step(struct thread *t)
 
 	if (t->stopped) {
 		t->stopped = 0;
+		/* the scheduler may have moved it while it was not traced */
+		t->cpu = (int)fixed(((uint64_t)t->tid << 32) | t->nstrt++, 11, 24);
 		emit_branch(t, FL_TR_STRT, 0, NULL, t->ip, f);
 		if (t->untraced != FL_NONE)
 			truth_span(t, t->depth + 1, t->untraced_at, at, 0, 0,
@@ -1272,8 +1407,18 @@ static _Noreturn void usage(void)
 {
 	fprintf(stderr, "usage: gen-perf-script [--lines N] [--seed S] [--threads T]"
 		" [--event-width W]\n"
-		"                       [--start-depth D] [--no-errors] [--truth FILE]\n");
+		"                       [--start-depth D] [--no-errors] [--truth FILE]\n"
+		"                       [--coarse NS] [--layout NAME]\n");
 	exit(MT_EXIT_USAGE);
+}
+
+static const struct layout *find_layout(const char *name)
+{
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (!strcmp(layouts[i].name, name))
+			return &layouts[i];
+	die(MT_EXIT_USAGE, "unknown --layout '%s' (magic-trace, legacy, "
+	    "comm-cpu, perf615)", name);
 }
 
 int main(int argc, char **argv)
@@ -1286,16 +1431,26 @@ int main(int argc, char **argv)
 		{ "start-depth", required_argument, NULL, 'd' },
 		{ "no-errors", no_argument, NULL, 'E' },
 		{ "truth", required_argument, NULL, 'T' },
+		{ "coarse", required_argument, NULL, 'c' },
+		{ "layout", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t nlines = 1000, seed = 1, nthr = 4;
 	int c;
 
 	mt_set_progname(argv[0]);
-	while ((c = getopt_long(argc, argv, "Ed:n:s:T:t:w:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "EL:c:d:n:s:T:t:w:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'E':
 			no_errors = 1;
+			break;
+		case 'L':
+			layout = find_layout(optarg);
+			break;
+		case 'c':
+			coarse = parse_num("--coarse", optarg, 1000000000);
+			if (!coarse)
+				die(MT_EXIT_USAGE, "bad --coarse: '%s'", optarg);
 			break;
 		case 'd':
 			start_depth = (int)parse_num("--start-depth", optarg, 64);

@@ -2,7 +2,7 @@
  * stacks-check: compare the call spans of an mt stream (mt-stacks' output)
  * with the spans gen-perf-script --truth says the simulation had.
  *
- * usage: stacks-check TRUTH STREAM
+ * usage: stacks-check [--no-times] TRUTH STREAM
  *
  * TRUTH holds one span a line, tab-separated:
  *
@@ -20,6 +20,18 @@
  * number) may differ from the truth's by a constant: mt-stacks counts from
  * where the thread's trace began. That constant is the most common
  * difference over the spans that agree in everything but depth.
+ *
+ * --no-times compares everything but the times, for output whose times
+ * moved (mt-stacks without --no-spread spreads events that share a
+ * timestamp). Per thread the stream's depths are shifted so that its
+ * shallowest span is as deep as the truth's; then, level by level (spans
+ * of one depth never overlap), the spans in time order must agree one for
+ * one in kind, name and flags, and each must nest in the same span of the
+ * level above. Which span that is comes from the times of each side on
+ * its own; where it cannot be told (a span [t, t] between one that ends at
+ * t and one that starts at t) either will do. Ties in time keep the order
+ * of the file: the truth is written in the order spans end, and spans of
+ * one depth end in the order they start.
  *
  * Prints for each thread and then for all
  *   matched M of N truth spans, X extra spans in the output
@@ -53,6 +65,11 @@ struct span {
 	uint16_t flags;
 	uint8_t kind;
 	uint8_t extra;		/* a mismatch: 1 read, 0 from the truth */
+	uint8_t nest;		/* a mismatch only in where it nests */
+	size_t seq;		/* place in its file */
+	/* --no-times: the spans of the level above it may nest in, as
+	 * indexes [lo, hi) into that level; empty when none */
+	size_t lo, hi;
 };
 
 struct spans {
@@ -94,6 +111,7 @@ static struct span *spans_add(struct spans *a)
 {
 	spans_grow(a);
 	memset(&a->v[a->n], 0, sizeof(a->v[0]));
+	a->v[a->n].seq = a->n;
 	return &a->v[a->n++];
 }
 
@@ -402,6 +420,8 @@ static void show(const struct span *s)
 	printf(" kind=%s name=", kinds[s->kind]);
 	name = mt_intern_str(&names, s->name, &len);
 	put_name(name ? name : "", name ? len : 0);
+	if (s->nest)
+		printf(" (nests in another span)");
 	putchar('\n');
 }
 
@@ -412,8 +432,146 @@ static void summary(const char *who, size_t matched, size_t ntruth,
 	       "%zu extra spans in the output\n", who, matched, ntruth, extra);
 }
 
+/* ---- --no-times ---- */
+
+/* Order by depth, then time, ties in file order. */
+static int cmp_level(const void *pa, const void *pb)
+{
+	const struct span *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->depth, b->depth)) || (c = CMP(a->start, b->start)) ||
+	    (c = CMP(a->end, b->end)))
+		return c;
+	return CMP(a->seq, b->seq);
+}
+
+/* The spans of v[0..n) (sorted by cmp_level) at depth d: [*b, *e). */
+static void level(const struct span *v, size_t n, int64_t d, size_t *b,
+		  size_t *e)
+{
+	size_t i = 0;
+
+	while (i < n && v[i].depth < d)
+		i++;
+	*b = i;
+	while (i < n && v[i].depth == d)
+		i++;
+	*e = i;
+}
+
+/*
+ * Set lo and hi of each span to the spans of the level above whose times
+ * hold its own. A level's spans follow one another, so their starts and
+ * ends both grow: those that start early enough are a prefix, those that
+ * end late enough a suffix.
+ */
+static void nest_ranges(struct span *v, size_t n)
+{
+	size_t pb = 0, pe = 0, b, e;
+
+	for (size_t i = 0; i < n; i = e) {
+		level(v, n, v[i].depth, &b, &e);
+		if (b && v[b - 1].depth == v[b].depth - 1)
+			level(v, n, v[b].depth - 1, &pb, &pe);
+		else
+			pb = pe = b;
+		for (size_t k = b; k < e; k++) {
+			size_t lo = pb, hi = pe;
+			struct span *s = &v[k];
+
+			/* lo: first that ends at or after s; hi: past the last
+			 * that starts at or before s */
+			while (lo < hi) {
+				size_t m = lo + (hi - lo) / 2;
+
+				if (v[m].end < s->end)
+					lo = m + 1;
+				else
+					hi = m;
+			}
+			hi = pe;
+			for (size_t l = pb; l < hi;) {
+				size_t m = l + (hi - l) / 2;
+
+				if (v[m].start <= s->start)
+					l = m + 1;
+				else
+					hi = m;
+			}
+			if (lo >= hi || v[lo].start > s->start ||
+			    v[hi - 1].end < s->end)
+				lo = hi = pb;	/* none, or a level that overlaps */
+			s->lo = lo - pb;
+			s->hi = hi - pb;
+		}
+	}
+}
+
+static int64_t min_depth(const struct span *v, size_t n)
+{
+	int64_t d = n ? v[0].depth : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (v[i].depth < d)
+			d = v[i].depth;
+	return d;
+}
+
+static int same_nest(const struct span *a, const struct span *b)
+{
+	if (a->lo >= a->hi || b->lo >= b->hi)
+		return a->lo >= a->hi && b->lo >= b->hi;
+	return (a->lo > b->lo ? a->lo : b->lo) < (a->hi < b->hi ? a->hi : b->hi);
+}
+
+/*
+ * One thread without times: level by level, one for one. Mismatches go to
+ * bad; returns the number matched and sets *off to the depth offset.
+ */
+static size_t compare_untimed(struct span *t, size_t nt, struct span *o,
+			      size_t no, struct spans *bad, int64_t *off)
+{
+	size_t matched = 0, i = 0, j = 0;
+
+	*off = nt && no ? min_depth(o, no) - min_depth(t, nt) : 0;
+	for (size_t k = 0; k < no; k++)
+		o[k].depth -= *off;
+	sort(t, nt, sizeof(*t), cmp_level);
+	sort(o, no, sizeof(*o), cmp_level);
+	nest_ranges(t, nt);
+	nest_ranges(o, no);
+	while (i < nt || j < no) {
+		int c = i == nt ? 1 : j == no ? -1 : CMP(t[i].depth, o[j].depth);
+		struct span *x;
+
+		if (!c && t[i].kind == o[j].kind && t[i].name == o[j].name &&
+		    t[i].flags == o[j].flags && same_nest(&t[i], &o[j])) {
+			matched++;
+			i++;
+			j++;
+			continue;
+		}
+		if (c <= 0) {
+			x = spans_add(bad);
+			*x = t[i];
+			x->nest = !c && t[i].kind == o[j].kind &&
+				  t[i].name == o[j].name && t[i].flags == o[j].flags;
+			i++;
+		}
+		if (c >= 0) {
+			x = spans_add(bad);
+			*x = o[j];
+			x->extra = 1;
+			x->nest = !c && bad->v[bad->n - 2].nest;
+			j++;
+		}
+	}
+	return matched;
+}
+
 /* Compare thread by thread; returns whether all matched. */
-static int compare(struct spans *truth, struct spans *out)
+static int compare(struct spans *truth, struct spans *out, int no_times)
 {
 	struct spans bad = { NULL, 0, 0 };
 	size_t i = 0, j = 0, all_matched = 0, all_extra = 0;
@@ -444,9 +602,15 @@ static int compare(struct spans *truth, struct spans *out)
 			nt++;
 		while (j + no < out->n && same_thread(&o[no], first))
 			no++;
-		off = depth_offset(t, nt, o, no, diff);
-		for (size_t k = 0; k < no; k++)
-			o[k].depth -= off;	/* keeps the order */
+		if (no_times) {
+			matched = compare_untimed(t, nt, o, no, &bad, &off);
+			a = nt;
+			b = no;
+		} else {
+			off = depth_offset(t, nt, o, no, diff);
+			for (size_t k = 0; k < no; k++)
+				o[k].depth -= off;	/* keeps the order */
+		}
 		while (a < nt || b < no) {
 			int c = a == nt ? 1 :
 				b == no ? -1 :
@@ -484,16 +648,21 @@ static int compare(struct spans *truth, struct spans *out)
 
 static _Noreturn void usage(void)
 {
-	fprintf(stderr, "usage: stacks-check TRUTH STREAM\n");
+	fprintf(stderr, "usage: stacks-check [--no-times] TRUTH STREAM\n");
 	exit(MT_EXIT_USAGE);
 }
 
 int main(int argc, char **argv)
 {
 	struct spans truth = { NULL, 0, 0 }, out = { NULL, 0, 0 };
-	int ok;
+	int ok, no_times = 0;
 
 	mt_set_progname(argv[0]);
+	if (argc > 1 && !strcmp(argv[1], "--no-times")) {
+		no_times = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 3 || (argv[1][0] == '-' && argv[1][1]))
 		usage();
 	spans_grow(&truth);
@@ -505,7 +674,7 @@ int main(int argc, char **argv)
 
 	read_truth(argv[1], &truth);
 	read_stream(argv[2], &out);
-	ok = compare(&truth, &out);
+	ok = compare(&truth, &out, no_times);
 
 	free(truth.v);
 	free(out.v);
