@@ -1,19 +1,24 @@
 #!/bin/sh
-# scripts/demo.sh BUILD: what `make demo` shows until capture lands. It makes
-# realistic perf script text (as perf prints Intel PT branches), turns it into
-# an mt stream with mt-script-parse, and prints the first records.
+# scripts/demo.sh BUILD: what `make demo` shows until capture lands (issues 8
+# and 9). It makes the perf script text that perf prints for Intel PT
+# branches of a simulated multi-threaded program (gen-perf-script), runs the
+# pipeline that turns it into a timeline, and writes demo.fxt.
 set -eu
 BUILD=${1:-build}
 out=$BUILD/demo
 mkdir -p "$out"
-"$BUILD/tests/gen-perf-script" --lines 20000 --seed 1 >"$out/demo.perf.txt"
-"$BUILD/bin/mt-script-parse" -v "$out/demo.perf.txt" >"$out/demo.mt"
+"$BUILD/tests/gen-perf-script" --lines 200000 --seed 1 --threads 4 --start-depth 3 \
+	>"$out/demo.perf.txt"
+"$BUILD/bin/mt-script-parse" "$out/demo.perf.txt" >"$out/demo.mt"
+"$BUILD/bin/mt-stacks" -v "$out/demo.mt" >"$out/demo.spans"
+"$BUILD/bin/mt-fxt" -v -o demo.fxt "$out/demo.spans"
 echo
 echo "perf script text ($out/demo.perf.txt), first lines:"
-head -3 "$out/demo.perf.txt" | cut -c1-160
+head -3 "$out/demo.perf.txt" | cut -c1-150
 echo
-echo "as an mt stream ($out/demo.mt), first records:"
-"$BUILD/bin/mt-dump" "$out/demo.mt" | grep -v ' STRING ' | sed -n '2,8p' | cut -c1-160
+echo "call spans ($out/demo.spans), a few:"
+"$BUILD/bin/mt-dump" "$out/demo.spans" | grep ' SPAN ' | sed -n '100,104p' | cut -c1-150
 echo
-echo "Tracing a running program into demo.fxt for ui.perfetto.dev arrives with"
-echo "mt-record, mt-stacks and mt-fxt (issues 3, 4, 8, 9)."
+echo "Wrote demo.fxt: open https://ui.perfetto.dev, click \"Open trace file\" and"
+echo "choose demo.fxt. (This trace is of a simulated program; tracing a running"
+echo "one with mt-record arrives with issues 8 and 9.)"
