@@ -52,3 +52,11 @@ expect_exit 1 mt-fxt cut.mt >out 2>err
 contains err "mt-fxt: cut.mt: byte offset 0x"
 mt-fxt in.mt >out 2>err
 contains err "but no spans: run mt-stacks first"
+
+# recursion deeper than Perfetto shows: mt-fxt warns, the reader agrees
+awk 'BEGIN { for (d = 599; d >= 0; d--)
+	printf "SPAN start=1.%09d end=1.%09d pid=9 tid=9 depth=%d kind=function flags=- address=0x401000 name=\"rec\" dso=-\n", 1000 + d, 100000 - d, d }' >deep.txt
+mt-asm deep.txt | mt-fxt >deep.fxt 2>err
+contains err "thread 9 nests 600 deep: Perfetto drops slices deeper than 512"
+expect_exit 1 fxt-check deep.fxt >check 2>&1
+grep -q 'depth' check || { cat check >&2; fail "fxt-check does not report the depth"; }
