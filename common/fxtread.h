@@ -1,0 +1,422 @@
+/*
+ * Reading FXT (Fuchsia trace format) files the way Perfetto imports them.
+ * The layout and the import rules are in ../shared/notes/fxt.md (section 1:
+ * the records; section 2: what Perfetto's importer does with them); the
+ * section numbers below refer to it.
+ *
+ * Two layers:
+ *
+ * - struct mt_fxt_reader decodes one record at a time from a buffer in
+ *   memory, keeping what Perfetto's tokenizer keeps in file order: the
+ *   providers (each with its string table, thread table and ticks per
+ *   second), so that string and thread refs are resolved to the value their
+ *   index had at that point of the file (re-registration is followed).
+ *
+ * - struct mt_fxt_check consumes the records and finds everything Perfetto
+ *   would drop or misplace, counting it by kind as Perfetto's stats would
+ *   (enum mt_fxt_problem). At the end it sorts the thread events by (ts, file
+ *   order) and replays Perfetto's slice tracker on them (2.6), giving every
+ *   slice Perfetto would create, with its depth, and the process and thread
+ *   names from kernel objects (2.7). It keeps every thread event in memory
+ *   until then: memory grows with the number of events. It is a test and
+ *   check tool, not a streaming converter.
+ *
+ * Ownership: the reader does not copy its input (data must outlive it); it
+ * owns its tables and a scratch area for inline strings. Everything a record
+ * points to (raw, strings, provider) is owned by the reader and valid until
+ * the next mt_fxt_next() or mt_fxt_reader_release(). The checker owns its
+ * slices, arguments, names and their strings until mt_fxt_check_release().
+ *
+ * Neither prints or exits; errors are negative MT_E* codes (err.h).
+ */
+#ifndef MT_FXTREAD_H
+#define MT_FXTREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "intern.h"
+
+/* The magic number record, the whole first word of a file (1.3). */
+#define MT_FXT_MAGIC 0x0016547846040010ull
+/* The largest record: the 12-bit size field, in words (1.1). */
+#define MT_FXT_MAX_WORDS 4095
+#define MT_FXT_MAX_ARGS 15
+/* Perfetto's SliceTracker::kMaxDepth: deeper slices are dropped. */
+#define MT_FXT_MAX_DEPTH 512
+/* What the project writes, and what the checker wants (1.4). */
+#define MT_FXT_TICKS_NS 1000000000ull
+
+enum mt_fxt_rec_type {
+	MT_FXT_METADATA = 0,
+	MT_FXT_INIT = 1,
+	MT_FXT_STRING = 2,
+	MT_FXT_THREAD = 3,
+	MT_FXT_EVENT = 4,
+	MT_FXT_BLOB = 5,
+	MT_FXT_USEROBJ = 6,
+	MT_FXT_KOBJ = 7,
+	MT_FXT_SCHED = 8,
+	MT_FXT_LOG = 9,
+	MT_FXT_LARGE = 15
+};
+
+/* Metadata types ([16..19] of a metadata record). */
+enum mt_fxt_meta_type {
+	MT_FXT_META_PROVIDER_INFO = 1,
+	MT_FXT_META_PROVIDER_SECTION = 2,
+	MT_FXT_META_PROVIDER_EVENT = 3,
+	MT_FXT_META_TRACE_INFO = 4
+};
+
+enum mt_fxt_ev_type {
+	MT_FXT_EV_INSTANT = 0,
+	MT_FXT_EV_COUNTER = 1,
+	MT_FXT_EV_BEGIN = 2,
+	MT_FXT_EV_END = 3,
+	MT_FXT_EV_COMPLETE = 4,
+	MT_FXT_EV_ASYNC_BEGIN = 5,
+	MT_FXT_EV_ASYNC_INSTANT = 6,
+	MT_FXT_EV_ASYNC_END = 7,
+	MT_FXT_EV_FLOW_BEGIN = 8,
+	MT_FXT_EV_FLOW_STEP = 9,
+	MT_FXT_EV_FLOW_END = 10
+};
+
+enum mt_fxt_arg_type {
+	MT_FXT_ARG_NULL = 0,
+	MT_FXT_ARG_INT32 = 1,
+	MT_FXT_ARG_UINT32 = 2,
+	MT_FXT_ARG_INT64 = 3,
+	MT_FXT_ARG_UINT64 = 4,
+	MT_FXT_ARG_DOUBLE = 5,
+	MT_FXT_ARG_STRING = 6,
+	MT_FXT_ARG_POINTER = 7,
+	MT_FXT_ARG_KOID = 8,
+	MT_FXT_ARG_BOOL = 9,
+	MT_FXT_ARG_BLOB = 10
+};
+
+/* Kernel object types (ZX object types) Perfetto reads. */
+enum { MT_FXT_OBJ_PROCESS = 1, MT_FXT_OBJ_THREAD = 2 };
+
+/*
+ * A string ref resolved (1.2): ref 0 is "", an inline ref (0x8000 | len) is
+ * the bytes that followed in the record, an index is the table entry at this
+ * point of the file. p is NUL-terminated (the text may hold NULs of its
+ * own: len counts the bytes); p is NULL when the index was never registered
+ * in the current provider (an "undefined string ref").
+ */
+struct mt_fxt_str {
+	const char *p;
+	size_t len;
+	uint16_t ref; /* as written */
+};
+
+/* A thread ref resolved: inline (ref 0) or through the table. An index
+ * never registered gives pid 0, tid 0 and undefined 1, as in Perfetto. */
+struct mt_fxt_thread {
+	uint64_t pid, tid;
+	uint8_t ref;
+	uint8_t undefined;
+};
+
+/*
+ * An argument (1.8). u holds the value of every integer type (uint32,
+ * uint64, pointer, koid; int32 and int64 as their two's complement bits;
+ * bool as 0 or 1; blob: the payload size); i the same value as Perfetto
+ * stores it, a signed 64-bit integer (int32 sign-extended, uint64 cast);
+ * d the double; s the string value or the blob payload. Types above 10 are
+ * kept with only the name (Perfetto shows them as "unknown").
+ */
+struct mt_fxt_arg {
+	unsigned type;
+	unsigned size; /* words, header included */
+	struct mt_fxt_str name;
+	uint64_t u;
+	int64_t i;
+	double d;
+	struct mt_fxt_str s;
+};
+
+struct mt_fxt_provider {
+	uint32_t id;
+	char *name; /* NUL-terminated copy */
+	size_t name_len;
+	uint64_t ticks_per_second; /* 1e9 until an initialization record */
+	int has_init;              /* an initialization record was read */
+	uint32_t gen; /* a new provider-info record makes a new generation */
+};
+
+struct mt_fxt_meta {
+	unsigned type;          /* enum mt_fxt_meta_type or other */
+	uint32_t provider_id;   /* provider info, section, event */
+	struct mt_fxt_str name; /* provider info: the provider's name */
+	unsigned event;         /* provider event: [52..55] */
+	unsigned info_type;     /* trace info: [20..23] (0: magic) */
+};
+
+struct mt_fxt_string_rec {
+	unsigned index; /* 0: ignored by readers */
+	struct mt_fxt_str str;
+};
+
+struct mt_fxt_thread_rec {
+	unsigned index; /* 0: ignored by readers */
+	uint64_t pid, tid;
+};
+
+struct mt_fxt_event {
+	unsigned type;   /* enum mt_fxt_ev_type, or 11..15 as written */
+	struct mt_fxt_thread thread;
+	struct mt_fxt_str cat, name;
+	uint64_t ts;     /* ticks */
+	uint64_t end_ts; /* complete: the end, in ticks (absolute) */
+	uint64_t id;     /* counter id, async or flow correlation id */
+	unsigned nargs;  /* arguments decoded (all of them unless bad) */
+	struct mt_fxt_arg args[MT_FXT_MAX_ARGS];
+};
+
+struct mt_fxt_kobj {
+	unsigned obj_type; /* MT_FXT_OBJ_PROCESS, MT_FXT_OBJ_THREAD, other */
+	uint64_t koid;
+	struct mt_fxt_str name;
+	unsigned nargs;
+	struct mt_fxt_arg args[MT_FXT_MAX_ARGS];
+};
+
+struct mt_fxt_record {
+	unsigned type;       /* [0..3]: enum mt_fxt_rec_type or other */
+	uint64_t header;     /* the header word */
+	uint64_t offset;     /* byte offset of the record in the input */
+	size_t size;         /* bytes, header included: [4..15] * 8 */
+	const unsigned char *raw; /* the whole record */
+	/*
+	 * bad: the record's fields need more words than its size gives (or an
+	 * argument has size 0, or runs past the record); why says which, and
+	 * the fields decoded before that are set. The reader goes on with the
+	 * next record; a bad string, thread, init or provider record does not
+	 * take effect (Perfetto counts fuchsia_record_read_error).
+	 */
+	int bad;
+	const char *why;     /* static text, NULL unless bad */
+	unsigned undefined;  /* string refs of this record never registered */
+	/*
+	 * The current provider after this record took effect, NULL when there
+	 * is none (a provider section named an id without provider info:
+	 * Perfetto then drops every non-metadata record, 2.3). Records of types
+	 * init, string, thread, event and kernel object were resolved and
+	 * applied in this provider.
+	 */
+	const struct mt_fxt_provider *provider;
+	union {
+		struct mt_fxt_meta meta;
+		uint64_t ticks_per_second; /* init */
+		struct mt_fxt_string_rec string;
+		struct mt_fxt_thread_rec thread;
+		struct mt_fxt_event event;
+		struct mt_fxt_kobj kobj;
+	} u; /* by type; nothing for blob, userspace object, sched, log... */
+};
+
+struct mt_fxt_ent;
+
+struct mt_fxt_reader {
+	const unsigned char *data;
+	size_t len, pos;
+	int err;             /* sticky fatal error */
+	uint64_t err_offset;
+	int started;
+	uint64_t nrecords;
+	struct mt_fxt_provider *provs; /* every provider ever registered */
+	size_t nprovs, provcap;
+	long cur;            /* index in provs, -1: no current provider */
+	struct mt_fxt_ent *tab; /* strings, threads, provider ids: hashed */
+	size_t ntab, tabslots;
+	char *scratch;       /* NUL-terminated copies of inline strings */
+	size_t scratch_used;
+};
+
+/* Read the len bytes at data (not copied: data must outlive r). */
+void mt_fxt_reader_init_mem(struct mt_fxt_reader *r, const void *data,
+			    size_t len);
+
+/* Free the tables; r can be initialised again. */
+void mt_fxt_reader_release(struct mt_fxt_reader *r);
+
+/*
+ * Decode the next record into rec. Returns 1 with a record (also a bad
+ * one: see rec->bad), 0 at the end of the input, or a fatal error, after
+ * which every call returns the same:
+ *   MT_ECORRUPT    a record header of size 0 (Perfetto aborts the import)
+ *   MT_ETRUNCATED  the input ends inside a record (Perfetto drops it)
+ *   MT_ENOMEM
+ * mt_fxt_reader_offset() then gives the byte offset of that record. The
+ * reader does not insist on the magic: the checker reports it.
+ */
+int mt_fxt_next(struct mt_fxt_reader *r, struct mt_fxt_record *rec);
+
+/* Byte offset of the last record returned, or of the fatal error. */
+static inline uint64_t mt_fxt_reader_offset(const struct mt_fxt_reader *r)
+{
+	return r->err_offset;
+}
+
+/*
+ * Ticks to nanoseconds exactly as Perfetto does (TicksToNs): 0 with *ns
+ * set, or MT_ERANGE when ticks_per_second is 0 or the result does not fit
+ * in a non-negative int64 (fuchsia_timestamp_overflow).
+ */
+int mt_fxt_ticks_to_ns(uint64_t ticks, uint64_t ticks_per_second,
+		       int64_t *ns);
+
+/* ---- the checker ---- */
+
+/*
+ * What the checker counts. Each is something Perfetto would drop, refuse
+ * or misplace, or that the project's writer never produces:
+ */
+enum mt_fxt_problem {
+	MT_FXT_BAD_MAGIC,        /* the first 8 bytes are not the magic:
+				    Perfetto would not import the file */
+	MT_FXT_SIZE_ZERO,        /* a header of size 0: import aborted */
+	MT_FXT_TRUNCATED,        /* a trailing partial record, dropped */
+	MT_FXT_BAD_RECORD,       /* fields past the record's size (rec->bad);
+				    the record is dropped */
+	MT_FXT_BAD_RECORD_TYPE,  /* record type other than 0,1,2,3,4,7 (also
+				    metadata type 0 or >4, event type >10) */
+	MT_FXT_BAD_ARG_TYPE,     /* argument type other than 0..9 */
+	MT_FXT_PROVIDER_MISSING, /* a provider section for an id with no
+				    provider info, and each non-metadata
+				    record then dropped */
+	MT_FXT_INIT_MISSING,     /* events of a provider with no initialization
+				    record before them (once per provider) */
+	MT_FXT_BAD_TICKS,        /* ticks per second other than 1e9 */
+	MT_FXT_UNDEFINED_STRING, /* a string index never registered: the event
+				    (or kernel object) is dropped */
+	MT_FXT_UNDEFINED_THREAD, /* a thread index never registered: pid 0,
+				    tid 0 */
+	MT_FXT_TIMESTAMP_OVERFLOW, /* ts beyond int64 ns, or a complete event
+				      ending before it starts: dropped */
+	MT_FXT_KOID_TRUNCATED,   /* a pid or tid >= 2^32: Perfetto truncates */
+	MT_FXT_THREAD_PROCESS_ARG, /* a thread object whose "process" arg is
+				      not a koid (no name) or is missing
+				      (attached to pid 0) */
+	MT_FXT_SLICE_DROP_OVERLAPPING, /* a slice partially overlapping an open
+					  one, or an equal-start parent after
+					  its child: dropped */
+	MT_FXT_MISPLACED_END,    /* begun slices truncated to the end of a
+				    complete event they outlived */
+	MT_FXT_END_WITHOUT_BEGIN, /* an end with no open begun slice: ignored */
+	MT_FXT_DID_NOT_END,      /* a begin never ended: shown incomplete */
+	MT_FXT_DEPTH_OVER_512,   /* a slice deeper than 512: dropped */
+	MT_FXT_NPROBLEMS
+};
+
+/* "bad_magic", "size_zero", ...: the names above in lower case, without
+ * the prefix. NULL for a value out of range. */
+const char *mt_fxt_problem_name(int problem);
+
+#define MT_FXT_EXAMPLES 3
+
+struct mt_fxt_example {
+	uint64_t offset; /* byte offset of the record concerned */
+	char what[160];  /* one line of text */
+};
+
+/* A slice as Perfetto would create it on a thread track. */
+struct mt_fxt_slice {
+	uint32_t pid, tid;  /* as Perfetto keeps them: cast to 32 bits */
+	int64_t start;      /* ns */
+	int64_t dur;        /* ns; -1: did not end (on garbage input,
+			       Perfetto's cut of slices left open past a
+			       complete event can make it negative) */
+	unsigned depth;     /* 0: top level */
+	uint64_t order;     /* file order of the begin/complete/instant */
+	uint64_t offset;    /* its byte offset */
+	unsigned ev_type;   /* MT_FXT_EV_BEGIN, _COMPLETE or _INSTANT */
+	uint32_t name, cat; /* mt_fxt_check_str() */
+	size_t arg0, nargs; /* args[arg0 .. arg0 + nargs) of the checker */
+};
+
+/* An argument of a slice (an end event's arguments are added to the slice
+ * it closes, as Perfetto does). Strings are ids for mt_fxt_check_str(). */
+struct mt_fxt_slice_arg {
+	uint32_t name;
+	unsigned type; /* enum mt_fxt_arg_type */
+	uint64_t u;
+	int64_t i;
+	double d;
+	uint32_t s;
+};
+
+/* A process or thread name from a kernel object; the last one written for
+ * a pid (process) or (pid, tid) (thread) wins, as in Perfetto. */
+struct mt_fxt_name {
+	int thread;     /* 0: process name */
+	uint32_t pid, tid;
+	uint32_t name;  /* mt_fxt_check_str() */
+	uint64_t offset;
+};
+
+struct mt_fxt_cev;
+
+struct mt_fxt_check {
+	/* results, valid after mt_fxt_check_finish() */
+	uint64_t nrecords;
+	uint64_t count[MT_FXT_NPROBLEMS];
+	struct mt_fxt_example ex[MT_FXT_NPROBLEMS][MT_FXT_EXAMPLES];
+	struct mt_fxt_slice *slices; /* by (pid, tid, start, file order) */
+	size_t nslices;
+	struct mt_fxt_slice_arg *args;
+	size_t nargs;
+	struct mt_fxt_name *names;   /* by (pid, processes first, tid) */
+	size_t nnames;
+	size_t nthreads;             /* threads with slice events */
+
+	/* private */
+	struct mt_intern strs;
+	struct mt_fxt_cev *evs;
+	size_t nevs, evcap, argcap, slicecap, namecap;
+	unsigned char *init_warned; /* by provider generation */
+	size_t init_warned_len;
+	int seen_first, finished;
+};
+
+void mt_fxt_check_init(struct mt_fxt_check *c);
+void mt_fxt_check_release(struct mt_fxt_check *c);
+
+/*
+ * Consume one record returned by mt_fxt_next(), in file order. Returns 0
+ * or MT_ENOMEM (problems are counted, not returned).
+ */
+int mt_fxt_check_record(struct mt_fxt_check *c,
+			const struct mt_fxt_record *rec);
+
+/*
+ * Consume the fatal error mt_fxt_next() returned at offset: MT_ECORRUPT
+ * counts size_zero, MT_ETRUNCATED truncated; returns 0. Any other code
+ * (MT_ENOMEM) is returned as it is.
+ */
+int mt_fxt_check_error(struct mt_fxt_check *c, int err, uint64_t offset);
+
+/*
+ * After the last record: sort the thread events by (pid, tid, ts, file
+ * order), replay Perfetto's slice tracker and fill slices, names and the
+ * nesting problems. Call it after the last record; a second call does
+ * nothing. Returns 0 or MT_ENOMEM.
+ */
+int mt_fxt_check_finish(struct mt_fxt_check *c);
+
+/* The whole job on len bytes at data: read every record, consume it,
+ * finish. Returns 0 or MT_ENOMEM. */
+int mt_fxt_check_mem(struct mt_fxt_check *c, const void *data, size_t len);
+
+/* Total of the problem counts. */
+uint64_t mt_fxt_check_problems(const struct mt_fxt_check *c);
+
+/* The text of a string id of the checker ("" for 0), with its length. */
+const char *mt_fxt_check_str(const struct mt_fxt_check *c, uint32_t id,
+			     size_t *len);
+
+#endif
