@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,31 @@ void write_or_die(int fd, const void *buf, size_t n)
 		}
 		p += done;
 		n -= (size_t)done;
+	}
+}
+
+int open_input_or_die(const char *name)
+{
+	int fd;
+
+	if (!name || !strcmp(name, "-"))
+		return STDIN_FILENO;
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", name);
+	return fd;
+}
+
+void output_to_or_die(const char *name)
+{
+	int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", name);
+	if (fd != STDOUT_FILENO) {
+		if (dup2(fd, STDOUT_FILENO) < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", name);
+		close(fd);
 	}
 }
 

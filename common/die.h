@@ -47,6 +47,14 @@ _Noreturn void die_pipe(void);
  * MT_EXIT_SYSTEM. */
 void write_or_die(int fd, const void *buf, size_t n);
 
+/* The file a tool reads: standard input for NULL or "-", else name opened
+ * read-only; dies (MT_EXIT_SYSTEM) naming it when it cannot be opened. */
+int open_input_or_die(const char *name);
+
+/* Send standard output to the file name (created or truncated); dies
+ * naming it when that fails. */
+void output_to_or_die(const char *name);
+
 /* Close stdout and die if that (the final flush) fails. Call at the end of
  * main() of every tool that writes to stdout. */
 void close_stdout_or_die(void);

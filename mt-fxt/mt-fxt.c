@@ -15,6 +15,7 @@
 #include "die.h"
 #include "err.h"
 #include "stream.h"
+#include "tidmap.h"
 #include "wire.h"
 #include "banned.h"
 
@@ -256,47 +257,37 @@ struct thread {
 	int named;
 };
 
-static struct thread *threads;
+static struct thread *threads; /* by index in thread_ids */
 static size_t nthreads, thread_cap;
-static struct thread *thread_in_slot[256];
+static struct mt_tidmap thread_ids;
+static uint32_t thread_in_slot[256]; /* thread index + 1, 0: free */
 static uint8_t thread_used[256];
 static unsigned thread_hand;
 static unsigned long long thread_records;
 
 static struct thread *thread_get(uint32_t pid, uint32_t tid)
 {
-	size_t i;
+	uint32_t i;
+	int is_new;
 
-	if ((nthreads + 1) * 2 > thread_cap) {
-		size_t n = thread_cap ? thread_cap * 2 : 256;
-		struct thread *t = calloc(n, sizeof(*t));
+	if (mt_tidmap_get(&thread_ids, pid, tid, &i, &is_new))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (!is_new)
+		return &threads[i];
+	if (i >= thread_cap) {
+		size_t cap = thread_cap ? thread_cap * 2 : 256;
+		struct thread *v = realloc(threads, cap * sizeof(*v));
 
-		if (!t)
+		if (!v)
 			die(MT_EXIT_SYSTEM, "out of memory");
-		for (i = 0; i < thread_cap; i++) {
-			size_t j;
-
-			if (!threads[i].used)
-				continue;
-			for (j = (threads[i].tid * 2654435761u ^ threads[i].pid) & (n - 1);
-			     t[j].used; j = (j + 1) & (n - 1))
-				;
-			t[j] = threads[i];
-			if (t[j].slot)
-				thread_in_slot[t[j].slot] = &t[j];
-		}
-		free(threads);
-		threads = t;
-		thread_cap = n;
+		threads = v;
+		thread_cap = cap;
 	}
-	for (i = (tid * 2654435761u ^ pid) & (thread_cap - 1); threads[i].used;
-	     i = (i + 1) & (thread_cap - 1))
-		if (threads[i].pid == pid && threads[i].tid == tid)
-			return &threads[i];
+	memset(&threads[i], 0, sizeof(threads[i]));
 	threads[i].used = 1;
 	threads[i].pid = pid;
 	threads[i].tid = tid;
-	nthreads++;
+	nthreads = i + 1;
 	return &threads[i];
 }
 
@@ -322,8 +313,8 @@ static uint32_t thread_ref(struct thread *t)
 	}
 	s = thread_hand;
 	if (thread_in_slot[s])
-		thread_in_slot[s]->slot = 0;
-	thread_in_slot[s] = t;
+		threads[thread_in_slot[s] - 1].slot = 0;
+	thread_in_slot[s] = (uint32_t)(t - threads) + 1;
 	thread_used[s] = 1;
 	t->slot = (uint8_t)s;
 	word(3 | 3 << 4 | (uint64_t)s << 16);
@@ -713,7 +704,7 @@ static void json_names(void)
 {
 	size_t i;
 
-	for (i = 0; i < thread_cap; i++) {
+	for (i = 0; i < nthreads; i++) {
 		struct thread *t = &threads[i];
 
 		if (!t->used || !t->comm)
@@ -775,7 +766,7 @@ static void report(int verbose)
 {
 	size_t i;
 
-	for (i = 0; i < thread_cap; i++) {
+	for (i = 0; i < nthreads; i++) {
 		struct thread *t = &threads[i];
 
 		if (t->used && t->has_depth && t->max_depth - t->min_depth >= 512) {
@@ -822,7 +813,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *oname = NULL;
-	int verbose = 0, fd = STDIN_FILENO, c, err;
+	int verbose = 0, fd, c, err;
 
 	mt_set_progname(argv[0]);
 	while ((c = getopt_long(argc, argv, "o:v", longopts, NULL)) != -1) {
@@ -856,12 +847,9 @@ int main(int argc, char **argv)
 		fputs(USAGE, stderr);
 		return MT_EXIT_USAGE;
 	}
-	if (optind < argc && strcmp(argv[optind], "-")) {
+	if (optind < argc && strcmp(argv[optind], "-"))
 		in_name = argv[optind];
-		fd = open(in_name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
-	}
+	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
 	if (oname) {
 		out_name = oname;
 		if (ends_with(oname, ".gz")) {
@@ -869,13 +857,7 @@ int main(int argc, char **argv)
 			if (!gz)
 				die_errno(MT_EXIT_SYSTEM, "%s", oname);
 		} else {
-			int ofd = open(oname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-			if (ofd < 0)
-				die_errno(MT_EXIT_SYSTEM, "%s", oname);
-			if (dup2(ofd, STDOUT_FILENO) < 0)
-				die_errno(MT_EXIT_SYSTEM, "dup2");
-			close(ofd);
+			output_to_or_die(oname);
 		}
 	}
 	if ((err = mt_reader_init_fd(&in, fd, NULL, 0)))

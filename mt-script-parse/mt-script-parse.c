@@ -15,6 +15,7 @@
 #include "err.h"
 #include "perfline.h"
 #include "stream.h"
+#include "tidmap.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-script-parse [-kv] [-o output] [file]\n"
@@ -170,65 +171,34 @@ static void check(int err)
 
 /* ---- threads ---- */
 
-struct thread {
-	uint32_t pid, tid, comm;
-	int used;
-};
-
-static struct thread *threads;
-static size_t nthreads, thread_slots;
-
-static struct thread *thread_slot(uint32_t pid, uint32_t tid)
-{
-	size_t i;
-
-	if ((nthreads + 1) * 2 > thread_slots) {
-		size_t n = thread_slots ? thread_slots * 2 : 256;
-		struct thread *t = calloc(n, sizeof(*t));
-
-		if (!t)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		for (i = 0; i < thread_slots; i++) {
-			size_t j;
-
-			if (!threads[i].used)
-				continue;
-			for (j = (threads[i].tid * 2654435761u ^ threads[i].pid) & (n - 1);
-			     t[j].used; j = (j + 1) & (n - 1))
-				;
-			t[j] = threads[i];
-		}
-		free(threads);
-		threads = t;
-		thread_slots = n;
-	}
-	for (i = (tid * 2654435761u ^ pid) & (thread_slots - 1); threads[i].used;
-	     i = (i + 1) & (thread_slots - 1))
-		if (threads[i].pid == pid && threads[i].tid == tid)
-			return &threads[i];
-	return &threads[i];
-}
+static struct mt_tidmap thread_ids;
+static uint32_t *thread_comm; /* by thread index: the name sent */
+static size_t thread_cap;
 
 /* Send THREAD when a thread is first seen or its name changes. */
 static void see_thread(uint32_t pid, uint32_t tid, const struct mt_slice *comm,
 		       uint64_t time)
 {
-	struct thread *t;
-	uint32_t id;
+	uint32_t id, i;
+	int is_new;
 
 	if (pid == MT_NONE32 && tid == MT_NONE32)
 		return;
-	t = thread_slot(pid, tid);
-	id = comm->len ? intern(&misc_cache, comm) : 0;
-	if (t->used && (id == 0 || id == t->comm))
-		return;
-	if (!t->used) {
-		t->used = 1;
-		t->pid = pid;
-		t->tid = tid;
-		nthreads++;
+	if (mt_tidmap_get(&thread_ids, pid, tid, &i, &is_new))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (i >= thread_cap) {
+		size_t cap = thread_cap ? thread_cap * 2 : 64;
+		uint32_t *v = realloc(thread_comm, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		thread_comm = v;
+		thread_cap = cap;
 	}
-	t->comm = id;
+	id = comm->len ? intern(&misc_cache, comm) : 0;
+	if (!is_new && (id == 0 || id == thread_comm[i]))
+		return;
+	thread_comm[i] = id;
 	{
 		struct mt_thread th = { pid, tid, id, time };
 
@@ -568,7 +538,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_name = NULL;
-	int verbose = 0, fd = STDIN_FILENO, c, err;
+	int verbose = 0, fd, c, err;
 
 	mt_set_progname(argv[0]);
 	while ((c = getopt_long(argc, argv, "ko:v", longopts, NULL)) != -1) {
@@ -599,20 +569,11 @@ int main(int argc, char **argv)
 		fputs(USAGE, stderr);
 		return MT_EXIT_USAGE;
 	}
-	if (optind < argc && strcmp(argv[optind], "-")) {
+	if (optind < argc && strcmp(argv[optind], "-"))
 		in_name = argv[optind];
-		fd = open(in_name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
-	}
+	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
 	if (out_name) {
-		int ofd = open(out_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-		if (ofd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", out_name);
-		if (dup2(ofd, STDOUT_FILENO) < 0)
-			die_errno(MT_EXIT_SYSTEM, "dup2");
-		close(ofd);
+		output_to_or_die(out_name);
 	}
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");

@@ -13,6 +13,7 @@
 #include "die.h"
 #include "err.h"
 #include "stream.h"
+#include "tidmap.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-stacks [-v] [--no-spread] [--keep-after-trigger] [-o output] [file]\n"
@@ -184,37 +185,29 @@ struct thread {
 static uint64_t cut_time = MT_NONE64;
 static int cut_pending;
 
-static struct thread *threads;
-static size_t nthreads, thread_slots;
+static struct thread *threads; /* by index in thread_ids */
+static size_t nthreads, thread_cap;
+static struct mt_tidmap thread_ids;
 
 static struct thread *thread_get(uint32_t pid, uint32_t tid)
 {
-	size_t i;
+	uint32_t i;
+	int is_new;
 
-	if ((nthreads + 1) * 2 > thread_slots) {
-		size_t n = thread_slots ? thread_slots * 2 : 64;
-		struct thread *t = calloc(n, sizeof(*t));
+	if (mt_tidmap_get(&thread_ids, pid, tid, &i, &is_new))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (!is_new)
+		return &threads[i];
+	if (i >= thread_cap) {
+		size_t cap = thread_cap ? thread_cap * 2 : 64;
+		struct thread *v = realloc(threads, cap * sizeof(*v));
 
-		if (!t)
+		if (!v)
 			die(MT_EXIT_SYSTEM, "out of memory");
-		for (i = 0; i < thread_slots; i++) {
-			size_t j;
-
-			if (!threads[i].used)
-				continue;
-			for (j = (threads[i].tid * 2654435761u ^ threads[i].pid) & (n - 1);
-			     t[j].used; j = (j + 1) & (n - 1))
-				;
-			t[j] = threads[i];
-		}
-		free(threads);
-		threads = t;
-		thread_slots = n;
+		threads = v;
+		thread_cap = cap;
 	}
-	for (i = (tid * 2654435761u ^ pid) & (thread_slots - 1); threads[i].used;
-	     i = (i + 1) & (thread_slots - 1))
-		if (threads[i].pid == pid && threads[i].tid == tid)
-			return &threads[i];
+	memset(&threads[i], 0, sizeof(threads[i]));
 	threads[i].used = 1;
 	threads[i].pid = pid;
 	threads[i].tid = tid;
@@ -222,7 +215,7 @@ static struct thread *thread_get(uint32_t pid, uint32_t tid)
 	threads[i].fresh = 1;
 	/* the code the trace begins in is depth 0, its callees 1 */
 	threads[i].cur.empty_depth = 1;
-	nthreads++;
+	nthreads = i + 1;
 	return &threads[i];
 }
 
@@ -923,7 +916,7 @@ static void cut_all(void)
 	size_t i;
 
 	cut_pending = 0;
-	for (i = 0; i < thread_slots; i++) {
+	for (i = 0; i < nthreads; i++) {
 		struct thread *t = &threads[i];
 
 		if (!t->used)
@@ -948,7 +941,7 @@ static void mark(const struct mt_mark *m)
 
 	if (m->kind == MT_MARK_SNAPSHOT) {
 		/* a new snapshot: nothing carries over */
-		for (i = 0; i < thread_slots; i++)
+		for (i = 0; i < nthreads; i++)
 			if (threads[i].used)
 				end_thread(&threads[i]);
 		cut_time = MT_NONE64;
@@ -961,7 +954,7 @@ static void mark(const struct mt_mark *m)
 			cut_all();
 			return;
 		}
-		for (i = 0; i < thread_slots; i++) {
+		for (i = 0; i < nthreads; i++) {
 			struct thread *t = &threads[i];
 
 			if (t->used && (m->tid == MT_NONE32 || m->tid == t->tid)) {
@@ -1055,7 +1048,7 @@ static void each_thread(uint32_t pid, uint32_t tid,
 		fn(thread_get(pid, tid), arg);
 		return;
 	}
-	for (i = 0; i < thread_slots; i++)
+	for (i = 0; i < nthreads; i++)
 		if (threads[i].used && (pid == MT_NONE32 || threads[i].pid == pid))
 			fn(&threads[i], arg);
 }
@@ -1122,7 +1115,7 @@ static void run(void)
 		       (unsigned long long)mt_reader_offset(&in));
 	if (show && nrec > 0xfffff)
 		fputs("\r\033[K", stderr);
-	for (i = 0; i < thread_slots; i++)
+	for (i = 0; i < nthreads; i++)
 		if (threads[i].used)
 			end_thread(&threads[i]);
 }
@@ -1159,7 +1152,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_name = NULL;
-	int verbose = 0, fd = STDIN_FILENO, c, err;
+	int verbose = 0, fd, c, err;
 
 	mt_set_progname(argv[0]);
 	while ((c = getopt_long(argc, argv, "o:v", longopts, NULL)) != -1) {
@@ -1193,20 +1186,11 @@ int main(int argc, char **argv)
 		fputs(USAGE, stderr);
 		return MT_EXIT_USAGE;
 	}
-	if (optind < argc && strcmp(argv[optind], "-")) {
+	if (optind < argc && strcmp(argv[optind], "-"))
 		in_name = argv[optind];
-		fd = open(in_name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
-	}
+	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
 	if (out_name) {
-		int ofd = open(out_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-		if (ofd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", out_name);
-		if (dup2(ofd, STDOUT_FILENO) < 0)
-			die_errno(MT_EXIT_SYSTEM, "dup2");
-		close(ofd);
+		output_to_or_die(out_name);
 	}
 	if ((err = mt_reader_init_fd(&in, fd, NULL, 0)))
 		die_mt(err, "%s", in_name);

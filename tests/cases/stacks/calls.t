@@ -12,9 +12,9 @@
    10/10    5.000000600:          1   branches:uH:   return                          404020 baz+0x20 (/bin/app) =>           401025 main+0x25 (/bin/app)
 --- expect
 SPAN start=5.000000200 end=5.000000300 tid=10 depth=2 kind=function flags=- address=0x403000 name="bar"
-SPAN start=5.000000350 end=5.000000350 tid=11 depth=1 kind=function flags=OPEN address=0x406000 name="work"
-SPAN start=5.000000150 end=5.000000350 tid=11 depth=0 kind=function flags=INFERRED|OPEN address=0x405000 name="worker"
-SPAN start=5.000000150 end=5.000000250 tid=11 depth=1 kind=function flags=- address=0x406000 name="work"
 SPAN start=5.000000500 end=5.000000600 tid=10 depth=1 kind=function flags=- address=0x404000 name="baz"
 SPAN start=5.000000100 end=5.000000600 tid=10 depth=0 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
 SPAN start=5.000000100 end=5.000000400 tid=10 depth=1 kind=function flags=- address=0x402000 name="foo"
+SPAN start=5.000000350 end=5.000000350 tid=11 depth=1 kind=function flags=OPEN address=0x406000 name="work"
+SPAN start=5.000000150 end=5.000000350 tid=11 depth=0 kind=function flags=INFERRED|OPEN address=0x405000 name="worker"
+SPAN start=5.000000150 end=5.000000250 tid=11 depth=1 kind=function flags=- address=0x406000 name="work"
