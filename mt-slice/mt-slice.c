@@ -9,11 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "buf.h"
 #include "die.h"
 #include "duration.h"
 #include "err.h"
+#include "fxtread.h"
 #include "stream.h"
+#include "wire.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-slice [-v] [--from time] [--to time] [--duration time] [--abs] [--min-duration time] [--pid list] [--tid list] [--max-depth n] [-o output] [file]\n"
@@ -26,7 +30,7 @@ static uint64_t opt_from, opt_to = MT_NONE64, opt_dur = MT_NONE64, min_dur;
 static int have_from, have_to, absolute, have_max_depth;
 static int32_t max_depth;
 static uint64_t win_from, win_to; /* absolute, once the base is known */
-static int have_base;
+static int have_base, verbose;
 static unsigned long long n_in, n_kept, n_clipped, n_short;
 
 /* ---- --pid and --tid lists ---- */
@@ -204,6 +208,817 @@ static void span(const struct mt_span *in_s)
 	n_kept++;
 }
 
+/* ---- FXT input ---- */
+
+/*
+ * FXT in, FXT out, one record at a time: what is not an event is copied
+ * unchanged in file order, so the string and thread tables (with their
+ * re-registrations), providers and init records stay as they were.
+ * Event records are kept, clipped or dropped. A record written later than
+ * its place in the file (a begin moved to the window's start, a span held
+ * so that its parent comes first) is rewritten with its strings and thread
+ * inline: by then its table indexes may mean something else.
+ */
+
+#define FXT_SIZE_MAX (MT_FXT_MAX_WORDS * 8)
+#define FXT_MAGIC "\x10\x00\x04\x46\x78\x54\x16\x00"
+
+static unsigned char fxt_rec[FXT_SIZE_MAX];
+static struct mt_fxt_reader fxr;
+static uint64_t fxt_off; /* byte offset of the record being read */
+
+/* ---- the byte source: the file, or zlib's output ---- */
+
+static int src_fd = -1;
+static unsigned char src_pre[8]; /* bytes read while sniffing */
+static size_t src_pre_len, src_pre_pos;
+static int src_gz;
+static z_stream zs;
+static unsigned char peek[8]; /* decompressed bytes read while sniffing */
+static size_t peek_len, peek_pos;
+static unsigned char zin[1 << 16];
+static int z_end;
+
+static size_t raw_read(void *p, size_t n)
+{
+	size_t got = 0;
+
+	if (src_pre_pos < src_pre_len) {
+		got = src_pre_len - src_pre_pos < n ? src_pre_len - src_pre_pos : n;
+		memcpy(p, src_pre + src_pre_pos, got);
+		src_pre_pos += got;
+		return got;
+	}
+	for (;;) {
+		ssize_t k = read(src_fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
+		return (size_t)k;
+	}
+}
+
+static size_t gz_read(unsigned char *p, size_t n)
+{
+	zs.next_out = p;
+	zs.avail_out = (uInt)n;
+	while (zs.avail_out == n && !z_end) {
+		int zerr;
+
+		if (!zs.avail_in) {
+			size_t k = raw_read(zin, sizeof(zin));
+
+			if (!k)
+				die(MT_EXIT_DATA, "%s: gzip data ends early", in_name);
+			zs.next_in = zin;
+			zs.avail_in = (uInt)k;
+		}
+		zerr = inflate(&zs, Z_NO_FLUSH);
+		if (zerr == Z_STREAM_END) {
+			/* another member may follow (cat a.gz b.gz) */
+			if (!zs.avail_in) {
+				size_t k = raw_read(zin, sizeof(zin));
+
+				zs.next_in = zin;
+				zs.avail_in = (uInt)k;
+			}
+			if (!zs.avail_in)
+				z_end = 1;
+			else if (inflateReset(&zs) != Z_OK)
+				die(MT_EXIT_DATA, "%s: bad gzip data", in_name);
+		} else if (zerr != Z_OK && zerr != Z_BUF_ERROR) {
+			die(MT_EXIT_DATA, "%s: bad gzip data: %s", in_name,
+			    zs.msg ? zs.msg : "inflate failed");
+		}
+	}
+	return n - zs.avail_out;
+}
+
+/* Up to n bytes (fewer only at the end of the input). */
+static size_t src_read(void *buf, size_t n)
+{
+	unsigned char *p = buf;
+	size_t got = 0;
+
+	while (got < n && peek_pos < peek_len)
+		p[got++] = peek[peek_pos++];
+	while (got < n) {
+		size_t k = src_gz ? gz_read(p + got, n - got) :
+				    raw_read(p + got, n - got);
+
+		if (!k)
+			break;
+		got += k;
+	}
+	return got;
+}
+
+/* ---- output ---- */
+
+static unsigned char obuf[1 << 16];
+static size_t olen;
+
+static void out_flush(void)
+{
+	write_or_die(STDOUT_FILENO, obuf, olen);
+	olen = 0;
+}
+
+static void out_bytes(const void *p, size_t n)
+{
+	if (!n)
+		return;
+	if (n > sizeof(obuf) - olen)
+		out_flush();
+	if (n > sizeof(obuf)) {
+		write_or_die(STDOUT_FILENO, p, n);
+		return;
+	}
+	memcpy(obuf + olen, p, n);
+	olen += n;
+}
+
+static void buf_add(struct mt_buf *b, const void *p, size_t n)
+{
+	if (!n)
+		return;
+	if (mt_buf_add(b, p, n))
+		die(MT_EXIT_SYSTEM, "out of memory");
+}
+
+static void buf_word(struct mt_buf *b, uint64_t w)
+{
+	unsigned char x[8];
+
+	mt_put64(x, w);
+	buf_add(b, x, 8);
+}
+
+static size_t words_of(size_t len)
+{
+	return (len + 7) / 8;
+}
+
+static void buf_stream(struct mt_buf *b, const char *s, size_t len)
+{
+	static const char zero[8];
+
+	buf_add(b, s, len);
+	if (len % 8)
+		buf_add(b, zero, 8 - len % 8);
+}
+
+/* ---- rewriting event records ---- */
+
+static uint64_t field(uint64_t w, unsigned lo, unsigned hi)
+{
+	return (w >> lo) & ((1ull << (hi - lo + 1)) - 1);
+}
+
+static uint64_t set_field(uint64_t w, unsigned lo, unsigned hi, uint64_t v)
+{
+	uint64_t m = ((1ull << (hi - lo + 1)) - 1) << lo;
+
+	return (w & ~m) | (v << lo & m);
+}
+
+static size_t ref_words(unsigned ref)
+{
+	return ref & 0x8000 ? words_of(ref & 0x7fff) : 0;
+}
+
+/* Bytes of an event record up to the end of its arguments: what comes
+ * after (a complete event's end, an id) is type-specific. */
+static size_t body_len(const struct mt_fxt_event *ev)
+{
+	size_t w = 2 + (ev->thread.ref ? 0 : 2) + ref_words(ev->cat.ref) +
+		   ref_words(ev->name.ref);
+	unsigned i;
+
+	for (i = 0; i < ev->nargs; i++)
+		w += ev->args[i].size;
+	return w * 8;
+}
+
+/* A bool argument set to true, its name inline. */
+static void add_flag(struct mt_buf *args, unsigned *n, const char *name)
+{
+	size_t len = strlen(name);
+
+	buf_word(args, 9 | (uint64_t)(1 + words_of(len)) << 4 |
+		 (uint64_t)(0x8000 | len) << 16 | 1ull << 32);
+	buf_stream(args, name, len);
+	++*n;
+}
+
+/* The arguments of ev with their names and string values inline, appended
+ * to b; those of unknown types are copied as they are. */
+static void inline_args(struct mt_buf *b, unsigned *n,
+			const struct mt_fxt_event *ev, const unsigned char *raw)
+{
+	size_t off = body_len(ev);
+	unsigned i;
+
+	for (i = 0; i < ev->nargs; i++)
+		off -= ev->args[i].size * 8;
+	for (i = 0; i < ev->nargs; off += ev->args[i].size * 8, i++) {
+		const struct mt_fxt_arg *a = &ev->args[i];
+		size_t nw = words_of(a->name.len), vw = 0;
+		uint64_t h, value = 0;
+		int has_word = 0;
+
+		if (a->type > MT_FXT_ARG_BOOL || a->name.len > 0x7fff ||
+		    (a->type == MT_FXT_ARG_STRING && a->s.len > 0x7fff)) {
+			buf_add(b, raw + off, a->size * 8);
+			++*n;
+			continue;
+		}
+		h = a->type | (uint64_t)(a->name.len ? 0x8000 | a->name.len : 0) << 16;
+		switch (a->type) {
+		case MT_FXT_ARG_INT32:
+		case MT_FXT_ARG_UINT32:
+		case MT_FXT_ARG_BOOL:
+			h |= (a->u & 0xffffffffu) << 32;
+			break;
+		case MT_FXT_ARG_INT64:
+		case MT_FXT_ARG_UINT64:
+		case MT_FXT_ARG_POINTER:
+		case MT_FXT_ARG_KOID:
+			value = a->u;
+			has_word = 1;
+			break;
+		case MT_FXT_ARG_DOUBLE:
+			memcpy(&value, &a->d, 8);
+			has_word = 1;
+			break;
+		case MT_FXT_ARG_STRING:
+			if (a->s.len)
+				h |= (uint64_t)(0x8000 | a->s.len) << 32;
+			vw = words_of(a->s.len);
+			break;
+		default:
+			break;
+		}
+		h |= (uint64_t)(1 + nw + vw + (size_t)has_word) << 4;
+		buf_word(b, h);
+		buf_stream(b, a->name.p, a->name.len);
+		if (has_word)
+			buf_word(b, value);
+		if (a->type == MT_FXT_ARG_STRING)
+			buf_stream(b, a->s.p, a->s.len);
+		++*n;
+	}
+}
+
+/* Set the header's size from the buffer's length. */
+static void seal(struct mt_buf *b)
+{
+	unsigned char *p = (unsigned char *)b->p;
+
+	mt_put64(p, set_field(mt_get64(p), 4, 15, b->len / 8));
+}
+
+/*
+ * The body of an event (header to the end of its arguments) with thread,
+ * category, name and arguments inline, replacing b. Falls back on the
+ * record as it is when the inline form would not fit in a record.
+ */
+static void save_body(struct mt_buf *b, const struct mt_fxt_record *rec)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	uint64_t h = rec->header;
+	unsigned n = 0;
+
+	mt_buf_reset(b);
+	h = set_field(h, 24, 31, 0);
+	h = set_field(h, 32, 47, ev->cat.len ? 0x8000 | ev->cat.len : 0);
+	h = set_field(h, 48, 63, ev->name.len ? 0x8000 | ev->name.len : 0);
+	if (ev->cat.len > 0x7fff || ev->name.len > 0x7fff)
+		goto raw;
+	buf_word(b, h);
+	buf_word(b, ev->ts);
+	buf_word(b, ev->thread.pid);
+	buf_word(b, ev->thread.tid);
+	buf_stream(b, ev->cat.p, ev->cat.len);
+	buf_stream(b, ev->name.p, ev->name.len);
+	inline_args(b, &n, ev, rec->raw);
+	if (b->len / 8 + 2 + 2 * 3 > MT_FXT_MAX_WORDS)
+		goto raw;
+	seal(b);
+	return;
+raw:
+	mt_buf_reset(b);
+	buf_add(b, rec->raw, body_len(ev));
+}
+
+/*
+ * Write body (from save_body, or a record's own bytes up to its arguments)
+ * as an event of type etype at ts, with nextra arguments more from extra;
+ * a complete event gets end. Arguments past 15 are left out.
+ */
+static void emit(struct mt_buf *o, const unsigned char *body, size_t len,
+		 unsigned etype, uint64_t ts, uint64_t end,
+		 const struct mt_buf *extra, unsigned nextra)
+{
+	uint64_t h = mt_get64(body);
+	unsigned n = (unsigned)field(h, 20, 23);
+	size_t i, off = 0;
+
+	mt_buf_reset(o);
+	buf_add(o, body, len);
+	for (i = 0; i < nextra; i++) {
+		size_t sz = field(mt_get64((unsigned char *)extra->p + off), 4, 15) * 8;
+
+		if (n >= MT_FXT_MAX_ARGS || (o->len + sz) / 8 + 1 > MT_FXT_MAX_WORDS)
+			break;
+		buf_add(o, extra->p + off, sz);
+		off += sz;
+		n++;
+	}
+	if (etype == MT_FXT_EV_COMPLETE)
+		buf_word(o, end);
+	h = set_field(h, 16, 19, etype);
+	h = set_field(h, 20, 23, n);
+	mt_put64((unsigned char *)o->p, h);
+	mt_put64((unsigned char *)o->p + 8, ts);
+	seal(o);
+}
+
+/* ---- times: the window is in ns, records in ticks ---- */
+
+static uint64_t to_ticks(uint64_t ns, uint64_t tps)
+{
+	if (tps == MT_FXT_TICKS_NS)
+		return ns;
+	return (uint64_t)((unsigned __int128)ns * tps / MT_FXT_TICKS_NS);
+}
+
+/* ---- threads and their open begins ---- */
+
+enum { B_BEFORE, B_WRITTEN, B_DROPPED, B_PENDING };
+
+struct open_begin {
+	int state;
+	uint64_t start;    /* ns, as read */
+	uint64_t tps;
+	struct mt_buf body; /* B_BEFORE, B_PENDING: from save_body() */
+	struct mt_buf held; /* B_PENDING: records waiting for this one */
+};
+
+struct fthread {
+	uint64_t pid, tid;
+	struct open_begin *st;
+	size_t n, cap;
+};
+
+static struct fthread *fth;
+static size_t nfth, fthcap;
+
+static struct fthread *fthread_get(uint64_t pid, uint64_t tid)
+{
+	size_t i;
+
+	/* threads are few; the last one asked for is the likely one */
+	static size_t last;
+
+	if (last < nfth && fth[last].pid == pid && fth[last].tid == tid)
+		return &fth[last];
+	for (i = 0; i < nfth; i++)
+		if (fth[i].pid == pid && fth[i].tid == tid)
+			return &fth[last = i];
+	if (nfth == fthcap) {
+		size_t cap = fthcap ? fthcap * 2 : 16;
+		struct fthread *v = realloc(fth, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		fth = v;
+		fthcap = cap;
+	}
+	memset(&fth[nfth], 0, sizeof(fth[nfth]));
+	fth[nfth].pid = pid;
+	fth[nfth].tid = tid;
+	last = nfth;
+	return &fth[nfth++];
+}
+
+static struct open_begin *push(struct fthread *t, int state, uint64_t start,
+			       uint64_t tps)
+{
+	struct open_begin *b;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16, i;
+		struct open_begin *v = realloc(t->st, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		for (i = t->cap; i < cap; i++) {
+			mt_buf_init(&v[i].body);
+			mt_buf_init(&v[i].held);
+		}
+		t->st = v;
+		t->cap = cap;
+	}
+	b = &t->st[t->n++];
+	b->state = state;
+	b->start = start;
+	b->tps = tps;
+	mt_buf_reset(&b->body);
+	mt_buf_reset(&b->held);
+	return b;
+}
+
+static struct mt_buf tmp_out, tmp_args;
+static unsigned long long nf_in, nf_kept, nf_clipped, nf_short;
+
+static void emit_out(void)
+{
+	out_bytes(tmp_out.p, tmp_out.len);
+	nf_kept++;
+}
+
+/* The begins still open from before the window start at its start,
+ * outermost first: something on their thread happens inside it. */
+static void open_window(struct fthread *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		struct open_begin *b = &t->st[i];
+		unsigned n = 0;
+
+		if (b->state != B_BEFORE)
+			continue;
+		mt_buf_reset(&tmp_args);
+		add_flag(&tmp_args, &n, "clipped start");
+		emit(&tmp_out, (unsigned char *)b->body.p, b->body.len,
+		     MT_FXT_EV_BEGIN, to_ticks(win_from, b->tps), 0, &tmp_args, n);
+		emit_out();
+		nf_clipped++;
+		b->state = B_WRITTEN;
+	}
+}
+
+/* An end at the window's end for a begin written, on a thread gone quiet. */
+static void close_at_end(const struct fthread *t, const struct open_begin *b)
+{
+	unsigned char body[32];
+	unsigned n = 0;
+
+	mt_put64(body, MT_FXT_EVENT | 4 << 4 | MT_FXT_EV_END << 16);
+	mt_put64(body + 8, 0);
+	mt_put64(body + 16, t->pid);
+	mt_put64(body + 24, t->tid);
+	mt_buf_reset(&tmp_args);
+	add_flag(&tmp_args, &n, "clipped end");
+	emit(&tmp_out, body, sizeof(body), MT_FXT_EV_END,
+	     to_ticks(win_to, b->tps), 0, &tmp_args, n);
+	emit_out();
+}
+
+/* ---- complete events that start at the window's start: held ---- */
+
+struct fheld {
+	uint64_t pid, tid, end, start, seq;
+	struct mt_buf rec;
+};
+
+static struct fheld *fheld;
+static size_t nfheld, fheldcap;
+
+static int by_nesting(const void *a, const void *b)
+{
+	const struct fheld *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->end != y->end) /* the longer one encloses */
+		return x->end > y->end ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void fhold(uint64_t pid, uint64_t tid, uint64_t start, uint64_t end)
+{
+	struct fheld *h;
+
+	if (nfheld == fheldcap) {
+		size_t cap = fheldcap ? fheldcap * 2 : 64;
+		struct fheld *v = realloc(fheld, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		fheld = v;
+		fheldcap = cap;
+	}
+	h = &fheld[nfheld];
+	h->pid = pid;
+	h->tid = tid;
+	h->start = start;
+	h->end = end;
+	h->seq = nfheld++;
+	mt_buf_init(&h->rec);
+	buf_add(&h->rec, tmp_out.p, tmp_out.len);
+}
+
+/* ---- events ---- */
+
+static struct mt_buf saved;
+
+static void fxt_complete(const struct mt_fxt_record *rec, uint64_t s, uint64_t e)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	uint64_t tps = rec->provider->ticks_per_second;
+	uint64_t cs = s, ce = e;
+	unsigned n = 0;
+
+	if (e < s)
+		return;
+	if (e - s < min_dur) {
+		nf_short++;
+		return;
+	}
+	if (s >= win_to || (s < win_from && e <= win_from))
+		return;
+	mt_buf_reset(&tmp_args);
+	if (s < win_from) {
+		cs = win_from;
+		add_flag(&tmp_args, &n, "clipped start");
+	}
+	if (win_to != MT_NONE64 && e > win_to) {
+		ce = win_to;
+		add_flag(&tmp_args, &n, "clipped end");
+	}
+	if (n)
+		nf_clipped++;
+	if (cs == win_from && have_from) {
+		save_body(&saved, rec);
+		emit(&tmp_out, (unsigned char *)saved.p, saved.len,
+		     MT_FXT_EV_COMPLETE, cs == s ? ev->ts : to_ticks(cs, tps),
+		     ce == e ? ev->end_ts : to_ticks(ce, tps), &tmp_args, n);
+		fhold(ev->thread.pid, ev->thread.tid, s, ce);
+		return;
+	}
+	if (!n) {
+		out_bytes(rec->raw, rec->size);
+		nf_kept++;
+		return;
+	}
+	emit(&tmp_out, rec->raw, body_len(ev), MT_FXT_EV_COMPLETE,
+	     cs == s ? ev->ts : to_ticks(cs, tps),
+	     ce == e ? ev->end_ts : to_ticks(ce, tps), &tmp_args, n);
+	emit_out();
+}
+
+/* Begin/end pairs as they are, clipped at the edges (no --min-duration). */
+static void fxt_pair(const struct mt_fxt_record *rec, struct fthread *t,
+		     uint64_t ts)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	uint64_t tps = rec->provider->ticks_per_second;
+	struct open_begin *b;
+
+	if (ev->type == MT_FXT_EV_BEGIN) {
+		if (ts < win_from) {
+			b = push(t, B_BEFORE, ts, tps);
+			save_body(&b->body, rec);
+			return;
+		}
+		open_window(t);
+		push(t, ts >= win_to ? B_DROPPED : B_WRITTEN, ts, tps);
+		if (ts < win_to) {
+			out_bytes(rec->raw, rec->size);
+			nf_kept++;
+		}
+		return;
+	}
+	if (!t->n)
+		return; /* an end without a begin: readers ignore it */
+	if (ts > win_from)
+		open_window(t);
+	b = &t->st[--t->n];
+	if (b->state != B_WRITTEN)
+		return;
+	if (win_to == MT_NONE64 || ts <= win_to) {
+		out_bytes(rec->raw, rec->size);
+		nf_kept++;
+		return;
+	}
+	mt_buf_reset(&tmp_args);
+	{
+		unsigned n = 0;
+
+		add_flag(&tmp_args, &n, "clipped end");
+		emit(&tmp_out, rec->raw, body_len(ev), MT_FXT_EV_END,
+		     to_ticks(win_to, tps), 0, &tmp_args, n);
+	}
+	emit_out();
+	nf_clipped++;
+}
+
+/*
+ * Begin/end pairs under --min-duration: the length is known at the end,
+ * where the pair becomes one complete event. Children end first: one that
+ * starts with its parent waits in the parent's held records, so that the
+ * parent is written before it.
+ */
+static void pending_done(struct fthread *t, uint64_t e, int ended,
+			 const struct mt_fxt_record *end_rec)
+{
+	struct open_begin *b = &t->st[t->n - 1];
+	uint64_t s = b->start, cs = s > win_from ? s : win_from, ce = e;
+	struct mt_buf group = MT_BUF_INIT;
+	unsigned n = 0;
+	int keep;
+
+	if (b->state == B_DROPPED) {
+		t->n--;
+		return;
+	}
+	keep = s < win_to && (s >= win_from || e > win_from);
+	if (ended && e - s < min_dur) {
+		nf_short++;
+		keep = 0;
+	}
+	if (keep) {
+		int complete = ended || win_to != MT_NONE64;
+
+		mt_buf_reset(&tmp_args);
+		if (ended)
+			inline_args(&tmp_args, &n, &end_rec->u.event, end_rec->raw);
+		if (s < win_from)
+			add_flag(&tmp_args, &n, "clipped start");
+		if (win_to != MT_NONE64 && (e > win_to || !ended)) {
+			ce = win_to;
+			add_flag(&tmp_args, &n, "clipped end");
+		}
+		if (s < win_from || ce != e || !ended)
+			nf_clipped++;
+		emit(&tmp_out, (unsigned char *)b->body.p, b->body.len,
+		     complete ? MT_FXT_EV_COMPLETE : MT_FXT_EV_BEGIN,
+		     to_ticks(cs, b->tps), to_ticks(ce, b->tps), &tmp_args, n);
+		buf_add(&group, tmp_out.p, tmp_out.len);
+		nf_kept++;
+	}
+	buf_add(&group, b->held.p, b->held.len);
+	t->n--;
+	if (t->n && t->st[t->n - 1].state == B_PENDING &&
+	    (t->st[t->n - 1].start > win_from ? t->st[t->n - 1].start : win_from) == cs)
+		buf_add(&t->st[t->n - 1].held, group.p, group.len);
+	else
+		out_bytes(group.p, group.len);
+	mt_buf_release(&group);
+}
+
+static void fxt_pending(const struct mt_fxt_record *rec, struct fthread *t,
+			uint64_t ts)
+{
+	if (rec->u.event.type == MT_FXT_EV_BEGIN) {
+		struct open_begin *b = push(t, ts >= win_to ? B_DROPPED : B_PENDING,
+					    ts, rec->provider->ticks_per_second);
+
+		if (b->state == B_PENDING)
+			save_body(&b->body, rec);
+		return;
+	}
+	if (t->n)
+		pending_done(t, ts, 1, rec);
+}
+
+static void fxt_event(const struct mt_fxt_record *rec)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	uint64_t tps = rec->provider->ticks_per_second;
+	int64_t ts, end = 0;
+	struct fthread *t;
+
+	if (mt_fxt_ticks_to_ns(ev->ts, tps, &ts) ||
+	    (ev->type == MT_FXT_EV_COMPLETE &&
+	     mt_fxt_ticks_to_ns(ev->end_ts, tps, &end)))
+		return; /* readers drop it too */
+	see_time((uint64_t)ts);
+	if (!thread_kept((uint32_t)ev->thread.pid, (uint32_t)ev->thread.tid))
+		return;
+	switch (ev->type) {
+	case MT_FXT_EV_COMPLETE:
+		fxt_complete(rec, (uint64_t)ts, (uint64_t)end);
+		return;
+	case MT_FXT_EV_BEGIN:
+	case MT_FXT_EV_END:
+		t = fthread_get(ev->thread.pid, ev->thread.tid);
+		if (min_dur)
+			fxt_pending(rec, t, (uint64_t)ts);
+		else
+			fxt_pair(rec, t, (uint64_t)ts);
+		return;
+	default:
+		if (!time_kept((uint64_t)ts))
+			return;
+		if (!min_dur)
+			open_window(fthread_get(ev->thread.pid, ev->thread.tid));
+		out_bytes(rec->raw, rec->size);
+		nf_kept++;
+		return;
+	}
+}
+
+static void fxt_finish(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nfth; i++) {
+		struct fthread *t = &fth[i];
+
+		if (min_dur) {
+			while (t->n)
+				pending_done(t, win_to, 0, NULL);
+			continue;
+		}
+		for (j = t->n; j-- > 0;)
+			if (t->st[j].state == B_WRITTEN && win_to != MT_NONE64) {
+				close_at_end(t, &t->st[j]);
+				nf_clipped++;
+			}
+	}
+	if (nfheld)
+		qsort(fheld, nfheld, sizeof(*fheld), by_nesting);
+	for (i = 0; i < nfheld; i++) {
+		out_bytes(fheld[i].rec.p, fheld[i].rec.len);
+		mt_buf_release(&fheld[i].rec);
+	}
+	nf_kept += nfheld;
+}
+
+/* One record into fxt_rec: its size, 0 at the end of the input. */
+static size_t fxt_read_record(void)
+{
+	size_t got = src_read(fxt_rec, 8), size;
+
+	if (!got)
+		return 0;
+	if (got < 8)
+		die(MT_EXIT_DATA, "%s: byte offset 0x%llx: truncated record "
+		    "header (%zu of 8 bytes)", in_name,
+		    (unsigned long long)fxt_off, got);
+	size = (size_t)field(mt_get64(fxt_rec), 4, 15) * 8;
+	if (!size)
+		die(MT_EXIT_DATA, "%s: byte offset 0x%llx: record of size 0 "
+		    "(header 0x%016llx)", in_name, (unsigned long long)fxt_off,
+		    (unsigned long long)mt_get64(fxt_rec));
+	got = src_read(fxt_rec + 8, size - 8);
+	if (got < size - 8)
+		die(MT_EXIT_DATA, "%s: byte offset 0x%llx: truncated record "
+		    "(%zu of %zu bytes)", in_name, (unsigned long long)fxt_off,
+		    got + 8, size);
+	return size;
+}
+
+static void fxt_run(void)
+{
+	struct mt_fxt_record rec;
+	size_t size;
+
+	mt_fxt_reader_init_mem(&fxr, NULL, 0);
+	for (; (size = fxt_read_record()); fxt_off += size) {
+		int got;
+
+		/*
+		 * The reader decodes a buffer in memory and keeps its tables
+		 * across calls: give it one record at a time, so that memory
+		 * does not grow with the file.
+		 */
+		fxr.data = fxt_rec;
+		fxr.len = size;
+		fxr.pos = 0;
+		got = mt_fxt_next(&fxr, &rec);
+		if (got < 0)
+			die_mt(got, "%s: byte offset 0x%llx", in_name,
+			       (unsigned long long)fxt_off);
+		nf_in++;
+		if (rec.type != MT_FXT_EVENT || rec.bad || rec.undefined ||
+		    !rec.provider) {
+			/* kept as it is; readers drop a bad event anyway */
+			out_bytes(rec.raw, rec.size);
+			nf_kept++;
+			continue;
+		}
+		fxt_event(&rec);
+	}
+	fxt_finish();
+	out_flush();
+	if (verbose || nf_short)
+		fprintf(stderr, "%s: %s: %llu records read, %llu written, %llu spans "
+			"clipped, %llu shorter than --min-duration dropped\n",
+			mt_progname(), in_name, nf_in, nf_kept, nf_clipped, nf_short);
+	mt_fxt_reader_release(&fxr);
+}
+
 /* ---- main loop ---- */
 
 static void keep(const struct mt_record *r)
@@ -301,7 +1116,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_name = NULL;
-	int verbose = 0, fd = STDIN_FILENO, c, err;
+	int fd = STDIN_FILENO, c, err;
 	unsigned char magic[MT_MAGIC_LEN];
 	ssize_t got = 0;
 
@@ -395,18 +1210,37 @@ int main(int argc, char **argv)
 			break;
 		got += n;
 	}
-	if (got == 8 && !memcmp(magic, "\x10\x00\x04\x46\x78\x54\x16\x00", 8))
-		die(MT_EXIT_DATA, "%s: an FXT file: this version of mt-slice reads "
-		    "mt streams only; slice before mt-fxt", in_name);
-	if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-		die(MT_EXIT_DATA, "%s: gzip data: this version of mt-slice reads "
-		    "mt streams only", in_name);
+	if (!have_to && opt_dur == MT_NONE64)
+		win_to = MT_NONE64;
+	src_fd = fd;
+	if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		memcpy(src_pre, magic, (size_t)got);
+		src_pre_len = (size_t)got;
+		if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		src_gz = 1;
+		got = (ssize_t)src_read(magic, sizeof(magic));
+		if (got < 8 || memcmp(magic, FXT_MAGIC, 8))
+			die(MT_EXIT_DATA, "%s: gzip data holding no FXT file (an mt "
+			    "stream must be given as it is)", in_name);
+		peek_len = 8;
+		memcpy(peek, magic, 8);
+		fxt_run();
+		inflateEnd(&zs);
+		close_stdout_or_die();
+		return MT_EXIT_OK;
+	}
+	if (got == 8 && !memcmp(magic, FXT_MAGIC, 8)) {
+		memcpy(src_pre, magic, 8);
+		src_pre_len = 8;
+		fxt_run();
+		close_stdout_or_die();
+		return MT_EXIT_OK;
+	}
 	if ((err = mt_reader_init_fd(&in, fd, magic, (size_t)got)))
 		die_mt(err, "%s", in_name);
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");
-	if (!have_to && opt_dur == MT_NONE64)
-		win_to = MT_NONE64;
 	run();
 	check(mt_writer_finish(&out));
 	if (verbose || n_short)
