@@ -113,6 +113,14 @@ void mt_fxt_reader_init_mem(struct mt_fxt_reader *r, const void *data,
 	r->cur = -1;
 }
 
+void mt_fxt_reader_feed(struct mt_fxt_reader *r, const void *data, size_t len)
+{
+	r->base += r->pos;
+	r->data = data;
+	r->len = len;
+	r->pos = 0;
+}
+
 void mt_fxt_reader_release(struct mt_fxt_reader *r)
 {
 	size_t i;
@@ -546,7 +554,7 @@ int mt_fxt_next(struct mt_fxt_reader *r, struct mt_fxt_record *rec)
 	left = r->len - r->pos;
 	if (!left)
 		return 0;
-	r->err_offset = r->pos;
+	r->err_offset = r->base + r->pos;
 	if (left < 8)
 		return reader_fail(r, MT_ETRUNCATED);
 	h = mt_get64(r->data + r->pos);
@@ -558,7 +566,7 @@ int mt_fxt_next(struct mt_fxt_reader *r, struct mt_fxt_record *rec)
 
 	rec->type = (unsigned)bits(h, 0, 3);
 	rec->header = h;
-	rec->offset = r->pos;
+	rec->offset = r->base + r->pos;
 	rec->size = (size_t)words * 8;
 	rec->raw = r->data + r->pos;
 	rec->bad = 0;

@@ -224,6 +224,7 @@ struct mt_fxt_ent;
 struct mt_fxt_reader {
 	const unsigned char *data;
 	size_t len, pos;
+	uint64_t base;       /* offset in the file of data[0] (see _feed) */
 	int err;             /* sticky fatal error */
 	uint64_t err_offset;
 	int started;
@@ -240,6 +241,15 @@ struct mt_fxt_reader {
 /* Read the len bytes at data (not copied: data must outlive r). */
 void mt_fxt_reader_init_mem(struct mt_fxt_reader *r, const void *data,
 			    size_t len);
+
+/*
+ * Go on reading from the len bytes at data, which follow what was read so
+ * far in the same file: the string, thread and provider tables carry over,
+ * and offsets count from the start of the file. So a caller can read a
+ * file record by record without holding all of it. Bytes left unread in
+ * the previous buffer are forgotten.
+ */
+void mt_fxt_reader_feed(struct mt_fxt_reader *r, const void *data, size_t len);
 
 /* Free the tables; r can be initialised again. */
 void mt_fxt_reader_release(struct mt_fxt_reader *r);

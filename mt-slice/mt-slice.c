@@ -988,14 +988,8 @@ static void fxt_run(void)
 	for (; (size = fxt_read_record()); fxt_off += size) {
 		int got;
 
-		/*
-		 * The reader decodes a buffer in memory and keeps its tables
-		 * across calls: give it one record at a time, so that memory
-		 * does not grow with the file.
-		 */
-		fxr.data = fxt_rec;
-		fxr.len = size;
-		fxr.pos = 0;
+		/* one record at a time: memory does not grow with the file */
+		mt_fxt_reader_feed(&fxr, fxt_rec, size);
 		got = mt_fxt_next(&fxr, &rec);
 		if (got < 0)
 			die_mt(got, "%s: byte offset 0x%llx", in_name,
@@ -1183,21 +1177,11 @@ int main(int argc, char **argv)
 		die(MT_EXIT_USAGE, "--to and --duration: give one of them");
 	if (have_to && have_from && opt_to < opt_from)
 		die(MT_EXIT_USAGE, "--to is before --from");
-	if (optind < argc && strcmp(argv[optind], "-")) {
+	if (optind < argc && strcmp(argv[optind], "-"))
 		in_name = argv[optind];
-		fd = open(in_name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
-	}
-	if (out_name) {
-		int ofd = open(out_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-		if (ofd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", out_name);
-		if (dup2(ofd, STDOUT_FILENO) < 0)
-			die_errno(MT_EXIT_SYSTEM, "dup2");
-		close(ofd);
-	}
+	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
+	if (out_name)
+		output_to_or_die(out_name);
 	/* what kind of input: sniff the magic */
 	while (got < (ssize_t)sizeof(magic)) {
 		ssize_t n = read(fd, magic + got, sizeof(magic) - (size_t)got);
