@@ -114,6 +114,28 @@ void write_or_die(int fd, const void *buf, size_t n)
 	}
 }
 
+#define MT_VERSION "0.1"
+
+void usage_ok(const char *usage)
+{
+	fputs(usage, stdout);
+	close_stdout_or_die();
+	exit(MT_EXIT_OK);
+}
+
+void usage_fail(const char *usage)
+{
+	fputs(usage, stderr);
+	exit(MT_EXIT_USAGE);
+}
+
+void version_ok(void)
+{
+	printf("%s (mt) %s\n", progname, MT_VERSION);
+	close_stdout_or_die();
+	exit(MT_EXIT_OK);
+}
+
 int open_input_or_die(const char *name)
 {
 	int fd;

@@ -47,6 +47,13 @@ _Noreturn void die_pipe(void);
  * MT_EXIT_SYSTEM. */
 void write_or_die(int fd, const void *buf, size_t n);
 
+/* --help: the usage text on stdout, exit 0. */
+_Noreturn void usage_ok(const char *usage);
+/* A bad command line: the usage text on stderr, exit MT_EXIT_USAGE. */
+_Noreturn void usage_fail(const char *usage);
+/* --version: "PROG (mt) VERSION" on stdout, exit 0. */
+_Noreturn void version_ok(void);
+
 /* The file a tool reads: standard input for NULL or "-", else name opened
  * read-only; dies (MT_EXIT_SYSTEM) naming it when it cannot be opened. */
 int open_input_or_die(const char *name);

@@ -529,9 +529,7 @@ int main(int argc, char **argv)
 			show_ids = 1;
 			break;
 		case OPT_VERSION:
-			puts("mt-dump (mt) 0.1");
-			close_stdout_or_die();
-			return MT_EXIT_OK;
+			version_ok();
 		default:
 			usage();
 		}

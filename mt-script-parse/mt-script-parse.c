@@ -553,22 +553,15 @@ int main(int argc, char **argv)
 			verbose = 1;
 			break;
 		case 'h':
-			fputs(USAGE, stdout);
-			close_stdout_or_die();
-			return MT_EXIT_OK;
+			usage_ok(USAGE);
 		case 'V':
-			puts("mt-script-parse (mt) 0.1");
-			close_stdout_or_die();
-			return MT_EXIT_OK;
+			version_ok();
 		default:
-			fputs(USAGE, stderr);
-			return MT_EXIT_USAGE;
+			usage_fail(USAGE);
 		}
 	}
-	if (argc - optind > 1) {
-		fputs(USAGE, stderr);
-		return MT_EXIT_USAGE;
-	}
+	if (argc - optind > 1)
+		usage_fail(USAGE);
 	if (optind < argc && strcmp(argv[optind], "-"))
 		in_name = argv[optind];
 	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);

@@ -1157,22 +1157,15 @@ int main(int argc, char **argv)
 			verbose = 1;
 			break;
 		case OPT_HELP:
-			fputs(USAGE, stdout);
-			close_stdout_or_die();
-			return MT_EXIT_OK;
+			usage_ok(USAGE);
 		case OPT_VERSION:
-			puts("mt-slice (mt) 0.1");
-			close_stdout_or_die();
-			return MT_EXIT_OK;
+			version_ok();
 		default:
-			fputs(USAGE, stderr);
-			return MT_EXIT_USAGE;
+			usage_fail(USAGE);
 		}
 	}
-	if (argc - optind > 1) {
-		fputs(USAGE, stderr);
-		return MT_EXIT_USAGE;
-	}
+	if (argc - optind > 1)
+		usage_fail(USAGE);
 	if (have_to && opt_dur != MT_NONE64)
 		die(MT_EXIT_USAGE, "--to and --duration: give one of them");
 	if (have_to && have_from && opt_to < opt_from)
