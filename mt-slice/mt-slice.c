@@ -239,6 +239,9 @@ static size_t peek_len, peek_pos;
 static unsigned char zin[1 << 16];
 static int z_end;
 
+static unsigned char raw_buf[1 << 18];
+static size_t raw_pos, raw_len;
+
 static size_t raw_read(void *p, size_t n)
 {
 	size_t got = 0;
@@ -249,15 +252,24 @@ static size_t raw_read(void *p, size_t n)
 		src_pre_pos += got;
 		return got;
 	}
-	for (;;) {
-		ssize_t k = read(src_fd, p, n);
+	if (raw_pos == raw_len) {
+		/* refill: one read for many records */
+		ssize_t k;
 
-		if (k < 0 && errno == EINTR)
-			continue;
+		do
+			k = read(src_fd, raw_buf, sizeof(raw_buf));
+		while (k < 0 && errno == EINTR);
 		if (k < 0)
 			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
-		return (size_t)k;
+		raw_pos = 0;
+		raw_len = (size_t)k;
+		if (!k)
+			return 0;
 	}
+	got = raw_len - raw_pos < n ? raw_len - raw_pos : n;
+	memcpy(p, raw_buf + raw_pos, got);
+	raw_pos += got;
+	return got;
 }
 
 static size_t gz_read(unsigned char *p, size_t n)
