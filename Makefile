@@ -22,7 +22,7 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 TOOL_LIB_SRC := common/die.c
 TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump
 mt-fxt_LIBS := -lz
-mt-slice_LIBS := -lz
+mt-slice_LIBS := -lz -lpcre2-8
 
 LIB := $(BUILD)/libmt.a
 TOOL_LIB := $(BUILD)/libmttool.a

@@ -2,9 +2,11 @@
  * mt-slice: keep a time window, some threads, the longer spans of an mt
  * stream. See docs/mt-slice.1.
  */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +19,11 @@
 #include "err.h"
 #include "fxtread.h"
 #include "stream.h"
+#include "tidmap.h"
 #include "wire.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-slice [-v] [--from time] [--to time] [--duration time] [--abs] [--min-duration time] [--pid list] [--tid list] [--max-depth n] [-o output] [file]\n"
+#define USAGE "usage: mt-slice [-v] [--from time] [--to time] [--duration time] [--abs] [--min-duration time] [--pid list] [--tid list] [--max-depth n] [--match regex] [-o output] [file]\n"
 
 static const char *in_name = "<stdin>";
 static struct mt_reader in;
@@ -173,6 +176,280 @@ static void flush_held(void)
 	held.n = 0;
 }
 
+/* Write a kept span, or hold it when it starts at the window's start. */
+static void emit_span(const struct mt_span *s)
+{
+	if (s->start == win_from && have_from) {
+		hold(s);
+		return;
+	}
+	check(mt_write_span(&out, s));
+	n_kept++;
+}
+
+/* ---- --match: matching spans, their ancestors and descendants ---- */
+
+/*
+ * Spans arrive when they end. A span's ancestors end after it: a span is
+ * one when it contains the thread's last match and is shallower (an
+ * ancestor of an earlier match contains the last one too, so only that
+ * one is remembered). Its descendants ended
+ * before it: the spans not kept so far go to a spill file, chained per
+ * thread from the newest back, and a match walks back along its thread's
+ * chain through the spans that ended since it started, writing them
+ * (newest first: parents before children among equal starts) and cutting
+ * them off the chain. Memory stays bounded by the threads; the spill file
+ * grows with the spans not kept.
+ */
+static pcre2_code *match_re;
+static pcre2_match_data *match_md;
+static FILE *spill;
+static uint64_t spill_end;
+
+struct mthread {
+	uint32_t pid, tid;
+	uint64_t chain;       /* offset + 1 of the newest spilled span, 0: none */
+	int has_match;
+	uint64_t match_start, match_end; /* the last match */
+	int32_t match_depth;
+	uint64_t matches;     /* offset + 1 of the newest match kept, 0: none */
+};
+
+static struct mthread *mthreads;
+static size_t nmthreads, mthread_cap;
+static struct mt_tidmap mthread_ids;
+
+static struct mthread *mthread_get(uint32_t pid, uint32_t tid)
+{
+	uint32_t i;
+	int is_new;
+
+	if (mt_tidmap_get(&mthread_ids, pid, tid, &i, &is_new))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (i >= mthread_cap) {
+		size_t cap = mthread_cap ? mthread_cap * 2 : 64;
+		struct mthread *v = realloc(mthreads, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		mthreads = v;
+		mthread_cap = cap;
+	}
+	if (is_new) {
+		memset(&mthreads[i], 0, sizeof(mthreads[i]));
+		mthreads[i].pid = pid;
+		mthreads[i].tid = tid;
+		nmthreads = i + 1;
+	}
+	return &mthreads[i];
+}
+
+struct spilled {
+	struct mt_span s;
+	uint64_t prev; /* offset + 1 of the thread's previous one, 0: none */
+};
+
+static uint64_t *skip;
+static size_t skip_cap;
+static struct mt_span *anc;
+static size_t anc_cap;
+
+/* The spill file holds this process's own structs: it never leaves it. */
+static void spill_write(uint64_t at, const struct spilled *r)
+{
+	if (fseeko(spill, (off_t)at, SEEK_SET) || fwrite(r, sizeof(*r), 1, spill) != 1)
+		die_errno(MT_EXIT_SYSTEM, "--match: writing the temporary file");
+}
+
+static void spill_read(uint64_t at, struct spilled *r)
+{
+	if (fseeko(spill, (off_t)at, SEEK_SET) || fread(r, sizeof(*r), 1, spill) != 1)
+		die_errno(MT_EXIT_SYSTEM, "--match: reading the temporary file");
+}
+
+static void spill_open(void)
+{
+	if (!spill) {
+		spill = tmpfile();
+		if (!spill)
+			die_errno(MT_EXIT_SYSTEM, "--match: a temporary file");
+	}
+}
+
+static void spill_span(struct mthread *t, const struct mt_span *s)
+{
+	struct spilled r = { *s, t->chain };
+
+	spill_open();
+	spill_write(spill_end, &r);
+	t->chain = spill_end + 1;
+	spill_end += sizeof(r);
+}
+
+static int name_matches(uint32_t name)
+{
+	size_t len;
+	const char *str = mt_reader_str(&in, name, &len);
+	int rc;
+
+	if (!str) {
+		str = "[unknown]";
+		len = strlen(str);
+	}
+	rc = pcre2_match(match_re, (PCRE2_SPTR)str, len, 0, 0, match_md, NULL);
+	return rc >= 0;
+}
+
+/*
+ * The walk back meets spans newest first. Spans that start together stand
+ * together in the input, parent first; so each run of them is written in
+ * input order, which keeps parents first.
+ */
+static struct mt_span *eq_run;
+static size_t nrun, run_cap;
+
+static void run_flush(void)
+{
+	while (nrun)
+		emit_span(&eq_run[--nrun]);
+}
+
+static void run_add(const struct mt_span *s)
+{
+	if (nrun && eq_run[0].start != s->start)
+		run_flush();
+	if (nrun == run_cap) {
+		run_cap = run_cap ? run_cap * 2 : 16;
+		eq_run = realloc(eq_run, run_cap * sizeof(*eq_run));
+		if (!eq_run)
+			die(MT_EXIT_SYSTEM, "out of memory");
+	}
+	eq_run[nrun++] = *s;
+}
+
+/* a inside b, intervals half-open (a starting where b ends is outside,
+ * unless b is zero-length there too) */
+static int inside(const struct mt_span *a, const struct mt_span *b)
+{
+	return b->start <= a->start && a->end <= b->end &&
+	       !(a->start == b->end && b->start < b->end) && a->depth > b->depth;
+}
+
+/* Whether s contains a kept match or lies in one: the matches that ended
+ * since s began are looked at. */
+static int related_to_a_match(struct mthread *t, const struct mt_span *s)
+{
+	uint64_t at = t->matches;
+	struct spilled m;
+
+	while (at) {
+		spill_read(at - 1, &m);
+		if (m.s.end < s->start)
+			break;
+		if (inside(&m.s, s) || inside(s, &m.s))
+			return 1;
+		at = m.prev;
+	}
+	return 0;
+}
+
+static void match_span(const struct mt_span *s)
+{
+	struct mthread *t = mthread_get(s->pid, s->tid);
+
+	if (name_matches(s->name)) {
+		struct spilled r;
+		size_t nskip = 0, nanc = 0;
+
+		/* walk back over the spans that ended since it began */
+		while (t->chain) {
+			uint64_t at = t->chain - 1;
+
+			spill_read(at, &r);
+			if (r.s.end < s->start ||
+			    (r.s.end == s->start && r.s.start < s->start))
+				break;
+			t->chain = r.prev;
+			if (r.s.depth > s->depth && r.s.start >= s->start &&
+			    r.s.end <= s->end &&
+			    !(r.s.start == s->end && s->start < s->end)) {
+				run_add(&r.s); /* a descendant */
+				continue;
+			}
+			if (r.s.depth < s->depth && r.s.start <= s->start &&
+			    r.s.end >= s->end) {
+				/* a parent that starts with it, written
+				 * before it: keep, outermost first */
+				if (nanc == anc_cap) {
+					anc_cap = anc_cap ? anc_cap * 2 : 8;
+					anc = realloc(anc, anc_cap * sizeof(*anc));
+					if (!anc)
+						die(MT_EXIT_SYSTEM, "out of memory");
+				}
+				anc[nanc++] = r.s;
+				continue;
+			}
+			/* a zero-length neighbour at its start: keep it on
+			 * the chain for an enclosing match */
+			if (nskip == skip_cap) {
+				skip_cap = skip_cap ? skip_cap * 2 : 8;
+				skip = realloc(skip, skip_cap * sizeof(*skip));
+				if (!skip)
+					die(MT_EXIT_SYSTEM, "out of memory");
+			}
+			skip[nskip++] = at;
+		}
+		run_flush();
+		while (nanc)
+			emit_span(&anc[--nanc]);
+		emit_span(s);
+		/* put the ones left back, newest first */
+		while (nskip) {
+			uint64_t at = skip[--nskip];
+
+			spill_read(at, &r);
+			r.prev = t->chain;
+			spill_write(at, &r);
+			t->chain = at + 1;
+		}
+		t->has_match = 1;
+		t->match_start = s->start;
+		t->match_end = s->end;
+		t->match_depth = s->depth;
+		/* remembered for spans that arrive out of end order */
+		spill_open();
+		{
+			struct spilled m = { *s, t->matches };
+
+			spill_write(spill_end, &m);
+			t->matches = spill_end + 1;
+			spill_end += sizeof(m);
+		}
+		return;
+	}
+	if (t->has_match && s->depth < t->match_depth &&
+	    s->start <= t->match_start && s->end >= t->match_end &&
+	    !(t->match_start == s->end && s->start < s->end)) {
+		emit_span(s); /* an ancestor of the last match */
+		return;
+	}
+	if (t->has_match && s->depth > t->match_depth &&
+	    s->start >= t->match_start && s->end <= t->match_end &&
+	    !(s->start == t->match_end && t->match_start < t->match_end)) {
+		/* a descendant written after its parent: they start
+		 * together */
+		emit_span(s);
+		return;
+	}
+	if (related_to_a_match(t, s)) {
+		/* related to an earlier match, not the last: held back by
+		 * mt-stacks until its parent, or ending with a match */
+		emit_span(s);
+		return;
+	}
+	spill_span(t, s);
+}
+
 static void span(const struct mt_span *in_s)
 {
 	struct mt_span s = *in_s;
@@ -200,12 +477,10 @@ static void span(const struct mt_span *in_s)
 	}
 	if (s.flags & (MT_SF_CLIPSTART | MT_SF_CLIPEND))
 		n_clipped++;
-	if (s.start == win_from && have_from) {
-		hold(&s);
-		return;
-	}
-	check(mt_write_span(&out, &s));
-	n_kept++;
+	if (match_re)
+		match_span(&s);
+	else
+		emit_span(&s);
 }
 
 /* ---- FXT input ---- */
@@ -993,6 +1268,9 @@ static size_t fxt_read_record(void)
 
 static void fxt_run(void)
 {
+	if (match_re)
+		die(MT_EXIT_USAGE, "%s: --match works on mt streams only in this "
+		    "version; slice before mt-fxt", in_name);
 	struct mt_fxt_record rec;
 	size_t size;
 
@@ -1104,7 +1382,7 @@ int main(int argc, char **argv)
 {
 	enum {
 		OPT_FROM = 256, OPT_TO, OPT_DURATION, OPT_ABS, OPT_MIN, OPT_PID,
-		OPT_TID, OPT_MAXDEPTH, OPT_HELP, OPT_VERSION
+		OPT_TID, OPT_MAXDEPTH, OPT_MATCH, OPT_HELP, OPT_VERSION
 	};
 	static const struct option longopts[] = {
 		{ "from", required_argument, NULL, OPT_FROM },
@@ -1115,6 +1393,7 @@ int main(int argc, char **argv)
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "max-depth", required_argument, NULL, OPT_MAXDEPTH },
+		{ "match", required_argument, NULL, OPT_MATCH },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -1152,6 +1431,24 @@ int main(int argc, char **argv)
 		case OPT_TID:
 			parse_list(&tids, optarg, "--tid");
 			break;
+		case OPT_MATCH: {
+			int code;
+			PCRE2_SIZE at;
+
+			match_re = pcre2_compile((PCRE2_SPTR)optarg, PCRE2_ZERO_TERMINATED,
+						 0, &code, &at, NULL);
+			if (!match_re) {
+				PCRE2_UCHAR msg[256];
+
+				pcre2_get_error_message(code, msg, sizeof(msg));
+				die(MT_EXIT_USAGE, "--match %s: at offset %zu: %s", optarg,
+				    (size_t)at, (char *)msg);
+			}
+			match_md = pcre2_match_data_create_from_pattern(match_re, NULL);
+			if (!match_md)
+				die(MT_EXIT_SYSTEM, "out of memory");
+			break;
+		}
 		case OPT_MAXDEPTH: {
 			char *end;
 			long v = strtol(optarg, &end, 10);
