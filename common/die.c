@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,27 @@ void write_or_die(int fd, const void *buf, size_t n)
 		p += done;
 		n -= (size_t)done;
 	}
+}
+
+void grow_or_die(void *p, size_t *cap, size_t need, size_t elem)
+{
+	void **pp = p;
+	size_t n = *cap ? *cap : 16;
+	char *v;
+
+	if (need < *cap)
+		return;
+	while (n <= need) {
+		if (n > SIZE_MAX / 2 / elem)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		n *= 2;
+	}
+	v = realloc(*pp, n * elem);
+	if (!v)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	memset(v + *cap * elem, 0, (n - *cap) * elem);
+	*pp = v;
+	*cap = n;
 }
 
 #define MT_VERSION "0.1"

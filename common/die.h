@@ -47,6 +47,12 @@ _Noreturn void die_pipe(void);
  * MT_EXIT_SYSTEM. */
 void write_or_die(int fd, const void *buf, size_t n);
 
+/*
+ * Make the array *p of *cap elements of size elem hold at least need + 1
+ * elements, doubling; new elements are zeroed. Dies when memory runs out.
+ */
+void grow_or_die(void *p, size_t *cap, size_t need, size_t elem);
+
 /* --help: the usage text on stdout, exit 0. */
 _Noreturn void usage_ok(const char *usage);
 /* A bad command line: the usage text on stderr, exit MT_EXIT_USAGE. */

@@ -175,20 +175,6 @@ static void string_record(uint32_t slot, const char *s, size_t len)
 	string_records++;
 }
 
-static void grow_slot_of(uint32_t id)
-{
-	size_t cap = slot_of_cap ? slot_of_cap : 4096;
-	uint16_t *v;
-
-	while (cap <= id)
-		cap *= 2;
-	v = realloc(slot_of, cap * sizeof(*v));
-	if (!v)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	memset(v + slot_of_cap, 0, (cap - slot_of_cap) * sizeof(*v));
-	slot_of = v;
-	slot_of_cap = cap;
-}
 
 /* The string index of input string id (0 for none), registering it. */
 static uint32_t str_ref(uint32_t id)
@@ -200,8 +186,7 @@ static uint32_t str_ref(uint32_t id)
 
 	if (!id)
 		return 0;
-	if (id >= slot_of_cap)
-		grow_slot_of(id);
+	grow_or_die(&slot_of, &slot_of_cap, id, sizeof(*slot_of));
 	slot = slot_of[id];
 	if (slot) {
 		slot_used[slot] = 1;
@@ -274,16 +259,7 @@ static struct thread *thread_get(uint32_t pid, uint32_t tid)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	if (!is_new)
 		return &threads[i];
-	if (i >= thread_cap) {
-		size_t cap = thread_cap ? thread_cap * 2 : 256;
-		struct thread *v = realloc(threads, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		threads = v;
-		thread_cap = cap;
-	}
-	memset(&threads[i], 0, sizeof(threads[i]));
+	grow_or_die(&threads, &thread_cap, i, sizeof(*threads));
 	threads[i].used = 1;
 	threads[i].pid = pid;
 	threads[i].tid = tid;

@@ -186,15 +186,7 @@ static void see_thread(uint32_t pid, uint32_t tid, const struct mt_slice *comm,
 		return;
 	if (mt_tidmap_get(&thread_ids, pid, tid, &i, &is_new))
 		die(MT_EXIT_SYSTEM, "out of memory");
-	if (i >= thread_cap) {
-		size_t cap = thread_cap ? thread_cap * 2 : 64;
-		uint32_t *v = realloc(thread_comm, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		thread_comm = v;
-		thread_cap = cap;
-	}
+	grow_or_die(&thread_comm, &thread_cap, i, sizeof(*thread_comm));
 	id = comm->len ? intern(&misc_cache, comm) : 0;
 	if (!is_new && (id == 0 || id == thread_comm[i]))
 		return;

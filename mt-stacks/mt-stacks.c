@@ -65,19 +65,8 @@ static uint32_t map_id(uint32_t id)
 	s = mt_reader_str(&in, id, &len);
 	if (!s)
 		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name, id);
-	if (id >= idmap_cap && id < (1u << 26)) {
-		size_t cap = idmap_cap ? idmap_cap : 1024;
-		uint32_t *m;
-
-		while (cap <= id)
-			cap *= 2;
-		m = realloc(idmap, cap * sizeof(*m));
-		if (!m)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		memset(m + idmap_cap, 0, (cap - idmap_cap) * sizeof(*m));
-		idmap = m;
-		idmap_cap = cap;
-	}
+	if (id < (1u << 26))
+		grow_or_die(&idmap, &idmap_cap, id, sizeof(*idmap));
 	if (id < idmap_cap)
 		return idmap[id] = out_str(s, len);
 	return out_str(s, len); /* huge ids: not cached */
@@ -198,16 +187,7 @@ static struct thread *thread_get(uint32_t pid, uint32_t tid)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	if (!is_new)
 		return &threads[i];
-	if (i >= thread_cap) {
-		size_t cap = thread_cap ? thread_cap * 2 : 64;
-		struct thread *v = realloc(threads, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		threads = v;
-		thread_cap = cap;
-	}
-	memset(&threads[i], 0, sizeof(threads[i]));
+	grow_or_die(&threads, &thread_cap, i, sizeof(*threads));
 	threads[i].used = 1;
 	threads[i].pid = pid;
 	threads[i].tid = tid;
@@ -458,19 +438,8 @@ static unsigned sym_class(uint32_t sym)
 		if (in_list(s, go_switch_names))
 			c |= SC_GOSWITCH;
 	}
-	if (sym >= classes_cap && sym < (1u << 26)) {
-		size_t cap = classes_cap ? classes_cap : 1024;
-		uint8_t *v;
-
-		while (cap <= sym)
-			cap *= 2;
-		v = realloc(classes, cap);
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		memset(v + classes_cap, 0, cap - classes_cap);
-		classes = v;
-		classes_cap = cap;
-	}
+	if (sym < (1u << 26))
+		grow_or_die(&classes, &classes_cap, sym, sizeof(*classes));
 	if (sym < classes_cap)
 		classes[sym] = (uint8_t)c;
 	return c;
