@@ -1,0 +1,19 @@
+#!/bin/sh
+# make install puts every tool and its man page under DESTDIR/PREFIX, and
+# the installed tools run the README's pipeline: perf script text to a
+# Perfetto trace that fxt-check accepts.
+. "$MT_TOP/tests/lib.sh"
+
+dest=$PWD/dest
+make -s -j2 -C "$MT_TOP" BUILD="$PWD/build" install DESTDIR="$dest" PREFIX=/opt/mt >make.log 2>&1 ||
+	{ cat make.log >&2; fail "make install"; }
+for t in mt-script-parse mt-stacks mt-fxt mt-slice mt-dump; do
+	[ -x "$dest/opt/mt/bin/$t" ] || fail "$t not installed"
+	[ -f "$dest/opt/mt/share/man/man1/$t.1" ] || fail "$t.1 not installed"
+	"$dest/opt/mt/bin/$t" --help | grep -q "^usage: $t " || fail "$t --help"
+done
+bin=$dest/opt/mt/bin
+gen-perf-script --lines 20000 --seed 4 --threads 2 |
+	"$bin/mt-script-parse" | "$bin/mt-stacks" |
+	"$bin/mt-slice" --min-duration 100ns 2>/dev/null | "$bin/mt-fxt" -o trace.fxt
+fxt-check trace.fxt >check || { cat check >&2; fail "pipeline output"; }
