@@ -1178,6 +1178,495 @@ static void fxt_pending(const struct mt_fxt_record *rec, struct fthread *t,
 		pending_done(t, ts, 1, rec);
 }
 
+/* ---- FXT --match and --max-depth: a first pass decides ---- */
+
+/*
+ * Perfetto gives a slice its depth from the slices open on its thread when
+ * it starts, in (start, file order): complete events come in no such order
+ * (mt-fxt writes them when they end), so the decision needs a pass of its
+ * own. The first pass copies the input to a temporary file and notes every
+ * slice (complete event, or begin with its end) as a fixed record; those
+ * are sorted on disk by (thread, start, file order) in runs merged a few at
+ * a time, and replayed the way Perfetto nests them, one thread's stack at a
+ * time: a slice is kept when it is shallow enough and, under --match,
+ * matches, lies in a match or holds one. The decision, one byte a slice in
+ * file order, is written to a third temporary file that the second pass,
+ * the ordinary one over the copy, reads as it goes. Memory stays bounded by
+ * the threads, the stack depth and the fixed buffers; the temporary files
+ * grow with the input.
+ */
+enum { FX_PLAIN, FX_COLLECT, FX_APPLY };
+static int fx_pass;
+
+struct srec {
+	uint64_t start, end, seq; /* ns; end UINT64_MAX: never ends */
+	uint32_t th, match;       /* match: eligible and the name matches */
+};
+
+#define SORT_RUN (1u << 15) /* records sorted in memory at a time */
+#define SORT_FANIN 32       /* runs merged at a time */
+#define SORT_BUF 256        /* records buffered per run while merging */
+
+struct run {
+	uint64_t off, n; /* in records */
+};
+
+static FILE *fx_copy, *fx_runs, *fx_dec;
+static struct srec *run_buf;
+static size_t run_n;
+static struct run *runs;
+static size_t nruns, runs_cap;
+static uint64_t runs_end, fx_seq;
+
+static void pio(int wr, FILE *f, void *p, size_t n, uint64_t at)
+{
+	ssize_t k = wr ? pwrite(fileno(f), p, n, (off_t)at) :
+			 pread(fileno(f), p, n, (off_t)at);
+
+	if (k != (ssize_t)n)
+		die_errno(MT_EXIT_SYSTEM, "%s: the temporary file",
+			  match_re ? "--match" : "--max-depth");
+}
+
+static FILE *fx_tmp(void)
+{
+	FILE *f = tmpfile();
+
+	if (!f)
+		die_errno(MT_EXIT_SYSTEM, "%s: a temporary file",
+			  match_re ? "--match" : "--max-depth");
+	return f;
+}
+
+static void add_run(uint64_t off, uint64_t n)
+{
+	if (nruns == runs_cap) {
+		size_t cap = runs_cap ? runs_cap * 2 : 16;
+		struct run *v = realloc(runs, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		runs = v;
+		runs_cap = cap;
+	}
+	runs[nruns].off = off;
+	runs[nruns++].n = n;
+}
+
+static int by_thread_start(const void *a, const void *b)
+{
+	const struct srec *x = a, *y = b;
+
+	if (x->th != y->th)
+		return x->th < y->th ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void run_out(void)
+{
+	if (!run_n)
+		return;
+	qsort(run_buf, run_n, sizeof(*run_buf), by_thread_start);
+	pio(1, fx_runs, run_buf, run_n * sizeof(*run_buf),
+	    runs_end * sizeof(*run_buf));
+	add_run(runs_end, run_n);
+	runs_end += run_n;
+	run_n = 0;
+}
+
+static void note_slice(uint32_t th, uint64_t start, uint64_t end, uint64_t seq,
+		       int match)
+{
+	struct srec *r;
+
+	if (!run_buf) {
+		run_buf = malloc(SORT_RUN * sizeof(*run_buf));
+		if (!run_buf)
+			die(MT_EXIT_SYSTEM, "out of memory");
+	}
+	if (run_n == SORT_RUN)
+		run_out();
+	r = &run_buf[run_n++];
+	memset(r, 0, sizeof(*r));
+	r->start = start;
+	r->end = end;
+	r->seq = seq;
+	r->th = th;
+	r->match = (uint32_t)match;
+}
+
+/* threads of the first pass, with their open begins */
+struct copen {
+	uint64_t start, seq;
+	int match;
+};
+
+struct cthread {
+	uint64_t pid, tid;
+	struct copen *st;
+	size_t n, cap;
+};
+
+static struct cthread *cth;
+static size_t ncth, cthcap;
+
+static uint32_t cthread_get(uint64_t pid, uint64_t tid)
+{
+	static size_t last;
+	size_t i;
+
+	if (last < ncth && cth[last].pid == pid && cth[last].tid == tid)
+		return (uint32_t)last;
+	for (i = 0; i < ncth; i++)
+		if (cth[i].pid == pid && cth[i].tid == tid)
+			return (uint32_t)(last = i);
+	if (ncth == cthcap) {
+		size_t cap = cthcap ? cthcap * 2 : 16;
+		struct cthread *v = realloc(cth, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		cth = v;
+		cthcap = cap;
+	}
+	memset(&cth[ncth], 0, sizeof(cth[ncth]));
+	cth[ncth].pid = pid;
+	cth[ncth].tid = tid;
+	return (uint32_t)(last = ncth++);
+}
+
+static int fxt_name_matches(const struct mt_fxt_event *ev)
+{
+	const char *p = ev->name.p;
+	size_t len = ev->name.len;
+
+	if (!match_re)
+		return 0;
+	if (!p) {
+		p = "";
+		len = 0;
+	}
+	return pcre2_match(match_re, (PCRE2_SPTR)p, len, 0, 0, match_md, NULL) >= 0;
+}
+
+/* Whether a slice [s, e) would be written at all: a match outside the
+ * window, or too short, does not count. */
+static int fx_eligible(uint64_t s, uint64_t e)
+{
+	if (e != UINT64_MAX && e - s < min_dur)
+		return 0;
+	return s < win_to && (s >= win_from || e > win_from);
+}
+
+static void fx_collect(const struct mt_fxt_event *ev, uint64_t ts, uint64_t end)
+{
+	uint32_t th = cthread_get(ev->thread.pid, ev->thread.tid);
+	struct cthread *t = &cth[th];
+	struct copen *b;
+
+	switch (ev->type) {
+	case MT_FXT_EV_COMPLETE:
+		if (end >= ts)
+			note_slice(th, ts, end, fx_seq,
+				   fx_eligible(ts, end) && fxt_name_matches(ev));
+		fx_seq++;
+		return;
+	case MT_FXT_EV_BEGIN:
+		if (t->n == t->cap) {
+			size_t cap = t->cap ? t->cap * 2 : 16;
+			struct copen *v = realloc(t->st, cap * sizeof(*v));
+
+			if (!v)
+				die(MT_EXIT_SYSTEM, "out of memory");
+			t->st = v;
+			t->cap = cap;
+		}
+		b = &t->st[t->n++];
+		b->start = ts;
+		b->seq = fx_seq++;
+		b->match = fxt_name_matches(ev);
+		return;
+	case MT_FXT_EV_END:
+		if (!t->n)
+			return;
+		b = &t->st[--t->n];
+		note_slice(th, b->start, ts < b->start ? b->start : ts, b->seq,
+			   b->match && fx_eligible(b->start, ts));
+		return;
+	default:
+		return;
+	}
+}
+
+/* ---- the sort on disk ---- */
+
+struct cursor {
+	uint64_t off, left; /* in records, in the run file */
+	struct srec buf[SORT_BUF];
+	size_t pos, n;
+};
+
+static struct cursor *cursors;
+
+static const struct srec *cursor_peek(FILE *f, struct cursor *c)
+{
+	if (c->pos == c->n) {
+		size_t k = c->left < SORT_BUF ? (size_t)c->left : SORT_BUF;
+
+		if (!k)
+			return NULL;
+		pio(0, f, c->buf, k * sizeof(*c->buf), c->off * sizeof(*c->buf));
+		c->off += k;
+		c->left -= k;
+		c->pos = 0;
+		c->n = k;
+	}
+	return &c->buf[c->pos];
+}
+
+/* Merge runs[from, to) of f in order, each record to sink. */
+static void merge(FILE *f, size_t from, size_t to,
+		  void (*sink)(const struct srec *))
+{
+	size_t i, k = to - from;
+
+	for (i = 0; i < k; i++) {
+		cursors[i].off = runs[from + i].off;
+		cursors[i].left = runs[from + i].n;
+		cursors[i].pos = cursors[i].n = 0;
+	}
+	for (;;) {
+		const struct srec *best = NULL, *r;
+		size_t bi = 0;
+
+		for (i = 0; i < k; i++)
+			if ((r = cursor_peek(f, &cursors[i])) &&
+			    (!best || by_thread_start(r, best) < 0)) {
+				best = r;
+				bi = i;
+			}
+		if (!best)
+			return;
+		sink(best);
+		cursors[bi].pos++;
+	}
+}
+
+static FILE *merge_to;
+static struct srec merge_out[SORT_BUF];
+static size_t merge_n;
+static uint64_t merge_end;
+
+static void merge_flush(void)
+{
+	pio(1, merge_to, merge_out, merge_n * sizeof(*merge_out),
+	    merge_end * sizeof(*merge_out));
+	merge_end += merge_n;
+	merge_n = 0;
+}
+
+static void to_file(const struct srec *r)
+{
+	merge_out[merge_n++] = *r;
+	if (merge_n == SORT_BUF)
+		merge_flush();
+}
+
+/* Merge passes until few enough runs are left for the last one. */
+static void merge_down(void)
+{
+	while (nruns > SORT_FANIN) {
+		struct run *old = runs;
+		size_t nold = nruns, i;
+
+		runs = NULL;
+		nruns = runs_cap = 0;
+		merge_to = fx_tmp();
+		merge_end = 0;
+		for (i = 0; i < nold; i += SORT_FANIN) {
+			uint64_t off = merge_end;
+			size_t to = i + SORT_FANIN < nold ? i + SORT_FANIN : nold;
+			struct run *keep = runs;
+			size_t nkeep = nruns, ckeep = runs_cap;
+
+			/* merge() reads runs[]: point it at the old ones */
+			runs = old;
+			merge(fx_runs, i, to, to_file);
+			runs = keep;
+			nruns = nkeep;
+			runs_cap = ckeep;
+			merge_flush();
+			add_run(off, merge_end - off);
+		}
+		free(old);
+		fclose(fx_runs);
+		fx_runs = merge_to;
+	}
+}
+
+/* ---- the replay: Perfetto's nesting of one thread's slices ---- */
+
+struct rframe {
+	uint64_t start, end, seq;
+	int32_t depth;
+	int match, in_match, holds_match;
+};
+
+static struct rframe *rst;
+static size_t rsp, rcap;
+static uint32_t rth = UINT32_MAX;
+
+static void rpop(void)
+{
+	const struct rframe *f = &rst[--rsp];
+	unsigned char one = 1;
+
+	if (have_max_depth && f->depth >= max_depth)
+		return;
+	if (match_re && !f->match && !f->in_match && !f->holds_match)
+		return;
+	pio(1, fx_dec, &one, 1, f->seq);
+}
+
+/*
+ * A zero-length match at the very end of its parent: Perfetto closes the
+ * parent first and puts it beside it, the mt stream (which knows) beneath
+ * it; like --match on the mt stream, a slice that starts there and is
+ * shallower than its depth beneath that parent holds it.
+ */
+static int z_has;
+static uint64_t z_at;
+static int64_t z_depth;
+
+/* SliceTracker::MaybeCloseStack for slices whose ends are known, with its
+ * quirk: an ended slice pops the top of the stack. */
+static void replay(const struct srec *r)
+{
+	struct rframe *f;
+	size_t i;
+
+	size_t k = 0;
+
+	if (r->th != rth) {
+		while (rsp)
+			rpop();
+		rth = r->th;
+		z_has = 0;
+	}
+	for (i = rsp; i-- > 0;) {
+		const struct rframe *s = &rst[i];
+
+		if (s->end < r->start || (s->end == r->start &&
+		    !(s->start == s->end && r->start == r->end))) {
+			/* written after r, ending where r is: its parent,
+			 * unless held for its own parent (which tells
+			 * nothing) */
+			k += r->start == r->end && s->end == r->start &&
+			     s->seq > r->seq && !(i && rst[i - 1].start ==
+			     s->start && rst[i - 1].seq < s->seq);
+			rpop();
+			continue;
+		}
+		if (r->start < s->end && r->end > s->end)
+			return; /* partly overlaps: Perfetto drops it */
+	}
+	if (rsp == rcap) {
+		size_t cap = rcap ? rcap * 2 : 64;
+		struct rframe *v = realloc(rst, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		rst = v;
+		rcap = cap;
+	}
+	f = &rst[rsp];
+	f->start = r->start;
+	f->end = r->end;
+	f->seq = r->seq;
+	f->depth = rsp > INT32_MAX ? INT32_MAX : (int32_t)rsp;
+	f->match = r->match && (!have_max_depth || f->depth < max_depth);
+	f->in_match = f->match || (rsp && rst[rsp - 1].in_match);
+	f->holds_match = 0;
+	if (z_has && r->start != z_at)
+		z_has = 0;
+	if (z_has && r->end != r->start && (size_t)z_depth > rsp)
+		f->holds_match = 1;
+	if (f->match && r->start == r->end &&
+	    (!z_has || z_depth < (int64_t)(rsp + k))) {
+		z_has = 1;
+		z_at = r->start;
+		z_depth = (int64_t)(rsp + k);
+	}
+	if (f->match)
+		for (i = rsp; i-- > 0 && !rst[i].holds_match;)
+			rst[i].holds_match = 1;
+	rsp++;
+}
+
+/* After the first pass: the open begins end never, the slices are sorted
+ * and replayed, the decisions written. */
+static uint64_t dec_total;
+
+static void fx_decide(void)
+{
+	size_t i;
+
+	for (i = 0; i < ncth; i++) {
+		struct cthread *t = &cth[i];
+
+		while (t->n) {
+			struct copen *b = &t->st[--t->n];
+
+			note_slice((uint32_t)i, b->start, UINT64_MAX, b->seq,
+				   b->match && fx_eligible(b->start, UINT64_MAX));
+		}
+		free(t->st);
+	}
+	run_out();
+	free(run_buf);
+	run_buf = NULL;
+	fx_dec = fx_tmp();
+	if (ftruncate(fileno(fx_dec), (off_t)fx_seq))
+		die_errno(MT_EXIT_SYSTEM, "a temporary file");
+	cursors = malloc(SORT_FANIN * sizeof(*cursors));
+	if (!cursors)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	merge_down();
+	merge(fx_runs, 0, nruns, replay);
+	while (rsp)
+		rpop();
+	free(cursors);
+	free(rst);
+	free(runs);
+	fclose(fx_runs);
+	dec_total = fx_seq;
+	fx_seq = 0;
+}
+
+static unsigned char dec_buf[1 << 16];
+static size_t dec_pos, dec_len;
+
+/* The second pass: whether the next slice (complete event or begin) in
+ * file order is kept. */
+static int fx_kept(void)
+{
+	if (dec_pos == dec_len) {
+		size_t k = sizeof(dec_buf);
+
+		if (fx_seq + k > (uint64_t)dec_total)
+			k = (size_t)(dec_total - fx_seq);
+		if (!k)
+			return 0;
+		pio(0, fx_dec, dec_buf, k, fx_seq);
+		dec_pos = 0;
+		dec_len = k;
+	}
+	fx_seq++;
+	return dec_buf[dec_pos++];
+}
+
 static void fxt_event(const struct mt_fxt_record *rec)
 {
 	const struct mt_fxt_event *ev = &rec->u.event;
@@ -1192,6 +1681,18 @@ static void fxt_event(const struct mt_fxt_record *rec)
 	see_time((uint64_t)ts);
 	if (!thread_kept((uint32_t)ev->thread.pid, (uint32_t)ev->thread.tid))
 		return;
+	if (fx_pass == FX_COLLECT) {
+		fx_collect(ev, (uint64_t)ts, (uint64_t)end);
+		return;
+	}
+	if (fx_pass == FX_APPLY && (ev->type == MT_FXT_EV_COMPLETE ||
+				    ev->type == MT_FXT_EV_BEGIN) && !fx_kept()) {
+		/* a begin left out still takes its end */
+		if (ev->type == MT_FXT_EV_BEGIN)
+			push(fthread_get(ev->thread.pid, ev->thread.tid), B_DROPPED,
+			     (uint64_t)ts, tps);
+		return;
+	}
 	switch (ev->type) {
 	case MT_FXT_EV_COMPLETE:
 		fxt_complete(rec, (uint64_t)ts, (uint64_t)end);
@@ -1266,24 +1767,31 @@ static size_t fxt_read_record(void)
 	return size;
 }
 
-static void fxt_run(void)
+/* One pass over the input, record by record: memory does not grow with
+ * the file. */
+static void fxt_pass(void)
 {
-	if (match_re)
-		die(MT_EXIT_USAGE, "%s: --match works on mt streams only in this "
-		    "version; slice before mt-fxt", in_name);
 	struct mt_fxt_record rec;
 	size_t size;
 
 	mt_fxt_reader_init_mem(&fxr, NULL, 0);
-	for (; (size = fxt_read_record()); fxt_off += size) {
+	for (fxt_off = 0; (size = fxt_read_record()); fxt_off += size) {
 		int got;
 
-		/* one record at a time: memory does not grow with the file */
 		mt_fxt_reader_feed(&fxr, fxt_rec, size);
 		got = mt_fxt_next(&fxr, &rec);
 		if (got < 0)
 			die_mt(got, "%s: byte offset 0x%llx", in_name,
 			       (unsigned long long)fxt_off);
+		if (fx_pass == FX_COLLECT) {
+			if (fwrite(fxt_rec, size, 1, fx_copy) != 1)
+				die_errno(MT_EXIT_SYSTEM, "%s: the temporary file",
+					  match_re ? "--match" : "--max-depth");
+			if (rec.type == MT_FXT_EVENT && !rec.bad &&
+			    !rec.undefined && rec.provider)
+				fxt_event(&rec);
+			continue;
+		}
 		nf_in++;
 		if (rec.type != MT_FXT_EVENT || rec.bad || rec.undefined ||
 		    !rec.provider) {
@@ -1294,13 +1802,38 @@ static void fxt_run(void)
 		}
 		fxt_event(&rec);
 	}
+	mt_fxt_reader_release(&fxr);
+}
+
+static void fxt_run(void)
+{
+	if (match_re || have_max_depth) {
+		/* decide on a first pass; the second reads its copy */
+		fx_pass = FX_COLLECT;
+		fx_copy = fx_tmp();
+		fx_runs = fx_tmp();
+		fxt_pass();
+		if (fflush(fx_copy) || lseek(fileno(fx_copy), 0, SEEK_SET))
+			die_errno(MT_EXIT_SYSTEM, "%s: the temporary file",
+				  match_re ? "--match" : "--max-depth");
+		fx_decide();
+		fx_pass = FX_APPLY;
+		src_fd = fileno(fx_copy);
+		src_gz = 0;
+		src_pre_len = src_pre_pos = peek_len = peek_pos = 0;
+		raw_pos = raw_len = 0;
+	}
+	fxt_pass();
 	fxt_finish();
 	out_flush();
 	if (verbose || nf_short)
 		fprintf(stderr, "%s: %s: %llu records read, %llu written, %llu spans "
 			"clipped, %llu shorter than --min-duration dropped\n",
 			mt_progname(), in_name, nf_in, nf_kept, nf_clipped, nf_short);
-	mt_fxt_reader_release(&fxr);
+	if (fx_copy)
+		fclose(fx_copy);
+	if (fx_dec)
+		fclose(fx_dec);
 }
 
 /* ---- main loop ---- */

@@ -55,6 +55,3 @@ done
 
 expect_exit 2 mt-slice --match '(' spans.mt >out 2>err
 contains err "--match (: at offset 1:"
-mt-fxt spans.mt >t.fxt
-expect_exit 2 mt-slice --match x t.fxt >out 2>err
-contains err "--match works on mt streams only"
