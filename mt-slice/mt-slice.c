@@ -1195,7 +1195,10 @@ static void fxt_pending(const struct mt_fxt_record *rec, struct fthread *t,
  * the threads, the stack depth and the fixed buffers; the temporary files
  * grow with the input.
  */
-enum { FX_PLAIN, FX_COLLECT, FX_APPLY };
+enum { FX_PLAIN, FX_SCAN, FX_COLLECT, FX_APPLY };
+
+/* the earliest event time, found by a scan pass */
+static int64_t fx_min_ts = INT64_MAX;
 static int fx_pass;
 
 struct srec {
@@ -1678,6 +1681,11 @@ static void fxt_event(const struct mt_fxt_record *rec)
 	    (ev->type == MT_FXT_EV_COMPLETE &&
 	     mt_fxt_ticks_to_ns(ev->end_ts, tps, &end)))
 		return; /* readers drop it too */
+	if (fx_pass == FX_SCAN) {
+		if (ts < fx_min_ts)
+			fx_min_ts = ts;
+		return;
+	}
 	see_time((uint64_t)ts);
 	if (!thread_kept((uint32_t)ev->thread.pid, (uint32_t)ev->thread.tid))
 		return;
@@ -1783,10 +1791,10 @@ static void fxt_pass(void)
 		if (got < 0)
 			die_mt(got, "%s: byte offset 0x%llx", in_name,
 			       (unsigned long long)fxt_off);
-		if (fx_pass == FX_COLLECT) {
-			if (fwrite(fxt_rec, size, 1, fx_copy) != 1)
-				die_errno(MT_EXIT_SYSTEM, "%s: the temporary file",
-					  match_re ? "--match" : "--max-depth");
+		if (fx_pass == FX_SCAN || fx_pass == FX_COLLECT) {
+			if (fx_pass == FX_SCAN &&
+			    fwrite(fxt_rec, size, 1, fx_copy) != 1)
+				die_errno(MT_EXIT_SYSTEM, "the temporary file");
 			if (rec.type == MT_FXT_EVENT && !rec.bad &&
 			    !rec.undefined && rec.provider)
 				fxt_event(&rec);
@@ -1805,24 +1813,44 @@ static void fxt_pass(void)
 	mt_fxt_reader_release(&fxr);
 }
 
+/* Read the temporary copy from its start on the next pass. */
+static void fx_rewind(void)
+{
+	if (fflush(fx_copy) || lseek(fileno(fx_copy), 0, SEEK_SET))
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	src_fd = fileno(fx_copy);
+	src_gz = 0;
+	src_pre_len = src_pre_pos = peek_len = peek_pos = 0;
+	raw_pos = raw_len = 0;
+}
+
 static void fxt_run(void)
 {
-	if (match_re || have_max_depth) {
-		/* decide on a first pass; the second reads its copy */
-		fx_pass = FX_COLLECT;
+	/*
+	 * The input is read once: into a temporary copy when more than one
+	 * pass is needed. A window relative to the start of the trace needs
+	 * the earliest event first (writers put events in any time order);
+	 * --match and --max-depth need a pass that decides, then one that
+	 * writes.
+	 */
+	int relative = !absolute && (have_from || have_to || opt_dur != MT_NONE64);
+
+	if (relative || match_re || have_max_depth) {
+		fx_pass = FX_SCAN;
 		fx_copy = fx_tmp();
+		fxt_pass();
+		fx_rewind();
+		if (fx_min_ts != INT64_MAX)
+			see_time((uint64_t)fx_min_ts);
+	}
+	if (match_re || have_max_depth) {
+		fx_pass = FX_COLLECT;
 		fx_runs = fx_tmp();
 		fxt_pass();
-		if (fflush(fx_copy) || lseek(fileno(fx_copy), 0, SEEK_SET))
-			die_errno(MT_EXIT_SYSTEM, "%s: the temporary file",
-				  match_re ? "--match" : "--max-depth");
+		fx_rewind();
 		fx_decide();
-		fx_pass = FX_APPLY;
-		src_fd = fileno(fx_copy);
-		src_gz = 0;
-		src_pre_len = src_pre_pos = peek_len = peek_pos = 0;
-		raw_pos = raw_len = 0;
 	}
+	fx_pass = match_re || have_max_depth ? FX_APPLY : FX_PLAIN;
 	fxt_pass();
 	fxt_finish();
 	out_flush();
