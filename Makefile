@@ -18,11 +18,13 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) -Icommon $(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
-	common/duration.c common/perfline.c common/fxtread.c common/tidmap.c
+	common/duration.c common/perfline.c common/fxtread.c common/tidmap.c \
+	common/symtab.c
 TOOL_LIB_SRC := common/die.c
-TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump
+TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols
 mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
+mt-symbols_LIBS := -lelf -liberty -lpcre2-8
 
 LIB := $(BUILD)/libmt.a
 TOOL_LIB := $(BUILD)/libmttool.a

@@ -7,7 +7,7 @@
 dest=$PWD/dest
 make -s -j2 -C "$MT_TOP" BUILD="$PWD/build" install DESTDIR="$dest" PREFIX=/opt/mt >make.log 2>&1 ||
 	{ cat make.log >&2; fail "make install"; }
-for t in mt-script-parse mt-stacks mt-fxt mt-slice mt-dump; do
+for t in mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols; do
 	[ -x "$dest/opt/mt/bin/$t" ] || fail "$t not installed"
 	[ -f "$dest/opt/mt/share/man/man1/$t.1" ] || fail "$t.1 not installed"
 	"$dest/opt/mt/bin/$t" --help | grep -q "^usage: $t " || fail "$t --help"
