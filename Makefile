@@ -19,6 +19,7 @@ ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/fxtread.c common/tidmap.c \
+	common/names.c \
 	common/symtab.c
 TOOL_LIB_SRC := common/die.c
 TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols

@@ -13,6 +13,7 @@
 
 #include "die.h"
 #include "err.h"
+#include "names.h"
 #include "stream.h"
 #include "banned.h"
 
@@ -232,32 +233,6 @@ static void out_flags(const char *const *names, size_t n, unsigned v)
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const branch_kinds[] = {
-	"none",    "call",   "return", "jcc",   "jmp",   "int",     "iret",
-	"syscall", "sysret", "async",  "hwint", "txabort", "vmentry", "vmexit",
-};
-static const char *const branch_flags[] = {
-	"BEGIN", "END",   "INTX",     "INTRDIS", "INTRTOG",
-	"PROBE", "MISS", "NOTTAKEN", "NOFLAGS",
-};
-static const char *const error_classes[] = {
-	[MT_ERRC_DECODE] = "decode", [MT_ERRC_LOST] = "lost",
-};
-static const char *const mark_kinds[] = {
-	[MT_MARK_TRIGGER] = "trigger", [MT_MARK_SNAPSHOT] = "snapshot",
-	[MT_MARK_WALLCLOCK] = "wallclock", [MT_MARK_CBR] = "cbr",
-	[MT_MARK_PSB] = "psb", [MT_MARK_PTWRITE] = "ptwrite",
-	[MT_MARK_POWER] = "power", [MT_MARK_EVTRACE] = "evtrace",
-	[MT_MARK_GENERIC] = "generic",
-};
-static const char *const span_kinds[] = {
-	[MT_SPAN_FUNCTION] = "function", [MT_SPAN_UNTRACED] = "untraced",
-	[MT_SPAN_SYSCALL] = "syscall", [MT_SPAN_KERNEL] = "kernel",
-	[MT_SPAN_GAP] = "gap", [MT_SPAN_INTERRUPT] = "interrupt",
-};
-static const char *const span_flags[] = {
-	"INFERRED", "OPEN", "CLIPSTART", "CLIPEND",
-};
 
 /* " time=T pid=P tid=T cpu=C": the opening of BRANCH, ERROR, MARK, SAMPLE */
 static void out_where(uint64_t time, uint32_t pid, uint32_t tid, uint32_t cpu)
@@ -277,9 +252,9 @@ static void dump_branch(const struct mt_reader *r, const struct mt_branch *b)
 	out_lit("BRANCH");
 	out_where(b->time, b->pid, b->tid, b->cpu);
 	out_lit(" kind=");
-	out_kind(branch_kinds, NELEM(branch_kinds), b->kind);
+	out_kind(mt_branch_kind_names, NELEM(mt_branch_kind_names), b->kind);
 	out_lit(" flags=");
-	out_flags(branch_flags, NELEM(branch_flags), b->flags);
+	out_flags(mt_branch_flag_names, NELEM(mt_branch_flag_names), b->flags);
 	out_lit(" from=");
 	out_loc(r, &b->from);
 	out_lit(" to=");
@@ -291,7 +266,7 @@ static void dump_error(const struct mt_reader *r, const struct mt_error *e)
 	out_lit("ERROR");
 	out_where(e->time, e->pid, e->tid, e->cpu);
 	out_lit(" class=");
-	out_kind(error_classes, NELEM(error_classes), e->class);
+	out_kind(mt_error_class_names, NELEM(mt_error_class_names), e->class);
 	out_lit(" ip=");
 	out_hex(e->ip);
 	out_lit(" code=");
@@ -309,7 +284,7 @@ static void dump_mark(const struct mt_reader *r, const struct mt_mark *m)
 	out_lit("MARK");
 	out_where(m->time, m->pid, m->tid, m->cpu);
 	out_lit(" kind=");
-	out_kind(mark_kinds, NELEM(mark_kinds), m->kind);
+	out_kind(mt_mark_kind_names, NELEM(mt_mark_kind_names), m->kind);
 	out_lit(" flags=");
 	out_flags(NULL, 0, m->flags);
 	out_lit(" value=");
@@ -367,9 +342,9 @@ static void dump_span(const struct mt_reader *r, const struct mt_span *s)
 		out_dec((uint64_t)s->depth);
 	}
 	out_lit(" kind=");
-	out_kind(span_kinds, NELEM(span_kinds), s->kind);
+	out_kind(mt_span_kind_names, NELEM(mt_span_kind_names), s->kind);
 	out_lit(" flags=");
-	out_flags(span_flags, NELEM(span_flags), s->flags);
+	out_flags(mt_span_flag_names, NELEM(mt_span_flag_names), s->flags);
 	out_lit(" address=");
 	out_hex(s->address);
 	out_lit(" name=");

@@ -25,6 +25,7 @@
 #include "buf.h"
 #include "die.h"
 #include "err.h"
+#include "names.h"
 #include "stream.h"
 #include "wire.h"
 #include "banned.h"
@@ -33,33 +34,7 @@ static const char usage_text[] = "usage: mt-asm [file]\n";
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Names as mt-dump prints them (mt-dump.c); t0210 checks that they agree. */
-static const char *const branch_kinds[] = {
-	"none",    "call",   "return", "jcc",   "jmp",   "int",     "iret",
-	"syscall", "sysret", "async",  "hwint", "txabort", "vmentry", "vmexit",
-};
-static const char *const branch_flags[] = {
-	"BEGIN", "END",   "INTX",     "INTRDIS", "INTRTOG",
-	"PROBE", "MISS", "NOTTAKEN", "NOFLAGS",
-};
-static const char *const error_classes[] = {
-	[MT_ERRC_DECODE] = "decode", [MT_ERRC_LOST] = "lost",
-};
-static const char *const mark_kinds[] = {
-	[MT_MARK_TRIGGER] = "trigger", [MT_MARK_SNAPSHOT] = "snapshot",
-	[MT_MARK_WALLCLOCK] = "wallclock", [MT_MARK_CBR] = "cbr",
-	[MT_MARK_PSB] = "psb", [MT_MARK_PTWRITE] = "ptwrite",
-	[MT_MARK_POWER] = "power", [MT_MARK_EVTRACE] = "evtrace",
-	[MT_MARK_GENERIC] = "generic",
-};
-static const char *const span_kinds[] = {
-	[MT_SPAN_FUNCTION] = "function", [MT_SPAN_UNTRACED] = "untraced",
-	[MT_SPAN_SYSCALL] = "syscall", [MT_SPAN_KERNEL] = "kernel",
-	[MT_SPAN_GAP] = "gap", [MT_SPAN_INTERRUPT] = "interrupt",
-};
-static const char *const span_flags[] = {
-	"INFERRED", "OPEN", "CLIPSTART", "CLIPEND",
-};
+/* The names are common/names.c's, which mt-dump prints. */
 
 /* Every field name of every record; each record lists its own, in order. */
 enum field {
@@ -522,10 +497,10 @@ static void asm_branch(struct line *l)
 		case F_TID: b.tid = get_id32(l); break;
 		case F_CPU: b.cpu = get_id32(l); break;
 		case F_KIND:
-			b.kind = get_kind(l, branch_kinds, NELEM(branch_kinds));
+			b.kind = get_kind(l, mt_branch_kind_names, NELEM(mt_branch_kind_names));
 			break;
 		case F_FLAGS:
-			b.flags = get_flags(l, branch_flags, NELEM(branch_flags));
+			b.flags = get_flags(l, mt_branch_flag_names, NELEM(mt_branch_flag_names));
 			break;
 		case F_FROM: get_loc(l, &b.from); break;
 		case F_TO: get_loc(l, &b.to); break;
@@ -554,8 +529,8 @@ static void asm_error(struct line *l)
 		case F_TID: e.tid = get_id32(l); break;
 		case F_CPU: e.cpu = get_id32(l); break;
 		case F_CLASS:
-			e.class = get_kind(l, error_classes,
-					   NELEM(error_classes));
+			e.class = get_kind(l, mt_error_class_names,
+					   NELEM(mt_error_class_names));
 			break;
 		case F_IP: e.ip = get_u64(l, "an address"); break;
 		case F_CODE:
@@ -591,7 +566,7 @@ static void asm_mark(struct line *l)
 		case F_TID: m.tid = get_id32(l); break;
 		case F_CPU: m.cpu = get_id32(l); break;
 		case F_KIND:
-			m.kind = get_kind(l, mark_kinds, NELEM(mark_kinds));
+			m.kind = get_kind(l, mt_mark_kind_names, NELEM(mt_mark_kind_names));
 			break;
 		case F_FLAGS: m.flags = get_flags(l, NULL, 0); break;
 		case F_VALUE: m.value = get_u64(l, "a number"); break;
@@ -662,10 +637,10 @@ static void asm_span(struct line *l)
 		case F_TID: s.tid = get_id32(l); break;
 		case F_DEPTH: s.depth = get_depth(l); break;
 		case F_KIND:
-			s.kind = get_kind(l, span_kinds, NELEM(span_kinds));
+			s.kind = get_kind(l, mt_span_kind_names, NELEM(mt_span_kind_names));
 			break;
 		case F_FLAGS:
-			s.flags = get_flags(l, span_flags, NELEM(span_flags));
+			s.flags = get_flags(l, mt_span_flag_names, NELEM(mt_span_flag_names));
 			break;
 		case F_ADDRESS: s.address = get_u64(l, "an address"); break;
 		case F_NAME: s.name = get_str(l); break;
