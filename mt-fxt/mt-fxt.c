@@ -234,7 +234,6 @@ static void forget_string(uint32_t id)
 
 struct thread {
 	uint32_t pid, tid;
-	int used;
 	uint8_t slot;      /* 0: not registered now */
 	int32_t min_depth, max_depth;
 	int has_depth;
@@ -260,7 +259,6 @@ static struct thread *thread_get(uint32_t pid, uint32_t tid)
 	if (!is_new)
 		return &threads[i];
 	grow_or_die(&threads, &thread_cap, i, sizeof(*threads));
-	threads[i].used = 1;
 	threads[i].pid = pid;
 	threads[i].tid = tid;
 	nthreads = i + 1;
@@ -683,7 +681,7 @@ static void json_names(void)
 	for (i = 0; i < nthreads; i++) {
 		struct thread *t = &threads[i];
 
-		if (!t->used || !t->comm)
+		if (!t->comm)
 			continue;
 		if (t->pid == t->tid) {
 			json_begin("M", t->pid, t->tid);
@@ -745,7 +743,7 @@ static void report(int verbose)
 	for (i = 0; i < nthreads; i++) {
 		struct thread *t = &threads[i];
 
-		if (t->used && t->has_depth && t->max_depth - t->min_depth >= 512) {
+		if (t->has_depth && t->max_depth - t->min_depth >= 512) {
 			if (!deep_threads++)
 				warn("%s: thread %u nests %d deep: Perfetto drops "
 				     "slices deeper than 512", in_name, t->tid,

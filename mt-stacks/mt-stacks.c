@@ -147,7 +147,6 @@ struct stack {
 
 struct thread {
 	uint32_t pid, tid;
-	int used;
 	int started;           /* seg_start is set */
 	int fresh;             /* no event yet in this segment */
 	int tracing;
@@ -188,7 +187,6 @@ static struct thread *thread_get(uint32_t pid, uint32_t tid)
 	if (!is_new)
 		return &threads[i];
 	grow_or_die(&threads, &thread_cap, i, sizeof(*threads));
-	threads[i].used = 1;
 	threads[i].pid = pid;
 	threads[i].tid = tid;
 	threads[i].tracing = 1;
@@ -888,8 +886,6 @@ static void cut_all(void)
 	for (i = 0; i < nthreads; i++) {
 		struct thread *t = &threads[i];
 
-		if (!t->used)
-			continue;
 		flush_batch(t, MT_NONE64);
 		if (t->started)
 			end_thread(t);
@@ -911,8 +907,7 @@ static void mark(const struct mt_mark *m)
 	if (m->kind == MT_MARK_SNAPSHOT) {
 		/* a new snapshot: nothing carries over */
 		for (i = 0; i < nthreads; i++)
-			if (threads[i].used)
-				end_thread(&threads[i]);
+			end_thread(&threads[i]);
 		cut_time = MT_NONE64;
 	} else if (m->kind == MT_MARK_TRIGGER && !keep_after_trigger) {
 		uint32_t name = m->text ? map_id(m->text) : 0;
@@ -926,7 +921,7 @@ static void mark(const struct mt_mark *m)
 		for (i = 0; i < nthreads; i++) {
 			struct thread *t = &threads[i];
 
-			if (t->used && (m->tid == MT_NONE32 || m->tid == t->tid)) {
+			if (m->tid == MT_NONE32 || m->tid == t->tid) {
 				t->trigger = 1;
 				t->trigger_name = name;
 			}
@@ -1018,7 +1013,7 @@ static void each_thread(uint32_t pid, uint32_t tid,
 		return;
 	}
 	for (i = 0; i < nthreads; i++)
-		if (threads[i].used && (pid == MT_NONE32 || threads[i].pid == pid))
+		if (pid == MT_NONE32 || threads[i].pid == pid)
 			fn(&threads[i], arg);
 }
 
@@ -1085,8 +1080,7 @@ static void run(void)
 	if (show && nrec > 0xfffff)
 		fputs("\r\033[K", stderr);
 	for (i = 0; i < nthreads; i++)
-		if (threads[i].used)
-			end_thread(&threads[i]);
+		end_thread(&threads[i]);
 }
 
 static void report(int verbose)
