@@ -20,12 +20,12 @@ ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/fxtread.c common/tidmap.c \
 	common/names.c \
-	common/symtab.c
+	common/symtab.c common/dwline.c
 TOOL_LIB_SRC := common/die.c
 TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols
 mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
-mt-symbols_LIBS := -lelf -liberty -lpcre2-8
+mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 
 LIB := $(BUILD)/libmt.a
 TOOL_LIB := $(BUILD)/libmttool.a
@@ -87,7 +87,12 @@ $(BUILD)/tests/%: tests/helpers/%.c $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIB) $(LIB)
 
-build-tests: $(TOOL_BIN) $(UNIT_BIN) $(HELPER_BIN)
+# pieces with rules of their own (test tools, tool modules) add to
+# EXTRA_TEST_BIN in their .mk
+EXTRA_TEST_BIN :=
+include $(wildcard tests/*/*.mk */*.mk)
+
+build-tests: $(TOOL_BIN) $(UNIT_BIN) $(HELPER_BIN) $(EXTRA_TEST_BIN)
 .PHONY: build-tests
 
 test: build-tests

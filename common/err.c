@@ -20,6 +20,8 @@ static const char *const msgs[] = {
 	[-MT_ETOOBIG] = "record too large",
 	[-MT_EINVAL] = "invalid argument",
 	[-MT_EPIPE] = "broken pipe",
+	[-MT_ENOENT] = "not found",
+	[-MT_EMISMATCH] = "file of another build",
 };
 
 const char *mt_strerror(int err)

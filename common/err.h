@@ -26,7 +26,9 @@ enum mt_err {
 	MT_ETOOBIG = -13,     /* a record would exceed the format's size limit */
 	MT_EINVAL = -14,      /* invalid argument (a caller bug) */
 	MT_EPIPE = -15,       /* writing to a pipe whose reader went away */
-	MT_ERR_MIN = -15
+	MT_ENOENT = -16,      /* not found (a debug file, a process, a symbol) */
+	MT_EMISMATCH = -17,   /* a file of another build (build-id or CRC) */
+	MT_ERR_MIN = -17
 };
 
 /* A static, never-NULL description of err ("unknown error -42" style texts

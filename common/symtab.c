@@ -1,8 +1,13 @@
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "err.h"
 #include "symtab.h"
@@ -10,8 +15,7 @@
 
 void mt_symtab_init(struct mt_symtab *t)
 {
-	t->v = NULL;
-	t->n = t->cap = 0;
+	memset(t, 0, sizeof(*t));
 }
 
 void mt_symtab_release(struct mt_symtab *t)
@@ -21,6 +25,8 @@ void mt_symtab_release(struct mt_symtab *t)
 	for (i = 0; i < t->n; i++)
 		free(t->v[i].name);
 	free(t->v);
+	free(t->seg);
+	free(t->debuglink);
 	mt_symtab_init(t);
 }
 
@@ -132,85 +138,681 @@ static void sort_unique(struct mt_symtab *t)
 
 /* libelf quietly sees no sections when the section headers lie past the
  * end of a truncated file. */
-static int check_size(Elf *e, int fd)
+static int check_size(Elf *e, uint64_t fsize)
 {
 	GElf_Ehdr eh;
-	struct stat st;
 	uint64_t shnum;
 
 	if (!gelf_getehdr(e, &eh))
 		return MT_ECORRUPT;
 	/* e_shnum 0 with headers present: the count is in header 0 */
 	shnum = eh.e_shnum ? eh.e_shnum : eh.e_shoff ? 1 : 0;
-	if (fstat(fd, &st) != 0)
-		return MT_EIO;
 	if (!shnum)
 		return 0;
-	if (eh.e_shoff > (uint64_t)st.st_size || !eh.e_shentsize ||
-	    shnum > ((uint64_t)st.st_size - eh.e_shoff) / eh.e_shentsize)
+	if (eh.e_shoff > fsize || !eh.e_shentsize ||
+	    shnum > (fsize - eh.e_shoff) / eh.e_shentsize)
 		return MT_ECORRUPT;
 	return 0;
 }
 
-static int read_elf(struct mt_symtab *t, Elf *e, int fd)
+static int read_segments(struct mt_symtab *t, Elf *e)
+{
+	size_t i, n;
+
+	if (elf_getphdrnum(e, &n) != 0)
+		return MT_ECORRUPT;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		struct mt_seg *sg;
+
+		if (!gelf_getphdr(e, (int)i, &ph))
+			return MT_ECORRUPT;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		sg = realloc(t->seg, (t->nseg + 1) * sizeof(*sg));
+		if (!sg)
+			return MT_ENOMEM;
+		t->seg = sg;
+		sg += t->nseg++;
+		sg->vaddr = ph.p_vaddr;
+		sg->memsz = ph.p_memsz;
+		sg->offset = ph.p_offset;
+		sg->filesz = ph.p_filesz;
+		sg->exec = !!(ph.p_flags & PF_X);
+	}
+	return 0;
+}
+
+static void read_build_id(struct mt_symtab *t, Elf_Scn *scn)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	if (!data)
+		return;
+	while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((char *)data->d_buf + name_off, "GNU", 4) &&
+		    nh.n_descsz > 0 && nh.n_descsz <= MT_BUILD_ID_MAX) {
+			memcpy(t->build_id, (char *)data->d_buf + desc_off,
+			       nh.n_descsz);
+			t->build_id_len = nh.n_descsz;
+			break;
+		}
+	}
+	(void)elf_errno(); /* gelf_getnote sets it at the end of the notes */
+}
+
+static int read_debuglink(struct mt_symtab *t, Elf_Scn *scn)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const char *p;
+	size_t len, at;
+	uint32_t crc;
+
+	if (!data || !data->d_buf)
+		return 0; /* SHT_NOBITS in a debug file */
+	p = data->d_buf;
+	len = strnlen(p, data->d_size);
+	at = (len + 4) & ~(size_t)3; /* NUL, padding to 4 bytes, CRC */
+	if (!len || len == data->d_size || at + 4 > data->d_size ||
+	    memchr(p, '/', len))
+		return MT_ECORRUPT;
+	memcpy(&crc, p + at, 4);
+	t->debuglink_crc = crc; /* in the file's byte order: x86 and arm64 LE */
+	t->debuglink = strndup(p, len);
+	return t->debuglink ? 0 : MT_ENOMEM;
+}
+
+/* ---- PLT entries ---- */
+
+struct got_name {
+	uint64_t slot;
+	const char *name; /* in libelf's string table, valid until elf_end */
+};
+
+static int cmp_got(const void *a, const void *b)
+{
+	const struct got_name *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* The names of the GOT slots that the relocations of one section fill
+ * (JUMP_SLOT and GLOB_DAT of named symbols), or in relocation order. */
+static int rela_names(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
+		      struct got_name **v, size_t *n)
+{
+	Elf_Data *data = elf_getdata(scn, NULL), *symdata;
+	Elf_Scn *symscn;
+	GElf_Shdr symsh;
+	size_t i, cnt;
+
+	if (!data || !sh->sh_entsize || sh->sh_type != SHT_RELA)
+		return 0;
+	symscn = elf_getscn(e, sh->sh_link);
+	if (!symscn || !gelf_getshdr(symscn, &symsh) || !symsh.sh_entsize)
+		return 0;
+	symdata = elf_getdata(symscn, NULL);
+	if (!symdata)
+		return 0;
+	cnt = data->d_size / sh->sh_entsize;
+	for (i = 0; i < cnt; i++) {
+		GElf_Rela r;
+		GElf_Sym s;
+		const char *name;
+		struct got_name *nv;
+		size_t si;
+
+		if (!gelf_getrela(data, (int)i, &r))
+			return MT_ECORRUPT;
+		si = GELF_R_SYM(r.r_info);
+		if (!si || !gelf_getsym(symdata, (int)si, &s))
+			continue; /* IRELATIVE and the like: no name */
+		name = elf_strptr(e, symsh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		nv = realloc(*v, (*n + 1) * sizeof(**v));
+		if (!nv)
+			return MT_ENOMEM;
+		*v = nv;
+		nv[*n].slot = r.r_offset;
+		nv[*n].name = name;
+		++*n;
+	}
+	return 0;
+}
+
+static int add_plt(struct mt_symtab *t, uint64_t addr, uint64_t size,
+		   const char *name)
+{
+	GElf_Sym s;
+	size_t len = strlen(name);
+	char *full = malloc(len + 5);
+	int err;
+
+	if (!full)
+		return MT_ENOMEM;
+	memcpy(full, name, len);
+	memcpy(full + len, "@plt", 5);
+	memset(&s, 0, sizeof(s));
+	s.st_value = addr;
+	s.st_size = size;
+	err = add(t, &s, full);
+	free(full);
+	if (!err)
+		t->v[t->n - 1].bind = MT_SYM_PLT;
+	return err;
+}
+
+/* x86-64: the GOT slot an entry jumps through: jmp *disp32(%rip), after
+ * an optional endbr64 and bnd prefix. 0 when the entry has none. */
+static uint64_t x86_slot(const unsigned char *b, size_t len, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i + 6 <= len; i++) {
+		if (b[i] == 0xff && b[i + 1] == 0x25) {
+			int32_t d;
+
+			memcpy(&d, b + i + 2, 4);
+			return addr + i + 6 + (uint64_t)(int64_t)d;
+		}
+	}
+	return 0;
+}
+
+static int x86_entries(struct mt_symtab *t, Elf_Scn *scn, const GElf_Shdr *sh,
+		       uint64_t skip, const struct got_name *names, size_t n)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	uint64_t esz = sh->sh_entsize >= 8 ? sh->sh_entsize : 16, off;
+
+	if (!n || !data || !data->d_buf || sh->sh_type == SHT_NOBITS)
+		return 0;
+	for (off = skip; off + esz <= data->d_size; off += esz) {
+		uint64_t a = sh->sh_addr + off;
+		struct got_name key, *hit;
+		int err;
+
+		key.slot = x86_slot((unsigned char *)data->d_buf + off, esz, a);
+		if (!key.slot)
+			continue;
+		hit = bsearch(&key, names, n, sizeof(*names), cmp_got);
+		if (!hit)
+			continue;
+		err = add_plt(t, a, esz, hit->name);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static Elf_Scn *scn_named(Elf *e, size_t shstrndx, const char *want,
+			  GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			return NULL;
+		name = elf_strptr(e, shstrndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+static int read_plt(struct mt_symtab *t, Elf *e, size_t shstrndx)
+{
+	GElf_Ehdr eh;
+	GElf_Shdr sh, rsh;
+	Elf_Scn *scn, *rscn;
+	struct got_name *names = NULL;
+	size_t n = 0;
+	int err = 0;
+
+	if (!gelf_getehdr(e, &eh))
+		return MT_ECORRUPT;
+	rscn = scn_named(e, shstrndx, ".rela.plt", &rsh);
+	if (rscn)
+		err = rela_names(e, rscn, &rsh, &names, &n);
+	if (!err && eh.e_machine == EM_X86_64) {
+		/* .plt.got jumps through slots that .rela.dyn fills */
+		rscn = scn_named(e, shstrndx, ".rela.dyn", &rsh);
+		if (rscn)
+			err = rela_names(e, rscn, &rsh, &names, &n);
+		if (!err && n)
+			qsort(names, n, sizeof(*names), cmp_got);
+		if (!err && (scn = scn_named(e, shstrndx, ".plt.sec", &sh)))
+			err = x86_entries(t, scn, &sh, 0, names, n);
+		else if (!err && (scn = scn_named(e, shstrndx, ".plt", &sh)))
+			err = x86_entries(t, scn, &sh, 16, names, n);
+		if (!err && (scn = scn_named(e, shstrndx, ".plt.got", &sh)))
+			err = x86_entries(t, scn, &sh, 0, names, n);
+	} else if (!err && eh.e_machine == EM_AARCH64 &&
+		   (scn = scn_named(e, shstrndx, ".plt", &sh))) {
+		size_t i; /* a 32-byte header, then 16 bytes per relocation */
+
+		for (i = 0; !err && i < n && 32 + 16 * (i + 1) <= sh.sh_size; i++)
+			err = add_plt(t, sh.sh_addr + 32 + 16 * i, 16,
+				      names[i].name);
+	}
+	free(names);
+	return err;
+}
+
+static int is_go_section(const char *name)
+{
+	return !strcmp(name, ".gopclntab") || !strcmp(name, ".go.buildinfo") ||
+	       !strcmp(name, ".note.go.buildid");
+}
+
+/* symbols_only: a debug file being merged (its other fields unused). */
+static int read_elf(struct mt_symtab *t, Elf *e, uint64_t fsize,
+		    int symbols_only)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
+	GElf_Ehdr eh;
 	int err;
 
 	if (elf_kind(e) != ELF_K_ELF)
 		return MT_EMAGIC;
-	err = check_size(e, fd);
+	err = check_size(e, fsize);
 	if (err)
 		return err;
-	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+	if (!gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
 		return MT_ECORRUPT;
+	t->etype = eh.e_type;
+	if (!symbols_only) {
+		err = read_segments(t, e);
+		if (err)
+			return err;
+	}
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		GElf_Shdr sh;
+		const char *name;
 
 		if (!gelf_getshdr(scn, &sh))
 			return MT_ECORRUPT;
-		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
-			continue;
-		err = read_table(t, e, scn, &sh);
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!name)
+			return MT_ECORRUPT;
+		if (!strcmp(name, ".debug_info") && sh.sh_type != SHT_NOBITS)
+			t->has_debug_info = 1;
+		if (sh.sh_type == SHT_NOTE && !t->build_id_len)
+			read_build_id(t, scn);
+		if (symbols_only)
+			;
+		else if (!strcmp(name, ".gnu_debuglink") && !t->debuglink)
+			err = read_debuglink(t, scn);
+		else if (is_go_section(name))
+			t->is_go = 1;
+		if (!err && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM)) {
+			if (sh.sh_type == SHT_SYMTAB)
+				t->has_symtab = 1;
+			err = read_table(t, e, scn, &sh);
+		}
 		if (err)
 			return err;
 	}
 	if (elf_errno() != 0)
 		return MT_ECORRUPT;
-	return 0;
+	return symbols_only ? 0 : read_plt(t, e, shstrndx);
 }
 
-int mt_symtab_read(struct mt_symtab *t, int fd)
+static int finish(struct mt_symtab *t)
 {
-	Elf *e;
+	sort_unique(t);
+	if (t->n > (size_t)0x7fffffff)
+		return MT_ERANGE;
+	return (int)t->n;
+}
+
+static int read_with(struct mt_symtab *t, Elf *e, uint64_t fsize)
+{
 	int err;
 
-	if (!t || t->n)
-		return MT_EINVAL;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return MT_EINVAL;
-	(void)elf_errno(); /* clear */
-	errno = 0;
-	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e) {
 		/* libelf fails here only when it cannot read the file */
 		if (!errno)
 			errno = EIO;
 		return MT_EIO;
 	}
-	err = read_elf(t, e, fd);
+	err = read_elf(t, e, fsize, 0);
 	elf_end(e);
-	if (err) {
+	if (!err)
+		err = finish(t);
+	if (err < 0)
 		mt_symtab_release(t);
+	return err;
+}
+
+static int lib_ready(struct mt_symtab *t)
+{
+	if (!t || t->n || t->nseg || t->etype)
+		return MT_EINVAL;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return MT_EINVAL;
+	(void)elf_errno(); /* clear */
+	errno = 0;
+	return 0;
+}
+
+int mt_symtab_read(struct mt_symtab *t, int fd)
+{
+	struct stat st;
+	int err = lib_ready(t);
+
+	if (err)
+		return err;
+	if (fstat(fd, &st) != 0)
+		return MT_EIO;
+	return read_with(t, elf_begin(fd, ELF_C_READ, NULL), (uint64_t)st.st_size);
+}
+
+int mt_symtab_read_mem(struct mt_symtab *t, const void *image, size_t size)
+{
+	int err = lib_ready(t);
+
+	if (err)
+		return err;
+	if (size < EI_NIDENT || memcmp(image, ELFMAG, SELFMAG))
+		return MT_EMAGIC;
+	/* ELF_C_READ: libelf does not write to the image */
+	return read_with(t, elf_memory((char *)(uintptr_t)image, size), size);
+}
+
+int mt_symtab_merge(struct mt_symtab *t, int fd)
+{
+	struct mt_symtab d = MT_SYMTAB_INIT;
+	struct stat st;
+	size_t i, need;
+	Elf *e;
+	int err;
+
+	if (!t || elf_version(EV_CURRENT) == EV_NONE)
+		return MT_EINVAL;
+	(void)elf_errno();
+	errno = 0;
+	if (fstat(fd, &st) != 0)
+		return MT_EIO;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e)
+		return errno = errno ? errno : EIO, MT_EIO;
+	err = read_elf(&d, e, (uint64_t)st.st_size, 1);
+	elf_end(e);
+	if (!err && t->build_id_len && d.build_id_len &&
+	    (t->build_id_len != d.build_id_len ||
+	     memcmp(t->build_id, d.build_id, d.build_id_len)))
+		err = MT_EMISMATCH;
+	need = t->n + d.n;
+	if (!err && need > t->cap) {
+		struct mt_sym *v = realloc(t->v, need * sizeof(*v));
+
+		if (!v)
+			err = MT_ENOMEM;
+		else
+			t->v = v, t->cap = need;
+	}
+	if (err) {
+		mt_symtab_release(&d);
 		return err;
 	}
-	sort_unique(t);
-	if (t->n > (size_t)0x7fffffff) {
-		mt_symtab_release(t);
-		return MT_ERANGE;
+	for (i = 0; i < d.n; i++)
+		t->v[t->n++] = d.v[i];
+	d.n = 0;
+	if (d.has_debug_info)
+		t->has_debug_info = 1;
+	mt_symtab_release(&d);
+	return finish(t);
+}
+
+/* ---- separate debug files ---- */
+
+static int crc_matches(int fd, uint32_t want)
+{
+	unsigned char buf[65536];
+	uLong crc = crc32(0, Z_NULL, 0);
+	off_t at = 0;
+	ssize_t got;
+
+	while ((got = pread(fd, buf, sizeof(buf), at)) > 0) {
+		crc = crc32(crc, buf, (uInt)got);
+		at += got;
 	}
-	return (int)t->n;
+	return got == 0 && (uint32_t)crc == want;
+}
+
+static int build_id_matches(const struct mt_symtab *t, int fd)
+{
+	struct mt_symtab d = MT_SYMTAB_INIT;
+	struct stat st;
+	Elf *e;
+	int ok = 0;
+
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e)
+		return 0;
+	if (elf_kind(e) == ELF_K_ELF) {
+		Elf_Scn *scn = NULL;
+		GElf_Shdr sh;
+
+		while ((scn = elf_nextscn(e, scn)) != NULL && !d.build_id_len)
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+				read_build_id(&d, scn);
+		ok = d.build_id_len == t->build_id_len &&
+		     !memcmp(d.build_id, t->build_id, d.build_id_len);
+	}
+	elf_end(e);
+	return ok;
+}
+
+/* mode 0: check the build-id; 1: check the debuglink CRC */
+static int try_path(const struct mt_symtab *t, char *path, int mode,
+		    char **found)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		free(path);
+		return MT_ENOENT;
+	}
+	if (mode ? crc_matches(fd, t->debuglink_crc) : build_id_matches(t, fd)) {
+		if (found)
+			*found = path;
+		else
+			free(path);
+		return fd;
+	}
+	close(fd);
+	free(path);
+	return MT_ENOENT;
+}
+
+static int try_build_id(const struct mt_symtab *t, const char *dir,
+			char **found)
+{
+	char hex[2 * MT_BUILD_ID_MAX + 1], *path;
+	size_t i;
+
+	if (!t->build_id_len)
+		return MT_ENOENT;
+	for (i = 0; i < t->build_id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", t->build_id[i]);
+	if (asprintf(&path, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2) < 0)
+		return MT_ENOMEM;
+	return try_path(t, path, 0, found);
+}
+
+static int try_link(const struct mt_symtab *t, const char *a, const char *b,
+		    const char *c, char **found)
+{
+	char *path;
+
+	if (asprintf(&path, "%s%s%s%s", a, b, c, t->debuglink) < 0)
+		return MT_ENOMEM;
+	return try_path(t, path, 1, found);
+}
+
+int mt_symtab_find_debug(const struct mt_symtab *t, const char *path,
+			 const char *const *dirs, size_t ndirs, char **found)
+{
+	char *dir;
+	const char *slash;
+	size_t i;
+	int fd = MT_ENOENT;
+
+	for (i = 0; i < ndirs && fd == MT_ENOENT; i++) {
+		fd = try_build_id(t, dirs[i], found);
+		if (fd == MT_ENOENT && t->debuglink)
+			fd = try_link(t, dirs[i], "/", "", found);
+	}
+	if (fd == MT_ENOENT)
+		fd = try_build_id(t, "/usr/lib/debug", found);
+	if (fd != MT_ENOENT || !t->debuglink)
+		return fd;
+	slash = strrchr(path, '/');
+	dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	if (!dir)
+		return MT_ENOMEM;
+	if (slash && slash == path)
+		dir[0] = '\0'; /* a file in / */
+	fd = try_link(t, dir, "/", "", found);
+	if (fd == MT_ENOENT)
+		fd = try_link(t, dir, "/.debug/", "", found);
+	if (fd == MT_ENOENT && dir[0] == '/')
+		fd = try_link(t, "/usr/lib/debug", dir, "/", found);
+	free(dir);
+	return fd;
+}
+
+/* ---- perf maps ---- */
+
+static int hex_field(const char **pp, uint64_t *v)
+{
+	const char *p = *pp;
+	char *end;
+	unsigned long long x;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (!isxdigit((unsigned char)*p))
+		return -1;
+	errno = 0;
+	x = strtoull(p, &end, 16);
+	if (errno || (*end != ' ' && *end != '\t'))
+		return -1;
+	*v = x;
+	*pp = end;
+	return 0;
+}
+
+static int perfmap_line(struct mt_symtab *t, char *line)
+{
+	const char *p = line;
+	GElf_Sym s;
+	uint64_t start, size;
+	size_t len = strlen(line);
+
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = '\0';
+	if (!len)
+		return 0;
+	if (hex_field(&p, &start) || hex_field(&p, &size))
+		return MT_ESYNTAX;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return MT_ESYNTAX;
+	memset(&s, 0, sizeof(s));
+	s.st_value = start;
+	s.st_size = size;
+	if (add(t, &s, p))
+		return MT_ENOMEM;
+	t->v[t->n - 1].bind = MT_SYM_JIT;
+	return 0;
+}
+
+int mt_symtab_read_perfmap(struct mt_symtab *t, int fd, size_t *bad_line)
+{
+	size_t first = t->n, lineno = 0, i;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+	int fd2 = dup(fd), err = 0;
+
+	if (fd2 < 0 || !(f = fdopen(fd2, "r"))) {
+		if (fd2 >= 0)
+			close(fd2);
+		return MT_EIO;
+	}
+	while (!err && (len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (memchr(line, '\0', (size_t)len))
+			err = MT_ESYNTAX;
+		else
+			err = perfmap_line(t, line);
+	}
+	if (!err && ferror(f))
+		err = MT_EIO;
+	free(line);
+	fclose(f);
+	if (err) {
+		for (i = first; i < t->n; i++)
+			free(t->v[i].name);
+		t->n = first;
+		if (err == MT_ESYNTAX && bad_line)
+			*bad_line = lineno;
+		return err;
+	}
+	return finish(t);
+}
+
+/* ---- addresses ---- */
+
+int mt_symtab_file_offset(const struct mt_symtab *t, uint64_t vaddr,
+			  uint64_t *off)
+{
+	size_t i;
+
+	for (i = 0; i < t->nseg; i++) {
+		const struct mt_seg *sg = &t->seg[i];
+
+		if (vaddr >= sg->vaddr && vaddr - sg->vaddr < sg->filesz) {
+			*off = vaddr - sg->vaddr + sg->offset;
+			return 0;
+		}
+	}
+	return MT_ERANGE;
+}
+
+int mt_symtab_bias(const struct mt_symtab *t, uint64_t start, uint64_t pgoff,
+		   uint64_t *bias)
+{
+	size_t i;
+
+	for (i = 0; i < t->nseg; i++) {
+		const struct mt_seg *sg = &t->seg[i];
+		uint64_t page = sg->offset & ~(uint64_t)0xfff;
+
+		/* the loader maps the segment from its offset rounded down
+		 * to a page, at its address rounded down alike */
+		if (pgoff >= page && pgoff < sg->offset + (sg->filesz ? sg->filesz : 1)) {
+			*bias = start - pgoff - (sg->vaddr - sg->offset);
+			return 0;
+		}
+	}
+	return MT_ERANGE;
 }
 
 const struct mt_sym *mt_symtab_lookup(const struct mt_symtab *t, uint64_t addr)
@@ -243,6 +845,10 @@ const char *mt_sym_bind_name(int bind)
 		return "weak";
 	case MT_SYM_UNIQUE:
 		return "unique";
+	case MT_SYM_PLT:
+		return "plt";
+	case MT_SYM_JIT:
+		return "jit";
 	}
 	return "?";
 }

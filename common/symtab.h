@@ -1,10 +1,16 @@
 /*
  * struct mt_symtab: the function symbols of one ELF file, read from its
- * .symtab and .dynsym sections with libelf (link -lelf).
+ * .symtab and .dynsym sections with libelf (link -lelf -lz), plus what is
+ * needed to place them in a process and to find the file's separate debug
+ * file: its loadable segments, build-id and .gnu_debuglink.
  *
- * Ownership: the table owns the array v and every name in it;
- * mt_symtab_release() frees them and leaves an empty, reusable table.
- * A zeroed struct (MT_SYMTAB_INIT) is a valid empty table.
+ * Ownership: the table owns the arrays v and seg, every name in v and
+ * debuglink; mt_symtab_release() frees them and leaves an empty, reusable
+ * table. A zeroed struct (MT_SYMTAB_INIT) is a valid empty table.
+ *
+ * Addresses are the file's own (link-time) addresses, as nm(1) prints
+ * them. mt_symtab_bias() gives what to add to them for a mapping of the
+ * file in a process.
  */
 #ifndef MT_SYMTAB_H
 #define MT_SYMTAB_H
@@ -16,7 +22,9 @@ enum mt_sym_bind {
 	MT_SYM_LOCAL,
 	MT_SYM_GLOBAL,
 	MT_SYM_WEAK,
-	MT_SYM_UNIQUE /* STB_GNU_UNIQUE */
+	MT_SYM_UNIQUE, /* STB_GNU_UNIQUE */
+	MT_SYM_PLT,    /* a PLT entry, named "name@plt" as perf names it */
+	MT_SYM_JIT     /* from a perf map (/tmp/perf-PID.map) */
 };
 
 struct mt_sym {
@@ -26,21 +34,43 @@ struct mt_sym {
 	char *name;     /* the mangled name, as in the string table */
 };
 
+/* A PT_LOAD program header. */
+struct mt_seg {
+	uint64_t vaddr, memsz;  /* where it is loaded (before any bias) */
+	uint64_t offset, filesz; /* where it is in the file */
+	int exec;               /* PF_X */
+};
+
+#define MT_BUILD_ID_MAX 64
+
 struct mt_symtab {
 	struct mt_sym *v;
 	size_t n, cap;
+	struct mt_seg *seg;     /* PT_LOAD headers, in file order */
+	size_t nseg;
+	int etype;              /* ET_EXEC, ET_DYN, ...; 0 until read */
+	int has_symtab;         /* the file has a .symtab (not only .dynsym) */
+	int has_debug_info;     /* the file has a .debug_info section */
+	int is_go;              /* a Go program (.go.buildinfo or .gopclntab) */
+	unsigned char build_id[MT_BUILD_ID_MAX]; /* NT_GNU_BUILD_ID */
+	size_t build_id_len;    /* 0: none */
+	char *debuglink;        /* .gnu_debuglink file name, or NULL */
+	uint32_t debuglink_crc; /* its CRC-32 */
 };
 
-#define MT_SYMTAB_INIT { NULL, 0, 0 }
+#define MT_SYMTAB_INIT { 0 }
 
 void mt_symtab_init(struct mt_symtab *t);
 void mt_symtab_release(struct mt_symtab *t);
 
 /*
- * Read the function symbols (STT_FUNC and STT_GNU_IFUNC, defined in a
- * section) of the ELF file open on fd, from .symtab and .dynsym, into t,
- * which must be empty. They are sorted by address, then name; a symbol
- * that both tables hold (same address, name and size) is listed once.
+ * Read the ELF file open on fd into t, which must be empty: its function
+ * symbols (STT_FUNC and STT_GNU_IFUNC, defined in a section) from
+ * .symtab and .dynsym, its PLT entries (x86-64: each entry of .plt.sec,
+ * or of .plt after its header, and of .plt.got, named by the relocation
+ * of the GOT slot it jumps through; other machines: .plt entries in
+ * .rela.plt order), and the fields above. Symbols are sorted by address,
+ * then size, then name; a symbol that both tables hold is listed once.
  * fd is read with pread and not closed.
  *
  * Returns the number of symbols (0 for a file with none), or:
@@ -54,6 +84,47 @@ void mt_symtab_release(struct mt_symtab *t);
  */
 int mt_symtab_read(struct mt_symtab *t, int fd);
 
+/* The same, from an ELF image in memory (a [vdso] copied out of a
+ * process, say); the image must stay valid during the call only. */
+int mt_symtab_read_mem(struct mt_symtab *t, const void *image, size_t size);
+
+/*
+ * Add the function symbols of a separate debug file (open on fd) to t,
+ * which holds the symbols of the file it belongs to. When both have a
+ * build-id they must be equal (else MT_EMISMATCH, t unchanged); t's other
+ * fields stay those of the main file, except has_debug_info, which is set
+ * when the debug file has .debug_info. Returns the number of symbols of t
+ * afterwards, or the errors of mt_symtab_read (on error t is unchanged).
+ */
+int mt_symtab_merge(struct mt_symtab *t, int fd);
+
+/*
+ * Find and open the separate debug file of the file at path, whose table
+ * t holds (read by mt_symtab_read). Tried in order:
+ *   for each dir of dirs (may be NULL when ndirs is 0):
+ *     dir/.build-id/xx/rest.debug and dir/NAME, NAME the debuglink
+ *   /usr/lib/debug/.build-id/xx/rest.debug
+ *   DIR/NAME, DIR/.debug/NAME, /usr/lib/debug/DIR/NAME, where DIR is the
+ *   directory of path and NAME the debuglink
+ * A debuglink candidate must have the CRC-32 the link records, a build-id
+ * candidate the build-id (when it has one); others are passed over.
+ * On success returns an fd open for reading and, if found is not NULL,
+ * sets *found to the malloced path. Returns MT_ENOENT when no candidate
+ * fits (or t has neither build-id nor debuglink), MT_ENOMEM.
+ */
+int mt_symtab_find_debug(const struct mt_symtab *t, const char *path,
+			 const char *const *dirs, size_t ndirs, char **found);
+
+/*
+ * Read a perf map (the /tmp/perf-PID.map of a JIT: lines of
+ * "START SIZE NAME", START and SIZE in hexadecimal with or without 0x)
+ * from fd into t, appending MT_SYM_JIT symbols and sorting again.
+ * Returns the number of symbols of t afterwards, or MT_ESYNTAX with
+ * *bad_line set to the 1-based number of the first line that does not
+ * parse (t unchanged), MT_EIO, MT_ENOMEM.
+ */
+int mt_symtab_read_perfmap(struct mt_symtab *t, int fd, size_t *bad_line);
+
 /*
  * The symbol containing addr: addr <= a < addr + size, or addr == a for a
  * symbol of size 0. When several do, the one with the greatest address,
@@ -61,7 +132,24 @@ int mt_symtab_read(struct mt_symtab *t, int fd);
  */
 const struct mt_sym *mt_symtab_lookup(const struct mt_symtab *t, uint64_t addr);
 
-/* "local", "global", "weak" or "unique"; "?" for anything else. */
+/*
+ * The file offset of the file address vaddr: 0 and *off set when a PT_LOAD
+ * segment holds vaddr within its file bytes; MT_ERANGE otherwise.
+ */
+int mt_symtab_file_offset(const struct mt_symtab *t, uint64_t vaddr,
+			  uint64_t *off);
+
+/*
+ * The load bias of a mapping of the file that starts at address start and
+ * maps it from file offset pgoff (the first and third fields of a line of
+ * /proc/PID/maps): runtime address = file address + *bias. Uses the
+ * PT_LOAD segment whose file bytes hold pgoff (rounded as the loader
+ * rounds to pages). 0 or MT_ERANGE when no segment holds pgoff.
+ */
+int mt_symtab_bias(const struct mt_symtab *t, uint64_t start, uint64_t pgoff,
+		   uint64_t *bias);
+
+/* "local", "global", "weak", "unique", "plt" or "jit"; "?" otherwise. */
 const char *mt_sym_bind_name(int bind);
 
 #endif

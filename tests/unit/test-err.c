@@ -12,6 +12,7 @@ static const int codes[] = {
 	MT_ENOMEM,    MT_EIO,      MT_ETRUNCATED, MT_EMAGIC,   MT_EVERSION,
 	MT_ECORRUPT,  MT_EUNDEFSTR, MT_ECRITICAL, MT_ECOUNT,   MT_ETRAILING,
 	MT_ESYNTAX,   MT_ERANGE,   MT_ETOOBIG,    MT_EINVAL,   MT_EPIPE,
+	MT_ENOENT,    MT_EMISMATCH,
 };
 #define NCODES (sizeof(codes) / sizeof(codes[0]))
 
@@ -78,7 +79,7 @@ static void test_unknown(void)
 	check_unknown(-1000);
 	check_unknown(INT_MAX);
 	check_unknown(INT_MIN);
-	check_unknown(-17);
+	check_unknown(MT_ERR_MIN - 2);
 	/* a known code after an unknown one is still right: the static
 	 * buffer for unknown codes does not leak into the table */
 	{
