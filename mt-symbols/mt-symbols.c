@@ -1,15 +1,21 @@
 /*
- * mt-symbols: the function symbols of ELF files, with their demangled
- * names; filter them by name, or resolve an address to name+offset.
+ * mt-symbols: the function symbols of ELF files or of a running process,
+ * with their demangled names and source lines; filter them by name, pick
+ * one with fzf, or resolve an address to name+offset.
  * See docs/mt-symbols.1.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <libiberty/demangle.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -17,27 +23,69 @@
 
 #include "die.h"
 #include "err.h"
+#include "dwline.h"
 #include "symtab.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-symbols [--json] [--match regex] [--exact name] " \
-	"[--addr addr] file ...\n"
+#define USAGE "usage: mt-symbols [--json] [--lines] [--pick] [--match regex] " \
+	"[--exact name] [--addr addr] [--debug-dir dir] [-p pid] [file ...]\n"
 
-static int json, multi, first_obj = 1;
+/* One ELF file (or a process's mapping of one, or its perf map). */
+struct obj {
+	char *file;     /* the name printed */
+	char *open_as;  /* where to read it: /proc/PID/map_files/..., or NULL */
+	uint64_t bias;  /* runtime address - file address (with -p) */
+	uint64_t start, end; /* its mapping (with -p): for --addr */
+	int jit;        /* a perf map */
+	int vdso;       /* read from the process's memory */
+	struct mt_symtab t;
+	int dwfd;       /* the file with DWARF for --lines, or -1 */
+	struct mt_dwlines *dl;
+};
+
+static int json, multi, lines, pick, first_obj = 1;
+static pid_t pid;
+static const char **debug_dirs;
+static size_t n_debug_dirs, debug_dirs_cap;
+static FILE *pick_out; /* fzf's standard input */
 static const char *exact;
 static pcre2_code *match_re;
 static pcre2_match_data *match_md;
 static uint64_t *addrs;
 static size_t n_addrs, addrs_cap;
 
+/* A legacy Rust name: _ZN...17h<16 hex digits>E. */
+static int rust_legacy(const char *name, size_t len)
+{
+	size_t i;
+
+	if (len < 24 || memcmp(name + len - 20, "17h", 3) || name[len - 1] != 'E')
+		return 0;
+	for (i = len - 17; i < len - 1; i++)
+		if (!isxdigit((unsigned char)name[i]))
+			return 0;
+	return 1;
+}
+
 /*
  * The demangled name, malloced, or NULL when name is not mangled.
- * No style flag: libiberty's automatic style tries Rust, then the C++
- * ABI; DMGL_RUST alone would turn C++ names away.
+ * The style is chosen from the name: libiberty's automatic style would
+ * try Rust on every C++ name first, a tenth of the time of a listing.
  */
 static char *demangle(const char *name)
 {
-	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+	size_t len;
+	char *dm;
+
+	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
+		return NULL;
+	if (name[1] == 'R')
+		return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_RUST);
+	len = strlen(name);
+	if (rust_legacy(name, len) &&
+	    (dm = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_RUST)))
+		return dm;
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_GNU_V3);
 }
 
 static int re_match(const char *s)
@@ -77,111 +125,487 @@ static void json_begin(void)
 	first_obj = 0;
 }
 
-static void json_fields(const char *file, const struct mt_sym *s,
+/* The source line of the file address a, or NULL. */
+static const char *line_of(struct obj *o, uint64_t a, int *line)
+{
+	const char *file;
+
+	if (!o->dl || mt_dwlines_lookup(o->dl, a, &file, line) != 0)
+		return NULL;
+	return file;
+}
+
+static void json_fields(struct obj *o, const struct mt_sym *s,
 			const char *shown)
 {
+	const char *src;
+	int line;
+
 	fputs("{\"file\":", stdout);
-	json_str(file);
+	json_str(o->file);
 	printf(",\"addr\":\"0x%" PRIx64 "\",\"size\":%" PRIu64 ",\"binding\":\"%s\","
-	       "\"name\":", s->addr, s->size, mt_sym_bind_name(s->bind));
+	       "\"name\":", s->addr + o->bias, s->size, mt_sym_bind_name(s->bind));
 	json_str(s->name);
 	fputs(",\"demangled\":", stdout);
 	json_str(shown);
+	if (lines && (src = line_of(o, s->addr, &line)) != NULL) {
+		fputs(",\"source\":", stdout);
+		json_str(src);
+		printf(",\"line\":%d", line);
+	}
 }
 
-static void print_sym(const char *file, const struct mt_sym *s,
+/* The tab-separated line of a symbol, to f. */
+static void text_line(FILE *f, struct obj *o, const struct mt_sym *s,
 		      const char *shown)
 {
-	if (json) {
-		json_begin();
-		json_fields(file, s, shown);
-		putchar('}');
-		return;
-	}
 	if (multi)
-		printf("%s\t", file);
-	printf("0x%" PRIx64 "\t%" PRIu64 "\t%s\t%s\t%s\n", s->addr, s->size,
-	       mt_sym_bind_name(s->bind), s->name, shown);
+		fprintf(f, "%s\t", o->file);
+	fprintf(f, "0x%" PRIx64 "\t%" PRIu64 "\t%s\t%s\t%s", s->addr + o->bias,
+		s->size, mt_sym_bind_name(s->bind), s->name, shown);
+	if (lines) {
+		int line;
+		const char *src = line_of(o, s->addr, &line);
+
+		if (src)
+			fprintf(f, "\t%s:%d", src, line);
+		else
+			fputs("\t-", f);
+	}
+	fputc('\n', f);
 }
 
-static void list(const char *file, const struct mt_symtab *t)
+static void print_sym(struct obj *o, const struct mt_sym *s, const char *shown)
+{
+	if (pick) {
+		/* what fzf shows, then the line printed if it is picked */
+		fprintf(pick_out, "%s\t", shown);
+		text_line(pick_out, o, s, shown);
+	} else if (json) {
+		json_begin();
+		json_fields(o, s, shown);
+		putchar('}');
+	} else {
+		text_line(stdout, o, s, shown);
+	}
+}
+
+static void list(struct obj *o)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
-		const struct mt_sym *s = &t->v[i];
+	for (i = 0; i < o->t.n; i++) {
+		const struct mt_sym *s = &o->t.v[i];
 		char *dm = demangle(s->name);
 		const char *shown = dm ? dm : s->name;
 
 		if (wanted(s->name, shown))
-			print_sym(file, s, shown);
+			print_sym(o, s, shown);
 		free(dm);
+		if (pick && ferror(pick_out))
+			return; /* fzf is gone: the choice was made */
 	}
 }
 
-/* Returns 0, or 1 when an address is in no symbol (after printing the
- * others). */
-static int resolve(const char *file, const struct mt_symtab *t)
+/* Print where the runtime (or file) address a is; 0, or 1 when it is in
+ * no symbol of o. */
+static int resolve_one(struct obj *o, uint64_t a)
 {
-	size_t i;
-	int missed = 0;
+	const struct mt_sym *s = mt_symtab_lookup(&o->t, a - o->bias);
+	const char *shown, *src = NULL;
+	char *dm;
+	int line = 0;
+
+	if (!s)
+		return 1;
+	dm = demangle(s->name);
+	shown = dm ? dm : s->name;
+	if (lines)
+		src = line_of(o, a - o->bias, &line);
+	if (json) {
+		json_begin();
+		json_fields(o, s, shown);
+		printf(",\"at\":\"0x%" PRIx64 "\",\"offset\":\"0x%" PRIx64 "\"",
+		       a, a - o->bias - s->addr);
+		if (src) {
+			fputs(",\"at_source\":", stdout);
+			json_str(src);
+			printf(",\"at_line\":%d", line);
+		}
+		putchar('}');
+	} else {
+		if (multi)
+			printf("%s\t", o->file);
+		printf("%s+0x%" PRIx64, shown, a - o->bias - s->addr);
+		if (lines) {
+			if (src)
+				printf("\t%s:%d", src, line);
+			else
+				fputs("\t-", stdout);
+		}
+		putchar('\n');
+	}
+	free(dm);
+	return 0;
+}
+
+/* --addr over the loaded objects; returns the exit status. */
+static int resolve(struct obj *objs, size_t nobjs)
+{
+	size_t i, k;
+	int status = MT_EXIT_OK;
 
 	for (i = 0; i < n_addrs; i++) {
-		const struct mt_sym *s = mt_symtab_lookup(t, addrs[i]);
-		char *dm;
-		const char *shown;
+		int found = 0;
 
-		if (!s) {
-			warn("%s: 0x%" PRIx64 ": in no function symbol", file,
-			     addrs[i]);
-			missed = 1;
-			continue;
+		for (k = 0; k < nobjs && !found; k++) {
+			struct obj *o = &objs[k];
+
+			if (!o->t.n)
+				continue;
+			/* with -p, an address belongs to the file mapped there */
+			if (o->end && !o->jit &&
+			    (addrs[i] < o->start || addrs[i] >= o->end))
+				continue;
+			found = !resolve_one(o, addrs[i]);
 		}
-		dm = demangle(s->name);
-		shown = dm ? dm : s->name;
-		if (json) {
-			json_begin();
-			json_fields(file, s, shown);
-			printf(",\"at\":\"0x%" PRIx64 "\",\"offset\":\"0x%" PRIx64
-			       "\"}", addrs[i], addrs[i] - s->addr);
-		} else {
-			if (multi)
-				printf("%s\t", file);
-			printf("%s+0x%" PRIx64 "\n", shown, addrs[i] - s->addr);
+		if (!found) {
+			if (pid)
+				warn("process %d: 0x%" PRIx64 ": in no function symbol",
+				     (int)pid, addrs[i]);
+			else
+				warn("%s: 0x%" PRIx64 ": in no function symbol",
+				     nobjs == 1 ? objs[0].file : "(all files)",
+				     addrs[i]);
+			status = MT_EXIT_DATA;
 		}
-		free(dm);
 	}
-	return missed;
+	return status;
 }
 
-/* Returns the exit status for this file; dies on a system error. */
-static int do_file(const char *file)
+/* The separate debug file, for symbols a stripped file lacks and for
+ * DWARF; quiet when there is none. */
+static void load_debug(struct obj *o)
 {
-	struct mt_symtab t = MT_SYMTAB_INIT;
-	int fd = open_input_or_die(file), n, status = MT_EXIT_OK;
+	char *found = NULL;
+	int fd, n;
 
-	n = mt_symtab_read(&t, fd);
-	close(fd);
+	if (o->t.has_symtab && (o->t.has_debug_info || !lines))
+		return;
+	fd = mt_symtab_find_debug(&o->t, o->file, debug_dirs, n_debug_dirs,
+				  &found);
+	if (fd == MT_ENOMEM)
+		die_mt(fd, "%s", o->file);
+	if (fd < 0)
+		return;
+	n = mt_symtab_merge(&o->t, fd);
+	if (n == MT_ENOMEM)
+		die_mt(n, "%s", found);
+	if (n < 0) {
+		warn("%s: debug file %s: %s: not used", o->file, found,
+		     n == MT_EMISMATCH ? "of another build" : mt_strerror(n));
+		close(fd);
+	} else if (lines && o->dwfd < 0) {
+		o->dwfd = fd; /* kept open for libdw */
+	} else {
+		close(fd);
+	}
+	free(found);
+}
+
+static void open_lines(struct obj *o, int fd)
+{
+	int err;
+
+	if (o->dwfd < 0 && o->t.has_debug_info)
+		o->dwfd = dup(fd);
+	if (o->dwfd < 0)
+		return;
+	err = mt_dwlines_open(&o->dl, o->dwfd);
+	if (err == MT_ENOMEM)
+		die_mt(err, "%s", o->file);
+}
+
+/* Read o's symbols. Returns the exit status for this file; dies on a
+ * system error. */
+static int load(struct obj *o)
+{
+	int fd, n;
+
+	o->dwfd = -1;
+	if (o->jit) {
+		size_t bad = 0;
+
+		fd = open(o->file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", o->file);
+		n = mt_symtab_read_perfmap(&o->t, fd, &bad);
+		close(fd);
+		if (n == MT_ESYNTAX) {
+			warn("%s:%zu: not a perf map line (START SIZE NAME)",
+			     o->file, bad);
+			return MT_EXIT_DATA;
+		}
+		if (n < 0)
+			die_mt(n, "%s", o->file);
+		return MT_EXIT_OK;
+	}
+	if (o->vdso) {
+		char *img = malloc(o->end - o->start), mem[64];
+		ssize_t got;
+
+		if (!img)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		snprintf(mem, sizeof(mem), "/proc/%d/mem", (int)pid);
+		fd = open(mem, O_RDONLY | O_CLOEXEC);
+		got = fd < 0 ? -1 : pread(fd, img, o->end - o->start, (off_t)o->start);
+		if (fd >= 0)
+			close(fd);
+		n = got == (ssize_t)(o->end - o->start) ?
+			mt_symtab_read_mem(&o->t, img, (size_t)got) : MT_EIO;
+		free(img);
+		if (n < 0) {
+			warn("process %d: [vdso]: cannot be read: %s", (int)pid,
+			     mt_strerror(n));
+			return MT_EXIT_OK; /* the rest is still worth listing */
+		}
+		mt_symtab_bias(&o->t, o->start, 0, &o->bias);
+		return MT_EXIT_OK;
+	}
+	fd = open(o->open_as ? o->open_as : o->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && o->open_as)
+		fd = open(o->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", o->file);
+	n = mt_symtab_read(&o->t, fd);
 	switch (n) {
 	case MT_EMAGIC:
-		warn("%s: not an ELF file", file);
+		warn("%s: not an ELF file", o->file);
+		close(fd);
 		return MT_EXIT_DATA;
 	case MT_ECORRUPT:
-		warn("%s: malformed ELF file", file);
-		return MT_EXIT_DATA;
-	case 0:
-		warn("%s: no function symbols", file);
+		warn("%s: malformed ELF file", o->file);
+		close(fd);
 		return MT_EXIT_DATA;
 	default:
 		if (n < 0)
-			die_mt(n, "%s", file);
+			die_mt(n, "%s", o->file);
 	}
-	if (n_addrs)
-		status = resolve(file, &t) ? MT_EXIT_DATA : MT_EXIT_OK;
-	else
-		list(file, &t);
-	mt_symtab_release(&t);
-	return status;
+	load_debug(o);
+	if (lines)
+		open_lines(o, fd);
+	close(fd);
+	if (!o->t.n) {
+		warn("%s: no function symbols%s", o->file,
+		     o->t.debuglink || o->t.build_id_len ?
+		     " (stripped; its debug file was not found: see --debug-dir)" :
+		     "");
+		return MT_EXIT_DATA;
+	}
+	return MT_EXIT_OK;
+}
+
+static void unload(struct obj *o)
+{
+	mt_dwlines_free(o->dl);
+	if (o->dwfd >= 0)
+		close(o->dwfd);
+	mt_symtab_release(&o->t);
+	free(o->file);
+	free(o->open_as);
+}
+
+static struct obj *objs;
+static size_t nobjs, objs_cap;
+
+static struct obj *new_obj(const char *file)
+{
+	struct obj *o;
+
+	grow_or_die(&objs, &objs_cap, nobjs, sizeof(*objs));
+	o = &objs[nobjs++];
+	memset(o, 0, sizeof(*o));
+	o->dwfd = -1;
+	o->file = strdup(file);
+	if (!o->file)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return o;
+}
+
+/*
+ * The executable mappings of process pid, one object per file (its first
+ * executable mapping gives the load bias), then [vdso], then the perf map
+ * of a JIT if there is one.
+ */
+static int add_process(void)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0, first = nobjs, k;
+	FILE *f;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			die(MT_EXIT_DATA, "no such process: %d", (int)pid);
+		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		unsigned long long start, end, pgoff;
+		char perms[8];
+		int name_at = 0, dup_file = 0;
+		char *name;
+		struct obj *o;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
+			   perms, &pgoff, &name_at) < 4 || !name_at)
+			continue;
+		if (perms[2] != 'x')
+			continue;
+		name = line + name_at;
+		name[strcspn(name, "\n")] = '\0';
+		if (!strcmp(name, "[vdso]")) {
+			o = new_obj(name);
+			o->vdso = 1;
+			o->start = start;
+			o->end = end;
+			continue;
+		}
+		if (name[0] != '/')
+			continue; /* anonymous (JIT: the perf map), [vsyscall] */
+		for (k = first; k < nobjs; k++)
+			if (!strcmp(objs[k].file, name))
+				dup_file = 1;
+		if (dup_file)
+			continue;
+		o = new_obj(name);
+		o->start = start;
+		o->end = end;
+		if (asprintf(&o->open_as, "/proc/%d/map_files/%llx-%llx", (int)pid,
+			     start, end) < 0)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		o->bias = pgoff; /* pgoff until the file is read */
+	}
+	free(line);
+	if (ferror(f))
+		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	fclose(f);
+	if (nobjs == first)
+		die(MT_EXIT_DATA, "process %d: no executable mappings (a kernel thread?)",
+		    (int)pid);
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
+	if (stat(path, &st) == 0)
+		new_obj(path)->jit = 1;
+	return 0;
+}
+
+/* A file mapped by the process: the bias from its mapping, and a mapping
+ * end that covers all its segments (for --addr). */
+static void place(struct obj *o)
+{
+	uint64_t pgoff = o->bias, bias;
+	size_t i;
+
+	o->bias = 0;
+	if (mt_symtab_bias(&o->t, o->start, pgoff, &bias) != 0) {
+		warn("%s: mapped from offset 0x%" PRIx64 ", in no segment: "
+		     "addresses not relocated", o->file, pgoff);
+		return;
+	}
+	o->bias = bias;
+	for (i = 0; i < o->t.nseg; i++)
+		if (o->t.seg[i].exec &&
+		    o->t.seg[i].vaddr + o->t.seg[i].memsz + bias > o->end)
+			o->end = o->t.seg[i].vaddr + o->t.seg[i].memsz + bias;
+}
+
+/* The first directory of PATH holding an executable fzf, or NULL. */
+static int have_fzf(void)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ':');
+		snprintf(buf, sizeof(buf), "%.*s/fzf", (int)(e - p), p);
+		if (access(buf, X_OK) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static pid_t fzf_pid;
+static int fzf_result = -1;
+
+/* Start fzf: candidates go to pick_out, its choice comes back on the
+ * returned fd. */
+static int start_fzf(void)
+{
+	int in[2], out[2];
+
+	if (!have_fzf())
+		die(MT_EXIT_SYSTEM, "--pick needs fzf, which is not installed "
+		    "(Debian, Ubuntu: apt install fzf); or name the function "
+		    "with --exact NAME");
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	fzf_pid = fork();
+	if (fzf_pid < 0)
+		die_errno(MT_EXIT_SYSTEM, "fork");
+	if (!fzf_pid) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		execlp("fzf", "fzf", "--delimiter=\\t", "--with-nth=1",
+		       "--prompt=function> ", "--no-multi", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	signal(SIGPIPE, SIG_IGN); /* fzf may exit before it has read all */
+	pick_out = fdopen(in[1], "w");
+	if (!pick_out)
+		die_errno(MT_EXIT_SYSTEM, "fdopen");
+	fzf_result = out[0];
+	return out[0];
+}
+
+/* Wait for fzf and print the line of the picked symbol. */
+static int finish_fzf(void)
+{
+	char buf[65536];
+	size_t len = 0;
+	ssize_t got;
+	int st;
+	char *tab, *nl;
+
+	fclose(pick_out); /* EPIPE here only means fzf had its answer */
+	while (len < sizeof(buf) - 1 &&
+	       (got = read(fzf_result, buf + len, sizeof(buf) - 1 - len)) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno(MT_EXIT_SYSTEM, "reading fzf's choice");
+		}
+		len += (size_t)got;
+	}
+	buf[len] = '\0';
+	close(fzf_result);
+	while (waitpid(fzf_pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die_errno(MT_EXIT_SYSTEM, "waitpid");
+	signal(SIGPIPE, SIG_DFL);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		die(MT_EXIT_SYSTEM, "fzf could not be run");
+	nl = strchr(buf, '\n');
+	tab = strchr(buf, '\t');
+	if (!len || !tab || !nl || tab > nl) {
+		warn("nothing picked");
+		return MT_EXIT_DATA;
+	}
+	*nl = '\0';
+	puts(tab + 1); /* the first line, should fzf print several */
+	return MT_EXIT_OK;
 }
 
 static void set_match(const char *re)
@@ -219,26 +643,51 @@ static void add_addr(const char *arg)
 	addrs[n_addrs++] = v;
 }
 
+static void set_pid(const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || v <= 0 || v > 0x3fffffff)
+		die(MT_EXIT_USAGE, "-p %s: expected a process id", arg);
+	pid = (pid_t)v;
+}
+
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_MATCH, OPT_EXACT, OPT_ADDR, OPT_HELP,
-	       OPT_VERSION };
+	enum { OPT_JSON = 256, OPT_MATCH, OPT_EXACT, OPT_ADDR, OPT_LINES,
+	       OPT_PICK, OPT_DEBUG_DIR, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "addr", required_argument, NULL, OPT_ADDR },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "exact", required_argument, NULL, OPT_EXACT },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "lines", no_argument, NULL, OPT_LINES },
 		{ "match", required_argument, NULL, OPT_MATCH },
+		{ "pick", no_argument, NULL, OPT_PICK },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
+	size_t k;
 	int c, i, status = MT_EXIT_OK;
 
 	mt_set_progname(argv[0]);
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'p':
+			set_pid(optarg);
+			break;
 		case OPT_ADDR:
 			add_addr(optarg);
+			break;
+		case OPT_DEBUG_DIR:
+			grow_or_die(&debug_dirs, &debug_dirs_cap, n_debug_dirs,
+				    sizeof(*debug_dirs));
+			debug_dirs[n_debug_dirs++] = optarg;
 			break;
 		case OPT_EXACT:
 			exact = optarg;
@@ -246,8 +695,14 @@ int main(int argc, char **argv)
 		case OPT_JSON:
 			json = 1;
 			break;
+		case OPT_LINES:
+			lines = 1;
+			break;
 		case OPT_MATCH:
 			set_match(optarg);
+			break;
+		case OPT_PICK:
+			pick = 1;
 			break;
 		case OPT_HELP:
 			usage_ok(USAGE);
@@ -259,14 +714,41 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1)
+	if (argc < 1 && !pid)
 		usage_fail(USAGE);
-	if (n_addrs && (exact || match_re))
-		die(MT_EXIT_USAGE, "--addr cannot be combined with --match or --exact");
-	multi = argc > 1;
+	if (n_addrs && (exact || match_re || pick))
+		die(MT_EXIT_USAGE, "--addr cannot be combined with --match, --exact "
+		    "or --pick");
+	if (pick && json)
+		die(MT_EXIT_USAGE, "--pick cannot be combined with --json");
 
-	for (i = 0; i < argc; i++) {
-		int st = do_file(argv[i]);
+	if (pid)
+		add_process();
+	for (i = 0; i < argc; i++)
+		new_obj(argv[i]);
+	multi = nobjs > 1 || pid;
+	for (k = 0; k < nobjs; k++) {
+		int st = load(&objs[k]);
+
+		if (st > status)
+			status = st;
+		if (pid && objs[k].end && !objs[k].vdso && !objs[k].jit &&
+		    objs[k].t.nseg)
+			place(&objs[k]);
+	}
+	if (pick)
+		start_fzf();
+	if (n_addrs) {
+		int st = resolve(objs, nobjs);
+
+		if (st > status)
+			status = st;
+	} else {
+		for (k = 0; k < nobjs; k++)
+			list(&objs[k]);
+	}
+	if (pick) {
+		int st = finish_fzf();
 
 		if (st > status)
 			status = st;
@@ -274,6 +756,10 @@ int main(int argc, char **argv)
 	if (json)
 		fputs(first_obj ? "[]\n" : "\n]\n", stdout);
 	close_stdout_or_die();
+	for (k = 0; k < nobjs; k++)
+		unload(&objs[k]);
+	free(objs);
+	free(debug_dirs);
 	pcre2_match_data_free(match_md);
 	pcre2_code_free(match_re);
 	free(addrs);

@@ -7,9 +7,12 @@ set -eu
 
 # build: compiler, make; tests: clang with the libFuzzer and sanitizer
 # runtimes; tools: perf, ELF and DWARF reading, regexes, compression,
-# demangling
-PKGS="gcc make clang libclang-rt-14-dev linux-perf libelf-dev libdw-dev
-libpcre2-dev zlib1g-dev libiberty-dev"
+# demangling; test programs in Go and Rust, fzf for mt-symbols --pick,
+# capstone for tests/ptsynth's instruction decoder
+PKGS="gcc g++ make clang libclang-rt-14-dev linux-perf libelf-dev libdw-dev
+libpcre2-dev zlib1g-dev libiberty-dev golang-go fzf libcapstone-dev"
+# rustc: a rustup install on PATH counts; otherwise Debian's
+command -v rustc >/dev/null 2>&1 || PKGS="$PKGS rustc"
 
 missing=
 for p in $PKGS; do
