@@ -22,7 +22,7 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/names.c \
 	common/symtab.c common/dwline.c
 TOOL_LIB_SRC := common/die.c
-TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols
+TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt
 mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
