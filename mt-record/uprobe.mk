@@ -1,0 +1,24 @@
+# The uprobe engine of mt-record (mt-record/uprobe.[ch]), its test driver
+# uprobe-rec and the programs its tests trace (tests/progs/).
+
+UPROBE_OBJ := $(BUILD)/mt-record/uprobe.o
+$(UPROBE_OBJ): mt-record/uprobe.h
+
+$(BUILD)/tests/uprobe-rec: tests/helpers-uprobe/uprobe-rec.c $(UPROBE_OBJ) \
+		mt-record/uprobe.h $(TOOL_LIB) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Imt-record $(ALL_LDFLAGS) -o $@ $< $(UPROBE_OBJ) \
+		$(TOOL_LIB) $(LIB) -lelf -lz -lpcre2-8
+
+# traced programs: real calls (no inlining), no sanitizer
+$(BUILD)/tests/progs/outer: tests/progs/outer.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $<
+
+# outer with a .gopclntab section: a Go program to the uprobe engine
+$(BUILD)/tests/progs/outer-go: tests/progs/outer.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -pthread -Icommon -DFAKE_GO -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/uprobe-rec $(BUILD)/tests/progs/outer \
+	$(BUILD)/tests/progs/outer-go

@@ -1,0 +1,341 @@
+/*
+ * uprobe-rec: the test driver of the uprobe engine (mt-record/uprobe.h).
+ * Probes the functions of the main executable whose names match REGEX
+ * (default: all), on process PID or on CMD (started here, held until the
+ * probes are in place), records until the target exits, the trigger
+ * function is called, or SIGINT/SIGTERM, then prints the snapshot as perf
+ * script lines on stdout. CMD's own standard output goes to the standard
+ * error. Messages and a summary go to the standard error; the line
+ * "uprobe-rec: recording" says the probes are in place.
+ *
+ * usage: uprobe-rec [--ring bytes] [--mmap bytes] [--functions regex]
+ *                   [--trigger sym] [--stall ms] [--background-close]
+ *                   (-p pid | -- cmd [arg ...])
+ *
+ * --stall MS (for tests) leaves the rings unread for MS milliseconds after
+ * attaching, so that the kernel loses events. --background-close: the
+ * probes are removed in the background (mt_uprobe_opts.background_close).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "die.h"
+#include "err.h"
+#include "symtab.h"
+#include "uprobe.h"
+#include "banned.h"
+
+#define USAGE "usage: uprobe-rec [--ring bytes] [--mmap bytes] " \
+	"[--functions regex] [--trigger sym] [--stall ms] [--background-close] " \
+	"(-p pid | -- cmd [arg ...])\n"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static int emit(void *arg, const char *text, size_t len)
+{
+	(void)arg;
+	write_or_die(1, text, len);
+	return 0;
+}
+
+static size_t number(const char *s, const char *what)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end)
+		die(MT_EXIT_USAGE, "%s: not a number: %s", what, s);
+	return (size_t)v;
+}
+
+/* The program file of a command: as given with a '/', else from PATH. */
+static char *find_program(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(cmd, '/'))
+		return strdup(cmd);
+	for (path = path ? path : "/usr/bin:/bin"; *path;) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", cmd);
+		if (access(buf, X_OK) == 0)
+			return strdup(buf);
+		path += n + (path[n] == ':');
+	}
+	return NULL;
+}
+
+static void die_up(struct mt_uprobe *u, int err)
+{
+	if (err == MT_EIO)
+		die(MT_EXIT_SYSTEM, "%s: %s", u->what, strerror(errno));
+	die_mt(err, "%s", u->what);
+}
+
+/* Probe each function of exe matching re (one per address), and trigger. */
+static int add_probes(struct mt_uprobe *u, const char *exe, const char *re_text,
+		      const char *trigger)
+{
+	struct mt_symtab t = MT_SYMTAB_INIT;
+	pcre2_code *re;
+	pcre2_match_data *md;
+	uint64_t last = UINT64_MAX;
+	int fd, n, code, added = 0, have_trigger = 0;
+	PCRE2_SIZE off;
+	size_t i;
+
+	re = pcre2_compile((PCRE2_SPTR)re_text, PCRE2_ZERO_TERMINATED, 0, &code,
+			   &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(code, msg, sizeof(msg));
+		die(MT_EXIT_USAGE, "--functions %s: %s at offset %zu", re_text,
+		    (char *)msg, (size_t)off);
+	}
+	md = pcre2_match_data_create_from_pattern(re, NULL);
+	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", exe);
+	n = mt_symtab_read(&t, fd);
+	close(fd);
+	if (n < 0)
+		die_mt(n, "%s", exe);
+	for (i = 0; i < t.n; i++) {
+		const struct mt_sym *s = &t.v[i];
+		int is_trigger = trigger && !strcmp(s->name, trigger);
+		unsigned flags = MT_UPROBE_ENTRY | MT_UPROBE_RETURN;
+		int err;
+
+		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr)
+			continue;
+		if (!is_trigger && (s->addr == last ||
+				    pcre2_match(re, (PCRE2_SPTR)s->name, strlen(s->name),
+						0, 0, md, NULL) < 0))
+			continue;
+		if (is_trigger && have_trigger)
+			continue;
+		if (is_trigger) {
+			flags |= MT_UPROBE_TRIGGER;
+			have_trigger = 1;
+		}
+		last = s->addr;
+		err = mt_uprobe_add(u, exe, s->name, s->addr, flags);
+		if (err < 0)
+			die_up(u, err);
+		added++;
+	}
+	if (trigger && !have_trigger)
+		die(MT_EXIT_DATA, "%s: no function '%s'", exe, trigger);
+	if (!added)
+		die(MT_EXIT_DATA, "%s: no function matches '%s'", exe, re_text);
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	mt_symtab_release(&t);
+	return added;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "functions", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "mmap", required_argument, NULL, 'm' },
+		{ "ring", required_argument, NULL, 'r' },
+		{ "stall", required_argument, NULL, 's' },
+		{ "background-close", no_argument, NULL, 'B' },
+		{ "trigger", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mt_uprobe_opts opts = { 0 };
+	const char *re = ".", *trigger = NULL;
+	struct mt_uprobe u;
+	struct mt_uprobe_stats st;
+	struct mt_uprobe_hit hit;
+	struct sigaction sa;
+	sigset_t block, old;
+	char *exe;
+	pid_t pid = 0, child = 0;
+	size_t stall = 0;
+	uint64_t until = MT_UPROBE_ALL;
+	int c, err, r, nprobes, gate[2] = { -1, -1 };
+	unsigned w;
+
+	mt_set_progname(argv[0]);
+	while ((c = getopt_long(argc, argv, "+p:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			re = optarg;
+			break;
+		case 'h':
+			usage_ok(USAGE);
+		case 'm':
+			opts.mmap_bytes = number(optarg, "--mmap");
+			break;
+		case 'p':
+			pid = (pid_t)number(optarg, "-p");
+			break;
+		case 'r':
+			opts.ring_bytes = number(optarg, "--ring");
+			break;
+		case 's':
+			stall = number(optarg, "--stall");
+			break;
+		case 'B':
+			opts.background_close = 1;
+			break;
+		case 't':
+			trigger = optarg;
+			break;
+		default:
+			usage_fail(USAGE);
+		}
+	}
+	if ((pid > 0) == (optind < argc))
+		usage_fail(USAGE);
+	if (!mt_uprobe_supported())
+		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
+		    "(/sys/bus/event_source/devices/uprobe)");
+
+	if (pid > 0) {
+		char link[64], buf[4096];
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+		n = readlink(link, buf, sizeof(buf) - 1);
+		if (n < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", link);
+		buf[n] = '\0';
+		exe = strdup(buf);
+	} else {
+		exe = find_program(argv[optind]);
+		if (!exe)
+			die(MT_EXIT_SYSTEM, "%s: command not found", argv[optind]);
+	}
+	if (!exe)
+		die(MT_EXIT_SYSTEM, "out of memory");
+
+	err = mt_uprobe_init(&u, &opts);
+	if (err)
+		die_up(&u, err);
+	nprobes = add_probes(&u, exe, re, trigger);
+
+	if (!pid) {
+		/* the child waits on the gate until the probes are in place */
+		if (pipe2(gate, O_CLOEXEC))
+			die_errno(MT_EXIT_SYSTEM, "pipe");
+		child = fork();
+		if (child < 0)
+			die_errno(MT_EXIT_SYSTEM, "fork");
+		if (!child) {
+			char b;
+
+			close(gate[1]);
+			if (read(gate[0], &b, 1) != 1)
+				_exit(127);
+			dup2(2, 1);
+			execvp(argv[optind], argv + optind);
+			fprintf(stderr, "uprobe-rec: %s: %s\n", argv[optind],
+				strerror(errno));
+			_exit(127);
+		}
+		close(gate[0]);
+		pid = child;
+	}
+	err = mt_uprobe_attach(&u, pid, child ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS);
+	if (err) {
+		if (child)
+			kill(child, SIGKILL);
+		die_up(&u, err);
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	sigdelset(&old, SIGINT);
+	sigdelset(&old, SIGTERM);
+
+	if (child) {
+		if (write(gate[1], "x", 1) != 1)
+			die_errno(MT_EXIT_SYSTEM, "starting %s", argv[optind]);
+		close(gate[1]);
+	}
+	for (w = 1; w; w <<= 1)
+		if (mt_uprobe_warnings(&u) & w)
+			warn("%s: %s", exe, mt_uprobe_warning_text(w));
+	fprintf(stderr, "uprobe-rec: recording %d functions of %s in %d\n",
+		nprobes, exe, (int)pid);
+	if (stall) {
+		struct timespec ts = { (time_t)(stall / 1000),
+				       (long)(stall % 1000) * 1000000L };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	for (;;) {
+		r = mt_uprobe_wait(&u, -1, &old);
+		if (r < 0)
+			die_up(&u, r);
+		if (r == MT_UPROBE_TRIGGERED || r == MT_UPROBE_EXITED ||
+		    (r == MT_UPROBE_SIGNAL && got_signal))
+			break;
+	}
+	err = mt_uprobe_finish(&u);
+	if (err)
+		die_up(&u, err);
+	if (mt_uprobe_trigger(&u, &hit)) {
+		until = hit.time;
+		fprintf(stderr, "uprobe-rec: trigger %s hit by %d/%d at %llu.%09llu\n",
+			trigger, (int)hit.pid, (int)hit.tid,
+			(unsigned long long)(hit.time / 1000000000u),
+			(unsigned long long)(hit.time % 1000000000u));
+	}
+	r = mt_uprobe_dump(&u, until, emit, NULL);
+	if (r < 0)
+		die_up(&u, r);
+	mt_uprobe_stats(&u, &st);
+	for (w = 1; w; w <<= 1)
+		if ((mt_uprobe_warnings(&u) & w) && w != MT_UPROBE_W_GO)
+			warn("%s", mt_uprobe_warning_text(w));
+	fprintf(stderr, "uprobe-rec: %llu events, %d lines, %llu overwritten, "
+		"%llu lost, %llu too deep, %llu late, %llu after the trigger, "
+		"%llu of other processes, %llu threads, %zu perf events, %zu rings\n",
+		(unsigned long long)st.events, r,
+		(unsigned long long)st.overwritten, (unsigned long long)st.lost,
+		(unsigned long long)st.deep, (unsigned long long)st.late,
+		(unsigned long long)st.after_trigger,
+		(unsigned long long)st.foreign, (unsigned long long)st.threads,
+		st.perf_events, st.rings);
+	mt_uprobe_release(&u);
+	if (child && !got_signal && r >= 0 && until == MT_UPROBE_ALL)
+		waitpid(child, NULL, 0);
+	free(exe);
+	close_stdout_or_die();
+	return 0;
+}
