@@ -22,10 +22,12 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/names.c \
 	common/symtab.c common/dwline.c
 TOOL_LIB_SRC := common/die.c
-TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt
+TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-record
 mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
+mt-record_OBJS := $(BUILD)/mt-record/uprobe.o
+mt-record_LIBS := -lelf -lz -lpcre2-8
 
 LIB := $(BUILD)/libmt.a
 TOOL_LIB := $(BUILD)/libmttool.a
@@ -72,9 +74,9 @@ $(TOOL_LIB): $(TOOL_LIB_OBJ)
 	ar rcs $@ $^
 
 define TOOL_RULE
-$(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $(TOOL_LIB) $(LIB)
+$(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $$($(1)_OBJS) $(TOOL_LIB) $(LIB)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$< $(TOOL_LIB) $(LIB) $$($(1)_LIBS)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$< $$($(1)_OBJS) $(TOOL_LIB) $(LIB) $$($(1)_LIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "die.h"
@@ -197,4 +198,34 @@ void close_stdout_or_die(void)
 int mt_progress_enabled(void)
 {
 	return isatty(STDERR_FILENO);
+}
+
+static volatile sig_atomic_t interrupts;
+
+static void on_interrupt(int sig)
+{
+	static const char msg[] =
+		": interrupted again: stopping without finishing the output\n";
+	const char *name = mt_progname();
+
+	if (++interrupts < 2)
+		return;
+	/* async-signal-safe: write(2) and _exit(2) only */
+	if (write(STDERR_FILENO, name, strlen(name)) >= 0)
+		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	_exit(128 + sig);
+}
+
+void mt_finish_on_interrupt(void)
+{
+	struct stat st;
+	struct sigaction sa;
+
+	if (fstat(STDIN_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
 }

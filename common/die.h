@@ -72,6 +72,15 @@ void output_to_or_die(const char *name);
  * main() of every tool that writes to stdout. */
 void close_stdout_or_die(void);
 
+/*
+ * For filters: when standard input is a pipe, the first SIGINT (a
+ * terminal's Ctrl+C reaches every process of a pipeline) is ignored, so
+ * that the filter goes on until its input ends and the recorder upstream
+ * can still deliver its snapshot; a second one exits at once (status 130).
+ * Call early in main(); does nothing when the input is not a pipe.
+ */
+void mt_finish_on_interrupt(void);
+
 /* Whether to show progress: stderr is a terminal. */
 int mt_progress_enabled(void);
 

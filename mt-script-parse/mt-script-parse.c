@@ -638,6 +638,7 @@ int main(int argc, char **argv)
 	int verbose = 0, fd, c, err;
 
 	mt_set_progname(argv[0]);
+	mt_finish_on_interrupt();
 	while ((c = getopt_long(argc, argv, "ko:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'k':

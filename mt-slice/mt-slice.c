@@ -1967,6 +1967,7 @@ int main(int argc, char **argv)
 	ssize_t got = 0;
 
 	mt_set_progname(argv[0]);
+	mt_finish_on_interrupt();
 	while ((c = getopt_long(argc, argv, "o:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FROM:

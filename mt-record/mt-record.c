@@ -1,0 +1,1590 @@
+/*
+ * mt-record: capture what a program does and print it as perf script
+ * text: with Intel PT through perf (snapshot of the last moments), with
+ * uprobes on chosen functions (exact calls, any CPU), or by sampling;
+ * or decode an existing perf.data. See docs/mt-record.1.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "die.h"
+#include "duration.h"
+#include "err.h"
+#include "perfline.h"
+#include "stream.h"
+#include "symtab.h"
+#include "uprobe.h"
+#include "banned.h"
+
+#define USAGE "usage: mt-record [-v] [-o output] [--backend backend] " \
+	"[--functions regex] [--trigger selection] [--arm-after duration] " \
+	"[--repeat n] [--full] [--snapshot-size size] [--timing timing] " \
+	"[--multi-thread] [--kernel] [--frequency hz] [--call-graph mode] " \
+	"[--dry-run] [--keep dir] [-p pid] [-i perf.data] [-- command ...]\n"
+
+enum backend { BE_AUTO, BE_PT, BE_UPROBE, BE_SAMPLE };
+static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample" };
+
+#define PT_SYSFS "/sys/bus/event_source/devices/intel_pt"
+#define STOP_INDICATOR "magic_trace_stop_indicator"
+#define DEFAULT_MAX_FUNCTIONS 64
+
+/* ---- options ---- */
+
+static int verbose, full, multi_thread, kernel, dry_run, repeat = 1;
+static enum backend backend = BE_AUTO;
+static const char *output, *functions, *trigger_sel, *timing = "normal",
+	*callgraph = "fp", *keep_dir, *input;
+static uint64_t arm_after_ns, snapshot_bytes, frequency = 1000;
+static pid_t *pids;
+static size_t npids, pids_cap;
+static char **cmd;
+static const char *perf = "perf";
+
+/* ---- state ---- */
+
+static volatile sig_atomic_t got_signal, signals;
+static char *workdir;          /* perf's private directory */
+static int out_fd = 1;
+static pid_t target, child;   /* the traced process; our child if we ran it */
+static char *exe;              /* its executable */
+static uint64_t t0_mono;       /* CLOCK_MONOTONIC when recording started */
+
+static uint64_t now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (++signals >= 3)
+		_exit(128 + sig); /* the third one: the user means it */
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	fprintf(stderr, "%s: ", mt_progname());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void out_text(const char *p, size_t n)
+{
+	write_or_die(out_fd, p, n);
+}
+
+static void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out_printf(const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		out_text(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static uint64_t parse_size(const char *arg)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mult = 1;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || errno || arg[0] == '-')
+		die(MT_EXIT_USAGE, "--snapshot-size %s: expected a size such as 4M", arg);
+	switch (toupper((unsigned char)*end)) {
+	case 'K': mult = 1u << 10; end++; break;
+	case 'M': mult = 1u << 20; end++; break;
+	case 'G': mult = 1u << 30; end++; break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || !v || v > (1ull << 40) / mult)
+		die(MT_EXIT_USAGE, "--snapshot-size %s: expected a size such as 4M", arg);
+	return v * mult;
+}
+
+static void add_pids(const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long v;
+		size_t i;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno || v <= 0 || v > INT_MAX || (*end && *end != ','))
+			die(MT_EXIT_USAGE, "-p %s: expected process ids, as 12 or 12,34", arg);
+		for (i = 0; i < npids; i++)
+			if (pids[i] == (pid_t)v)
+				die(MT_EXIT_USAGE, "-p %s: %ld given twice", arg, v);
+		grow_or_die(&pids, &pids_cap, npids, sizeof(*pids));
+		pids[npids++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+}
+
+/* ---- child processes ---- */
+
+/* A perf (or other) process, its pidfd-less handle. */
+struct proc {
+	pid_t pid;
+	int status;
+	int done;
+	char *errfile; /* its stderr, shown when it fails */
+};
+
+static int reap(struct proc *p, int block)
+{
+	int st;
+	pid_t r;
+
+	if (p->done || !p->pid)
+		return 1;
+	do
+		r = waitpid(p->pid, &st, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == p->pid) {
+		p->done = 1;
+		p->status = st;
+		return 1;
+	}
+	return 0;
+}
+
+static void show_stderr(const struct proc *p)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	if (!p->errfile || (fd = open(p->errfile, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (write(2, buf, (size_t)n) < 0)
+			break;
+	close(fd);
+}
+
+/* Print argv shell-quoted (for --dry-run and -v). */
+static void print_argv(FILE *f, char *const *argv)
+{
+	size_t i;
+
+	for (i = 0; argv[i]; i++) {
+		const char *a = argv[i], *c;
+		int plain = *a != '\0';
+
+		for (c = a; *c; c++)
+			if (!isalnum((unsigned char)*c) && !strchr("-_./,=:+@%^", *c))
+				plain = 0;
+		if (i)
+			fputc(' ', f);
+		if (plain) {
+			fputs(a, f);
+			continue;
+		}
+		fputc('\'', f);
+		for (c = a; *c; c++) {
+			if (*c == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*c, f);
+		}
+		fputc('\'', f);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * Start argv (never through a shell) in its own process group, so that a
+ * terminal's Ctrl+C reaches us and not it; it dies with us
+ * (PR_SET_PDEATHSIG). keep[] are descriptors it inherits (others are
+ * close-on-exec); stdout goes to out (-1: /dev/null), stderr to errname.
+ */
+static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
+		  size_t nkeep, const char *errname)
+{
+	pid_t parent = getpid();
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	if (errname && !(p->errfile = strdup(errname)))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (verbose) {
+		fprintf(stderr, "%s: running: ", mt_progname());
+		print_argv(stderr, argv);
+	}
+	p->pid = fork();
+	if (p->pid < 0)
+		die_errno(MT_EXIT_SYSTEM, "fork");
+	if (p->pid)
+		return;
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	for (i = 0; i < nkeep; i++) {
+		int fl = fcntl(keep[i], F_GETFD);
+
+		if (fl >= 0)
+			fcntl(keep[i], F_SETFD, fl & ~FD_CLOEXEC);
+	}
+	if (out < 0)
+		out = open("/dev/null", O_WRONLY);
+	if (out >= 0 && out != 1)
+		dup2(out, 1);
+	if (errname) {
+		int e = open(errname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+		if (e >= 0)
+			dup2(e, 2);
+	}
+	setenv("PAGER", "cat", 1); /* perf would start less on bad options */
+	execvp(argv[0], argv);
+	fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* ---- the private directory ---- */
+
+static void rm_rf(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	if (d) {
+		while ((e = readdir(d)) != NULL) {
+			char *sub;
+
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			if (asprintf(&sub, "%s/%s", path, e->d_name) < 0)
+				continue;
+			rm_rf(sub);
+			free(sub);
+		}
+		closedir(d);
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
+}
+
+/*
+ * A private directory for perf's files, removed when mt-record ends,
+ * however it ends: a watcher process removes it once our end of a pipe
+ * closes, which SIGKILL does too. With --keep the directory is the
+ * user's and stays.
+ */
+static void make_workdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	int gate[2];
+	pid_t w;
+
+	if (keep_dir) {
+		if (mkdir(keep_dir, 0700) && errno != EEXIST)
+			die_errno(MT_EXIT_SYSTEM, "--keep %s", keep_dir);
+		workdir = strdup(keep_dir);
+		if (!workdir)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		return;
+	}
+	if (asprintf(&workdir, "%s/mt-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (!mkdtemp(workdir))
+		die_errno(MT_EXIT_SYSTEM, "%s", workdir);
+	if (pipe2(gate, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	w = fork();
+	if (w < 0)
+		die_errno(MT_EXIT_SYSTEM, "fork");
+	if (!w) {
+		char b;
+		int fd;
+
+		/* keep nothing of ours open: not the output pipe */
+		setpgid(0, 0);
+		for (fd = 0; fd < 1024; fd++)
+			if (fd != gate[0])
+				close(fd);
+		while (read(gate[0], &b, 1) < 0 && errno == EINTR)
+			;
+		rm_rf(workdir);
+		_exit(0);
+	}
+	close(gate[0]); /* gate[1] stays open until we end */
+}
+
+/* ---- targets ---- */
+
+static char *find_in_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char *path_full;
+
+	if (strchr(name, '/'))
+		return realpath(name, NULL);
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ':');
+		if (asprintf(&path_full, "%.*s/%s", (int)(e - p), e == p ? "." : p, name) < 0)
+			return NULL;
+		if (access(path_full, X_OK) == 0) {
+			char *r = realpath(path_full, NULL);
+
+			free(path_full);
+			return r;
+		}
+		free(path_full);
+	}
+	return NULL;
+}
+
+static int gate_w = -1;
+
+/* Fork the command, held until release_child(); its stdout goes to our
+ * stderr, so that it does not mix with the trace text. */
+static void start_child(void)
+{
+	int gate[2];
+
+	exe = find_in_path(cmd[0]);
+	if (!exe)
+		die(MT_EXIT_DATA, "%s: command not found", cmd[0]);
+	if (pipe2(gate, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	child = fork();
+	if (child < 0)
+		die_errno(MT_EXIT_SYSTEM, "fork");
+	if (!child) {
+		char b;
+
+		close(gate[1]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (read(gate[0], &b, 1) != 1)
+			_exit(127); /* mt-record gave up */
+		if (out_fd == 1)
+			dup2(2, 1);
+		execv(exe, cmd);
+		fprintf(stderr, "mt-record: %s: %s\n", exe, strerror(errno));
+		_exit(127);
+	}
+	close(gate[0]);
+	gate_w = gate[1];
+	target = child;
+}
+
+static void release_child(void)
+{
+	if (gate_w < 0)
+		return;
+	if (write(gate_w, "x", 1) != 1)
+		die_errno(MT_EXIT_SYSTEM, "starting %s", cmd[0]);
+	close(gate_w);
+	gate_w = -1;
+}
+
+static void check_target(void)
+{
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+	size_t i;
+
+	for (i = 0; i < npids; i++)
+		if (kill(pids[i], 0) && errno == ESRCH)
+			die(MT_EXIT_DATA, "no such process: %d", (int)pids[i]);
+	target = pids[0];
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)target);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", link);
+	buf[n] = '\0';
+	exe = strdup(buf);
+	if (!exe)
+		die(MT_EXIT_SYSTEM, "out of memory");
+}
+
+static int target_alive(void)
+{
+	if (child) {
+		int st;
+		pid_t r = waitpid(child, &st, WNOHANG);
+
+		if (r == child) {
+			child = 0;
+			return 0;
+		}
+		return 1;
+	}
+	return !(kill(target, 0) && errno == ESRCH);
+}
+
+/* ---- Intel PT ---- */
+
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int have_pt(void)
+{
+	struct stat st;
+
+	return stat(PT_SYSFS, &st) == 0;
+}
+
+/* Why there is no PT, from /proc/cpuinfo: vendor, flags, hypervisor. */
+static void no_pt(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char *line = NULL, vendor[64] = "unknown";
+	size_t cap = 0;
+	int flag_pt = 0, hv = 0, seen_flags = 0;
+
+	while (f && getline(&line, &cap, f) >= 0) {
+		if (!strncmp(line, "vendor_id", 9) && strchr(line, ':'))
+			sscanf(strchr(line, ':') + 1, " %63s", vendor);
+		if (!seen_flags && !strncmp(line, "flags", 5)) {
+			seen_flags = 1;
+			flag_pt = strstr(line, " intel_pt") != NULL;
+			hv = strstr(line, " hypervisor") != NULL;
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	die(MT_EXIT_SYSTEM, "no Intel PT here: %s does not exist (CPU vendor %s, "
+	    "%s intel_pt flag in /proc/cpuinfo%s); use --backend uprobe "
+	    "--functions REGEX for the exact calls of chosen functions, or "
+	    "--backend sample for sampled stacks", PT_SYSFS, vendor,
+	    flag_pt ? "an" : "no",
+	    hv ? ", in a virtual machine, which rarely passes PT through" : "");
+}
+
+/* The intel_pt event's config terms for --timing. */
+static const char *pt_terms(void)
+{
+	char caps[16];
+
+	if (!strcmp(timing, "low"))
+		return "";
+	if (!strcmp(timing, "normal") || !strcmp(timing, "high")) {
+		if (!dry_run && (read_small(PT_SYSFS "/caps/psb_cyc", caps, sizeof(caps)) ||
+				 caps[0] != '1')) {
+			warn("this CPU has no cycle-accurate PT timing (caps/psb_cyc): "
+			     "timing will be ~1us instead of ~10ns");
+			return "";
+		}
+		return !strcmp(timing, "normal") ? "cyc=1,cyc_thresh=1,mtc_period=0" :
+			"cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1";
+	}
+	return timing; /* raw terms, checked below */
+}
+
+/* Raw terms: only the ones magic-trace exposes, values checked against
+ * the PMU's caps bitmaps where there is one. */
+static void check_raw_terms(const char *t)
+{
+	static const struct { const char *name, *caps; } known[] = {
+		{ "cyc", NULL }, { "cyc_thresh", "cycle_thresholds" },
+		{ "mtc", NULL }, { "mtc_period", "mtc_periods" },
+		{ "noretcomp", NULL }, { "psb_period", "psb_periods" },
+	};
+	char *copy = strdup(t), *save = NULL, *term;
+
+	if (!copy)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	for (term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(term, '='), *end, path[256], caps[64];
+		unsigned long v = 1;
+		size_t i;
+
+		if (eq) {
+			*eq = '\0';
+			errno = 0;
+			v = strtoul(eq + 1, &end, 0);
+			if (!eq[1] || *end || errno || v > 15)
+				die(MT_EXIT_USAGE, "--timing %s: %s=%s: expected a small number",
+				    t, term, eq + 1);
+		}
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcmp(term, known[i].name))
+				break;
+		if (i == sizeof(known) / sizeof(known[0]))
+			die(MT_EXIT_USAGE, "--timing %s: unknown term '%s' (low, normal, "
+			    "high, or terms cyc, cyc_thresh, mtc, mtc_period, noretcomp, "
+			    "psb_period)", t, term);
+		if (dry_run || !known[i].caps)
+			continue;
+		snprintf(path, sizeof(path), PT_SYSFS "/caps/%s", known[i].caps);
+		if (read_small(path, caps, sizeof(caps)) == 0 &&
+		    !((strtoul(caps, NULL, 16) >> v) & 1))
+			die(MT_EXIT_USAGE, "--timing: %s=%lu is not supported by this CPU "
+			    "(caps/%s = %s)", term, v, known[i].caps, caps);
+	}
+	free(copy);
+}
+
+/* The -m,PAGES of --snapshot-size: a power of two of pages, warned. */
+static uint64_t aux_pages(void)
+{
+	uint64_t pages, p2 = 1;
+
+	if (!snapshot_bytes)
+		return 0;
+	pages = (snapshot_bytes + 4095) / 4096;
+	while (p2 < pages)
+		p2 <<= 1;
+	if (p2 * 4096 != snapshot_bytes)
+		warn("--snapshot-size: %" PRIu64 " bytes rounded up to %" PRIu64
+		     " KiB (a power of two of 4 KiB pages)", snapshot_bytes, p2 * 4);
+	return p2;
+}
+
+/* ---- perf command lines ---- */
+
+struct argv {
+	char **v;
+	size_t n, cap;
+};
+
+static void arg(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void arg(struct argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	va_end(ap);
+	grow_or_die(&a->v, &a->cap, a->n + 1, sizeof(*a->v));
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+static void argv_free(struct argv *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+static void target_args(struct argv *a, int per_thread_ok)
+{
+	size_t i;
+	char buf[4096] = "";
+
+	for (i = 0; i < npids || (!i && target); i++) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, sizeof(buf) - l, "%s%d", i ? "," : "",
+			 (int)(npids ? pids[i] : target));
+	}
+	if (!multi_thread && per_thread_ok) {
+		arg(a, "--per-thread");
+		arg(a, "-t");
+	} else {
+		arg(a, "-p");
+	}
+	arg(a, "%s", buf[0] ? buf : "PID");
+}
+
+/* perf record for the pt and sample backends; ctl/ack: perf's control
+ * descriptors (-1 for --dry-run). */
+static void record_argv(struct argv *a, int ctl, int ack, int with_trigger)
+{
+	arg(a, "%s", perf);
+	arg(a, "record");
+	arg(a, "-o");
+	arg(a, "%s/perf.data", workdir ? workdir : "DIR");
+	if (backend == BE_PT) {
+		const char *terms = pt_terms();
+		uint64_t pages = aux_pages();
+
+		arg(a, "--timestamp");
+		arg(a, "-e");
+		arg(a, "intel_pt/%s/%s", terms, kernel ? "uk" : "u");
+		target_args(a, 1);
+		if (!full)
+			arg(a, with_trigger ? "--snapshot" : "--snapshot=e");
+		if (pages)
+			arg(a, "-m,%" PRIu64, pages);
+		if (kernel)
+			arg(a, "--kcore");
+	} else {
+		arg(a, "-e");
+		arg(a, "cpu-clock/freq=%" PRIu64 "/%s", frequency, kernel ? "" : "u");
+		arg(a, "-k");
+		arg(a, "mono");
+		arg(a, "--call-graph");
+		arg(a, "%s", callgraph);
+		if (!full)
+			arg(a, "--overwrite");
+		target_args(a, 0);
+	}
+	arg(a, "-D");
+	arg(a, "-1");
+	if (ctl >= 0)
+		arg(a, "--control=fd:%d,%d", ctl, ack);
+	else
+		arg(a, "--control=fd:CTL,ACK");
+}
+
+/* perf script of a recording: the field set mt-script-parse reads. */
+static void script_argv(struct argv *a, const char *data, int pt)
+{
+	arg(a, "%s", perf);
+	arg(a, "script");
+	arg(a, "-i");
+	arg(a, "%s", data);
+	arg(a, "--ns");
+	if (pt) {
+		arg(a, "--itrace=bep");
+		arg(a, "-F");
+		arg(a, "comm,pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period");
+	} else {
+		arg(a, "-F");
+		arg(a, "comm,pid,tid,time,event,ip,sym,symoff,dso");
+	}
+}
+
+/* Whether a perf.data holds AUX area tracing (HEADER_AUXTRACE, feature
+ * bit 18 of the header's feature bitmap at byte 72). */
+static int is_auxtrace(const char *path)
+{
+	unsigned char h[104];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	if (n < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8))
+		die(MT_EXIT_DATA, "%s: not a perf.data file", path);
+	return (h[72 + 18 / 8] >> (18 % 8)) & 1;
+}
+
+/* ---- control of a running perf record ---- */
+
+struct perf_rec {
+	struct proc proc;
+	int ctl, ack; /* our ends */
+};
+
+/* Send a control command and wait for perf's ack (8 s at most, as
+ * magic-trace; perf gone is an error the caller reports). */
+static int perf_ctl(struct perf_rec *r, const char *cmd_text)
+{
+	char buf[16];
+	size_t got = 0;
+	struct pollfd pfd = { r->ack, POLLIN, 0 };
+	uint64_t deadline = now_mono() + 8000000000ull;
+
+	say("perf control: %s", cmd_text);
+	if (write(r->ctl, cmd_text, strlen(cmd_text)) < 0)
+		return -1;
+	while (got < 4) {
+		int wait_ms = (int)((deadline - now_mono()) / 1000000);
+		ssize_t n;
+
+		if (now_mono() >= deadline || poll(&pfd, 1, wait_ms > 0 ? wait_ms : 0) == 0)
+			return -1;
+		n = read(r->ack, buf + got, sizeof(buf) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	return memcmp(buf, "ack\n", 4) ? -1 : 0;
+}
+
+static void perf_failed(struct perf_rec *r, const char *doing)
+{
+	if (r->proc.pid && !reap(&r->proc, 0)) {
+		kill(r->proc.pid, SIGKILL);
+		reap(&r->proc, 1);
+	}
+	show_stderr(&r->proc);
+	if (child)
+		kill(child, SIGKILL);
+	die(MT_EXIT_SYSTEM, "perf record failed %s (its messages are above)", doing);
+}
+
+static void perf_start(struct perf_rec *r, int with_trigger)
+{
+	struct argv a = { 0 };
+	int c[2], k[2], keep[2];
+	char *errname;
+
+	if (pipe2(c, O_CLOEXEC) || pipe2(k, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	record_argv(&a, c[0], k[1], with_trigger);
+	keep[0] = c[0];
+	keep[1] = k[1];
+	if (asprintf(&errname, "%s/perf-record.err", workdir) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	spawn(&r->proc, a.v, -1, keep, 2, errname);
+	free(errname);
+	argv_free(&a);
+	close(c[0]);
+	close(k[1]);
+	r->ctl = c[1];
+	r->ack = k[0];
+	/* perf starts with its events disabled (-D -1): the ack of
+	 * "enable" says it is recording, no fixed sleep */
+	if (perf_ctl(r, "enable\n"))
+		perf_failed(r, "to start");
+}
+
+static void perf_stop(struct perf_rec *r)
+{
+	int tries;
+
+	if (perf_ctl(r, "stop\n") && !reap(&r->proc, 0))
+		kill(r->proc.pid, SIGTERM);
+	for (tries = 0; tries < 300 && !reap(&r->proc, 0); tries++)
+		usleep(20000);
+	if (!reap(&r->proc, 0)) {
+		kill(r->proc.pid, SIGKILL);
+		reap(&r->proc, 1);
+	}
+	close(r->ctl);
+	close(r->ack);
+	if (!WIFEXITED(r->proc.status) || WEXITSTATUS(r->proc.status)) {
+		show_stderr(&r->proc);
+		die(MT_EXIT_SYSTEM, "perf record failed (status %d; its messages are above)",
+		    r->proc.status);
+	}
+}
+
+/* ---- decoding: perf script, with a mark put in time order ---- */
+
+struct mark_line {
+	uint64_t time; /* MT_NONE64: none */
+	char text[512];
+};
+
+static void decode(const char *data, int pt, const struct mark_line *mk)
+{
+	struct argv a = { 0 };
+	struct proc p;
+	int fds[2], pending = mk && mk->time != MT_NONE64;
+	char *errname, *buf = NULL;
+	size_t cap = 0, len = 0;
+	ssize_t n;
+	FILE *in;
+
+	script_argv(&a, data, pt);
+	if (pipe2(fds, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	if (asprintf(&errname, "%s/perf-script.err", workdir) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	spawn(&p, a.v, fds[1], NULL, 0, errname);
+	free(errname);
+	argv_free(&a);
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	if (!in)
+		die_errno(MT_EXIT_SYSTEM, "fdopen");
+	while ((n = getline(&buf, &cap, in)) > 0) {
+		if (pending) {
+			struct mt_perf_line l;
+			const char *why;
+
+			len = (size_t)n;
+			if (!mt_perf_parse_line(buf, len - (buf[len - 1] == '\n'), &l, &why) &&
+			    l.time != MT_NONE64 && l.time > mk->time) {
+				out_text(mk->text, strlen(mk->text));
+				pending = 0;
+			}
+		}
+		out_text(buf, (size_t)n);
+	}
+	free(buf);
+	fclose(in);
+	reap(&p, 1);
+	if (pending)
+		out_text(mk->text, strlen(mk->text));
+	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status)) {
+		show_stderr(&p);
+		die(MT_EXIT_SYSTEM, "perf script failed on %s (its messages are above)",
+		    data);
+	}
+	free(p.errfile);
+}
+
+/* ---- symbols for uprobes and triggers ---- */
+
+static void read_symbols(struct mt_symtab *t, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	n = mt_symtab_read(t, fd);
+	if (n >= 0 && !t->has_symtab) {
+		int dfd = mt_symtab_find_debug(t, path, NULL, 0, NULL);
+
+		if (dfd >= 0) {
+			n = mt_symtab_merge(t, dfd);
+			close(dfd);
+		}
+	}
+	close(fd);
+	if (n == MT_EMAGIC)
+		die(MT_EXIT_DATA, "%s: not an ELF file", path);
+	if (n < 0)
+		die_mt(n, "%s", path);
+}
+
+struct trig {
+	char *path;
+	char *name;
+	uint64_t addr;  /* file address */
+};
+
+/* Resolve --trigger in the executable: a symbol (mangled, as
+ * mt-symbols lists it), '.', '?' (fzf through mt-symbols --pick) or an
+ * address (a file address, as mt-symbols lists it). */
+static void resolve_trigger(struct trig *tr)
+{
+	struct mt_symtab t = MT_SYMTAB_INIT;
+	const char *sel = trigger_sel;
+	char *picked = NULL;
+	size_t i;
+
+	tr->path = exe;
+	if (!strcmp(sel, "."))
+		sel = STOP_INDICATOR;
+	if (!strcmp(sel, "?")) {
+		/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
+		char *argv[] = { "mt-symbols", "--pick", exe, NULL }, line[4096];
+		int fds[2];
+		struct proc p;
+		ssize_t n;
+		char *tab;
+
+		if (pipe2(fds, O_CLOEXEC))
+			die_errno(MT_EXIT_SYSTEM, "pipe");
+		spawn(&p, argv, fds[1], NULL, 0, NULL);
+		close(fds[1]);
+		n = read(fds[0], line, sizeof(line) - 1);
+		close(fds[0]);
+		reap(&p, 1);
+		if (n <= 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
+			die(MT_EXIT_USAGE, "--trigger ?: no function picked");
+		line[n] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		tab = line;
+		for (i = 0; i < 3 && tab; i++)
+			tab = strchr(tab + 1, '\t');
+		if (!tab)
+			die(MT_EXIT_SYSTEM, "--trigger ?: unexpected mt-symbols output");
+		picked = strndup(tab + 1, strcspn(tab + 1, "\t"));
+		sel = picked;
+	}
+	read_symbols(&t, exe);
+	for (i = 0; i < t.n; i++)
+		if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
+			break;
+	if (i == t.n) {
+		const char *p = sel;
+		char *end;
+		unsigned long long v;
+
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+			p += 2;
+		errno = 0;
+		v = strtoull(p, &end, 16);
+		if (*p && !*end && !errno) {
+			const struct mt_sym *s = mt_symtab_lookup(&t, v);
+
+			tr->addr = v;
+			tr->name = strdup(s ? s->name : sel);
+		} else if (strchr(sel, ':')) {
+			die(MT_EXIT_USAGE, "--trigger %s: FILE:LINE triggers are not "
+			    "supported yet; name the function (mt-symbols --lines "
+			    "lists functions with their lines)", sel);
+		} else {
+			die(MT_EXIT_DATA, "--trigger %s: no such function in %s "
+			    "(mt-symbols --match lists them)", sel, exe);
+		}
+	} else {
+		tr->addr = t.v[i].addr;
+		tr->name = strdup(t.v[i].name);
+	}
+	if (!tr->name)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	mt_symtab_release(&t);
+	free(picked);
+}
+
+static void die_up(const struct mt_uprobe *u, int err)
+{
+	if (err == MT_EIO)
+		die(MT_EXIT_SYSTEM, "%s: %s", u->what, strerror(errno));
+	die_mt(err, "%s", u->what);
+}
+
+/* The uprobe backend's functions: --functions REGEX over the
+ * executable's functions, or all of them up to a cap. */
+static int add_functions(struct mt_uprobe *u, const struct trig *tr)
+{
+	struct mt_symtab t = MT_SYMTAB_INIT;
+	pcre2_code *re = NULL;
+	pcre2_match_data *md = NULL;
+	uint64_t last = UINT64_MAX;
+	size_t i, n = 0, skipped = 0;
+	int err;
+
+	if (functions) {
+		int code;
+		PCRE2_SIZE off;
+
+		re = pcre2_compile((PCRE2_SPTR)functions, PCRE2_ZERO_TERMINATED, 0,
+				   &code, &off, NULL);
+		if (!re) {
+			PCRE2_UCHAR msg[256];
+
+			pcre2_get_error_message(code, msg, sizeof(msg));
+			die(MT_EXIT_USAGE, "--functions %s: at offset %zu: %s",
+			    functions, (size_t)off, (char *)msg);
+		}
+		md = pcre2_match_data_create_from_pattern(re, NULL);
+	}
+	read_symbols(&t, exe);
+	for (i = 0; i < t.n; i++) {
+		const struct mt_sym *s = &t.v[i];
+
+		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr ||
+		    s->addr == last)
+			continue;
+		if (tr && s->addr == tr->addr)
+			continue; /* the trigger's own engine probes it */
+		if (re && pcre2_match(re, (PCRE2_SPTR)s->name, strlen(s->name), 0, 0,
+				      md, NULL) < 0)
+			continue;
+		if (!re && (s->bind == MT_SYM_LOCAL || s->name[0] == '_')) {
+			continue; /* by default: the program's own global functions */
+		}
+		if (!re && n >= DEFAULT_MAX_FUNCTIONS) {
+			skipped++;
+			continue;
+		}
+		last = s->addr;
+		err = mt_uprobe_add(u, exe, s->name, s->addr,
+				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
+		if (err < 0)
+			die_up(u, err);
+		n++;
+	}
+	if (skipped)
+		warn("probing the first %zu functions of %s; %zu more left out: "
+		     "choose with --functions REGEX", n, exe, skipped);
+	if (!n)
+		die(MT_EXIT_DATA, "%s: no function matches %s", exe,
+		    functions ? functions : "(all global functions)");
+	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
+		warn("%s: %s", exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	mt_symtab_release(&t);
+	return (int)n;
+}
+
+static int emit(void *argp, const char *text, size_t len)
+{
+	(void)argp;
+	out_text(text, len);
+	return 0;
+}
+
+/* ---- one round: record until the trigger, an exit or a signal ---- */
+
+enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
+
+static sigset_t wait_mask;
+
+static void arm_trigger(struct mt_uprobe *tu, const struct trig *tr, int mode)
+{
+	struct mt_uprobe_opts o = { 0 };
+	int err;
+
+	o.ring_bytes = MT_UPROBE_EVENT_BYTES * 64;
+	o.background_close = 1;
+	o.reorder_ms = 2;
+	err = mt_uprobe_init(tu, &o);
+	if (!err)
+		err = mt_uprobe_add(tu, tr->path, tr->name, tr->addr,
+				    MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER);
+	if (!err || err > 0)
+		err = mt_uprobe_attach(tu, target, mode);
+	if (err < 0)
+		die_up(tu, err);
+	fprintf(stderr, "%s: trigger armed: %s @ 0x%" PRIx64 " in %s\n",
+		mt_progname(), tr->name, tr->addr, tr->path);
+}
+
+static void wallclock_line(void)
+{
+	struct timespec m, r;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &r);
+	out_printf("# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
+		   m.tv_nsec, (long long)r.tv_sec, r.tv_nsec);
+}
+
+static int round_no;
+
+static enum stop run_round(const struct trig *tr)
+{
+	struct perf_rec pr;
+	struct mt_uprobe u, tu;
+	struct mt_uprobe_hit hit = { 0 };
+	struct mark_line mk = { MT_NONE64, "" };
+	int armed = 0, have_u = 0, r, mode;
+	enum stop why = STOP_EXIT;
+	uint64_t start;
+
+	memset(&u, 0, sizeof(u));
+	memset(&tu, 0, sizeof(tu));
+	mode = child && round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
+	if (backend == BE_UPROBE) {
+		struct mt_uprobe_opts o = { 0 };
+
+		o.background_close = 1;
+		if (snapshot_bytes)
+			o.ring_bytes = snapshot_bytes;
+		r = mt_uprobe_init(&u, &o);
+		if (r)
+			die_up(&u, r);
+		add_functions(&u, tr);
+		r = mt_uprobe_attach(&u, target, mode);
+		if (r)
+			die_up(&u, r);
+		have_u = 1;
+	} else {
+		perf_start(&pr, tr != NULL);
+	}
+	if (tr && !arm_after_ns) {
+		arm_trigger(&tu, tr, mode);
+		armed = 1;
+	}
+	release_child();
+	start = now_mono();
+	if (!t0_mono)
+		t0_mono = start;
+	fprintf(stderr, "%s: recording %d with %s%s; Ctrl+C %s\n", mt_progname(),
+		(int)target, backend_names[backend],
+		full ? " (full)" : "",
+		tr ? "ends without a snapshot" : "takes the snapshot");
+
+	for (;;) {
+		if (got_signal) {
+			why = STOP_SIGNAL;
+			break;
+		}
+		if (tr && !armed && now_mono() - start >= arm_after_ns) {
+			arm_trigger(&tu, tr, MT_UPROBE_PROCESS);
+			armed = 1;
+		}
+		if (armed) {
+			r = mt_uprobe_wait(&tu, have_u ? 0 : 50, &wait_mask);
+			if (r < 0)
+				die_up(&tu, r);
+			if (r == MT_UPROBE_TRIGGERED) {
+				mt_uprobe_trigger(&tu, &hit);
+				why = STOP_TRIGGER;
+				break;
+			}
+		}
+		if (have_u) {
+			r = mt_uprobe_wait(&u, 50, &wait_mask);
+			if (r < 0)
+				die_up(&u, r);
+			if (r == MT_UPROBE_EXITED)
+				break;
+		} else if (!armed) {
+			struct timespec ts = { 0, 50000000 };
+
+			ppoll(NULL, 0, &ts, &wait_mask);
+		}
+		if (!target_alive())
+			break;
+		if (!have_u && reap(&pr.proc, 0))
+			perf_failed(&pr, "while recording");
+	}
+	if (armed) {
+		/* the trigger may have fired just before the exit was seen */
+		mt_uprobe_finish(&tu);
+		if (why == STOP_EXIT && mt_uprobe_trigger(&tu, &hit))
+			why = STOP_TRIGGER;
+	}
+
+	if (why == STOP_SIGNAL && tr) {
+		fprintf(stderr, "%s: interrupted before the trigger fired: no snapshot\n",
+			mt_progname());
+		if (have_u)
+			mt_uprobe_release(&u);
+		else
+			perf_stop(&pr);
+		if (armed)
+			mt_uprobe_release(&tu);
+		return why;
+	}
+	if (why == STOP_TRIGGER) {
+		fprintf(stderr, "%s: trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64 "\n",
+			mt_progname(), tr->name, hit.pid, hit.tid,
+			hit.time / 1000000000u, hit.time % 1000000000u);
+		mk.time = hit.time;
+		snprintf(mk.text, sizeof(mk.text), "# mt: trigger %" PRIu64 ".%09" PRIu64
+			 " %u/%u 0x%" PRIx64 " %s\n", hit.time / 1000000000u,
+			 hit.time % 1000000000u, hit.pid, hit.tid, tr->addr, tr->name);
+	}
+	if (repeat != 1 || round_no)
+		out_printf("# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", round_no,
+			   (why == STOP_TRIGGER ? hit.time : now_mono()) / 1000000000u,
+			   (why == STOP_TRIGGER ? hit.time : now_mono()) % 1000000000u);
+	if (have_u) {
+		r = mt_uprobe_finish(&u);
+		if (r)
+			die_up(&u, r);
+		if (backend == BE_UPROBE)
+			wallclock_line();
+		r = mt_uprobe_dump(&u, why == STOP_TRIGGER ? hit.time : MT_UPROBE_ALL,
+				   emit, NULL);
+		if (r < 0)
+			die_up(&u, r);
+		if (mk.time != MT_NONE64)
+			out_text(mk.text, strlen(mk.text));
+		{
+			unsigned w;
+
+			for (w = 1; w; w <<= 1)
+				if ((mt_uprobe_warnings(&u) & w) && w != MT_UPROBE_W_GO)
+					warn("%s", mt_uprobe_warning_text(w));
+		}
+		mt_uprobe_release(&u);
+	} else {
+		char *data;
+
+		/* a trigger: the snapshot of what led to it; otherwise the
+		 * at-exit snapshot that stop takes (--snapshot=e) */
+		if (why == STOP_TRIGGER && backend == BE_PT && !full &&
+		    perf_ctl(&pr, "snapshot\n"))
+			perf_failed(&pr, "to take the snapshot");
+		perf_stop(&pr);
+		if (backend == BE_SAMPLE)
+			wallclock_line();
+		if (asprintf(&data, "%s/perf.data", workdir) < 0)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
+		 * line goes at the end there */
+		if (backend == BE_PT && mk.time != MT_NONE64)
+			mk.time = UINT64_MAX - 1;
+		decode(data, backend == BE_PT, &mk);
+		free(data);
+		free(pr.proc.errfile);
+	}
+	if (armed)
+		mt_uprobe_release(&tu);
+	return why;
+}
+
+/* ---- main ---- */
+
+static void dry_run_print(void)
+{
+	struct argv a = { 0 };
+
+	if (input) {
+		script_argv(&a, input, 1);
+		print_argv(stdout, a.v);
+		argv_free(&a);
+		return;
+	}
+	if (backend == BE_UPROBE) {
+		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
+		       "functions of %s matching %s; no perf command\n",
+		       exe ? exe : "the program", functions ? functions : "(default)");
+		return;
+	}
+	record_argv(&a, -1, -1, trigger_sel != NULL);
+	print_argv(stdout, a.v);
+	argv_free(&a);
+	script_argv(&a, "DIR/perf.data", backend == BE_PT);
+	print_argv(stdout, a.v);
+	argv_free(&a);
+}
+
+static void choose_backend(void)
+{
+	if (backend != BE_AUTO)
+		return;
+	if (have_pt()) {
+		backend = BE_PT;
+		return;
+	}
+	backend = BE_SAMPLE;
+	if (!dry_run && !input)
+		fprintf(stderr, "%s: no Intel PT here: sampling stacks with perf "
+			"instead; for the exact calls of chosen functions use "
+			"--backend uprobe --functions REGEX\n", mt_progname());
+}
+
+static void check_perf(void)
+{
+	char *argv[] = { (char *)perf, "version", NULL }, buf[256];
+	int fds[2], major = 0, minor = 0;
+	struct proc p;
+	ssize_t n;
+
+	if (pipe2(fds, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	spawn(&p, argv, fds[1], NULL, 0, NULL);
+	close(fds[1]);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	reap(&p, 1);
+	if (n <= 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
+		die(MT_EXIT_SYSTEM, "%s: cannot run perf (Debian: apt install linux-perf; "
+		    "or set MT_PERF to its path)", perf);
+	buf[n] = '\0';
+	if (sscanf(buf, "perf version %d.%d", &major, &minor) != 2)
+		warn("%s: cannot read its version from \"%.40s\"; going on", perf, buf);
+	else if (major < 5 || (major == 5 && minor < 11))
+		die(MT_EXIT_SYSTEM, "perf %d.%d is too old: mt-record needs perf 5.11 "
+		    "or later (--control with -D -1)", major, minor);
+}
+
+static void check_kernel(void)
+{
+	char buf[32];
+	int paranoid = 2;
+
+	if (!kernel || geteuid() == 0)
+		return;
+	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) == 0)
+		paranoid = atoi(buf);
+	if (paranoid > 1)
+		die(MT_EXIT_SYSTEM, "--kernel needs root, or CAP_PERFMON on perf, or "
+		    "kernel.perf_event_paranoid <= 1 (it is %d)", paranoid);
+	if (read_small("/proc/sys/kernel/kptr_restrict", buf, sizeof(buf)) == 0 &&
+	    atoi(buf) > 0)
+		warn("kernel.kptr_restrict is %d: kernel symbols will not resolve",
+		     atoi(buf));
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
+	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
+	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_HELP, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "arm-after", required_argument, NULL, OPT_ARM },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "call-graph", required_argument, NULL, OPT_CG },
+		{ "dry-run", no_argument, NULL, OPT_DRY },
+		{ "frequency", required_argument, NULL, OPT_FREQ },
+		{ "full", no_argument, NULL, OPT_FULL },
+		{ "functions", required_argument, NULL, OPT_FUNCTIONS },
+		{ "input", required_argument, NULL, 'i' },
+		{ "keep", required_argument, NULL, OPT_KEEP },
+		{ "kernel", no_argument, NULL, OPT_KERNEL },
+		{ "multi-thread", no_argument, NULL, OPT_MULTI },
+		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		{ "snapshot-size", required_argument, NULL, OPT_SIZE },
+		{ "timing", required_argument, NULL, OPT_TIMING },
+		{ "trigger", required_argument, NULL, OPT_TRIGGER },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trig tr = { 0 }, *trp = NULL;
+	struct sigaction sa;
+	sigset_t block;
+	const char *dir_out = NULL;
+	int c, i, n;
+
+	mt_set_progname(argv[0]);
+	if (getenv("MT_PERF") && *getenv("MT_PERF"))
+		perf = getenv("MT_PERF");
+	while ((c = getopt_long(argc, argv, "+i:o:p:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'p':
+			add_pids(optarg);
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case OPT_ARM:
+			if (mt_parse_duration(optarg, &arm_after_ns))
+				die(MT_EXIT_USAGE, "--arm-after %s: expected a duration "
+				    "such as 500ms", optarg);
+			break;
+		case OPT_BACKEND:
+			for (i = 0; i < 4; i++)
+				if (!strcmp(optarg, backend_names[i]))
+					break;
+			if (i == 4)
+				die(MT_EXIT_USAGE, "--backend %s: expected pt, uprobe, "
+				    "sample or auto", optarg);
+			backend = (enum backend)i;
+			break;
+		case OPT_CG:
+			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf") &&
+			    strcmp(optarg, "lbr"))
+				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf "
+				    "or lbr", optarg);
+			callgraph = optarg;
+			break;
+		case OPT_DRY:
+			dry_run = 1;
+			break;
+		case OPT_FREQ: {
+			char *end;
+
+			errno = 0;
+			frequency = strtoull(optarg, &end, 10);
+			if (*end || errno || !frequency || frequency > 1000000)
+				die(MT_EXIT_USAGE, "--frequency %s: expected hertz, "
+				    "1 to 1000000", optarg);
+			break;
+		}
+		case OPT_FULL:
+			full = 1;
+			break;
+		case OPT_FUNCTIONS:
+			functions = optarg;
+			break;
+		case OPT_KEEP:
+			keep_dir = optarg;
+			break;
+		case OPT_KERNEL:
+			kernel = 1;
+			break;
+		case OPT_MULTI:
+			multi_thread = 1;
+			break;
+		case OPT_REPEAT: {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (*end || errno || v < 0 || v > INT_MAX || end == optarg)
+				die(MT_EXIT_USAGE, "--repeat %s: expected a count "
+				    "(0: forever)", optarg);
+			repeat = (int)v;
+			break;
+		}
+		case OPT_SIZE:
+			snapshot_bytes = parse_size(optarg);
+			break;
+		case OPT_TIMING:
+			timing = optarg;
+			break;
+		case OPT_TRIGGER:
+			trigger_sel = optarg;
+			break;
+		case OPT_HELP:
+			usage_ok(USAGE);
+		case OPT_VERSION:
+			version_ok();
+		default:
+			usage_fail(USAGE);
+		}
+	}
+	if (optind < argc)
+		cmd = argv + optind;
+	n = !!npids + !!input + !!cmd;
+	if (n != 1)
+		die(MT_EXIT_USAGE, "name one target: -p PID, -i perf.data, or -- COMMAND");
+	if (strcmp(timing, "low") && strcmp(timing, "normal") && strcmp(timing, "high"))
+		check_raw_terms(timing);
+	if (repeat != 1 && !trigger_sel)
+		die(MT_EXIT_USAGE, "--repeat needs --trigger");
+	if (arm_after_ns && !trigger_sel)
+		die(MT_EXIT_USAGE, "--arm-after needs --trigger");
+	if (input && (trigger_sel || functions))
+		die(MT_EXIT_USAGE, "-i decodes a recording: --trigger and --functions "
+		    "do not apply");
+	if (backend == BE_UPROBE && full)
+		die(MT_EXIT_USAGE, "--full does not apply to the uprobe backend "
+		    "(use a large --snapshot-size)");
+	if (output) {
+		size_t l = strlen(output);
+
+		if (l && output[l - 1] == '/') {
+			if (!trigger_sel || repeat == 1)
+				die(MT_EXIT_USAGE, "-o DIR/ (one file per snapshot) needs "
+				    "--trigger and --repeat");
+			dir_out = output;
+			if (mkdir(dir_out, 0777) && errno != EEXIST)
+				die_errno(MT_EXIT_SYSTEM, "%s", dir_out);
+		} else if (!dry_run) {
+			output_to_or_die(output);
+		}
+	}
+	choose_backend();
+
+	if (dry_run) {
+		if (npids)
+			target = pids[0];
+		dry_run_print();
+		close_stdout_or_die();
+		return 0;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	sigdelset(&wait_mask, SIGHUP);
+	signal(SIGPIPE, SIG_IGN); /* write_or_die reports a closed pipe */
+
+	if (input) {
+		check_perf();
+		make_workdir();
+		decode(input, is_auxtrace(input), NULL);
+		close_stdout_or_die();
+		return 0;
+	}
+	if (backend == BE_PT && !have_pt())
+		no_pt();
+	if (backend != BE_UPROBE)
+		check_perf();
+	if (backend == BE_UPROBE && !mt_uprobe_supported())
+		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
+		    "(/sys/bus/event_source/devices/uprobe)");
+	if ((backend == BE_UPROBE || trigger_sel) && geteuid() != 0)
+		warn("uprobes through perf_event_open need CAP_SYS_ADMIN; "
+		     "this may fail as a normal user");
+	check_kernel();
+	make_workdir();
+	if (cmd)
+		start_child();
+	else
+		check_target();
+	if (trigger_sel) {
+		resolve_trigger(&tr);
+		trp = &tr;
+	}
+	for (round_no = 0; repeat == 0 || round_no < repeat; round_no++) {
+		enum stop why;
+		int fd = -1;
+
+		if (dir_out) {
+			char *name;
+
+			if (asprintf(&name, "%s/snapshot-%03d.txt", dir_out, round_no) < 0)
+				die(MT_EXIT_SYSTEM, "out of memory");
+			fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+			if (fd < 0)
+				die_errno(MT_EXIT_SYSTEM, "%s", name);
+			out_fd = fd;
+			free(name);
+		}
+		why = run_round(trp);
+		if (fd >= 0) {
+			if (close(fd))
+				die_errno(MT_EXIT_SYSTEM, "%s", dir_out);
+			out_fd = 1;
+		}
+		if (why != STOP_TRIGGER || !target_alive())
+			break;
+	}
+	if (child && target_alive()) {
+		/* a command we ran that goes on after its snapshot ends with us */
+		int tries;
+
+		kill(child, SIGTERM);
+		for (tries = 0; tries < 50 && target_alive(); tries++)
+			usleep(20000);
+		if (child && target_alive()) {
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+		}
+	}
+	close_stdout_or_die();
+	return 0;
+}
