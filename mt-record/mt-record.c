@@ -312,6 +312,14 @@ static void rm_rf(const char *path)
 	}
 }
 
+static pid_t main_pid;
+
+static void remove_workdir(void)
+{
+	if (workdir && !keep_dir && getpid() == main_pid)
+		rm_rf(workdir);
+}
+
 /*
  * A private directory for perf's files, removed when mt-record ends,
  * however it ends: a watcher process removes it once our end of a pipe
@@ -336,6 +344,7 @@ static void make_workdir(void)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	if (!mkdtemp(workdir))
 		die_errno(MT_EXIT_SYSTEM, "%s", workdir);
+	atexit(remove_workdir); /* at once; the watcher is for kills */
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
 	w = fork();
@@ -1371,6 +1380,7 @@ int main(int argc, char **argv)
 	int c, i, n;
 
 	mt_set_progname(argv[0]);
+	main_pid = getpid();
 	if (getenv("MT_PERF") && *getenv("MT_PERF"))
 		perf = getenv("MT_PERF");
 	while ((c = getopt_long(argc, argv, "+i:o:p:v", longopts, NULL)) != -1) {

@@ -41,3 +41,48 @@ synopsis() {
 		-e 's/^\.Ar //' | tr '\n' ' ' | sed 's/ $//'
 	echo
 }
+
+# span_count DUMP NAME: how many function SPANs named NAME mt-dump printed.
+span_count() {
+	awk -v n="name=\"$2\"" '/ SPAN / && /kind=function/ { for (i = 1; i <= NF; i++) if ($i == n) c++ } END { print c + 0 }' "$1"
+}
+
+# nested DUMP OUTER INNER PER: every INNER span lies in an OUTER span of
+# its thread, one level deeper, and every OUTER span holds PER of them.
+nested() {
+	awk -v on="\"$2\"" -v wn="\"$3\"" -v per="$4" '
+	function field(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+	/ SPAN / && /kind=function/ {
+		name = field("name"); s = field("start") + 0; e = field("end") + 0
+		d = field("depth") + 0; t = field("tid")
+		if (name == on) { no++; os[no] = s; oe[no] = e; od[no] = d; ot[no] = t }
+		if (name == wn) { nw++; ws[nw] = s; we[nw] = e; wd[nw] = d; wt[nw] = t }
+	}
+	END {
+		for (i = 1; i <= nw; i++) {
+			ok = 0
+			for (j = 1; j <= no && !ok; j++)
+				if (ot[j] == wt[i] && os[j] <= ws[i] && we[i] <= oe[j] && od[j] == wd[i] - 1) { ok = 1; inside[j]++ }
+			if (!ok) { print wn " span " i " is in no " on " span" > "/dev/stderr"; exit 1 }
+		}
+		for (j = 1; j <= no; j++)
+			if (inside[j] != per) { print on " span " j " holds " inside[j] + 0 " " wn " spans" > "/dev/stderr"; exit 1 }
+	}' "$1"
+}
+
+# need_uprobes: skip (exit 0 with a note) where uprobes cannot be made.
+need_uprobes() {
+	[ -r /sys/bus/event_source/devices/uprobe/type ] ||
+		{ echo "skip: no uprobe PMU in this kernel" >&2; exit 0; }
+	[ "$(id -u)" -eq 0 ] || { echo "skip: uprobes need root (CAP_SYS_ADMIN)" >&2; exit 0; }
+}
+
+# wait_for COND-CMD...: retry for up to 5 s until the command succeeds.
+wait_for() {
+	_i=0
+	until "$@"; do
+		_i=$((_i + 1))
+		[ $_i -lt 100 ] || return 1
+		sleep 0.05
+	done
+}

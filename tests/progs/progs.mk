@@ -1,0 +1,7 @@
+# Programs that the mt-record tests trace: real calls (no inlining), no
+# sanitizer, frame pointers for the sample backend.
+$(BUILD)/tests/progs/stopper: tests/progs/stopper.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -fno-omit-frame-pointer -g -pthread -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/stopper

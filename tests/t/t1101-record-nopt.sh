@@ -1,0 +1,41 @@
+#!/bin/sh
+# mt-record where there is no Intel PT (every machine here): --backend pt
+# fails at once (well within 3 s) with one message that says why and names
+# the other backends, exit 3, and leaves no perf process and no temporary
+# directory; auto picks the sample backend and says so; a missing process,
+# a missing command and a file that is not perf.data fail clearly.
+. "$MT_TOP/tests/lib.sh"
+[ ! -e /sys/bus/event_source/devices/intel_pt ] ||
+	{ echo "skip: this machine has Intel PT" >&2; exit 0; }
+
+mkdir tmp
+export TMPDIR="$PWD/tmp"
+sleep 30 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+before=$(pgrep -xc perf || true)
+t0=$(date +%s%N)
+expect_exit 3 mt-record --backend pt -p "$pid" >out 2>err
+t1=$(date +%s%N)
+[ $(((t1 - t0) / 1000000)) -lt 3000 ] || fail "took $(((t1 - t0) / 1000000)) ms"
+contains err "mt-record: no Intel PT here: /sys/bus/event_source/devices/intel_pt does not exist"
+contains err "--backend uprobe"
+contains err "--backend sample"
+[ "$(wc -l <err)" -eq 1 ] || fail "more than one line: $(cat err)"
+[ ! -s out ] || fail "output written"
+[ "$(pgrep -xc perf || true)" = "$before" ] || fail "a perf process is left"
+[ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
+kill -0 "$pid" || fail "the target died"
+
+# auto: sample, said once
+mt-record --dry-run -p "$pid" >dry 2>err
+contains dry "-e cpu-clock/"
+expect_exit 2 mt-record --backend sample -p 99999999999 >out 2>err
+expect_exit 1 mt-record --backend sample -p 4000000 >out 2>err
+contains err "no such process: 4000000"
+expect_exit 1 mt-record --backend sample -- ./no-such-command >out 2>err
+contains err "no-such-command: command not found"
+echo "not perf data, not at all, but long enough to hold a header ............................................................" >x.data
+expect_exit 1 mt-record -i x.data >out 2>err
+contains err "x.data: not a perf.data file"
+[ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"

@@ -1,0 +1,83 @@
+#!/bin/sh
+# mt-record --backend uprobe, for real: a program calling outer 300 times,
+# each calling work twice, gives exactly 300 outer and 600 work spans,
+# nested; --trigger . with the stop indicator called at iteration 200 ends
+# the trace there (200 and 400, and the trigger mark); --arm-after ignores
+# the calls before it; a trigger in a thread started after recording began
+# fires; --repeat 2 -o DIR/ writes two snapshots, the second after the
+# first; Ctrl+C before the trigger fires ends without a snapshot.
+. "$MT_TOP/tests/lib.sh"
+need_uprobes
+prog=$MT_TESTBIN/progs/stopper
+mkdir tmp
+export TMPDIR="$PWD/tmp"
+
+pipeline() { mt-script-parse "$1" | mt-stacks | mt-dump >"$2"; }
+
+mt-record --backend uprobe --functions '^(work|outer)$' -- "$prog" >all.txt 2>err ||
+	{ cat err >&2; fail "mt-record failed"; }
+contains err "recording"
+contains err "done 634200" # the program's own output, kept off the trace
+pipeline all.txt all.dump
+[ "$(span_count all.dump outer)" -eq 300 ] || fail "$(span_count all.dump outer) outer spans"
+[ "$(span_count all.dump work)" -eq 600 ] || fail "$(span_count all.dump work) work spans"
+nested all.dump outer work 2 || fail "work spans do not nest in outer spans"
+contains all.txt "# mt: wallclock "
+
+# the trigger at iteration 200
+mt-record --backend uprobe --functions '^(work|outer)$' --trigger . -- \
+	"$prog" -s 200 >trig.txt 2>err || { cat err >&2; fail "mt-record --trigger failed"; }
+contains err "trigger armed: magic_trace_stop_indicator @ 0x"
+contains err "trigger magic_trace_stop_indicator hit by"
+pipeline trig.txt trig.dump
+[ "$(span_count trig.dump outer)" -eq 200 ] || fail "trigger: $(span_count trig.dump outer) outer spans"
+[ "$(span_count trig.dump work)" -eq 400 ] || fail "trigger: $(span_count trig.dump work) work spans"
+nested trig.dump outer work 2 || fail "trigger: not nested"
+grep -q ' MARK .*kind=trigger .*text="magic_trace_stop_indicator"' trig.dump ||
+	fail "no trigger mark"
+[ "$(tail -n 1 trig.txt | cut -c1-15)" = "# mt: trigger 1" ] ||
+	[ "$(tail -n 1 trig.txt | cut -c1-14)" = "# mt: trigger " ] || fail "trigger line not last"
+
+# --arm-after: the indicator runs at every iteration (1 ms apart); calls
+# in the first 150 ms do not count
+mt-record --backend uprobe --functions '^outer$' --trigger . --arm-after 150ms -- \
+	"$prog" -e -u 1000 -n 2000 >arm.txt 2>err || { cat err >&2; fail "--arm-after failed"; }
+pipeline arm.txt arm.dump
+n=$(span_count arm.dump outer)
+[ "$n" -gt 20 ] && [ "$n" -lt 1900 ] || fail "--arm-after: $n outer spans"
+
+# a trigger in a thread that starts 300 ms after recording began
+mt-record --backend uprobe --functions '^(work|outer)$' --trigger . -- \
+	"$prog" -t -d 300 -s 100 >thr.txt 2>err || { cat err >&2; fail "thread trigger failed"; }
+contains err "trigger magic_trace_stop_indicator hit by"
+pipeline thr.txt thr.dump
+[ "$(span_count thr.dump outer)" -eq 100 ] || fail "thread: $(span_count thr.dump outer) outer spans"
+hit=$(sed -n 's/^# mt: trigger [0-9.]* \([0-9]*\)\/\([0-9]*\) .*/\1 \2/p' thr.txt)
+set -- $hit
+[ "$1" != "$2" ] || fail "the trigger fired on the main thread: $hit"
+
+# --repeat 2: two snapshots, one file each
+mt-record --backend uprobe --functions '^outer$' --trigger . --repeat 2 -o snaps/ -- \
+	"$prog" -e -u 3000 -n 400 >rep.out 2>err || { cat err >&2; fail "--repeat failed"; }
+[ -s snaps/snapshot-000.txt ] && [ -s snaps/snapshot-001.txt ] || fail "--repeat: $(ls snaps)"
+[ ! -e snaps/snapshot-002.txt ] || fail "--repeat 2 made a third snapshot"
+contains snaps/snapshot-000.txt "# mt: snapshot 0 "
+contains snaps/snapshot-001.txt "# mt: snapshot 1 "
+t1=$(sed -n 's/^# mt: trigger \([0-9.]*\) .*/\1/p' snaps/snapshot-000.txt)
+first2=$(grep -m1 'probe_stopper:outer' snaps/snapshot-001.txt | sed 's/.* \([0-9]*\.[0-9]*\): .*/\1/')
+[ -n "$t1" ] && [ -n "$first2" ] || fail "--repeat: no trigger or no events"
+awk -v a="$t1" -v b="$first2" 'BEGIN { exit !(b > a) }' || fail "--repeat: second snapshot starts at $first2, before the first trigger $t1"
+
+# Ctrl+C before the trigger: no snapshot, exit 0
+"$prog" -l -u 1000 >/dev/null &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+mt-record --backend uprobe --functions '^outer$' --trigger . -p "$pid" >int.txt 2>err &
+rec=$!
+wait_for grep -qs recording err || fail "mt-record did not start: $(cat err)"
+kill -INT $rec
+wait $rec || fail "Ctrl+C with a trigger: exit $?"
+contains err "interrupted before the trigger fired: no snapshot"
+grep -q probe_ int.txt && fail "events written without a snapshot"
+kill -0 $pid || fail "the target died"
+[ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
