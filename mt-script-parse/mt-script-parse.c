@@ -324,7 +324,7 @@ static int mt_line(const char *p, size_t len)
 
 	if (len < 6 || memcmp(p, "# mt: ", 6))
 		return 0;
-	m.cpu = MT_NONE32;
+	m.pid = m.tid = m.cpu = MT_NONE32; /* no thread's */
 	kind = word(p, len, &at);
 	t = word(p, len, &at);
 	if (kind.len == 7 && !memcmp(kind.p, "trigger", 7)) {
