@@ -530,8 +530,13 @@ static void span(const struct mt_span *s)
 static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 		    const char *name_text, const struct arg *args, size_t n)
 {
-	struct thread *t = thread_get(pid, tid);
+	struct thread *t;
 	size_t i;
+
+	if (pid == MT_NONE32 || tid == MT_NONE32)
+		pid = tid = 0; /* a mark of no thread (mt-record's wallclock,
+				* snapshot): on the track of pid 0 */
+	t = thread_get(pid, tid);
 
 	ninstants++;
 	if (time == MT_NONE64)
