@@ -120,7 +120,7 @@ check-long: deps
 bench: deps all $(HELPER_BIN)
 	@tests/bench/run $(BUILD)
 
-demo: deps all $(HELPER_BIN)
+demo: deps all $(HELPER_BIN) $(BUILD)/tests/progs/demo
 	@scripts/demo.sh $(BUILD)
 
 install: all

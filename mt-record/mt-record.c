@@ -1033,9 +1033,9 @@ static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 		if (re && pcre2_match(re, (PCRE2_SPTR)s->name, strlen(s->name), 0, 0,
 				      md, NULL) < 0)
 			continue;
-		if (!re && (s->bind == MT_SYM_LOCAL || s->name[0] == '_')) {
-			continue; /* by default: the program's own global functions */
-		}
+		if (!re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
+			    strstr(s->name, "register_tm_clones")))
+			continue; /* by default: the program's own functions */
 		if (!re && n >= DEFAULT_MAX_FUNCTIONS) {
 			skipped++;
 			continue;

@@ -1,24 +1,50 @@
 #!/bin/sh
-# scripts/demo.sh BUILD: what `make demo` shows until capture lands (issues 8
-# and 9). It makes the perf script text that perf prints for Intel PT
-# branches of a simulated multi-threaded program (gen-perf-script), runs the
-# pipeline that turns it into a timeline, and writes demo.fxt.
+# scripts/demo.sh BUILD: what `make demo` does. It traces the bundled demo
+# program (tests/progs/demo.c: 200 requests, one in 50 slow, cos through a
+# dlopened libm) with the best backend this machine has (Intel PT, else
+# uprobes when root, else sampling), runs the pipeline
+#   mt-record | mt-script-parse | mt-stacks | mt-fxt
+# and writes demo.fxt, checked with the test suite's FXT checker.
 set -eu
 BUILD=${1:-build}
+bin=$BUILD/bin
+prog=$BUILD/tests/progs/demo
 out=$BUILD/demo
 mkdir -p "$out"
-"$BUILD/tests/gen-perf-script" --lines 200000 --seed 1 --threads 4 --start-depth 3 \
-	>"$out/demo.perf.txt"
-"$BUILD/bin/mt-script-parse" "$out/demo.perf.txt" >"$out/demo.mt"
-"$BUILD/bin/mt-stacks" -v "$out/demo.mt" >"$out/demo.spans"
-"$BUILD/bin/mt-fxt" -v -o demo.fxt "$out/demo.spans"
+
+if [ -e /sys/bus/event_source/devices/intel_pt ]; then
+	backend=pt
+	set -- --backend pt --trigger .
+	why="Intel PT: every call of the last moments before the trigger"
+elif [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; then
+	backend=uprobe
+	set -- --backend uprobe --functions '^(main|handle_request|parse_request|lookup|compute|reply)$'
+	why="no Intel PT here: uprobes, the exact calls of the program's functions"
+else
+	backend=sample
+	set -- --backend sample --frequency 5000
+	why="no Intel PT and no root: sampled stacks"
+fi
+echo "demo: tracing $prog with the $backend backend ($why)"
+echo "demo: $bin/mt-record $* -- $prog | mt-script-parse | mt-stacks | mt-fxt -o demo.fxt"
+"$bin/mt-record" "$@" -- "$prog" >"$out/demo.perf.txt"
+"$bin/mt-script-parse" "$out/demo.perf.txt" >"$out/demo.mt"
+"$bin/mt-stacks" -v "$out/demo.mt" >"$out/demo.spans"
+"$bin/mt-fxt" -v -o demo.fxt "$out/demo.spans"
 echo
 echo "perf script text ($out/demo.perf.txt), first lines:"
-head -3 "$out/demo.perf.txt" | cut -c1-150
+grep -v '^#' "$out/demo.perf.txt" | head -n 3 | cut -c1-150
 echo
-echo "call spans ($out/demo.spans), a few:"
-"$BUILD/bin/mt-dump" "$out/demo.spans" | grep ' SPAN ' | sed -n '100,104p' | cut -c1-150
+echo "the slowest calls:"
+"$bin/mt-dump" "$out/demo.spans" | awk '/ SPAN / && /kind=function/ {
+	for (i = 1; i <= NF; i++) {
+		if ($i ~ /^start=/) s = substr($i, 7) + 0
+		if ($i ~ /^end=/) e = substr($i, 5) + 0
+		if ($i ~ /^name=/) n = substr($i, 6)
+	}
+	printf "%12.1f us  %s\n", (e - s) * 1e6, n }' | sort -rn | head -n 5
+echo
+"$BUILD/tests/fxt-check" demo.fxt
 echo
 echo "Wrote demo.fxt: open https://ui.perfetto.dev, click \"Open trace file\" and"
-echo "choose demo.fxt. (This trace is of a simulated program; tracing a running"
-echo "one with mt-record arrives with issues 8 and 9.)"
+echo "choose demo.fxt, or run: $bin/mt view demo.fxt"

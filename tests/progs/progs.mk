@@ -5,3 +5,9 @@ $(BUILD)/tests/progs/stopper: tests/progs/stopper.c common/banned.h
 	$(CC) -O1 -fno-inline -fno-omit-frame-pointer -g -pthread -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/stopper
+
+$(BUILD)/tests/progs/demo: tests/progs/demo.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -fno-omit-frame-pointer -g -Icommon -o $@ $< -ldl
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/demo

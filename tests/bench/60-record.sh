@@ -1,0 +1,65 @@
+# Benchmark section, sourced by tests/bench/run in a subshell: what
+# recording costs the traced program. tests/progs/stopper calls outer()
+# N times, outer calls work() twice, and prints the nanoseconds an
+# iteration took; it runs untraced, then under each mt-record backend that
+# works on this machine. Reported: ns per iteration and the extra ns per
+# probed call, against the untraced run of the same section.
+# Probe sites: outer starts with push %rbp (an emulated instruction),
+# work with a rip-relative mov (single-stepped out of line): uprobe costs
+# differ by instruction (../shared/notes/perf.md 4.3).
+# shellcheck shell=sh disable=SC2034,SC2154
+set -u
+prog=$BENCH_TESTBIN/progs/stopper
+rec=$BENCH_BIN/mt-record
+[ -x "$prog" ] || { echo "== mt-record: $prog not built, skipped"; exit 0; }
+
+# the best of the runs whose outputs were appended to the file
+per_iter() { sed -n 's/^ns_per_iteration=//p' "$1" | sort -n | head -n 1; }
+
+echo "== mt-record: cost to the traced program (stopper: outer -> 2x work per iteration)"
+printf '%-44s %10s %12s %14s\n' "how" iterations "ns/iter" "extra ns/call"
+n=20000000
+for r in 1 2 3; do "$prog" -T -n $n >>"$BENCH_TMP/base" 2>/dev/null || exit 1; done
+base=$(per_iter "$BENCH_TMP/base")
+printf '%-44s %10d %12.1f %14s\n' "untraced" $n "$base" "-"
+
+row() { # label iterations calls-per-iteration output
+	v=$(per_iter "$4")
+	[ -n "$v" ] || { echo "bench: no timing from: $1" >&2; return 0; }
+	awk -v l="$1" -v n="$2" -v c="$3" -v v="$v" -v b="$base" 'BEGIN {
+		printf "%-44s %10d %12.1f %14.1f\n", l, n, v, (v - b) / c }'
+}
+
+if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; then
+	n=20000
+	"$rec" --backend uprobe --functions '^outer$' -- "$prog" -T -n $n \
+		>/dev/null 2>"$BENCH_TMP/u1" || exit 1
+	row "uprobe: outer (entry+return; push)" $n 1 "$BENCH_TMP/u1"
+	"$rec" --backend uprobe --functions '^work$' -- "$prog" -T -n $n \
+		>/dev/null 2>"$BENCH_TMP/u2" || exit 1
+	row "uprobe: work (entry+return; rip-rel mov)" $n 2 "$BENCH_TMP/u2"
+	"$rec" --backend uprobe --functions '^(outer|work)$' -- "$prog" -T -n $n \
+		>/dev/null 2>"$BENCH_TMP/u3" || exit 1
+	row "uprobe: outer and work" $n 3 "$BENCH_TMP/u3"
+else
+	echo "uprobe: not run (needs root and the uprobe PMU)"
+fi
+if command -v perf >/dev/null 2>&1; then
+	n=20000000
+	for r in 1 2 3; do
+		"$rec" --backend sample --frequency 1000 -- "$prog" -T -n $n \
+			>/dev/null 2>>"$BENCH_TMP/s1" || exit 1
+		"$rec" --backend sample --frequency 10000 -- "$prog" -T -n $n \
+			>/dev/null 2>>"$BENCH_TMP/s2" || exit 1
+	done
+	row "sample: cpu-clock 1 kHz, frame pointers" $n 3 "$BENCH_TMP/s1"
+	row "sample: cpu-clock 10 kHz, frame pointers" $n 3 "$BENCH_TMP/s2"
+fi
+if [ -e /sys/bus/event_source/devices/intel_pt ]; then
+	n=20000000
+	"$rec" --backend pt -- "$prog" -T -n $n >/dev/null 2>"$BENCH_TMP/p1" || exit 1
+	row "pt: intel_pt snapshot" $n 3 "$BENCH_TMP/p1"
+else
+	echo "pt: not run (no Intel PT on this machine)"
+fi
+echo "   (extra ns/call: (traced - untraced ns per iteration) / probed calls per iteration)"
