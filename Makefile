@@ -27,7 +27,7 @@ mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 mt-record_OBJS := $(BUILD)/mt-record/uprobe.o
-mt-record_LIBS := -lelf -lz -lpcre2-8
+mt-record_LIBS := -ldw -lelf -lz -lpcre2-8
 
 LIB := $(BUILD)/libmt.a
 TOOL_LIB := $(BUILD)/libmttool.a

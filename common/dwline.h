@@ -32,6 +32,16 @@ int mt_dwlines_open(struct mt_dwlines **out, int fd);
 int mt_dwlines_lookup(struct mt_dwlines *d, uint64_t addr, const char **file,
 		      int *line);
 
+/*
+ * The address of source line `line` of the file `file` (a path as the
+ * compiler recorded it, or its last components, such as "a.c" or
+ * "src/a.c"): the lowest address of the line table rows of that line
+ * (where a breakpoint on FILE:LINE would go). Returns 0 and sets *addr, or
+ * MT_ENOENT when no row has that file and line, MT_ENOMEM.
+ */
+int mt_dwlines_addr_of(struct mt_dwlines *d, const char *file, int line,
+		       uint64_t *addr);
+
 void mt_dwlines_free(struct mt_dwlines *d);
 
 #endif

@@ -29,6 +29,7 @@
 
 #include "die.h"
 #include "duration.h"
+#include "dwline.h"
 #include "err.h"
 #include "perfline.h"
 #include "stream.h"
@@ -906,6 +907,40 @@ static void read_symbols(struct mt_symtab *t, const char *path)
 		die_mt(n, "%s", path);
 }
 
+/* FILE:LINE in the executable's line tables (or its debug file's). */
+static int line_addr(const struct mt_symtab *t, const char *sel, uint64_t *addr)
+{
+	const char *colon = strrchr(sel, ':');
+	char *file = strndup(sel, (size_t)(colon - sel)), *end;
+	struct mt_dwlines *d = NULL;
+	long line;
+	int fd, err = MT_ENOENT;
+
+	errno = 0;
+	line = strtol(colon + 1, &end, 10);
+	if (!file || *end || errno || line <= 0 || line > INT_MAX) {
+		free(file);
+		return MT_ENOENT;
+	}
+	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && !t->has_debug_info) {
+		int dfd = mt_symtab_find_debug(t, exe, NULL, 0, NULL);
+
+		if (dfd >= 0) {
+			close(fd);
+			fd = dfd;
+		}
+	}
+	if (fd >= 0 && mt_dwlines_open(&d, fd) == 0) {
+		err = mt_dwlines_addr_of(d, file, (int)line, addr);
+		mt_dwlines_free(d);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(file);
+	return err;
+}
+
 struct trig {
 	char *path;
 	char *name;
@@ -959,7 +994,7 @@ static void resolve_trigger(struct trig *tr)
 	if (i == t.n) {
 		const char *p = sel;
 		char *end;
-		unsigned long long v;
+		uint64_t v;
 
 		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 			p += 2;
@@ -970,10 +1005,20 @@ static void resolve_trigger(struct trig *tr)
 
 			tr->addr = v;
 			tr->name = strdup(s ? s->name : sel);
-		} else if (strchr(sel, ':')) {
-			die(MT_EXIT_USAGE, "--trigger %s: FILE:LINE triggers are not "
-			    "supported yet; name the function (mt-symbols --lines "
-			    "lists functions with their lines)", sel);
+		} else if (strrchr(sel, ':') && line_addr(&t, sel, &v) == 0) {
+			const struct mt_sym *s = mt_symtab_lookup(&t, v);
+
+			tr->addr = v;
+			if (s && v != s->addr) {
+				if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", s->name,
+					     (uint64_t)(v - s->addr), sel) < 0)
+					tr->name = NULL;
+			} else {
+				tr->name = strdup(s ? s->name : sel);
+			}
+		} else if (strrchr(sel, ':')) {
+			die(MT_EXIT_DATA, "--trigger %s: no code at that line in %s "
+			    "(its DWARF line tables: build with -g)", sel, exe);
 		} else {
 			die(MT_EXIT_DATA, "--trigger %s: no such function in %s "
 			    "(mt-symbols --match lists them)", sel, exe);

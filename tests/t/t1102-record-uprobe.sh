@@ -38,6 +38,16 @@ grep -q ' MARK .*kind=trigger .*text="magic_trace_stop_indicator"' trig.dump ||
 [ "$(tail -n 1 trig.txt | cut -c1-15)" = "# mt: trigger 1" ] ||
 	[ "$(tail -n 1 trig.txt | cut -c1-14)" = "# mt: trigger " ] || fail "trigger line not last"
 
+# FILE:LINE: the line of the indicator's call in stopper.c
+line=$(grep -n 'magic_trace_stop_indicator();' "$MT_TOP/tests/progs/stopper.c" | cut -d: -f1)
+mt-record --backend uprobe --functions '^outer$' --trigger "stopper.c:$line" -- \
+	"$prog" -s 120 >line.txt 2>err || { cat err >&2; fail "FILE:LINE trigger failed"; }
+contains err "(stopper.c:$line) @ 0x"
+pipeline line.txt line.dump
+[ "$(span_count line.dump outer)" -eq 120 ] || fail "FILE:LINE: $(span_count line.dump outer) outer spans"
+expect_exit 1 mt-record --backend uprobe --trigger nosuch.c:3 -- "$prog" >out 2>err
+contains err "no code at that line"
+
 # --arm-after: the indicator runs at every iteration (1 ms apart); calls
 # in the first 150 ms do not count
 mt-record --backend uprobe --functions '^outer$' --trigger . --arm-after 150ms -- \
