@@ -1,0 +1,30 @@
+#!/bin/sh
+# ptsynth on C++ (exceptions through cleanups, templates) and Rust
+# programs: perf's branches equal the truth's; mt-stacks --no-spread
+# rebuilds the truth's spans except where the known limits say why not.
+. "$MT_TOP/tests/lib.sh"
+. "$MT_TOP/tests/ptsynth/lib.sh"
+ptsynth_need exceptions exceptions-recursive templates
+
+limit() {
+	case $1 in
+	exceptions-recursive)
+		echo "a landing pad is reached by a jump into the middle of a function" \
+			"deeper on the stack; with recursion mt-stacks unwinds to the nearest" \
+			"activation of that function, the truth (by the stack pointer) to the" \
+			"one the pad belongs to" ;;
+	esac
+}
+
+progs="exceptions exceptions-recursive templates"
+if [ -x "$CORPUS/rust" ]; then
+	progs="$progs rust"
+else
+	echo "rust: skipped (no rustc when the corpus was built)"
+fi
+bad=
+for p in $progs; do
+	pts_run "$p" fine
+	pts_verdict "$p" "$(limit "$p")"
+done
+[ -z "$bad" ] || fail "spans differ from the truth for:$bad"
