@@ -799,20 +799,32 @@ int mt_symtab_file_offset(const struct mt_symtab *t, uint64_t vaddr,
 int mt_symtab_bias(const struct mt_symtab *t, uint64_t start, uint64_t pgoff,
 		   uint64_t *bias)
 {
+	const struct mt_seg *best = NULL;
+	int rank = 0;
 	size_t i;
 
+	/* the loader maps each segment from its offset rounded down to a
+	 * page: a segment whose rounded offset is pgoff is the one mapped
+	 * there (an executable one first: the previous segment may end in
+	 * the same page); failing that, one whose bytes hold pgoff */
 	for (i = 0; i < t->nseg; i++) {
 		const struct mt_seg *sg = &t->seg[i];
 		uint64_t page = sg->offset & ~(uint64_t)0xfff;
+		int r = 0;
 
-		/* the loader maps the segment from its offset rounded down
-		 * to a page, at its address rounded down alike */
-		if (pgoff >= page && pgoff < sg->offset + (sg->filesz ? sg->filesz : 1)) {
-			*bias = start - pgoff - (sg->vaddr - sg->offset);
-			return 0;
+		if (page == pgoff)
+			r = sg->exec ? 3 : 2;
+		else if (pgoff >= page && pgoff - sg->offset < (sg->filesz ? sg->filesz : 1))
+			r = 1;
+		if (r > rank) {
+			rank = r;
+			best = sg;
 		}
 	}
-	return MT_ERANGE;
+	if (!best)
+		return MT_ERANGE;
+	*bias = start - pgoff - (best->vaddr - best->offset);
+	return 0;
 }
 
 const struct mt_sym *mt_symtab_lookup(const struct mt_symtab *t, uint64_t addr)

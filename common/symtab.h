@@ -143,8 +143,10 @@ int mt_symtab_file_offset(const struct mt_symtab *t, uint64_t vaddr,
  * The load bias of a mapping of the file that starts at address start and
  * maps it from file offset pgoff (the first and third fields of a line of
  * /proc/PID/maps): runtime address = file address + *bias. Uses the
- * PT_LOAD segment whose file bytes hold pgoff (rounded as the loader
- * rounds to pages). 0 or MT_ERANGE when no segment holds pgoff.
+ * PT_LOAD segment that the loader maps from pgoff (its offset rounded
+ * down to a page; an executable one first, as the previous segment may
+ * end in the same page), else one whose file bytes hold pgoff.
+ * 0 or MT_ERANGE when no segment fits.
  */
 int mt_symtab_bias(const struct mt_symtab *t, uint64_t start, uint64_t pgoff,
 		   uint64_t *bias);

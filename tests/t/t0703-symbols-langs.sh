@@ -98,3 +98,28 @@ contains err "--pick needs fzf, which is not installed"
 contains err "--exact NAME"
 [ "$(wc -l <err)" -eq 1 ] || fail "more than one line: $(cat err)"
 expect_exit 2 mt-symbols --pick --json rv >p 2>err
+
+# -p on a Rust program, whose text segment starts in the page where the
+# one before it ends (lld's layout): the bias of the segment mapped there
+cat >rs.rs <<'R'
+#[inline(never)]
+fn marker(x: u64) -> u64 { x * 3 }
+fn main() {
+    let f: fn(u64) -> u64 = marker;
+    println!("marker {:#x}", f as usize);
+    std::io::Write::flush(&mut std::io::stdout()).unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(20));
+    println!("{}", marker(2));
+}
+R
+rustc -C opt-level=1 -o rs rs.rs
+./rs >rs.out &
+rpid=$!
+trap 'kill $rpid 2>/dev/null || true' EXIT
+i=0
+while [ ! -s rs.out ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+want=$(sed -n 's/^marker //p' rs.out)
+[ -n "$want" ] || fail "the Rust program did not start"
+got=$(mt-symbols -p $rpid --exact 'rs::marker' | cut -f2)
+[ $((got)) -eq $((want)) ] || fail "Rust -p: marker at $got, the process says $want"
+kill $rpid
