@@ -21,8 +21,6 @@ ptsynth_need() {
 	done
 }
 
-# The fields mt-script-parse is documented with (magic-trace's).
-PERF_FIELDS=pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period
 
 # perf_branches DATA OUT: perf's branches as the truth writes them:
 # pid tid time_ns from to kind, one per line, tab-separated, stable-sorted
@@ -77,8 +75,9 @@ pts_run() {
 		head -20 "$out.diff" >&2
 		fail "$name ($timing): perf's branches differ from the truth's ($(grep -c '^[<>]' "$out.diff") lines)"
 	fi
-	perf script -i "$out.data" --ns --itrace=bep -F "$PERF_FIELDS" \
-		>"$out.perf" 2>"$out.perr" || fail "perf script failed on $name"
+	# the decode half of mt-record: perf script with its field set
+	mt-record -i "$out.data" >"$out.perf" 2>"$out.perr" ||
+		{ cat "$out.perr" >&2; fail "mt-record -i failed on $name"; }
 	mt-script-parse "$out.perf" | mt-stacks --no-spread >"$out.mt" ||
 		fail "$name: mt-script-parse | mt-stacks failed"
 	truth_spans "$out.truth" "$out.spans"
