@@ -223,6 +223,23 @@ static int32_t next_depth(struct thread *t)
 	return f ? f->depth + 1 : t->cur.empty_depth;
 }
 
+/* A frame for the function at l (NULL: none), at the depth a call takes. */
+static void frame_init(struct thread *t, struct frame *f, const struct mt_loc *l,
+		       uint64_t start, uint8_t kind, uint16_t flags)
+{
+	memset(f, 0, sizeof(*f));
+	if (l) {
+		f->sym = l->sym;
+		f->dso = l->dso;
+		f->exact = l->off != MT_NONE64 && l->ip;
+		f->addr = f->exact ? l->ip - l->off : l->ip;
+	}
+	f->start = start;
+	f->depth = next_depth(t);
+	f->kind = kind;
+	f->flags = flags;
+}
+
 static struct frame *push(struct thread *t, const struct mt_loc *l,
 			  uint64_t start, uint8_t kind, uint16_t flags)
 {
@@ -239,17 +256,7 @@ static struct frame *push(struct thread *t, const struct mt_loc *l,
 		s->cap = cap;
 	}
 	f = &s->f[s->n];
-	memset(f, 0, sizeof(*f));
-	if (l) {
-		f->sym = l->sym;
-		f->dso = l->dso;
-		f->exact = l->off != MT_NONE64 && l->ip;
-		f->addr = f->exact ? l->ip - l->off : l->ip;
-	}
-	f->start = start;
-	f->depth = next_depth(t);
-	f->kind = kind;
-	f->flags = flags;
+	frame_init(t, f, l, start, kind, flags);
 	s->n++;
 	return f;
 }
@@ -540,6 +547,25 @@ static void go_switch(struct thread *t, const struct mt_branch *b,
 	land(t, b, time, 1);
 }
 
+/* With the stack empty, a return from the function at from: it ran since
+ * the segment began, one level further out than all seen so far. */
+static void reveal(struct thread *t, const struct mt_loc *from, uint64_t time)
+{
+	struct frame r = {
+		.sym = from->sym, .dso = from->dso,
+		.addr = from->off == MT_NONE64 ? from->ip : from->ip - from->off,
+		.start = t->seg_start,
+		.depth = t->cur.empty_depth - 1,
+		.kind = is_kernel(from->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
+		.flags = MT_SF_INFERRED,
+	};
+	struct mt_span s;
+
+	span_of(t, &r, time, 0, &s);
+	finish(t, NULL, &s, NULL);
+	t->cur.empty_depth = r.depth;
+}
+
 static void do_return(struct thread *t, const struct mt_branch *b,
 		      uint64_t time)
 {
@@ -553,20 +579,7 @@ static void do_return(struct thread *t, const struct mt_branch *b,
 	if (!f) {
 		/* returning past the start of the trace reveals the caller
 		 * chain one frame at a time */
-		struct frame r = {
-			.sym = b->from.sym, .dso = b->from.dso,
-			.addr = b->from.off == MT_NONE64 ? b->from.ip :
-							   b->from.ip - b->from.off,
-			.start = t->seg_start,
-			.depth = t->cur.empty_depth - 1,
-			.kind = is_kernel(b->from.ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
-			.flags = MT_SF_INFERRED,
-		};
-		struct mt_span s;
-
-		span_of(t, &r, time, 0, &s);
-		finish(t, NULL, &s, NULL);
-		t->cur.empty_depth = r.depth;
+		reveal(t, &b->from, time);
 		land(t, b, time, 1);
 		return;
 	}
@@ -589,6 +602,98 @@ static void do_return(struct thread *t, const struct mt_branch *b,
 	}
 	pop(t, time, 0);
 	land(t, b, time, 1);
+}
+
+/* ---- uprobes ---- */
+
+/* Output name ids of the functions probed at entry only (MARK entry-only). */
+static uint8_t *entry_only;
+static size_t entry_only_cap;
+static unsigned long long n_entry_only;
+
+static int is_entry_only_mark(const struct mt_mark *m)
+{
+	const char *name;
+	size_t len;
+
+	if (m->kind != MT_MARK_GENERIC || !m->name || !m->text)
+		return 0;
+	name = mt_reader_str(&in, m->name, &len);
+	return name && len == 10 && !memcmp(name, "entry-only", 10);
+}
+
+static void add_entry_only(uint32_t text)
+{
+	uint32_t id = map_id(text);
+
+	grow_or_die(&entry_only, &entry_only_cap, id, sizeof(*entry_only));
+	if (!entry_only[id])
+		n_entry_only++;
+	entry_only[id] = 1;
+}
+
+static int is_entry_only(uint32_t sym)
+{
+	uint32_t id;
+
+	if (!n_entry_only || !sym)
+		return 0;
+	id = map_id(sym);
+	return id < entry_only_cap && entry_only[id];
+}
+
+/*
+ * Whether a probe's return from l is frame f's function: by entry address
+ * when both have one, else by name (perf probe names the function; the
+ * DSO of a return is its caller's).
+ */
+static int probe_same_fn(const struct mt_loc *l, const struct frame *f)
+{
+	if (f->pseudo)
+		return 0;
+	if (l->ip && f->addr)
+		return (l->off == MT_NONE64 ? l->ip : l->ip - l->off) == f->addr;
+	return l->sym && l->sym == f->sym;
+}
+
+/* A probed function's entry: a frame, or an instant when it has no return
+ * probe. */
+static void probe_call(struct thread *t, const struct mt_branch *b,
+		       uint64_t time)
+{
+	if (is_entry_only(b->to.sym)) {
+		struct frame f;
+		struct mt_span s;
+
+		frame_init(t, &f, &b->to, time, MT_SPAN_FUNCTION, 0);
+		span_of(t, &f, time, 0, &s);
+		finish(t, parent_of(t, t->cur.n), &s, NULL);
+		return;
+	}
+	call(t, &b->to, time);
+}
+
+/*
+ * A probed function returns: its frame ends, and those above it (their
+ * returns were missed). Probes see only the probed functions, so the
+ * return address reveals nothing: the code there may be an unprobed
+ * caller's. A function not on the stack was called before the segment
+ * began and held all of it.
+ */
+static void probe_return(struct thread *t, const struct mt_branch *b,
+			 uint64_t time)
+{
+	size_t i;
+
+	for (i = t->cur.n; i > 0; i--)
+		if (probe_same_fn(&b->from, &t->cur.f[i - 1])) {
+			while (t->cur.n >= i)
+				pop(t, time, 0);
+			return;
+		}
+	while (t->cur.n)
+		pop(t, time, 0);
+	reveal(t, &b->from, time);
 }
 
 /* A decode gap ends when the thread's events resume. */
@@ -642,9 +747,9 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 
 	if (b->flags & MT_BF_PROBE) {
 		if (k == MT_BR_CALL)
-			call(t, &b->to, time);
+			probe_call(t, b, time);
 		else if (k == MT_BR_RETURN)
-			do_return(t, b, time);
+			probe_return(t, b, time);
 		return;
 	}
 	if (begin && end)
@@ -1058,6 +1163,11 @@ static void run(void)
 		case MT_REC_MARK: {
 			struct mt_mark m = r.u.mark;
 
+			if (is_entry_only_mark(&m)) {
+				/* timeless, for this stage only */
+				add_entry_only(m.text);
+				break;
+			}
 			pass_string_ids(&r);
 			mark(&m);
 			break;
@@ -1100,6 +1210,8 @@ static void report(int verbose)
 		fprintf(stderr, "  %llu branches without flags\n", n_noflags);
 	if (n_after_cut)
 		fprintf(stderr, "  %llu events after the trigger, dropped\n", n_after_cut);
+	if (n_entry_only)
+		fprintf(stderr, "  %llu functions probed at entry only\n", n_entry_only);
 }
 
 int main(int argc, char **argv)
