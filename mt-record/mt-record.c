@@ -368,6 +368,12 @@ static void make_workdir(void)
 	close(gate[0]); /* gate[1] stays open until we end */
 }
 
+static int round_no;
+
+/* The functions the uprobe backend probes, for the entry-only lines. */
+static char **probed;
+static size_t nprobed, probed_cap;
+
 /* ---- targets ---- */
 
 static char *find_in_path(const char *name)
@@ -1090,6 +1096,11 @@ static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
 		if (err < 0)
 			die_up(u, err);
+		if (round_no == 0) {
+			grow_or_die(&probed, &probed_cap, nprobed, sizeof(*probed));
+			if (!(probed[nprobed++] = strdup(s->name)))
+				die(MT_EXIT_SYSTEM, "out of memory");
+		}
 		n++;
 	}
 	if (skipped)
@@ -1148,8 +1159,6 @@ static void wallclock_line(void)
 	out_printf("# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
 		   m.tv_nsec, (long long)r.tv_sec, r.tv_nsec);
 }
-
-static int round_no;
 
 static enum stop run_round(const struct trig *tr)
 {
@@ -1266,6 +1275,14 @@ static enum stop run_round(const struct trig *tr)
 			die_up(&u, r);
 		if (backend == BE_UPROBE)
 			wallclock_line();
+		if (mt_uprobe_warnings(&u) & MT_UPROBE_W_GO) {
+			/* no return probes (Go): mt-stacks makes each call an
+			 * instant rather than a frame that never ends */
+			size_t k;
+
+			for (k = 0; k < nprobed; k++)
+				out_printf("# mt: entry-only %s\n", probed[k]);
+		}
 		r = mt_uprobe_dump(&u, why == STOP_TRIGGER ? hit.time : MT_UPROBE_ALL,
 				   emit, NULL);
 		if (r < 0)
@@ -1641,5 +1658,12 @@ int main(int argc, char **argv)
 		}
 	}
 	close_stdout_or_die();
+	free(tr.name);
+	while (nprobed)
+		free(probed[--nprobed]);
+	free(probed);
+	free(exe);
+	free(pids);
+	free(workdir);
 	return 0;
 }

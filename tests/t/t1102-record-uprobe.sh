@@ -24,6 +24,19 @@ pipeline all.txt all.dump
 nested all.dump outer work 2 || fail "work spans do not nest in outer spans"
 contains all.txt "# mt: wallclock "
 
+# a Go program (here: one with a .gopclntab section) gets entry probes
+# only, said in a warning; its calls become instants, not endless frames
+mt-record --backend uprobe --functions '^(work|outer)$' -- "$MT_TESTBIN/progs/outer-go" \
+	>go.txt 2>err || { cat err >&2; fail "mt-record on a Go program failed"; }
+contains err "Go"
+contains go.txt "# mt: entry-only outer"
+grep -q '__return' go.txt && fail "return probes in a Go program"
+pipeline go.txt go.dump
+[ "$(span_count go.dump outer)" -eq 300 ] || fail "Go: $(span_count go.dump outer) outer spans"
+awk '/ SPAN / && /name="outer"/ { for (i = 1; i <= NF; i++) { if ($i ~ /^start=/) s = $i; if ($i ~ /^end=/) e = $i }
+	sub(/start=/, "", s); sub(/end=/, "", e); if (s != e) bad++ } END { exit bad > 0 }' go.dump ||
+	fail "Go: calls are not instants"
+
 # the trigger at iteration 200
 mt-record --backend uprobe --functions '^(work|outer)$' --trigger . -- \
 	"$prog" -s 200 >trig.txt 2>err || { cat err >&2; fail "mt-record --trigger failed"; }

@@ -42,13 +42,10 @@ wait_for sh -c "[ \"\$(dd if=/proc/$pid/mem bs=1 skip=$((bias)) count=1 iflag=sk
 kill -0 "$pid" || fail "the target died"
 wait_for sh -c '[ -z "$(ls tmp)" ]' || fail "left in TMPDIR: $(ls tmp)"
 
-# a perf process recording into our TMPDIR (pgrep -f would also see the
-# shells that run pgrep)
+# a perf process recording into our TMPDIR (Debian's perf is a script
+# that execs perf_VERSION: its command line says what it is)
 perf_running() {
-	for p in $(pgrep -x perf); do
-		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q "$PWD/tmp/" && return 0
-	done
-	return 1
+	pgrep -f "record -o $PWD/tmp/" >/dev/null
 }
 
 # sample: perf dies with mt-record
