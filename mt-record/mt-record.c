@@ -1664,6 +1664,8 @@ int main(int argc, char **argv)
 	free(probed);
 	free(exe);
 	free(pids);
+	remove_workdir();
 	free(workdir);
+	workdir = NULL; /* for the atexit handler */
 	return 0;
 }

@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 C
 gcc -O0 -g -shared -fPIC -o libt.so lib.c
 gcc -O0 -g -fPIE -pie -o p p.c -ldl
+: >addrs
 ./p "$PWD/libt.so" >addrs &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
