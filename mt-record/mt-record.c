@@ -847,6 +847,8 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
 	int fds[2], pending = mk && mk->time != MT_NONE64;
 	char *errname, *buf = NULL;
 	size_t cap = 0, len = 0;
+	unsigned long long lines = 0;
+	int show = mt_progress_enabled();
 	ssize_t n;
 	FILE *in;
 
@@ -863,6 +865,9 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
 	if (!in)
 		die_errno(MT_EXIT_SYSTEM, "fdopen");
 	while ((n = getline(&buf, &cap, in)) > 0) {
+		if (show && !(++lines & 0xffff))
+			fprintf(stderr, "\r%s: decoding: %llu lines", mt_progname(),
+				lines);
 		if (pending) {
 			struct mt_perf_line l;
 			const char *why;
@@ -878,6 +883,8 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
 	}
 	free(buf);
 	fclose(in);
+	if (show && lines > 0xffff)
+		fprintf(stderr, "\r%s: decoded %llu lines\n", mt_progname(), lines);
 	reap(&p, 1);
 	if (pending)
 		out_text(mk->text, strlen(mk->text));

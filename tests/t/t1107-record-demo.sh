@@ -1,0 +1,26 @@
+#!/bin/sh
+# make demo's script on this machine: it traces the demo program with the
+# best backend here and writes demo.fxt, which imports without problems
+# (fxt-check) and holds the demo's request handlers; and the sample backend
+# with a trigger (the demo calls the stop indicator after request 149).
+. "$MT_TOP/tests/lib.sh"
+BUILD=$(dirname "$MT_BIN")
+[ -x "$BUILD/tests/progs/demo" ] || fail "the demo program is not built"
+sh "$MT_TOP/scripts/demo.sh" "$BUILD" >demo.out 2>&1 || { cat demo.out >&2; fail "demo.sh failed"; }
+[ -s demo.fxt ] || fail "no demo.fxt"
+fxt-check demo.fxt >check || { cat check >&2; fail "demo.fxt does not check"; }
+contains check "problems: none"
+contains demo.out "Wrote demo.fxt: open https://ui.perfetto.dev"
+fxt-check --names demo.fxt >names 2>/dev/null || true
+grep -q handle_request names || grep -q handle_request "$BUILD/demo/demo.perf.txt" ||
+	fail "no handle_request in the demo's trace"
+
+# sample + trigger: the snapshot ends at the stop indicator
+mt-record --backend sample --frequency 10000 --trigger . -- "$BUILD/tests/progs/demo" \
+	>s.txt 2>err || { cat err >&2; fail "sample with a trigger failed"; }
+contains err "trigger magic_trace_stop_indicator hit by"
+t=$(sed -n 's/^# mt: trigger \([0-9.]*\) .*/\1/p' s.txt)
+[ -n "$t" ] || fail "no trigger line"
+last=$(grep -v '^#' s.txt | grep -E '^[^[:space:]].* [0-9]+\.[0-9]+: ' | tail -n 1 |
+	sed 's/.* \([0-9][0-9]*\.[0-9]*\): .*/\1/')
+[ -n "$last" ] || fail "no sample"
