@@ -27,6 +27,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "cmdline.h"
 #include "die.h"
 #include "duration.h"
 #include "dwline.h"
@@ -211,26 +212,9 @@ static void print_argv(FILE *f, char *const *argv)
 	size_t i;
 
 	for (i = 0; argv[i]; i++) {
-		const char *a = argv[i], *c;
-		int plain = *a != '\0';
-
-		for (c = a; *c; c++)
-			if (!isalnum((unsigned char)*c) && !strchr("-_./,=:+@%^", *c))
-				plain = 0;
 		if (i)
 			fputc(' ', f);
-		if (plain) {
-			fputs(a, f);
-			continue;
-		}
-		fputc('\'', f);
-		for (c = a; *c; c++) {
-			if (*c == '\'')
-				fputs("'\\''", f);
-			else
-				fputc(*c, f);
-		}
-		fputc('\'', f);
+		mt_shell_quote(f, argv[i]);
 	}
 	fputc('\n', f);
 }
@@ -376,26 +360,17 @@ static size_t nprobed, probed_cap;
 
 /* ---- targets ---- */
 
+/* The command's executable, resolved as execvp would, then made
+ * absolute (uprobes and symbols need the real file). */
 static char *find_in_path(const char *name)
 {
-	const char *path = getenv("PATH"), *p, *e;
-	char *path_full;
+	char *p = mt_which(name), *r;
 
-	if (strchr(name, '/'))
-		return realpath(name, NULL);
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
-		e = strchrnul(p, ':');
-		if (asprintf(&path_full, "%.*s/%s", (int)(e - p), e == p ? "." : p, name) < 0)
-			return NULL;
-		if (access(path_full, X_OK) == 0) {
-			char *r = realpath(path_full, NULL);
-
-			free(path_full);
-			return r;
-		}
-		free(path_full);
-	}
-	return NULL;
+	if (!p)
+		return NULL;
+	r = realpath(p, NULL);
+	free(p);
+	return r;
 }
 
 static int gate_w = -1;

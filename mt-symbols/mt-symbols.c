@@ -21,6 +21,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "dwline.h"
@@ -520,19 +521,13 @@ static void place(struct obj *o)
 			o->end = o->t.seg[i].vaddr + o->t.seg[i].memsz + bias;
 }
 
-/* The first directory of PATH holding an executable fzf, or NULL. */
+/* Whether fzf can be run. */
 static int have_fzf(void)
 {
-	const char *path = getenv("PATH"), *p, *e;
-	char buf[4096];
+	char *p = mt_which("fzf");
 
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
-		e = strchrnul(p, ':');
-		snprintf(buf, sizeof(buf), "%.*s/fzf", (int)(e - p), p);
-		if (access(buf, X_OK) == 0)
-			return 1;
-	}
-	return 0;
+	free(p);
+	return p != NULL;
 }
 
 static pid_t fzf_pid;

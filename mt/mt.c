@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "die.h"
 #include "banned.h"
 
@@ -76,29 +77,6 @@ static void args_add(struct args *a, const char *s)
 	a->v[a->n++] = s;
 }
 
-/*
- * Text a shell would read back as the word s: as it is when it holds only
- * characters no shell treats specially, else in single quotes.
- */
-static void quote_to(FILE *f, const char *s)
-{
-	const char *p;
-
-	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			 "0123456789%+,-./:=@_") == strlen(s)) {
-		fputs(s, f);
-		return;
-	}
-	putc('\'', f);
-	for (p = s; *p; p++) {
-		if (*p == '\'')
-			fputs("'\\''", f);
-		else
-			putc(*p, f);
-	}
-	putc('\'', f);
-}
-
 /* Descriptors 0, 1 and 2 open, so that no pipe or socket lands there. */
 static void open_std_fds(void)
 {
@@ -137,35 +115,6 @@ static void find_self_dir(const char *argv0)
 		*slash = '\0';
 }
 
-static int is_executable(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
-}
-
-static char *find_in_path(const char *name)
-{
-	const char *path = getenv("PATH"), *p, *colon;
-
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path;; p = colon + 1) {
-		size_t len;
-		char *cand;
-
-		colon = strchr(p, ':');
-		len = colon ? (size_t)(colon - p) : strlen(p);
-		/* an empty entry is the current directory */
-		cand = len ? xfmt("%.*s/%s", (int)len, p, name) : xfmt("./%s", name);
-		if (is_executable(cand))
-			return cand;
-		free(cand);
-		if (!colon)
-			return NULL;
-	}
-}
-
 /*
  * The program to run for tool name: the value of the environment variable
  * env when set (a path, or a name looked up in PATH), else name in mt's own
@@ -177,22 +126,21 @@ static char *find_tool(const char *name, const char *env)
 	char *p;
 
 	if (e && *e) {
-		if (strchr(e, '/')) {
-			if (!is_executable(e))
-				die(MT_EXIT_SYSTEM, "%s=%s: not an executable file", env, e);
-			return xstrdup(e);
-		}
-		if (!(p = find_in_path(e)))
-			die(MT_EXIT_SYSTEM, "%s=%s: not found in PATH", env, e);
+		if (!(p = mt_which(e)))
+			die(MT_EXIT_SYSTEM, strchr(e, '/') ? "%s=%s: not an executable file" :
+			    "%s=%s: not found in PATH", env, e);
 		return p;
 	}
 	if (self_dir) {
+		char *q;
+
 		p = xfmt("%s/%s", self_dir, name);
-		if (is_executable(p))
-			return p;
+		q = mt_which(p); /* holds a '/': only checks it */
 		free(p);
+		if (q)
+			return q;
 	}
-	if (!(p = find_in_path(name)))
+	if (!(p = mt_which(name)))
 		die(MT_EXIT_SYSTEM, "%s: not found in %s nor in PATH", name,
 		    self_dir ? self_dir : "mt's directory");
 	return p;
@@ -255,7 +203,7 @@ static void run_stages(struct stage *st, int n, int verbose)
 				fputs(" |", stderr);
 			for (j = 0; j < st[i].argv.n; j++) {
 				putc(' ', stderr);
-				quote_to(stderr, st[i].argv.v[j]);
+				mt_shell_quote(stderr, st[i].argv.v[j]);
 			}
 		}
 		putc('\n', stderr);
@@ -513,7 +461,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	if (rename(tmp, out))
 		die_errno(MT_EXIT_SYSTEM, "moving %s to %s", tmp, out);
 	fprintf(stderr, "%s: wrote %s; to view it: mt view ", mt_progname(), out);
-	quote_to(stderr, out);
+	mt_shell_quote(stderr, out);
 	fputs(" (or open https://ui.perfetto.dev and choose \"Open trace file\")\n",
 	      stderr);
 	close_stdout_or_die();
@@ -868,7 +816,7 @@ static pid_t open_browser(const char *url)
 #else
 	const char *opener = "xdg-open";
 #endif
-	char *path = find_in_path(opener);
+	char *path = mt_which(opener);
 	pid_t pid;
 
 #ifndef __APPLE__

@@ -1,0 +1,66 @@
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmdline.h"
+#include "banned.h"
+
+static int is_executable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+char *mt_which(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+
+	if (strchr(name, '/'))
+		return is_executable(name) ? strdup(name) : NULL;
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; p = colon + 1) {
+		size_t len, nlen = strlen(name);
+		char *cand;
+
+		colon = strchr(p, ':');
+		len = colon ? (size_t)(colon - p) : strlen(p);
+		cand = malloc(len + nlen + 3);
+		if (!cand)
+			return NULL;
+		if (len) {
+			memcpy(cand, p, len);
+		} else {
+			cand[0] = '.'; /* an empty entry is the current directory */
+			len = 1;
+		}
+		cand[len] = '/';
+		memcpy(cand + len + 1, name, nlen + 1);
+		if (is_executable(cand))
+			return cand;
+		free(cand);
+		if (!colon)
+			return NULL;
+	}
+}
+
+void mt_shell_quote(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			 "0123456789%+,-./:=@_") == strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	putc('\'', f);
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			putc(*p, f);
+	}
+	putc('\'', f);
+}
