@@ -938,6 +938,51 @@ struct trig {
 /* Resolve --trigger in the executable: a symbol (mangled, as
  * mt-symbols lists it), '.', '?' (fzf through mt-symbols --pick) or an
  * address (a file address, as mt-symbols lists it). */
+/* A function named sel in a file the running target maps executable:
+ * sets tr's path (malloced), address and name. */
+static int in_libraries(const char *sel, struct trig *tr)
+{
+	char maps[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int found = 0;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+	f = fopen(maps, "re");
+	while (f && !found && getline(&line, &cap, f) >= 0) {
+		char perms[8], *path;
+		int at = 0, fd;
+		struct mt_symtab t = MT_SYMTAB_INIT;
+		size_t i;
+
+		if (sscanf(line, "%*s %7s %*s %*s %*s %n", perms, &at) < 1 || !at ||
+		    perms[2] != 'x' || line[at] != '/')
+			continue;
+		path = line + at;
+		path[strcspn(path, "\n")] = '\0';
+		if (!strcmp(path, exe) || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		if (mt_symtab_read(&t, fd) >= 0) {
+			for (i = 0; i < t.n && !found; i++) {
+				if (t.v[i].bind == MT_SYM_PLT || strcmp(t.v[i].name, sel))
+					continue;
+				found = 1;
+				tr->addr = t.v[i].addr;
+				tr->path = strdup(path);
+				tr->name = strdup(sel);
+				if (!tr->path || !tr->name)
+					die(MT_EXIT_SYSTEM, "out of memory");
+			}
+		}
+		mt_symtab_release(&t);
+		close(fd);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return found;
+}
+
 static void resolve_trigger(struct trig *tr)
 {
 	struct mt_symtab t = MT_SYMTAB_INIT;
@@ -1007,9 +1052,12 @@ static void resolve_trigger(struct trig *tr)
 		} else if (strrchr(sel, ':')) {
 			die(MT_EXIT_DATA, "--trigger %s: no code at that line in %s "
 			    "(its DWARF line tables: build with -g)", sel, exe);
+		} else if (!child && in_libraries(sel, tr)) {
+			/* a function of a shared library the process maps */
 		} else {
-			die(MT_EXIT_DATA, "--trigger %s: no such function in %s "
-			    "(mt-symbols --match lists them)", sel, exe);
+			die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
+			    "(mt-symbols --match lists them)", sel, exe,
+			    child ? "" : " nor in the libraries it maps");
 		}
 	} else {
 		tr->addr = t.v[i].addr;
@@ -1641,6 +1689,8 @@ int main(int argc, char **argv)
 	}
 	close_stdout_or_die();
 	free(tr.name);
+	if (tr.path != exe)
+		free(tr.path);
 	while (nprobed)
 		free(probed[--nprobed]);
 	free(probed);

@@ -61,6 +61,39 @@ pipeline line.txt line.dump
 expect_exit 1 mt-record --backend uprobe --trigger nosuch.c:3 -- "$prog" >out 2>err
 contains err "no code at that line"
 
+# a trigger in a shared library of a running process
+cat >libt.c <<'C'
+int lib_stop(int x) { return x + 1; }
+C
+cat >usel.c <<'C'
+#include <unistd.h>
+int lib_stop(int);
+static volatile int s;
+__attribute__((noinline)) void outer(int i) { s += i; }
+int main(void)
+{
+	sleep(1);
+	for (int i = 0; i < 100; i++) {
+		outer(i);
+		if (i == 60)
+			s += lib_stop(i);
+		usleep(1000);
+	}
+	return 0;
+}
+C
+gcc -shared -fPIC -o libt.so libt.c
+gcc -O1 -fno-inline -o usel usel.c -L. -lt -Wl,-rpath,"$PWD"
+./usel &
+upid=$!
+sleep 0.3
+mt-record --backend uprobe --functions '^outer$' --trigger lib_stop -p $upid >lib.txt 2>err ||
+	{ cat err >&2; fail "a trigger in a library failed"; }
+contains err "trigger armed: lib_stop @ 0x"
+contains err "libt.so"
+[ "$(grep -c 'probe_usel:outer:' lib.txt)" -eq 61 ] || fail "library trigger: $(grep -c 'probe_usel:outer:' lib.txt) calls of outer"
+wait $upid
+
 # --arm-after: the indicator runs at every iteration (1 ms apart); calls
 # in the first 150 ms do not count
 mt-record --backend uprobe --functions '^outer$' --trigger . --arm-after 150ms -- \
