@@ -1071,6 +1071,10 @@ static void resolve_trigger(struct trig *tr)
 
 static void die_up(const struct mt_uprobe *u, int err)
 {
+	if (err == MT_EIO && (errno == EACCES || errno == EPERM))
+		die(MT_EXIT_SYSTEM, "%s: %s: uprobes (the uprobe backend and "
+		    "triggers) need root or CAP_SYS_ADMIN; without them use "
+		    "--backend sample and no --trigger", u->what, strerror(errno));
 	if (err == MT_EIO)
 		die(MT_EXIT_SYSTEM, "%s: %s", u->what, strerror(errno));
 	die_mt(err, "%s", u->what);
@@ -1638,9 +1642,6 @@ int main(int argc, char **argv)
 	if (backend == BE_UPROBE && !mt_uprobe_supported())
 		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
 		    "(/sys/bus/event_source/devices/uprobe)");
-	if ((backend == BE_UPROBE || trigger_sel) && geteuid() != 0)
-		warn("uprobes through perf_event_open need CAP_SYS_ADMIN; "
-		     "this may fail as a normal user");
 	check_kernel();
 	make_workdir();
 	if (cmd)

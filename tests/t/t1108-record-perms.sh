@@ -1,0 +1,21 @@
+#!/bin/sh
+# mt-record without privileges (run as nobody through setpriv): the uprobe
+# backend and --kernel fail at once with one line that says what is needed
+# and what to use instead, exit 3.
+. "$MT_TOP/tests/lib.sh"
+[ "$(id -u)" -eq 0 ] || { echo "skip: needs root to drop to nobody" >&2; exit 0; }
+command -v setpriv >/dev/null 2>&1 || { echo "skip: no setpriv" >&2; exit 0; }
+prog=$MT_TESTBIN/progs/stopper
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# a TMPDIR nobody can write to (the scratch directory is root's alone)
+tmp=$(mktemp -d /tmp/mt-t1108.XXXXXX)
+chmod 777 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+export TMPDIR="$tmp"
+nobody "$MT_BIN/mt-record" --backend uprobe --functions '^outer$' -- "$prog" >out 2>err &&
+	fail "the uprobe backend worked as nobody"
+contains err "need root or CAP_SYS_ADMIN; without them use --backend sample"
+[ "$(wc -l <err)" -eq 1 ] || fail "more than one line: $(cat err)"
+expect_exit 3 nobody "$MT_BIN/mt-record" --backend sample --kernel -- "$prog" >out 2>err
+contains err "--kernel needs root, or CAP_PERFMON on perf, or kernel.perf_event_paranoid <= 1"
+[ -z "$(ls "$tmp")" ] || fail "left in TMPDIR: $(ls "$tmp")"
