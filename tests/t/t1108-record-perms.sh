@@ -12,10 +12,15 @@ tmp=$(mktemp -d /tmp/mt-t1108.XXXXXX)
 chmod 777 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 export TMPDIR="$tmp"
-nobody "$MT_BIN/mt-record" --backend uprobe --functions '^outer$' -- "$prog" >out 2>err &&
+# and the program and the tool where nobody can reach them
+mkdir "$tmp/bin"
+cp "$prog" "$MT_BIN/mt-record" "$tmp/bin/"
+chmod 755 "$tmp/bin" "$tmp/bin/"*
+prog=$tmp/bin/stopper
+nobody "$tmp/bin/mt-record" --backend uprobe --functions '^outer$' -- "$prog" >out 2>err &&
 	fail "the uprobe backend worked as nobody"
 contains err "need root or CAP_SYS_ADMIN; without them use --backend sample"
 [ "$(wc -l <err)" -eq 1 ] || fail "more than one line: $(cat err)"
-expect_exit 3 nobody "$MT_BIN/mt-record" --backend sample --kernel -- "$prog" >out 2>err
+expect_exit 3 nobody "$tmp/bin/mt-record" --backend sample --kernel -- "$prog" >out 2>err
 contains err "--kernel needs root, or CAP_PERFMON on perf, or kernel.perf_event_paranoid <= 1"
-[ -z "$(ls "$tmp")" ] || fail "left in TMPDIR: $(ls "$tmp")"
+[ "$(ls "$tmp")" = bin ] || fail "left in TMPDIR: $(ls "$tmp")"
