@@ -136,6 +136,8 @@ struct frame {
 	uint16_t flags;
 	const char *pseudo; /* name of [untraced], [syscall], gaps */
 	uint32_t pseudo_id; /* output id of a gap's name */
+	int handler;           /* a signal handler's frame */
+	struct mt_loc resume;  /* a handler's: where the interrupted code was */
 	struct spans held;
 };
 
@@ -157,6 +159,10 @@ struct thread {
 	struct stack *inactive; /* stacks pushed aside by kernel entries */
 	size_t ninactive, capinactive;
 	struct spans root;     /* ended spans that started at seg_start */
+	/* where the user code stood when the trace stopped or the kernel was
+	 * entered: where it resumes unless a signal handler runs */
+	struct mt_loc stop;
+	int sigreturn;         /* a handler returned: the restorer runs */
 	/* events sharing one timestamp, waiting to be spread */
 	struct mt_branch *batch;
 	size_t nbatch, capbatch;
@@ -351,6 +357,8 @@ static void reset(struct thread *t, uint64_t end, uint16_t flags)
 			pop(t, end, flags);
 	}
 	flush_root(t);
+	memset(&t->stop, 0, sizeof(t->stop));
+	t->sigreturn = 0;
 	t->cur.empty_depth = 1;
 	t->seg_start = end;
 	t->started = 1;
@@ -393,7 +401,10 @@ static long find_fn(struct thread *t, const struct mt_loc *l)
 
 /* What a symbol is, for the few rules that go by name; computed once per
  * input string id. */
-enum { SC_KNOWN = 1, SC_LONGJMP = 2, SC_GOGO = 4, SC_GOSWITCH = 8 };
+enum {
+	SC_KNOWN = 1, SC_LONGJMP = 2, SC_GOGO = 4, SC_GOSWITCH = 8,
+	SC_RESUME = 16, SC_PLT = 32,
+};
 static uint8_t *classes;
 static size_t classes_cap;
 
@@ -403,6 +414,24 @@ static int in_list(const char *s, const char *const *names)
 		if (!strcmp(s, *names))
 			return 1;
 	return 0;
+}
+
+/* Whether symbol s is name, or one of its versions (name@@GCC_3.0), but
+ * not its PLT stub. */
+static int is_versioned(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(s, name, n))
+		return 0;
+	return !s[n] || (s[n] == '@' && strcmp(s + n, "@plt"));
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+
+	return n >= m && !strcmp(s + n - m, tail);
 }
 
 static unsigned sym_class(uint32_t sym);
@@ -442,6 +471,10 @@ static unsigned sym_class(uint32_t sym)
 			c |= SC_GOGO;
 		if (in_list(s, go_switch_names))
 			c |= SC_GOSWITCH;
+		if (is_versioned(s, "_Unwind_Resume"))
+			c |= SC_RESUME;
+		if (ends_with(s, "@plt"))
+			c |= SC_PLT;
 	}
 	if (sym < (1u << 26))
 		grow_or_die(&classes, &classes_cap, sym, sizeof(*classes));
@@ -472,6 +505,69 @@ static void call(struct thread *t, const struct mt_loc *dst, uint64_t time)
 	     is_kernel(dst->ip) || t->ninactive ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
 }
 
+/* Whether two places are in one function: by entry address when perf
+ * printed both offsets, otherwise by symbol and DSO. */
+static int same_place_fn(const struct mt_loc *a, const struct mt_loc *b)
+{
+	if (a->ip && b->ip && a->off != MT_NONE64 && b->off != MT_NONE64)
+		return a->ip - a->off == b->ip - b->off;
+	return a->sym == b->sym && a->dso == b->dso;
+}
+
+/*
+ * Whether user code resuming at to, after the trace stopped (or entered
+ * the kernel) at t->stop, is a signal handler: it resumes at the entry of another
+ * function. (Interrupts and faults resume where the code stood, system
+ * calls after their instruction, sigreturn where the handler interrupted.)
+ * Which function unsymbolised code is in is not known: only another file
+ * tells.
+ */
+static int handler_entry(const struct thread *t, const struct mt_loc *to)
+{
+	const struct mt_loc *s = &t->stop;
+
+	if (!to->ip || is_kernel(to->ip) || to->off != 0 || !s->ip)
+		return 0;
+	if (!s->sym && s->off == MT_NONE64)
+		return s->dso && to->dso && s->dso != to->dso;
+	return !same_place_fn(to, s);
+}
+
+/* A signal handler starts: its frame goes on top of the interrupted ones,
+ * as the kernel pushes the signal frame on the interrupted stack. */
+static void enter_handler(struct thread *t, const struct mt_loc *to,
+			  uint64_t time)
+{
+	struct frame *f;
+
+	if (!t->cur.n)
+		infer(t, &t->stop);
+	f = push(t, to, time, MT_SPAN_FUNCTION, 0);
+	f->handler = 1;
+	f->resume = t->stop;
+}
+
+/*
+ * A jump into the middle of the function of frame k, deeper on the stack:
+ * the frame it unwinds to. _Unwind_Resume goes on unwinding past the frame
+ * that called it (a cleanup's landing pad, done): with recursion the
+ * landing pad it jumps to belongs to an activation further out.
+ */
+static long landing_frame(struct thread *t, const struct mt_loc *dst, long k)
+{
+	long r, i;
+
+	for (r = (long)t->cur.n - 1; r > k; r--)
+		if (sym_class(t->cur.f[r].sym) & SC_RESUME)
+			break;
+	if (r != k + 1)
+		return k;
+	for (i = k - 1; i >= 0; i--)
+		if (same_fn(dst, &t->cur.f[i]))
+			return i;
+	return k;
+}
+
 /*
  * After a jump (or a return) the code runs in dst. Same function: nothing.
  * A function deeper on the stack: a longjmp, an exception or missed returns
@@ -483,6 +579,8 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 {
 	const struct mt_loc *dst = &b->to;
 	struct frame *f = top(t);
+	struct mt_loc resume;
+	int handler;
 	long k;
 
 	if (!dst->ip)
@@ -494,7 +592,11 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 	if (same_fn(dst, f))
 		return;
 	k = find_fn(t, dst);
-	if (k >= 0 && (after_return || dst->off != 0)) {
+	/* a PLT stub jumps to its target or to the PLT header (lazy
+	 * binding), which may be unsymbolised code of the caller's file */
+	if (k >= 0 && (after_return ||
+			(dst->off != 0 && !(sym_class(b->from.sym) & SC_PLT)))) {
+		k = landing_frame(t, dst, k);
 		while (t->cur.n > (size_t)k + 1)
 			pop(t, time, 0);
 		return;
@@ -510,7 +612,10 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 		infer(t, dst);
 		return;
 	}
-	/* a tail call, or a caller we had wrong: replace the top frame */
+	/* a tail call, or a caller we had wrong: replace the top frame (a
+	 * signal handler's frame stays one) */
+	handler = f->handler;
+	resume = f->resume;
 	pop(t, time, 0);
 	if (after_return)
 		push(t, dst, time,
@@ -518,6 +623,8 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 		     MT_SF_INFERRED);
 	else
 		call(t, dst, time);
+	top(t)->handler = handler;
+	top(t)->resume = resume;
 }
 
 /*
@@ -598,6 +705,14 @@ static void do_return(struct thread *t, const struct mt_branch *b,
 	}
 	if ((sym_class(top(t)->sym) & SC_GOGO) && !(b->flags & MT_BF_PROBE)) {
 		go_switch(t, b, time);
+		return;
+	}
+	if (top(t)->handler) {
+		/* into the signal restorer, whose sigreturn resumes the
+		 * interrupted code: it is nobody's frame */
+		t->stop = top(t)->resume;
+		t->sigreturn = 1;
+		pop(t, time, 0);
 		return;
 	}
 	pop(t, time, 0);
@@ -726,7 +841,7 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 {
 	unsigned k = b->kind;
 	int begin = b->flags & MT_BF_BEGIN, end = b->flags & MT_BF_END;
-	int first = t->fresh;
+	int first = t->fresh, sigreturn = t->sigreturn;
 
 	if (time > cut_time) {
 		n_after_cut++;
@@ -740,6 +855,7 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 	}
 	t->fresh = 0;
 	t->last_time = time;
+	t->sigreturn = 0;
 	end_gap(t, time);
 	if (t->ninactive && b->to.ip && !is_kernel(b->to.ip) &&
 	    (!b->from.ip || !is_kernel(b->from.ip)))
@@ -766,6 +882,8 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 			pop(t, time, 0);
 		else if (k == MT_BR_CALL && b->to.ip)
 			call(t, &b->to, time);
+		if (!sigreturn && !is_kernel(b->from.ip))
+			t->stop = b->from;
 		t->tracing = 0;
 		push(t, NULL, time,
 		     k == MT_BR_SYSCALL ? MT_SPAN_SYSCALL : MT_SPAN_UNTRACED, 0)
@@ -785,6 +903,10 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 		t->tracing = 1;
 		if (top(t) && top(t)->pseudo)
 			pop(t, time, 0);
+		if (handler_entry(t, &b->to)) {
+			enter_handler(t, &b->to, time);
+			return;
+		}
 		/* not a tail call check: a page fault on a call's target
 		 * resumes in the callee */
 		if (!t->cur.n && b->to.ip)
@@ -814,6 +936,8 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 			/* into the kernel: the user stack waits */
 			if (!t->cur.n && b->from.ip)
 				infer(t, &b->from);
+			if (!sigreturn)
+				t->stop = b->from;
 			if (t->ninactive == t->capinactive) {
 				size_t cap = t->capinactive ? t->capinactive * 2 : 4;
 				struct stack *v = realloc(t->inactive, cap * sizeof(*v));
@@ -835,8 +959,13 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 		break;
 	case MT_BR_IRET:
 	case MT_BR_SYSRET:
-		if (t->ninactive && is_kernel(b->from.ip))
+		if (t->ninactive && is_kernel(b->from.ip)) {
 			leave_kernel(t, time);
+			if (handler_entry(t, &b->to)) {
+				enter_handler(t, &b->to, time);
+				break;
+			}
+		}
 		land(t, b, time, 1);
 		break;
 	case MT_BR_NONE:

@@ -1,0 +1,36 @@
+# A signal delivered as a system call returns, from real perf output (ptsynth on tests/ptsynth/corpus/signal.c, raise(SIGUSR1)): the trace ends with the kill system call and starts again at the entry of another function, the handler. Its frame nests on the interrupted __pthread_kill_implementation, as the kernel pushes the signal frame on the interrupted stack; its return to __restore_rt ends it and starts no frame; the restorer's rt_sigreturn is a [syscall] under the interrupted function, which then goes on intact.
+--- input
+          signal  6807/6807   1000.001126880:          1           branches:u:   call                       7ffff7e0efa3 raise+0x3 (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     7ffff7e62690 __GI___pthread_self+0x0 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001126930:          1           branches:u:   return                     7ffff7e62699 __GI___pthread_self+0x9 (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     7ffff7e0efa8 raise+0x8 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001126930:          1           branches:u:   call                       7ffff7e0efad raise+0xd (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     7ffff7e5df40 pthread_kill@@GLIBC_2.34+0x0 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001126990:          1           branches:u:   jmp                        7ffff7e5df4a pthread_kill@@GLIBC_2.34+0xa (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     7ffff7e5dde0 __pthread_kill_implementation+0x0 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127130:          1           branches:u:   jcc                        7ffff7e5de08 __pthread_kill_implementation+0x28 (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     7ffff7e5ded0 __pthread_kill_implementation+0xf0 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127150:          1           branches:u:   tr end  syscall            7ffff7e5ded5 __pthread_kill_implementation+0xf5 (/usr/lib/x86_64-linux-gnu/libc.so.6) =>                0 [unknown] ([unknown])
+          signal  6807/6807   1000.001127160:          1           branches:u:   tr strt                               0 [unknown] ([unknown]) =>     7ffff7e5ded7 __pthread_kill_implementation+0xf7 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127160:          1           branches:u:   call                       7ffff7e5ded9 __pthread_kill_implementation+0xf9 (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     7ffff7ea84e0 __getpid+0x0 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127190:          1           branches:u:   tr end  syscall            7ffff7ea84e5 __getpid+0x5 (/usr/lib/x86_64-linux-gnu/libc.so.6) =>                0 [unknown] ([unknown])
+          signal  6807/6807   1000.001127200:          1           branches:u:   tr strt                               0 [unknown] ([unknown]) =>     7ffff7ea84e7 __getpid+0x7 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127200:          1           branches:u:   return                     7ffff7ea84e7 __getpid+0x7 (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     7ffff7e5dede __pthread_kill_implementation+0xfe (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127250:          1           branches:u:   tr end  syscall            7ffff7e5deea __pthread_kill_implementation+0x10a (/usr/lib/x86_64-linux-gnu/libc.so.6) =>                0 [unknown] ([unknown])
+          signal  6807/6807   1000.001127270:          1           branches:u:   tr strt                               0 [unknown] ([unknown]) =>     555555555178 handler+0x0 (/work/main/build/tests/ptsynth-corpus/signal)
+          signal  6807/6807   1000.001127270:          1           branches:u:   call                       555555555178 handler+0x0 (/work/main/build/tests/ptsynth-corpus/signal) =>     555555555169 note+0x0 (/work/main/build/tests/ptsynth-corpus/signal)
+          signal  6807/6807   1000.001127310:          1           branches:u:   return                     555555555177 note+0xe (/work/main/build/tests/ptsynth-corpus/signal) =>     55555555517d handler+0x5 (/work/main/build/tests/ptsynth-corpus/signal)
+          signal  6807/6807   1000.001127320:          1           branches:u:   return                     55555555517d handler+0x5 (/work/main/build/tests/ptsynth-corpus/signal) =>     7ffff7e0f050 __restore_rt+0x0 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127340:          1           branches:u:   tr end  syscall            7ffff7e0f057 __restore_rt+0x7 (/usr/lib/x86_64-linux-gnu/libc.so.6) =>                0 [unknown] ([unknown])
+          signal  6807/6807   1000.001127350:          1           branches:u:   tr strt                               0 [unknown] ([unknown]) =>     7ffff7e5deec __pthread_kill_implementation+0x10c (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127350:          1           branches:u:   jmp                        7ffff7e5defd __pthread_kill_implementation+0x11d (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     7ffff7e5de7c __pthread_kill_implementation+0x9c (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127500:          1           branches:u:   return                     7ffff7e5de9c __pthread_kill_implementation+0xbc (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     7ffff7e0efb2 raise+0x12 (/usr/lib/x86_64-linux-gnu/libc.so.6)
+          signal  6807/6807   1000.001127540:          1           branches:u:   return                     7ffff7e0efb7 raise+0x17 (/usr/lib/x86_64-linux-gnu/libc.so.6) =>     55555555520e main+0x7f (/work/main/build/tests/ptsynth-corpus/signal)
+--- expect
+SPAN start=1000.001126930 end=1000.001126990 tid=6807 depth=1 kind=function flags=- address=0x7ffff7e5df40 name="pthread_kill@@GLIBC_2.34"
+SPAN start=1000.001127150 end=1000.001127160 tid=6807 depth=2 kind=syscall flags=- address=0x0 name="[syscall]"
+SPAN start=1000.001127190 end=1000.001127200 tid=6807 depth=3 kind=syscall flags=- address=0x0 name="[syscall]"
+SPAN start=1000.001127160 end=1000.001127200 tid=6807 depth=2 kind=function flags=- address=0x7ffff7ea84e0 name="__getpid"
+SPAN start=1000.001127250 end=1000.001127270 tid=6807 depth=2 kind=syscall flags=- address=0x0 name="[syscall]"
+SPAN start=1000.001127270 end=1000.001127320 tid=6807 depth=2 kind=function flags=- address=0x555555555178 name="handler"
+SPAN start=1000.001127270 end=1000.001127310 tid=6807 depth=3 kind=function flags=- address=0x555555555169 name="note"
+SPAN start=1000.001127340 end=1000.001127350 tid=6807 depth=2 kind=syscall flags=- address=0x0 name="[syscall]"
+SPAN start=1000.001126990 end=1000.001127500 tid=6807 depth=1 kind=function flags=- address=0x7ffff7e5dde0 name="__pthread_kill_implementation"
+SPAN start=1000.001126880 end=1000.001127540 tid=6807 depth=-1 kind=function flags=INFERRED|OPEN address=0x55555555518f name="main"
+SPAN start=1000.001126880 end=1000.001127540 tid=6807 depth=0 kind=function flags=INFERRED address=0x7ffff7e0efa0 name="raise"
+SPAN start=1000.001126880 end=1000.001126930 tid=6807 depth=1 kind=function flags=- address=0x7ffff7e62690 name="__GI___pthread_self"
