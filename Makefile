@@ -105,7 +105,7 @@ asan-test:
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run $(BUILD)/asan
 
-FUZZ_RUNS ?= 30
+FUZZ_RUNS ?= 20
 fuzz-test:
 	@FUZZ_SECONDS=$(FUZZ_RUNS) BUILD=$(BUILD)/fuzz tests/fuzz/run
 
