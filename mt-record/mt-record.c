@@ -1080,53 +1080,65 @@ static void die_up(const struct mt_uprobe *u, int err)
 	die_mt(err, "%s", u->what);
 }
 
-/* The uprobe backend's functions: --functions REGEX over the
- * executable's functions, or all of them up to a cap. */
-static int add_functions(struct mt_uprobe *u, const struct trig *tr)
+#define MAX_LIBRARY_FUNCTIONS 256
+
+struct fn_sel {
+	pcre2_code *re;
+	pcre2_match_data *md;
+	const struct trig *tr;
+	size_t n, skipped, lib_n, lib_skipped;
+};
+
+/* Probe the functions of one file that sel selects. */
+static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
+		       struct fn_sel *sel)
 {
 	struct mt_symtab t = MT_SYMTAB_INIT;
-	pcre2_code *re = NULL;
-	pcre2_match_data *md = NULL;
 	uint64_t last = UINT64_MAX;
-	size_t i, n = 0, skipped = 0;
+	size_t i, before = sel->n;
 	int err;
 
-	if (functions) {
-		int code;
-		PCRE2_SIZE off;
+	if (is_exe) {
+		read_symbols(&t, path);
+	} else {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-		re = pcre2_compile((PCRE2_SPTR)functions, PCRE2_ZERO_TERMINATED, 0,
-				   &code, &off, NULL);
-		if (!re) {
-			PCRE2_UCHAR msg[256];
+		if (fd < 0)
+			return;
+		if (mt_symtab_read(&t, fd) >= 0 && !t.has_symtab) {
+			int dfd = mt_symtab_find_debug(&t, path, NULL, 0, NULL);
 
-			pcre2_get_error_message(code, msg, sizeof(msg));
-			die(MT_EXIT_USAGE, "--functions %s: at offset %zu: %s",
-			    functions, (size_t)off, (char *)msg);
+			if (dfd >= 0) {
+				mt_symtab_merge(&t, dfd);
+				close(dfd);
+			}
 		}
-		md = pcre2_match_data_create_from_pattern(re, NULL);
+		close(fd);
 	}
-	read_symbols(&t, exe);
 	for (i = 0; i < t.n; i++) {
 		const struct mt_sym *s = &t.v[i];
 
 		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr ||
 		    s->addr == last)
 			continue;
-		if (tr && s->addr == tr->addr)
+		if (sel->tr && s->addr == sel->tr->addr && !strcmp(path, sel->tr->path))
 			continue; /* the trigger's own engine probes it */
-		if (re && pcre2_match(re, (PCRE2_SPTR)s->name, strlen(s->name), 0, 0,
-				      md, NULL) < 0)
+		if (sel->re && pcre2_match(sel->re, (PCRE2_SPTR)s->name,
+					   strlen(s->name), 0, 0, sel->md, NULL) < 0)
 			continue;
-		if (!re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
-			    strstr(s->name, "register_tm_clones")))
+		if (!sel->re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
+				 strstr(s->name, "register_tm_clones")))
 			continue; /* by default: the program's own functions */
-		if (!re && n >= DEFAULT_MAX_FUNCTIONS) {
-			skipped++;
+		if (!sel->re && sel->n >= DEFAULT_MAX_FUNCTIONS) {
+			sel->skipped++;
+			continue;
+		}
+		if (!is_exe && sel->lib_n >= MAX_LIBRARY_FUNCTIONS) {
+			sel->lib_skipped++;
 			continue;
 		}
 		last = s->addr;
-		err = mt_uprobe_add(u, exe, s->name, s->addr,
+		err = mt_uprobe_add(u, path, s->name, s->addr,
 				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
 		if (err < 0)
 			die_up(u, err);
@@ -1135,20 +1147,89 @@ static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 			if (!(probed[nprobed++] = strdup(s->name)))
 				die(MT_EXIT_SYSTEM, "out of memory");
 		}
-		n++;
+		sel->n++;
+		sel->lib_n += !is_exe;
 	}
-	if (skipped)
+	if (!is_exe && sel->n > before)
+		warn("probing %zu functions of the shared library %s: every process "
+		     "that maps it takes their traps while recording (their events "
+		     "are dropped)", sel->n - before, path);
+	mt_symtab_release(&t);
+}
+
+/*
+ * The uprobe backend's functions: --functions REGEX over the functions
+ * of the executable and, when attached to a running process, of the
+ * shared libraries it maps; without a regex, the executable's own
+ * functions up to a cap.
+ */
+static int add_functions(struct mt_uprobe *u, const struct trig *tr)
+{
+	struct fn_sel sel = { NULL, NULL, tr, 0, 0, 0, 0 };
+
+	if (functions) {
+		int code;
+		PCRE2_SIZE off;
+
+		sel.re = pcre2_compile((PCRE2_SPTR)functions, PCRE2_ZERO_TERMINATED,
+				       0, &code, &off, NULL);
+		if (!sel.re) {
+			PCRE2_UCHAR msg[256];
+
+			pcre2_get_error_message(code, msg, sizeof(msg));
+			die(MT_EXIT_USAGE, "--functions %s: at offset %zu: %s",
+			    functions, (size_t)off, (char *)msg);
+		}
+		sel.md = pcre2_match_data_create_from_pattern(sel.re, NULL);
+	}
+	probe_file(u, exe, 1, &sel);
+	if (sel.re && !child) {
+		char maps[64], *line = NULL, **seen = NULL;
+		size_t cap = 0, nseen = 0, seen_cap = 0, k;
+		FILE *f;
+
+		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+		f = fopen(maps, "re");
+		while (f && getline(&line, &cap, f) >= 0) {
+			char perms[8], *path;
+			int at = 0, dup_path = 0;
+
+			if (sscanf(line, "%*s %7s %*s %*s %*s %n", perms, &at) < 1 ||
+			    !at || perms[2] != 'x' || line[at] != '/')
+				continue;
+			path = line + at;
+			path[strcspn(path, "\n")] = '\0';
+			for (k = 0; k < nseen; k++)
+				dup_path |= !strcmp(seen[k], path);
+			if (dup_path || !strcmp(path, exe))
+				continue;
+			grow_or_die(&seen, &seen_cap, nseen, sizeof(*seen));
+			if (!(seen[nseen++] = strdup(path)))
+				die(MT_EXIT_SYSTEM, "out of memory");
+			probe_file(u, path, 0, &sel);
+		}
+		free(line);
+		if (f)
+			fclose(f);
+		while (nseen)
+			free(seen[--nseen]);
+		free(seen);
+	}
+	if (sel.skipped)
 		warn("probing the first %zu functions of %s; %zu more left out: "
-		     "choose with --functions REGEX", n, exe, skipped);
-	if (!n)
+		     "choose with --functions REGEX", sel.n, exe, sel.skipped);
+	if (sel.lib_skipped)
+		warn("probing %d functions of shared libraries; %zu more that "
+		     "--functions matches left out", MAX_LIBRARY_FUNCTIONS,
+		     sel.lib_skipped);
+	if (!sel.n)
 		die(MT_EXIT_DATA, "%s: no function matches %s", exe,
-		    functions ? functions : "(all global functions)");
+		    functions ? functions : "(the program's own functions)");
 	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
 		warn("%s: %s", exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
-	pcre2_match_data_free(md);
-	pcre2_code_free(re);
-	mt_symtab_release(&t);
-	return (int)n;
+	pcre2_match_data_free(sel.md);
+	pcre2_code_free(sel.re);
+	return (int)sel.n;
 }
 
 static int emit(void *argp, const char *text, size_t len)

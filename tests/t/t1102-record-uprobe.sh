@@ -93,6 +93,17 @@ contains err "trigger armed: lib_stop @ 0x"
 contains err "libt.so"
 [ "$(grep -c 'probe_usel:outer:' lib.txt)" -eq 61 ] || fail "library trigger: $(grep -c 'probe_usel:outer:' lib.txt) calls of outer"
 wait $upid
+# and probes on a library's function: its calls are spans like the rest
+./usel &
+upid=$!
+sleep 0.3
+mt-record --backend uprobe --functions '^(outer|lib_stop)$' -p $upid >libf.txt 2>err ||
+	{ cat err >&2; fail "probing a library function failed"; }
+contains err "probing 1 functions of the shared library"
+pipeline libf.txt libf.dump
+[ "$(span_count libf.dump lib_stop)" -eq 1 ] || fail "$(span_count libf.dump lib_stop) lib_stop spans"
+[ "$(span_count libf.dump outer)" -gt 50 ] || fail "$(span_count libf.dump outer) outer spans"
+wait $upid
 
 # --arm-after: the indicator runs at every iteration (1 ms apart); calls
 # in the first 150 ms do not count
