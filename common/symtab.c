@@ -119,13 +119,81 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+struct key {
+	uint64_t addr;
+	size_t i;
+};
+
+/*
+ * Sort by address with an LSD radix sort over the address bytes that
+ * differ (a few passes: addresses of one file share their high bytes),
+ * then runs of one address by size and name. Returns 0 or MT_ENOMEM (t
+ * unchanged).
+ */
+static int radix_sort(struct mt_symtab *t)
+{
+	struct key *k = malloc(t->n * sizeof(*k)), *tmp = malloc(t->n * sizeof(*k));
+	struct mt_sym *v = malloc(t->n * sizeof(*v));
+	uint64_t all_or = 0, all_and = UINT64_MAX, varying;
+	size_t i, j, b;
+
+	if (!k || !tmp || !v) {
+		free(k);
+		free(tmp);
+		free(v);
+		return MT_ENOMEM;
+	}
+	for (i = 0; i < t->n; i++) {
+		k[i].addr = t->v[i].addr;
+		k[i].i = i;
+		all_or |= k[i].addr;
+		all_and &= k[i].addr;
+	}
+	varying = all_or ^ all_and;
+	for (b = 0; b < 64; b += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+		struct key *swap;
+
+		if (!((varying >> b) & 0xff))
+			continue;
+		for (i = 0; i < t->n; i++)
+			count[(k[i].addr >> b) & 0xff]++;
+		for (j = 0; j < 256; j++) {
+			size_t c = count[j];
+
+			count[j] = pos;
+			pos += c;
+		}
+		for (i = 0; i < t->n; i++)
+			tmp[count[(k[i].addr >> b) & 0xff]++] = k[i];
+		swap = k;
+		k = tmp;
+		tmp = swap;
+	}
+	for (i = 0; i < t->n; i++)
+		v[i] = t->v[k[i].i];
+	for (i = 0; i < t->n; i = j) {
+		for (j = i + 1; j < t->n && v[j].addr == v[i].addr; j++)
+			;
+		if (j - i > 1)
+			qsort(v + i, j - i, sizeof(*v), cmp_sym);
+	}
+	free(k);
+	free(tmp);
+	free(t->v);
+	t->v = v;
+	t->cap = t->n;
+	return 0;
+}
+
 static void sort_unique(struct mt_symtab *t)
 {
 	size_t i, out = 0;
 
 	if (!t->n)
 		return;
-	qsort(t->v, t->n, sizeof(*t->v), cmp_sym);
+	if (radix_sort(t))
+		qsort(t->v, t->n, sizeof(*t->v), cmp_sym); /* no memory: in place */
 	for (i = 1; i < t->n; i++) {
 		if (!cmp_sym(&t->v[out], &t->v[i])) {
 			free(t->v[i].name); /* .dynsym repeating .symtab */
@@ -512,7 +580,7 @@ int mt_symtab_read(struct mt_symtab *t, int fd)
 		return err;
 	if (fstat(fd, &st) != 0)
 		return MT_EIO;
-	return read_with(t, elf_begin(fd, ELF_C_READ, NULL), (uint64_t)st.st_size);
+	return read_with(t, elf_begin(fd, ELF_C_READ_MMAP, NULL), (uint64_t)st.st_size);
 }
 
 int mt_symtab_read_mem(struct mt_symtab *t, const void *image, size_t size)
@@ -541,7 +609,7 @@ int mt_symtab_merge(struct mt_symtab *t, int fd)
 	errno = 0;
 	if (fstat(fd, &st) != 0)
 		return MT_EIO;
-	e = elf_begin(fd, ELF_C_READ, NULL);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e)
 		return errno = errno ? errno : EIO, MT_EIO;
 	err = read_elf(&d, e, (uint64_t)st.st_size, 1);

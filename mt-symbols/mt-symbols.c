@@ -160,10 +160,30 @@ static void json_fields(struct obj *o, const struct mt_sym *s,
 static void text_line(FILE *f, struct obj *o, const struct mt_sym *s,
 		      const char *shown)
 {
-	if (multi)
-		fprintf(f, "%s\t", o->file);
-	fprintf(f, "0x%" PRIx64 "\t%" PRIu64 "\t%s\t%s\t%s", s->addr + o->bias,
-		s->size, mt_sym_bind_name(s->bind), s->name, shown);
+	/* by hand, not printf: a third of a listing's time otherwise */
+	char num[48], *p = num + sizeof(num);
+	uint64_t a = s->addr + o->bias, z = s->size;
+
+	*--p = '\t';
+	do
+		*--p = (char)('0' + z % 10);
+	while (z /= 10);
+	*--p = '\t';
+	do
+		*--p = "0123456789abcdef"[a & 15];
+	while (a >>= 4);
+	*--p = 'x';
+	*--p = '0';
+	if (multi) {
+		fputs_unlocked(o->file, f);
+		putc_unlocked('\t', f);
+	}
+	fwrite_unlocked(p, 1, (size_t)(num + sizeof(num) - p), f);
+	fputs_unlocked(mt_sym_bind_name(s->bind), f);
+	putc_unlocked('\t', f);
+	fputs_unlocked(s->name, f);
+	putc_unlocked('\t', f);
+	fputs_unlocked(shown, f);
 	if (lines) {
 		int line;
 		const char *src = line_of(o, s->addr, &line);
@@ -173,7 +193,7 @@ static void text_line(FILE *f, struct obj *o, const struct mt_sym *s,
 		else
 			fputs("\t-", f);
 	}
-	fputc('\n', f);
+	putc_unlocked('\n', f);
 }
 
 static void print_sym(struct obj *o, const struct mt_sym *s, const char *shown)
