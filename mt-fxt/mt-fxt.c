@@ -534,8 +534,7 @@ static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 	size_t i;
 
 	if (pid == MT_NONE32 || tid == MT_NONE32)
-		pid = tid = 0; /* a mark of no thread (mt-record's wallclock,
-				* snapshot): on the track of pid 0 */
+		pid = tid = 0; /* a mark of no thread after the spans: pid 0 */
 	t = thread_get(pid, tid);
 
 	ninstants++;
@@ -701,6 +700,38 @@ static void json_names(void)
 	}
 }
 
+/*
+ * Marks of no thread (mt-record's wallclock and snapshot lines) come
+ * before any span: they wait for the first span and go on its thread's
+ * track, rather than on a track of their own; on pid 0's when no span
+ * comes, or when a string they may name is about to be redefined.
+ */
+static struct mt_mark pending[16];
+static size_t npending;
+
+static void flush_pending(uint32_t pid, uint32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < npending; i++) {
+		pending[i].pid = pid;
+		pending[i].tid = tid;
+		mark(&pending[i]);
+	}
+	npending = 0;
+}
+
+/* Whether a waiting mark names string id (about to be redefined). */
+static int pending_uses(uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < npending; i++)
+		if (pending[i].name == id || pending[i].text == id)
+			return 1;
+	return 0;
+}
+
 static void run(void)
 {
 	struct mt_record r;
@@ -712,16 +743,24 @@ static void run(void)
 			fprintf(stderr, "\r%s: %llu records", mt_progname(), nrec);
 		switch (r.type) {
 		case MT_REC_STRING:
+			if (pending_uses(r.u.string.id))
+				flush_pending(0, 0);
 			forget_string(r.u.string.id);
 			break;
 		case MT_REC_THREAD:
 			name_thread(&r.u.thread);
 			break;
 		case MT_REC_SPAN:
+			if (npending)
+				flush_pending(r.u.span.pid, r.u.span.tid);
 			span(&r.u.span);
 			break;
 		case MT_REC_MARK:
-			mark(&r.u.mark);
+			if ((r.u.mark.pid == MT_NONE32 || r.u.mark.tid == MT_NONE32) &&
+			    !nspans && npending < sizeof(pending) / sizeof(pending[0]))
+				pending[npending++] = r.u.mark;
+			else
+				mark(&r.u.mark);
 			break;
 		case MT_REC_ERROR:
 			error_rec(&r.u.error);
@@ -737,6 +776,7 @@ static void run(void)
 	if (got < 0)
 		die_mt(got, "%s: byte offset 0x%llx", in_name,
 		       (unsigned long long)mt_reader_offset(&in));
+	flush_pending(0, 0);
 	if (show && nrec > 0xfffff)
 		fputs("\r\033[K", stderr);
 }

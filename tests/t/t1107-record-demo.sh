@@ -10,6 +10,8 @@ sh "$MT_TOP/scripts/demo.sh" "$BUILD" >demo.out 2>&1 || { cat demo.out >&2; fail
 [ -s demo.fxt ] || fail "no demo.fxt"
 fxt-check demo.fxt >check || { cat check >&2; fail "demo.fxt does not check"; }
 contains check "problems: none"
+# one thread: the wall-clock mark is on the program's track, not its own
+contains check " 1 threads;"
 contains demo.out "Wrote demo.fxt: open https://ui.perfetto.dev"
 fxt-check --names demo.fxt >names 2>/dev/null || true
 grep -q handle_request names || grep -q handle_request "$BUILD/demo/demo.perf.txt" ||
