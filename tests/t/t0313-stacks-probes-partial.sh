@@ -60,20 +60,4 @@ mt-dump spans.mt | grep ' SPAN ' >dump
 [ "$(wc -l <dump)" -eq 600 ] || { grep -v -e '"outer"' -e '"work"' dump | head -3 >&2; fail "spans of other functions"; }
 ! grep -q -e INFERRED -e OPEN dump || { grep -e INFERRED -e OPEN dump | head -3 >&2; fail "inferred or open spans"; }
 # each work span in an outer span one level out; each outer holds 2
-awk '
-function field(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
-{
-	name = field("name"); s = field("start") + 0; e = field("end") + 0; d = field("depth") + 0
-	if (name == "\"outer\"") { no++; os[no] = s; oe[no] = e; od[no] = d }
-	if (name == "\"work\"") { nw++; ws[nw] = s; we[nw] = e; wd[nw] = d }
-}
-END {
-	for (i = 1; i <= nw; i++) {
-		ok = 0
-		for (j = 1; j <= no && !ok; j++)
-			if (os[j] <= ws[i] && we[i] <= oe[j] && od[j] == wd[i] - 1) { ok = 1; inside[j]++ }
-		if (!ok) { print "work span " i " is in no outer span" > "/dev/stderr"; exit 1 }
-	}
-	for (j = 1; j <= no; j++)
-		if (inside[j] != 2) { print "outer span " j " holds " inside[j] " work spans" > "/dev/stderr"; exit 1 }
-}' dump || fail "work spans do not nest in outer spans"
+nested dump outer work 2 || fail "work spans do not nest in outer spans"
