@@ -4,6 +4,7 @@
  * trace once to ui.perfetto.dev. See docs/mt.1.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -28,7 +29,7 @@
 
 #define USAGE \
 	"usage: mt run [-v] [-o output] [record-option ...] -- command [argument ...]\n" \
-	"       mt attach [-v] [-o output] [record-option ...] -p pid\n" \
+	"       mt attach [-v] [-o output] [record-option ...] [-p pid]\n" \
 	"       mt decode [-v] [-o output] [record-option ...] file\n" \
 	"       mt view [--no-open] [--origin url] [-p port] file\n"
 
@@ -310,6 +311,90 @@ static int is_pid_option(const char *w)
 	return !strncmp(w, "-p", 2) || !strcmp(w, "--pid") || !strncmp(w, "--pid=", 6);
 }
 
+/*
+ * attach without -p: the user picks a process with fzf among every
+ * process with a command line (not kernel threads), as magic-trace does.
+ * Returns the malloced pid text; dies (usage) when fzf is missing or
+ * nothing is picked.
+ */
+static char *pick_process(void)
+{
+	char *fzf = mt_which("fzf"), line[8192], *pid;
+	int in[2], out[2], st;
+	DIR *d;
+	struct dirent *e;
+	FILE *f;
+	pid_t p;
+	ssize_t n;
+	size_t len = 0;
+
+	if (!fzf)
+		die(MT_EXIT_USAGE, "attach: give the process with -p pid (with fzf "
+		    "installed, mt attach lets you pick one)");
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	p = fork();
+	if (p < 0)
+		die_errno(MT_EXIT_SYSTEM, "fork");
+	if (!p) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		execl(fzf, "fzf", "--no-multi", "--prompt=process> ", (char *)NULL);
+		_exit(127);
+	}
+	free(fzf);
+	close(in[0]);
+	close(out[1]);
+	signal(SIGPIPE, SIG_IGN);
+	f = fdopen(in[1], "w");
+	d = opendir("/proc");
+	while (f && d && (e = readdir(d)) != NULL) {
+		char path[300], cmd[4096];
+		ssize_t k, i;
+		int fd;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' ||
+		    atoi(e->d_name) == (int)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		k = read(fd, cmd, sizeof(cmd) - 1);
+		close(fd);
+		if (k <= 0)
+			continue; /* a kernel thread, or gone */
+		for (i = 0; i < k; i++)
+			if (cmd[i] == '\0' || cmd[i] == '\n')
+				cmd[i] = ' ';
+		cmd[k] = '\0';
+		fprintf(f, "%s %s\n", e->d_name, cmd);
+	}
+	if (d)
+		closedir(d);
+	if (f)
+		fclose(f); /* EPIPE: fzf had its answer */
+	while (len < sizeof(line) - 1 &&
+	       (n = read(out[0], line + len, sizeof(line) - 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	line[len] = '\0';
+	close(out[0]);
+	while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+		;
+	signal(SIGPIPE, SIG_DFL);
+	n = (ssize_t)strspn(line, "0123456789");
+	if (!n || line[n] != ' ')
+		die(MT_EXIT_USAGE, "attach: give the process with -p pid (nothing "
+		    "was picked)");
+	pid = xstrdup(line);
+	pid[n] = '\0';
+	return pid;
+}
+
 /* Global, so that what they own stays reachable until exit. */
 static struct stage stages[NSTAGES];
 static struct args rec;  /* mt-record's options */
@@ -369,8 +454,10 @@ static int pipeline(enum mode mode, int argc, char **argv)
 		ncmd = argc - dashdash;
 		break;
 	case MODE_ATTACH:
-		if (!have_pid)
-			die(MT_EXIT_USAGE, "attach: give the process with -p pid");
+		if (!have_pid) {
+			args_add(&rec, "-p");
+			args_add(&rec, pick_process());
+		}
 		if (dashdash >= 0) { /* "--" and what follows: mt-record's */
 			args_add(&rec, "--");
 			for (i = dashdash; i < argc; i++)

@@ -122,6 +122,21 @@ same_file want rec.argv
 mt attach --pid=7 -o at3.fxt 2>/dev/null
 printf '[--pid=7]\n' >want
 same_file want rec.argv
+# without -p: picked with fzf (its --filter mode standing in for the
+# user) among the processes, by the command line
+if command -v fzf >/dev/null 2>&1; then
+	cp "$(command -v sleep)" ./mt-pick-target-$$
+	./mt-pick-target-$$ 30 &
+	victim=$!
+	FZF_DEFAULT_OPTS="--filter='mt-pick-target-$$ 30'" mt attach -o at4.fxt 2>err ||
+		{ kill $victim; cat err >&2; fail "attach with a picked process"; }
+	kill $victim
+	printf '[-p]\n[%s]\n' "$victim" >want
+	same_file want rec.argv
+	expect_exit 2 env FZF_DEFAULT_OPTS="--filter='no such process at all zzz'" \
+		mt attach -o at5.fxt >out 2>err
+	contains err "give the process with -p pid (nothing was picked)"
+fi
 
 # decode: the last word is the file, given to mt-record as -i FILE
 mt decode --timing -o dec.fxt 'my perf.data' 2>/dev/null

@@ -5,6 +5,10 @@
 . "$MT_TOP/tests/lib.sh"
 # the scratch directory is shared by every test: work in one of our own
 rm -rf t1004.d && mkdir t1004.d && cd t1004.d
+# mt attach without -p runs fzf: never interactively here, even when make
+# check runs in a terminal
+FZF_DEFAULT_OPTS="--filter='no such process at all zzz'"
+export FZF_DEFAULT_OPTS
 
 # synopsis knows .Nm, .Op, .Fl and .Ar: the commands (.Cm) read as .Ar
 sed 's/^\.Cm /.Ar /' "$MT_TOP/docs/mt.1" >mt.1
