@@ -873,26 +873,82 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
 
 /* ---- symbols for uprobes and triggers ---- */
 
-static void read_symbols(struct mt_symtab *t, const char *path)
+/*
+ * The symbols of path, with those of its separate debug file when it has
+ * no .symtab. must: die when it cannot be read; else return the error.
+ */
+static int read_symbols(struct mt_symtab *t, const char *path, int must)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
 
-	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	if (fd < 0) {
+		if (must)
+			die_errno(MT_EXIT_SYSTEM, "%s", path);
+		return MT_EIO;
+	}
 	n = mt_symtab_read(t, fd);
 	if (n >= 0 && !t->has_symtab) {
 		int dfd = mt_symtab_find_debug(t, path, NULL, 0, NULL);
 
 		if (dfd >= 0) {
-			n = mt_symtab_merge(t, dfd);
+			if (mt_symtab_merge(t, dfd) == MT_ENOMEM)
+				n = MT_ENOMEM;
 			close(dfd);
 		}
 	}
 	close(fd);
-	if (n == MT_EMAGIC)
+	if (must && n == MT_EMAGIC)
 		die(MT_EXIT_DATA, "%s: not an ELF file", path);
-	if (n < 0)
+	if (must && n < 0)
 		die_mt(n, "%s", path);
+	return n < 0 ? n : 0;
+}
+
+/*
+ * The files other than the executable that the target maps executable,
+ * each once, in address order: a NULL-terminated array of paths, all
+ * malloced (free_paths frees it).
+ */
+static char **mapped_libraries(void)
+{
+	char maps[64], *line = NULL, **v = NULL;
+	size_t cap = 0, n = 0, vcap = 0, k;
+	FILE *f;
+
+	grow_or_die(&v, &vcap, 0, sizeof(*v));
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+	f = fopen(maps, "re");
+	while (f && getline(&line, &cap, f) >= 0) {
+		char perms[8], *path;
+		int at = 0, seen = 0;
+
+		if (sscanf(line, "%*s %7s %*s %*s %*s %n", perms, &at) < 1 || !at ||
+		    perms[2] != 'x' || line[at] != '/')
+			continue;
+		path = line + at;
+		path[strcspn(path, "\n")] = '\0';
+		for (k = 0; k < n; k++)
+			seen |= !strcmp(v[k], path);
+		if (seen || !strcmp(path, exe))
+			continue;
+		grow_or_die(&v, &vcap, n + 1, sizeof(*v));
+		if (!(v[n++] = strdup(path)))
+			die(MT_EXIT_SYSTEM, "out of memory");
+		v[n] = NULL;
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void free_paths(char **v)
+{
+	size_t k;
+
+	for (k = 0; v[k]; k++)
+		free(v[k]);
+	free(v);
 }
 
 /* FILE:LINE in the executable's line tables (or its debug file's). */
@@ -942,44 +998,28 @@ struct trig {
  * sets tr's path (malloced), address and name. */
 static int in_libraries(const char *sel, struct trig *tr)
 {
-	char maps[64], *line = NULL;
-	size_t cap = 0;
-	FILE *f;
+	char **libs = mapped_libraries();
+	size_t k, i;
 	int found = 0;
 
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
-	f = fopen(maps, "re");
-	while (f && !found && getline(&line, &cap, f) >= 0) {
-		char perms[8], *path;
-		int at = 0, fd;
+	for (k = 0; libs[k] && !found; k++) {
 		struct mt_symtab t = MT_SYMTAB_INIT;
-		size_t i;
 
-		if (sscanf(line, "%*s %7s %*s %*s %*s %n", perms, &at) < 1 || !at ||
-		    perms[2] != 'x' || line[at] != '/')
-			continue;
-		path = line + at;
-		path[strcspn(path, "\n")] = '\0';
-		if (!strcmp(path, exe) || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		if (mt_symtab_read(&t, fd) >= 0) {
+		if (read_symbols(&t, libs[k], 0) == 0) {
 			for (i = 0; i < t.n && !found; i++) {
 				if (t.v[i].bind == MT_SYM_PLT || strcmp(t.v[i].name, sel))
 					continue;
 				found = 1;
 				tr->addr = t.v[i].addr;
-				tr->path = strdup(path);
+				tr->path = strdup(libs[k]);
 				tr->name = strdup(sel);
 				if (!tr->path || !tr->name)
 					die(MT_EXIT_SYSTEM, "out of memory");
 			}
 		}
 		mt_symtab_release(&t);
-		close(fd);
 	}
-	free(line);
-	if (f)
-		fclose(f);
+	free_paths(libs);
 	return found;
 }
 
@@ -1020,7 +1060,7 @@ static void resolve_trigger(struct trig *tr)
 		picked = strndup(tab + 1, strcspn(tab + 1, "\t"));
 		sel = picked;
 	}
-	read_symbols(&t, exe);
+	read_symbols(&t, exe, 1);
 	for (i = 0; i < t.n; i++)
 		if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
 			break;
@@ -1098,22 +1138,9 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 	size_t i, before = sel->n;
 	int err;
 
-	if (is_exe) {
-		read_symbols(&t, path);
-	} else {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0)
-			return;
-		if (mt_symtab_read(&t, fd) >= 0 && !t.has_symtab) {
-			int dfd = mt_symtab_find_debug(&t, path, NULL, 0, NULL);
-
-			if (dfd >= 0) {
-				mt_symtab_merge(&t, dfd);
-				close(dfd);
-			}
-		}
-		close(fd);
+	if (read_symbols(&t, path, is_exe)) {
+		mt_symtab_release(&t);
+		return; /* a library that cannot be read: not probed */
 	}
 	for (i = 0; i < t.n; i++) {
 		const struct mt_sym *s = &t.v[i];
@@ -1184,36 +1211,12 @@ static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 	}
 	probe_file(u, exe, 1, &sel);
 	if (sel.re && !child) {
-		char maps[64], *line = NULL, **seen = NULL;
-		size_t cap = 0, nseen = 0, seen_cap = 0, k;
-		FILE *f;
+		char **libs = mapped_libraries();
+		size_t k;
 
-		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
-		f = fopen(maps, "re");
-		while (f && getline(&line, &cap, f) >= 0) {
-			char perms[8], *path;
-			int at = 0, dup_path = 0;
-
-			if (sscanf(line, "%*s %7s %*s %*s %*s %n", perms, &at) < 1 ||
-			    !at || perms[2] != 'x' || line[at] != '/')
-				continue;
-			path = line + at;
-			path[strcspn(path, "\n")] = '\0';
-			for (k = 0; k < nseen; k++)
-				dup_path |= !strcmp(seen[k], path);
-			if (dup_path || !strcmp(path, exe))
-				continue;
-			grow_or_die(&seen, &seen_cap, nseen, sizeof(*seen));
-			if (!(seen[nseen++] = strdup(path)))
-				die(MT_EXIT_SYSTEM, "out of memory");
-			probe_file(u, path, 0, &sel);
-		}
-		free(line);
-		if (f)
-			fclose(f);
-		while (nseen)
-			free(seen[--nseen]);
-		free(seen);
+		for (k = 0; libs[k]; k++)
+			probe_file(u, libs[k], 0, &sel);
+		free_paths(libs);
 	}
 	if (sel.skipped)
 		warn("probing the first %zu functions of %s; %zu more left out: "
