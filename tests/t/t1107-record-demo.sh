@@ -17,12 +17,19 @@ fxt-check --names demo.fxt >names 2>/dev/null || true
 grep -q handle_request names || grep -q handle_request "$BUILD/demo/demo.perf.txt" ||
 	fail "no handle_request in the demo's trace"
 
-# sample + trigger: the snapshot ends at the stop indicator
+# sample + trigger: the trigger line stands in time order among the
+# samples (the uprobe's and perf's clocks are both CLOCK_MONOTONIC)
 mt-record --backend sample --frequency 10000 --trigger . -- "$BUILD/tests/progs/demo" \
 	>s.txt 2>err || { cat err >&2; fail "sample with a trigger failed"; }
 contains err "trigger magic_trace_stop_indicator hit by"
 t=$(sed -n 's/^# mt: trigger \([0-9.]*\) .*/\1/p' s.txt)
 [ -n "$t" ] || fail "no trigger line"
-last=$(grep -v '^#' s.txt | grep -E '^[^[:space:]].* [0-9]+\.[0-9]+: ' | tail -n 1 |
-	sed 's/.* \([0-9][0-9]*\.[0-9]*\): .*/\1/')
-[ -n "$last" ] || fail "no sample"
+awk -v t="$t" '
+/^# mt: trigger / { seen = 1; next }
+/^[^#[:space:]].* [0-9]+\.[0-9]+: / {
+	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { x = $i; sub(":", "", x) }
+	n++
+	if (!seen && x + 0 > t + 0) { print "sample at " x " before the trigger line (" t ")" > "/dev/stderr"; bad = 1 }
+	if (seen && x + 0 <= t + 0) { print "sample at " x " after the trigger line (" t ")" > "/dev/stderr"; bad = 1 }
+}
+END { exit bad || !n || !seen }' s.txt || fail "the trigger line is not in time order among the samples"
