@@ -6,8 +6,11 @@ set -eu
 PATH="$MT_BIN:$MT_TESTBIN:$PATH"
 CASES="$MT_TOP/tests/cases"
 
+# fd 9: the test's own standard error, where fail writes even inside a
+# function whose stderr the caller redirected (expect_exit 2 cmd 2>err)
+exec 9>&2
 fail() {
-	echo "FAIL: $*" >&2
+	echo "FAIL: $*" >&9
 	exit 1
 }
 

@@ -85,7 +85,7 @@ if command -v fzf >/dev/null 2>&1; then
 	FZF_DEFAULT_OPTS="--filter='<r::shapes::Sq>::area'" mt-symbols --pick rv >p
 	grep '	<r::shapes::Sq>::area$' v >p.want
 	same_file p.want p
-	expect_exit 1 env FZF_DEFAULT_OPTS='--filter=no_such_function_zz' \
+	expect_exit 1 env FZF_DEFAULT_OPTS='--exact --filter=no_such_function_zz' \
 		mt-symbols --pick rv >p 2>err
 	contains err "nothing picked"
 else

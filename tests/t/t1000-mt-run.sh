@@ -128,12 +128,16 @@ if command -v fzf >/dev/null 2>&1; then
 	cp "$(command -v sleep)" ./mt-pick-target-$$
 	./mt-pick-target-$$ 30 &
 	victim=$!
-	FZF_DEFAULT_OPTS="--filter='mt-pick-target-$$ 30'" mt attach -o at4.fxt 2>err ||
+	# exact, not fuzzy: a long command line of some other process on the
+	# machine can hold the letters of any pattern in order
+	wait_for grep -q mt-pick-target "/proc/$victim/cmdline" ||
+		fail "the process to pick did not start"
+	FZF_DEFAULT_OPTS="--exact --filter=mt-pick-target-$$" mt attach -o at4.fxt 2>err ||
 		{ kill $victim; cat err >&2; fail "attach with a picked process"; }
 	kill $victim
 	printf '[-p]\n[%s]\n' "$victim" >want
 	same_file want rec.argv
-	expect_exit 2 env FZF_DEFAULT_OPTS="--filter='no such process at all zzz'" \
+	expect_exit 2 env FZF_DEFAULT_OPTS="--exact --filter=zz-no-such-process-$$-zz" \
 		mt attach -o at5.fxt >out 2>err
 	contains err "give the process with -p pid (nothing was picked)"
 fi

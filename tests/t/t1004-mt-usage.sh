@@ -6,8 +6,9 @@
 # the scratch directory is shared by every test: work in one of our own
 rm -rf t1004.d && mkdir t1004.d && cd t1004.d
 # mt attach without -p runs fzf: never interactively here, even when make
-# check runs in a terminal
-FZF_DEFAULT_OPTS="--filter='no such process at all zzz'"
+# check runs in a terminal; exact, not fuzzy: a long command line of some
+# other process on the machine can hold the letters of any pattern in order
+FZF_DEFAULT_OPTS="--exact --filter=zz-no-such-process-$$-zz"
 export FZF_DEFAULT_OPTS
 
 # synopsis knows .Nm, .Op, .Fl and .Ar: the commands (.Cm) read as .Ar
