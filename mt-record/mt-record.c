@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -32,6 +33,7 @@
 #include "duration.h"
 #include "dwline.h"
 #include "err.h"
+#include "hwbp.h"
 #include "perfline.h"
 #include "stream.h"
 #include "symtab.h"
@@ -39,7 +41,8 @@
 #include "banned.h"
 
 #define USAGE "usage: mt-record [-v] [-o output] [--backend backend] " \
-	"[--functions regex] [--trigger selection] [--arm-after duration] " \
+	"[--functions regex] [--trigger selection] [--trigger-via via] " \
+	"[--arm-after duration] " \
 	"[--repeat n] [--full] [--snapshot-size size] [--timing timing] " \
 	"[--multi-thread] [--kernel] [--frequency hz] [--call-graph mode] " \
 	"[--dry-run] [--keep dir] [-p pid] [-i perf.data] [-- command ...]\n"
@@ -58,6 +61,13 @@ static enum backend backend = BE_AUTO;
 static const char *output, *functions, *trigger_sel, *timing = "normal",
 	*callgraph = "fp", *keep_dir, *input;
 static uint64_t arm_after_ns, snapshot_bytes, frequency = 1000;
+
+/* How the trigger stops the program: --trigger-via. */
+enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };
+static const char *const via_names[] = { "auto", "breakpoint", "uprobe" };
+static enum via trigger_via = VIA_AUTO;
+static int use_bp;            /* the trigger is a hardware breakpoint */
+static const char *via_note;  /* why it is not one, for the armed line */
 static pid_t *pids;
 static size_t npids, pids_cap;
 static char **cmd;
@@ -398,6 +408,13 @@ static void start_child(void)
 			_exit(127); /* mt-record gave up */
 		if (out_fd == 1)
 			dup2(2, 1);
+		/* a breakpoint needs the program's addresses: stop after
+		 * execve (a traced child gets SIGTRAP there) to arm it */
+		if (use_bp && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+			fprintf(stderr, "mt-record: ptrace(PTRACE_TRACEME): %s "
+				"(--trigger-via uprobe does without)\n", strerror(errno));
+			_exit(126);
+		}
 		execv(exe, cmd);
 		fprintf(stderr, "mt-record: %s: %s\n", exe, strerror(errno));
 		_exit(127);
@@ -407,14 +424,38 @@ static void start_child(void)
 	target = child;
 }
 
+static int child_stopped; /* at its execve, traced: resume_child() */
+
+/* Lets the command run; with a breakpoint trigger it stops again right
+ * after execve (or has ended: then child is 0), until resume_child(). */
 static void release_child(void)
 {
+	int st;
+
 	if (gate_w < 0)
 		return;
 	if (write(gate_w, "x", 1) != 1)
 		die_errno(MT_EXIT_SYSTEM, "starting %s", cmd[0]);
 	close(gate_w);
 	gate_w = -1;
+	if (!use_bp)
+		return;
+	while (waitpid(child, &st, 0) < 0)
+		if (errno != EINTR)
+			die_errno(MT_EXIT_SYSTEM, "waitpid(%d)", (int)child);
+	if (WIFSTOPPED(st))
+		child_stopped = 1;
+	else
+		child = 0; /* execve failed (its message is out), or killed */
+}
+
+static void resume_child(void)
+{
+	if (!child_stopped)
+		return;
+	child_stopped = 0;
+	if (ptrace(PTRACE_DETACH, child, NULL, NULL))
+		die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_DETACH, %d)", (int)child);
 }
 
 static void check_target(void)
@@ -1248,24 +1289,138 @@ enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
 
 static sigset_t wait_mask;
 
-static void arm_trigger(struct mt_uprobe *tu, const struct trig *tr, int mode)
+/* The armed trigger: a uprobe, or hardware breakpoints. */
+struct trigger_run {
+	struct mt_uprobe tu;
+	struct mt_hwbp bp;
+};
+
+/*
+ * Where the trigger's file address is in the target now: the mapping of
+ * its file that holds it, through the file's load bias.
+ */
+static uint64_t runtime_addr(const struct trig *tr)
+{
+	struct mt_symtab t = MT_SYMTAB_INIT;
+	char maps[64], *line = NULL;
+	size_t cap = 0;
+	uint64_t rt = 0;
+	int found = 0;
+	FILE *f;
+
+	read_symbols(&t, tr->path, 1);
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+	f = fopen(maps, "re");
+	if (!f)
+		die_errno(MT_EXIT_DATA, "%s", maps);
+	while (!found && getline(&line, &cap, f) >= 0) {
+		unsigned long long start, end, pgoff;
+		char perms[8], *path;
+		int at = 0;
+		uint64_t bias;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms,
+			   &pgoff, &at) < 4 || !at || perms[2] != 'x')
+			continue;
+		path = line + at;
+		path[strcspn(path, "\n")] = '\0';
+		if (strcmp(path, tr->path) ||
+		    mt_symtab_bias(&t, start, pgoff, &bias))
+			continue;
+		rt = tr->addr + bias;
+		found = rt >= start && rt < end;
+	}
+	free(line);
+	fclose(f);
+	mt_symtab_release(&t);
+	if (!found)
+		die(MT_EXIT_DATA, "--trigger %s: 0x%" PRIx64 " of %s is in no "
+		    "executable mapping of process %d", tr->name, tr->addr,
+		    tr->path, (int)target);
+	return rt;
+}
+
+static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
 {
 	struct mt_uprobe_opts o = { 0 };
 	int err;
 
+	if (use_bp) {
+		uint64_t rt = runtime_addr(tr);
+
+		err = mt_hwbp_arm(&tg->bp, target, rt);
+		if (err == MT_EIO && (errno == EACCES || errno == EPERM))
+			die(MT_EXIT_SYSTEM, "%s: %s (perf_event_paranoid above 2, "
+			    "or another user's process: --trigger-via uprobe, as "
+			    "root)", tg->bp.what, strerror(errno));
+		if (err < 0 && err != MT_ENOENT)
+			die(MT_EXIT_SYSTEM, "%s: %s (--trigger-via uprobe)", tg->bp.what,
+			    err == MT_EIO ? strerror(errno) : mt_strerror(err));
+		fprintf(stderr, "%s: trigger armed: %s @ 0x%" PRIx64 " in %s "
+			"(hardware breakpoint at 0x%" PRIx64 ")\n", mt_progname(),
+			tr->name, tr->addr, tr->path, rt);
+		return;
+	}
 	o.ring_bytes = MT_UPROBE_EVENT_BYTES * 64;
 	o.background_close = 1;
 	o.reorder_ms = 2;
-	err = mt_uprobe_init(tu, &o);
+	err = mt_uprobe_init(&tg->tu, &o);
 	if (!err)
-		err = mt_uprobe_add(tu, tr->path, tr->name, tr->addr,
+		err = mt_uprobe_add(&tg->tu, tr->path, tr->name, tr->addr,
 				    MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER);
 	if (!err || err > 0)
-		err = mt_uprobe_attach(tu, target, mode);
+		err = mt_uprobe_attach(&tg->tu, target, mode);
 	if (err < 0)
-		die_up(tu, err);
-	fprintf(stderr, "%s: trigger armed: %s @ 0x%" PRIx64 " in %s\n",
-		mt_progname(), tr->name, tr->addr, tr->path);
+		die_up(&tg->tu, err);
+	fprintf(stderr, "%s: trigger armed: %s @ 0x%" PRIx64 " in %s (uprobe%s%s)\n",
+		mt_progname(), tr->name, tr->addr, tr->path, via_note ? "; " : "",
+		via_note ? via_note : "");
+}
+
+/* Waits up to timeout_ms for the trigger: 1 with *hit set when it fired. */
+static int trigger_wait(struct trigger_run *tg, int timeout_ms,
+			struct mt_uprobe_hit *hit)
+{
+	int r;
+
+	if (use_bp) {
+		struct mt_hwbp_hit h;
+
+		r = mt_hwbp_wait(&tg->bp, timeout_ms, &wait_mask, &h);
+		if (r < 0)
+			die(MT_EXIT_SYSTEM, "%s: %s", tg->bp.what,
+			    r == MT_EIO ? strerror(errno) : mt_strerror(r));
+		if (r != MT_HWBP_HIT)
+			return 0;
+		hit->time = h.time;
+		hit->pid = h.pid;
+		hit->tid = h.tid;
+		return 1;
+	}
+	r = mt_uprobe_wait(&tg->tu, timeout_ms, &wait_mask);
+	if (r < 0)
+		die_up(&tg->tu, r);
+	if (r != MT_UPROBE_TRIGGERED)
+		return 0;
+	mt_uprobe_trigger(&tg->tu, hit);
+	return 1;
+}
+
+/* After the recording: whether the trigger fired just before it ended. */
+static int trigger_finish(struct trigger_run *tg, struct mt_uprobe_hit *hit)
+{
+	if (use_bp)
+		return trigger_wait(tg, 0, hit);
+	mt_uprobe_finish(&tg->tu);
+	return mt_uprobe_trigger(&tg->tu, hit);
+}
+
+static void trigger_release(struct trigger_run *tg)
+{
+	if (use_bp)
+		mt_hwbp_release(&tg->bp);
+	else
+		mt_uprobe_release(&tg->tu);
 }
 
 static void wallclock_line(void)
@@ -1281,7 +1436,8 @@ static void wallclock_line(void)
 static enum stop run_round(const struct trig *tr)
 {
 	struct perf_rec pr;
-	struct mt_uprobe u, tu;
+	struct mt_uprobe u;
+	struct trigger_run tg;
 	struct mt_uprobe_hit hit = { 0 };
 	struct mark_line mk = { MT_NONE64, "" };
 	int armed = 0, have_u = 0, r, mode;
@@ -1289,7 +1445,7 @@ static enum stop run_round(const struct trig *tr)
 	uint64_t start;
 
 	memset(&u, 0, sizeof(u));
-	memset(&tu, 0, sizeof(tu));
+	memset(&tg, 0, sizeof(tg));
 	mode = child && round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
 	if (backend == BE_UPROBE) {
 		struct mt_uprobe_opts o = { 0 };
@@ -1308,11 +1464,17 @@ static enum stop run_round(const struct trig *tr)
 	} else {
 		perf_start(&pr, tr != NULL);
 	}
-	if (tr && !arm_after_ns) {
-		arm_trigger(&tu, tr, mode);
+	if (tr && !arm_after_ns && !(use_bp && mode == MT_UPROBE_EXEC)) {
+		arm_trigger(&tg, tr, mode);
 		armed = 1;
 	}
 	release_child();
+	if (tr && !arm_after_ns && !armed && child) {
+		/* a breakpoint: the command is stopped after its execve */
+		arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
+		armed = 1;
+	}
+	resume_child();
 	start = now_mono();
 	if (!t0_mono)
 		t0_mono = start;
@@ -1327,18 +1489,12 @@ static enum stop run_round(const struct trig *tr)
 			break;
 		}
 		if (tr && !armed && now_mono() - start >= arm_after_ns) {
-			arm_trigger(&tu, tr, MT_UPROBE_PROCESS);
+			arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
 			armed = 1;
 		}
-		if (armed) {
-			r = mt_uprobe_wait(&tu, have_u ? 0 : 50, &wait_mask);
-			if (r < 0)
-				die_up(&tu, r);
-			if (r == MT_UPROBE_TRIGGERED) {
-				mt_uprobe_trigger(&tu, &hit);
-				why = STOP_TRIGGER;
-				break;
-			}
+		if (armed && trigger_wait(&tg, have_u ? 0 : 50, &hit)) {
+			why = STOP_TRIGGER;
+			break;
 		}
 		if (have_u) {
 			r = mt_uprobe_wait(&u, 50, &wait_mask);
@@ -1358,9 +1514,12 @@ static enum stop run_round(const struct trig *tr)
 	}
 	if (armed) {
 		/* the trigger may have fired just before the exit was seen */
-		mt_uprobe_finish(&tu);
-		if (why == STOP_EXIT && mt_uprobe_trigger(&tu, &hit))
+		struct mt_uprobe_hit late;
+
+		if (trigger_finish(&tg, &late) && why == STOP_EXIT) {
+			hit = late;
 			why = STOP_TRIGGER;
+		}
 	}
 
 	if (why == STOP_SIGNAL && tr) {
@@ -1371,7 +1530,7 @@ static enum stop run_round(const struct trig *tr)
 		else
 			perf_stop(&pr);
 		if (armed)
-			mt_uprobe_release(&tu);
+			trigger_release(&tg);
 		return why;
 	}
 	if (why == STOP_TRIGGER) {
@@ -1437,7 +1596,7 @@ static enum stop run_round(const struct trig *tr)
 		free(pr.proc.errfile);
 	}
 	if (armed)
-		mt_uprobe_release(&tu);
+		trigger_release(&tg);
 	return why;
 }
 
@@ -1480,6 +1639,36 @@ static void choose_backend(void)
 		fprintf(stderr, "%s: no Intel PT here: sampling stacks with perf "
 			"instead; for the exact calls of chosen functions use "
 			"--backend uprobe --functions REGEX\n", mt_progname());
+}
+
+/*
+ * Hardware breakpoints where they fire (magic-trace's way: no privilege,
+ * the program's code untouched), otherwise a uprobe.
+ */
+static void choose_trigger_via(void)
+{
+	int r;
+
+	if (trigger_via == VIA_UPROBE)
+		return;
+	r = mt_hwbp_fires();
+	if (trigger_via == VIA_BREAKPOINT) {
+		if (r < 0)
+			die(MT_EXIT_SYSTEM, "--trigger-via breakpoint: no hardware "
+			    "breakpoint can be made here: perf_event_open: %s",
+			    strerror(errno));
+		if (r == 0)
+			warn("hardware breakpoints do not fire on this machine (a "
+			     "virtual machine that does not pass debug traps on): "
+			     "this trigger will not fire; --trigger-via uprobe will");
+		use_bp = 1;
+		return;
+	}
+	if (r == 1)
+		use_bp = 1;
+	else
+		via_note = r == 0 ? "hardware breakpoints do not fire on this machine"
+				  : "no hardware breakpoint can be made here";
 }
 
 static void check_perf(void)
@@ -1529,7 +1718,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
 	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
-	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_HELP, OPT_VERSION };
+	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "arm-after", required_argument, NULL, OPT_ARM },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -1548,6 +1737,7 @@ int main(int argc, char **argv)
 		{ "snapshot-size", required_argument, NULL, OPT_SIZE },
 		{ "timing", required_argument, NULL, OPT_TIMING },
 		{ "trigger", required_argument, NULL, OPT_TRIGGER },
+		{ "trigger-via", required_argument, NULL, OPT_VIA },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -1647,6 +1837,15 @@ int main(int argc, char **argv)
 		case OPT_TRIGGER:
 			trigger_sel = optarg;
 			break;
+		case OPT_VIA:
+			for (i = 0; i < 3; i++)
+				if (!strcmp(optarg, via_names[i]))
+					break;
+			if (i == 3)
+				die(MT_EXIT_USAGE, "--trigger-via %s: expected breakpoint, "
+				    "uprobe or auto", optarg);
+			trigger_via = (enum via)i;
+			break;
 		case OPT_HELP:
 			usage_ok(USAGE);
 		case OPT_VERSION:
@@ -1666,6 +1865,8 @@ int main(int argc, char **argv)
 		die(MT_EXIT_USAGE, "--repeat needs --trigger");
 	if (arm_after_ns && !trigger_sel)
 		die(MT_EXIT_USAGE, "--arm-after needs --trigger");
+	if (trigger_via != VIA_AUTO && !trigger_sel)
+		die(MT_EXIT_USAGE, "--trigger-via needs --trigger");
 	if (input && (trigger_sel || functions))
 		die(MT_EXIT_USAGE, "-i decodes a recording: --trigger and --functions "
 		    "do not apply");
@@ -1727,6 +1928,8 @@ int main(int argc, char **argv)
 		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
 		    "(/sys/bus/event_source/devices/uprobe)");
 	check_kernel();
+	if (trigger_sel)
+		choose_trigger_via();
 	make_workdir();
 	if (cmd)
 		start_child();

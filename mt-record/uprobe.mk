@@ -23,3 +23,4 @@ $(BUILD)/tests/progs/outer-go: tests/progs/outer.c common/banned.h
 EXTRA_TEST_BIN += $(BUILD)/tests/uprobe-rec $(BUILD)/tests/progs/outer \
 	$(BUILD)/tests/progs/outer-go
 
+$(BUILD)/mt-record/hwbp.o: mt-record/hwbp.h

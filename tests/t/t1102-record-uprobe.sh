@@ -37,10 +37,12 @@ awk '/ SPAN / && /name="outer"/ { for (i = 1; i <= NF; i++) { if ($i ~ /^start=/
 	sub(/start=/, "", s); sub(/end=/, "", e); if (s != e) bad++ } END { exit bad > 0 }' go.dump ||
 	fail "Go: calls are not instants"
 
-# the trigger at iteration 200
-mt-record --backend uprobe --functions '^(work|outer)$' --trigger . -- \
+# the trigger at iteration 200, a uprobe (t1109 tests the hardware
+# breakpoints that --trigger-via auto prefers where they fire)
+mt-record --backend uprobe --functions '^(work|outer)$' --trigger . --trigger-via uprobe -- \
 	"$prog" -s 200 >trig.txt 2>err || { cat err >&2; fail "mt-record --trigger failed"; }
 contains err "trigger armed: magic_trace_stop_indicator @ 0x"
+contains err "(uprobe)"
 contains err "trigger magic_trace_stop_indicator hit by"
 pipeline trig.txt trig.dump
 [ "$(span_count trig.dump outer)" -eq 200 ] || fail "trigger: $(span_count trig.dump outer) outer spans"
@@ -71,7 +73,9 @@ static volatile int s;
 __attribute__((noinline)) void outer(int i) { s += i; }
 int main(void)
 {
-	sleep(1);
+	/* until the test says the recorder is ready */
+	while (access("go", F_OK))
+		usleep(10000);
 	for (int i = 0; i < 100; i++) {
 		outer(i);
 		if (i == 60)
@@ -83,21 +87,27 @@ int main(void)
 C
 gcc -shared -fPIC -o libt.so libt.c
 gcc -O1 -fno-inline -o usel usel.c -L. -lt -Wl,-rpath,"$PWD"
+# go: the recorder is ready (usel waits for it)
+go() { wait_for grep -q "recording $1" err || { cat err >&2; fail "$2: not recording"; }; : >go; }
+rm -f go
 ./usel &
 upid=$!
-sleep 0.3
-mt-record --backend uprobe --functions '^outer$' --trigger lib_stop -p $upid >lib.txt 2>err ||
-	{ cat err >&2; fail "a trigger in a library failed"; }
+mt-record --backend uprobe --functions '^outer$' --trigger lib_stop -p $upid >lib.txt 2>err &
+rec=$!
+go $upid "a trigger in a library"
+wait $rec || { cat err >&2; fail "a trigger in a library failed"; }
 contains err "trigger armed: lib_stop @ 0x"
 contains err "libt.so"
 [ "$(grep -c 'probe_usel:outer:' lib.txt)" -eq 61 ] || fail "library trigger: $(grep -c 'probe_usel:outer:' lib.txt) calls of outer"
 wait $upid
 # and probes on a library's function: its calls are spans like the rest
+rm -f go
 ./usel &
 upid=$!
-sleep 0.3
-mt-record --backend uprobe --functions '^(outer|lib_stop)$' -p $upid >libf.txt 2>err ||
-	{ cat err >&2; fail "probing a library function failed"; }
+mt-record --backend uprobe --functions '^(outer|lib_stop)$' -p $upid >libf.txt 2>err &
+rec=$!
+go $upid "probing a library function"
+wait $rec || { cat err >&2; fail "probing a library function failed"; }
 contains err "probing 1 functions of the shared library"
 pipeline libf.txt libf.dump
 [ "$(span_count libf.dump lib_stop)" -eq 1 ] || fail "$(span_count libf.dump lib_stop) lib_stop spans"
@@ -113,7 +123,7 @@ n=$(span_count arm.dump outer)
 [ "$n" -gt 20 ] && [ "$n" -lt 1900 ] || fail "--arm-after: $n outer spans"
 
 # a trigger in a thread that starts 300 ms after recording began
-mt-record --backend uprobe --functions '^(work|outer)$' --trigger . -- \
+mt-record --backend uprobe --functions '^(work|outer)$' --trigger . --trigger-via uprobe -- \
 	"$prog" -t -d 300 -s 100 >thr.txt 2>err || { cat err >&2; fail "thread trigger failed"; }
 contains err "trigger magic_trace_stop_indicator hit by"
 pipeline thr.txt thr.dump
