@@ -1714,6 +1714,22 @@ static void check_kernel(void)
 		     atoi(buf));
 }
 
+/* The index of arg among the n names; dies (usage) naming them. */
+static int one_of(const char *opt, const char *arg, const char *const *names, int n)
+{
+	char list[256] = "";
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	/* "expected pt, uprobe, sample or auto": the default last */
+	for (i = 1; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 names[i], i < n - 1 ? ", " : " or ");
+	die(MT_EXIT_USAGE, "%s %s: expected %s%s", opt, arg, list, names[0]);
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
@@ -1747,7 +1763,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	sigset_t block;
 	const char *dir_out = NULL;
-	int c, i, n;
+	int c, n;
 
 	mt_set_progname(argv[0]);
 	main_pid = getpid();
@@ -1773,13 +1789,8 @@ int main(int argc, char **argv)
 				    "such as 500ms", optarg);
 			break;
 		case OPT_BACKEND:
-			for (i = 0; i < 4; i++)
-				if (!strcmp(optarg, backend_names[i]))
-					break;
-			if (i == 4)
-				die(MT_EXIT_USAGE, "--backend %s: expected pt, uprobe, "
-				    "sample or auto", optarg);
-			backend = (enum backend)i;
+			backend = (enum backend)one_of("--backend", optarg,
+						       backend_names, 4);
 			break;
 		case OPT_CG:
 			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf") &&
@@ -1838,13 +1849,8 @@ int main(int argc, char **argv)
 			trigger_sel = optarg;
 			break;
 		case OPT_VIA:
-			for (i = 0; i < 3; i++)
-				if (!strcmp(optarg, via_names[i]))
-					break;
-			if (i == 3)
-				die(MT_EXIT_USAGE, "--trigger-via %s: expected breakpoint, "
-				    "uprobe or auto", optarg);
-			trigger_via = (enum via)i;
+			trigger_via = (enum via)one_of("--trigger-via", optarg,
+						       via_names, 3);
 			break;
 		case OPT_HELP:
 			usage_ok(USAGE);
