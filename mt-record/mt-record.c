@@ -847,6 +847,8 @@ static void perf_stop(struct perf_rec *r)
 		die(MT_EXIT_SYSTEM, "perf record failed (status %d; its messages are above)",
 		    r->proc.status);
 	}
+	free(r->proc.errfile);
+	r->proc.errfile = NULL;
 }
 
 /* ---- decoding: perf script, with a mark put in time order ---- */
@@ -1593,7 +1595,6 @@ static enum stop run_round(const struct trig *tr)
 			mk.time = UINT64_MAX - 1;
 		decode(data, backend == BE_PT, &mk);
 		free(data);
-		free(pr.proc.errfile);
 	}
 	if (armed)
 		trigger_release(&tg);

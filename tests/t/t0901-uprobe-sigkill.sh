@@ -57,7 +57,7 @@ until same; do
 	sleep 0.05
 done
 
-touch err
+: >err
 uprobe-rec --functions '^work$' -p "$target" >lines 2>err &
 rec=$!
 i=0

@@ -28,7 +28,7 @@ until grep -q ready out; do
 done
 [ "$(ls /proc/$target/task | wc -l)" -eq 1 ] || fail "the target has threads already"
 
-touch err
+: >err
 uprobe-rec --functions '^(work|outer)$' -p "$target" >lines 2>err &
 rec=$!
 i=0

@@ -148,6 +148,7 @@ awk -v a="$t1" -v b="$first2" 'BEGIN { exit !(b > a) }' || fail "--repeat: secon
 "$prog" -l -u 1000 >/dev/null &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
+: >err # no "recording" from before: the waits below read it
 mt-record --backend uprobe --functions '^outer$' --trigger . -p "$pid" >int.txt 2>err &
 rec=$!
 wait_for grep -qs recording err || fail "mt-record did not start: $(cat err)"

@@ -29,6 +29,7 @@ mem_byte() { dd if=/proc/$pid/mem bs=1 skip=$(($1)) count=1 iflag=skip_bytes 2>/
 events() { cat /sys/kernel/tracing/uprobe_events /sys/kernel/debug/tracing/uprobe_events 2>/dev/null | wc -l; }
 ev0=$(events)
 
+: >err # no "recording" from before: the waits below read it
 mt-record --backend uprobe --functions '^(work|outer)$' -p "$pid" >rec.txt 2>err &
 rec=$!
 wait_for grep -qs recording err || fail "mt-record did not start: $(cat err)"
@@ -49,6 +50,7 @@ perf_running() {
 }
 
 # sample: perf dies with mt-record
+: >err # no "recording" from before: the waits below read it
 mt-record --backend sample -p "$pid" >rec.txt 2>err &
 rec=$!
 wait_for grep -qs recording err || fail "sample: mt-record did not start: $(cat err)"

@@ -17,7 +17,7 @@ busy=$!
 trap 'kill $pid $busy 2>/dev/null || true' EXIT
 
 for be in uprobe sample; do
-	rm -f st st2 spans.mt t.fxt
+	rm -f st st2 spans.mt t.fxt rec.err
 	case $be in
 	uprobe) rec="mt-record --backend uprobe --functions '^(work|outer)\$' -p $pid" ;;
 	sample) rec="mt-record --backend sample --frequency 2000 -p $busy" ;;
@@ -33,6 +33,7 @@ for be in uprobe sample; do
 	mt-dump spans.mt >dump || fail "$be: the span stream is cut"
 	[ "$(span_count dump outer)" -gt 0 ] || fail "$be: no outer span"
 
+	: >rec.err # no "recording" from the run above
 	perl -e '$SIG{INT} = "DEFAULT"; setpgrp(0, 0); exec @ARGV' bash -c "$rec 2>rec.err | mt-script-parse | mt-stacks | mt-fxt >t.fxt; echo \${PIPESTATUS[*]} >st2" &
 	g=$!
 	wait_for grep -qs recording rec.err || fail "$be: no recording: $(cat rec.err)"

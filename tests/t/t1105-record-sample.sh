@@ -22,6 +22,7 @@ same_file s.perf d.txt
 "$prog" -l >/dev/null &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
+: >err # no "recording" from before: the waits below read it
 mt-record --backend sample --frequency 2000 -p "$pid" >p.txt 2>err &
 rec=$!
 wait_for grep -qs recording err || fail "did not start: $(cat err)"

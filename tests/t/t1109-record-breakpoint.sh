@@ -45,6 +45,7 @@ if [ $fires = 0 ]; then
 	"$prog" -l -u 1000 >/dev/null &
 	pid=$!
 	trap 'kill $pid 2>/dev/null || true' EXIT
+	: >err # no "recording" from before: the waits below read it
 	mt-record --backend uprobe --functions '^outer$' --trigger . \
 		--trigger-via breakpoint -p $pid >int.txt 2>err &
 	rec=$!
@@ -134,6 +135,7 @@ sleep 0.2
 # mt-symbols -p prints FILE ADDR SIZE BIND NAME DEMANGLED
 want=$(mt-symbols -p $pid --exact magic_trace_stop_indicator | cut -f2)
 [ -n "$want" ] || fail "mt-symbols -p found no magic_trace_stop_indicator"
+: >err # no "recording" from before: the waits below read it
 mt-record --backend sample --trigger . --trigger-via breakpoint -p $pid \
 	>int.txt 2>err &
 rec=$!
