@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,9 +296,19 @@ static int read_debuglink(struct mt_symtab *t, Elf_Scn *scn)
 
 /* ---- PLT entries ---- */
 
+/* What one GOT slot is filled with: a named symbol's address, or, for
+ * R_X86_64_IRELATIVE, what the IFUNC resolver at addend returns. */
 struct got_name {
 	uint64_t slot;
-	const char *name; /* in libelf's string table, valid until elf_end */
+	uint64_t addend;
+	const char *name; /* in libelf's string table, valid until elf_end;
+			   * IRELATIVE: the IFUNC's, NULL while it has none */
+	int irel;
+};
+
+struct got_names {
+	struct got_name *v;
+	size_t n, cap, nirel;
 };
 
 static int cmp_got(const void *a, const void *b)
@@ -307,48 +318,209 @@ static int cmp_got(const void *a, const void *b)
 	return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
-/* The names of the GOT slots that the relocations of one section fill
- * (JUMP_SLOT and GLOB_DAT of named symbols), or in relocation order. */
-static int rela_names(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
-		      struct got_name **v, size_t *n)
+static int got_push(struct got_names *g, const GElf_Rela *r, const char *name)
 {
-	Elf_Data *data = elf_getdata(scn, NULL), *symdata;
+	struct got_name *p;
+
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 64;
+
+		if (cap > SIZE_MAX / sizeof(*p))
+			return MT_ENOMEM;
+		p = realloc(g->v, cap * sizeof(*p));
+		if (!p)
+			return MT_ENOMEM;
+		g->v = p;
+		g->cap = cap;
+	}
+	p = &g->v[g->n++];
+	p->slot = r->r_offset;
+	p->addend = (uint64_t)r->r_addend;
+	p->name = name;
+	p->irel = !name;
+	g->nirel += !name;
+	return 0;
+}
+
+/* The GOT slots that the relocations of one section fill, in relocation
+ * order. x86-64: the relocations objdump names PLT entries after
+ * (JUMP_SLOT, GLOB_DAT, IRELATIVE); other machines: those of a named
+ * symbol. A static executable's .rela.plt may link no symbol table. */
+static int rela_names(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, int x86,
+		      struct got_names *g)
+{
+	Elf_Data *data = elf_getdata(scn, NULL), *symdata = NULL;
 	Elf_Scn *symscn;
 	GElf_Shdr symsh;
 	size_t i, cnt;
 
 	if (!data || !sh->sh_entsize || sh->sh_type != SHT_RELA)
 		return 0;
-	symscn = elf_getscn(e, sh->sh_link);
-	if (!symscn || !gelf_getshdr(symscn, &symsh) || !symsh.sh_entsize)
-		return 0;
-	symdata = elf_getdata(symscn, NULL);
-	if (!symdata)
-		return 0;
+	symscn = sh->sh_link ? elf_getscn(e, sh->sh_link) : NULL;
+	if (symscn && gelf_getshdr(symscn, &symsh) && symsh.sh_entsize)
+		symdata = elf_getdata(symscn, NULL);
 	cnt = data->d_size / sh->sh_entsize;
 	for (i = 0; i < cnt; i++) {
 		GElf_Rela r;
 		GElf_Sym s;
 		const char *name;
-		struct got_name *nv;
-		size_t si;
+		size_t si, type;
+		int err;
 
 		if (!gelf_getrela(data, (int)i, &r))
 			return MT_ECORRUPT;
+		type = GELF_R_TYPE(r.r_info);
+		if (x86 && type == R_X86_64_IRELATIVE) {
+			err = got_push(g, &r, NULL);
+			if (err)
+				return err;
+			continue;
+		}
+		if (x86 && type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT)
+			continue;
 		si = GELF_R_SYM(r.r_info);
-		if (!si || !gelf_getsym(symdata, (int)si, &s))
-			continue; /* IRELATIVE and the like: no name */
+		if (!si || !symdata || !gelf_getsym(symdata, (int)si, &s))
+			continue;
 		name = elf_strptr(e, symsh.sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		nv = realloc(*v, (*n + 1) * sizeof(**v));
-		if (!nv)
-			return MT_ENOMEM;
-		*v = nv;
-		nv[*n].slot = r.r_offset;
-		nv[*n].name = name;
-		++*n;
+		err = got_push(g, &r, name);
+		if (err)
+			return err;
 	}
+	return 0;
+}
+
+/* The STT_GNU_IFUNC symbols at one IRELATIVE addend. */
+struct ifunc {
+	uint64_t addr;
+	const char *name; /* the best so far, as perf chooses; NULL: none */
+	GElf_Sym sym;     /* its symbol */
+};
+
+static int cmp_ifunc(const void *a, const void *b)
+{
+	const struct ifunc *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Whether a is a better name than b for one address, as perf keeps one
+ * symbol of those at an address (choose_best_symbol() in
+ * tools/perf/util/symbol.c): one with a size, then not weak, then
+ * global, then fewer leading underscores, then the longer name; on a tie
+ * the first one read. */
+static int better(const GElf_Sym *a, const char *an, const GElf_Sym *b,
+		  const char *bn)
+{
+	int wa = GELF_ST_BIND(a->st_info) == STB_WEAK;
+	int wb = GELF_ST_BIND(b->st_info) == STB_WEAK;
+	int ga = GELF_ST_BIND(a->st_info) == STB_GLOBAL;
+	int gb = GELF_ST_BIND(b->st_info) == STB_GLOBAL;
+	size_t ua = underscores(an), ub = underscores(bn), la, lb;
+
+	if (!a->st_size != !b->st_size)
+		return a->st_size != 0;
+	if (wa != wb)
+		return wb;
+	if (ga != gb)
+		return ga;
+	if (ua != ub)
+		return ua < ub;
+	la = strlen(an);
+	lb = strlen(bn);
+	return la > lb;
+}
+
+static void scan_ifuncs(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
+			struct ifunc *f, size_t nf)
+{
+	Elf_Data *data;
+	size_t i, n;
+
+	if (sh->sh_type == SHT_NOBITS || !sh->sh_entsize)
+		return;
+	data = elf_getdata(scn, NULL);
+	if (!data)
+		return;
+	n = data->d_size / sh->sh_entsize;
+	for (i = 1; i < n; i++) {
+		struct ifunc key, *hit;
+		const char *name;
+		GElf_Sym s;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			return; /* read_table has read it: not reached */
+		if (GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC ||
+		    s.st_shndx == SHN_UNDEF)
+			continue;
+		key.addr = s.st_value;
+		hit = bsearch(&key, f, nf, sizeof(*f), cmp_ifunc);
+		if (!hit)
+			continue;
+		name = elf_strptr(e, sh->sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		if (!hit->name || better(&s, name, &hit->sym, hit->name)) {
+			hit->name = name;
+			hit->sym = s;
+		}
+	}
+}
+
+/*
+ * Name each IRELATIVE slot as perf 6.3 and later do (get_ifunc_name() in
+ * tools/perf/util/symbol-elf.c): after the STT_GNU_IFUNC symbol at the
+ * addend, the resolver's address, where the IFUNC symbol points. Unlike
+ * perf, which keeps one of all the symbols at an address and may keep the
+ * resolver's own (strlen_ifunc in a static-pie), only IFUNC symbols are
+ * candidates: the entry calls what strlen resolves to, not strlen_ifunc.
+ * .symtab is read before .dynsym, as perf prefers it.
+ */
+static int name_ifuncs(Elf *e, struct got_names *g)
+{
+	struct ifunc *f = calloc(g->nirel, sizeof(*f));
+	size_t i, nf = 0;
+	int pass;
+
+	if (!f)
+		return MT_ENOMEM;
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].irel)
+			f[nf++].addr = g->v[i].addend;
+	qsort(f, nf, sizeof(*f), cmp_ifunc);
+	for (i = 1, nf = nf ? 1 : 0; i < g->nirel; i++)
+		if (f[i].addr != f[nf - 1].addr)
+			f[nf++] = f[i];
+	for (pass = 0; pass < 2; pass++) {
+		Elf_Scn *scn = NULL;
+		GElf_Shdr sh;
+
+		while ((scn = elf_nextscn(e, scn)) != NULL)
+			if (gelf_getshdr(scn, &sh) &&
+			    sh.sh_type == (pass ? SHT_DYNSYM : SHT_SYMTAB))
+				scan_ifuncs(e, scn, &sh, f, nf);
+	}
+	for (i = 0; i < g->n; i++) {
+		struct ifunc key, *hit;
+
+		if (!g->v[i].irel)
+			continue;
+		key.addr = g->v[i].addend;
+		hit = bsearch(&key, f, nf, sizeof(*f), cmp_ifunc);
+		if (hit)
+			g->v[i].name = hit->name;
+	}
+	free(f);
 	return 0;
 }
 
@@ -374,6 +546,20 @@ static int add_plt(struct mt_symtab *t, uint64_t addr, uint64_t size,
 	return err;
 }
 
+/* An IRELATIVE slot without an IFUNC symbol: named as objdump names it,
+ * "*ABS*+0xADDEND", the addend in hexadecimal, no suffix when 0. */
+static int add_abs_plt(struct mt_symtab *t, uint64_t addr, uint64_t size,
+		       uint64_t addend)
+{
+	char name[sizeof("*ABS*+0x") + 16];
+
+	if (addend)
+		snprintf(name, sizeof(name), "*ABS*+0x%" PRIx64, addend);
+	else
+		snprintf(name, sizeof(name), "*ABS*");
+	return add_plt(t, addr, size, name);
+}
+
 /* x86-64: the GOT slot an entry jumps through: jmp *disp32(%rip), after
  * an optional endbr64 and bnd prefix. 0 when the entry has none. */
 static uint64_t x86_slot(const unsigned char *b, size_t len, uint64_t addr)
@@ -391,26 +577,41 @@ static uint64_t x86_slot(const unsigned char *b, size_t len, uint64_t addr)
 	return 0;
 }
 
+/*
+ * The entries of one x86-64 PLT section. An entry is sh_entsize bytes,
+ * or, as perf assumes when the linker leaves it 0, 8 bytes in a section
+ * aligned to 8 (a static executable's .plt of IRELATIVE entries) and 16
+ * otherwise. A lazy .plt starts with a header (pushq GOT+8(%rip)).
+ */
 static int x86_entries(struct mt_symtab *t, Elf_Scn *scn, const GElf_Shdr *sh,
-		       uint64_t skip, const struct got_name *names, size_t n)
+		       const struct got_names *g)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	uint64_t esz = sh->sh_entsize >= 8 ? sh->sh_entsize : 16, off;
+	uint64_t esz, off = 0;
+	const unsigned char *b;
 
-	if (!n || !data || !data->d_buf || sh->sh_type == SHT_NOBITS)
+	if (!g->n || !data || !data->d_buf || sh->sh_type == SHT_NOBITS)
 		return 0;
-	for (off = skip; off + esz <= data->d_size; off += esz) {
+	esz = sh->sh_entsize >= 8 ? sh->sh_entsize :
+	      sh->sh_addralign == 8 ? 8 : 16;
+	b = data->d_buf;
+	if (data->d_size >= 2 && b[0] == 0xff && b[1] == 0x35)
+		off = esz;
+	for (; esz <= data->d_size && off <= data->d_size - esz; off += esz) {
 		uint64_t a = sh->sh_addr + off;
 		struct got_name key, *hit;
 		int err;
 
-		key.slot = x86_slot((unsigned char *)data->d_buf + off, esz, a);
+		key.slot = x86_slot(b + off, esz, a);
 		if (!key.slot)
 			continue;
-		hit = bsearch(&key, names, n, sizeof(*names), cmp_got);
+		hit = bsearch(&key, g->v, g->n, sizeof(*g->v), cmp_got);
 		if (!hit)
 			continue;
-		err = add_plt(t, a, esz, hit->name);
+		if (hit->name)
+			err = add_plt(t, a, esz, hit->name);
+		else
+			err = add_abs_plt(t, a, esz, hit->addend);
 		if (err)
 			return err;
 	}
@@ -434,42 +635,60 @@ static Elf_Scn *scn_named(Elf *e, size_t shstrndx, const char *want,
 	return NULL;
 }
 
+static int x86_plt(struct mt_symtab *t, Elf *e, size_t shstrndx,
+		   struct got_names *g)
+{
+	/* .plt.got jumps through slots that .rela.dyn fills; lld puts a
+	 * static executable's IRELATIVE entries in .iplt, .rela.iplt */
+	static const char *const rela[] = { ".rela.dyn", ".rela.iplt" };
+	static const char *const plt[] = { ".plt.got", ".iplt" };
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < 2; i++)
+		if ((scn = scn_named(e, shstrndx, rela[i], &sh)))
+			err = rela_names(e, scn, &sh, 1, g);
+	if (!err && g->nirel)
+		err = name_ifuncs(e, g);
+	if (err || !g->n)
+		return err;
+	qsort(g->v, g->n, sizeof(*g->v), cmp_got);
+	if ((scn = scn_named(e, shstrndx, ".plt.sec", &sh)) ||
+	    (scn = scn_named(e, shstrndx, ".plt", &sh)))
+		err = x86_entries(t, scn, &sh, g);
+	for (i = 0; !err && i < 2; i++)
+		if ((scn = scn_named(e, shstrndx, plt[i], &sh)))
+			err = x86_entries(t, scn, &sh, g);
+	return err;
+}
+
 static int read_plt(struct mt_symtab *t, Elf *e, size_t shstrndx)
 {
 	GElf_Ehdr eh;
 	GElf_Shdr sh, rsh;
 	Elf_Scn *scn, *rscn;
-	struct got_name *names = NULL;
-	size_t n = 0;
-	int err = 0;
+	struct got_names g = { NULL, 0, 0, 0 };
+	int err = 0, x86;
 
 	if (!gelf_getehdr(e, &eh))
 		return MT_ECORRUPT;
+	x86 = eh.e_machine == EM_X86_64;
 	rscn = scn_named(e, shstrndx, ".rela.plt", &rsh);
 	if (rscn)
-		err = rela_names(e, rscn, &rsh, &names, &n);
-	if (!err && eh.e_machine == EM_X86_64) {
-		/* .plt.got jumps through slots that .rela.dyn fills */
-		rscn = scn_named(e, shstrndx, ".rela.dyn", &rsh);
-		if (rscn)
-			err = rela_names(e, rscn, &rsh, &names, &n);
-		if (!err && n)
-			qsort(names, n, sizeof(*names), cmp_got);
-		if (!err && (scn = scn_named(e, shstrndx, ".plt.sec", &sh)))
-			err = x86_entries(t, scn, &sh, 0, names, n);
-		else if (!err && (scn = scn_named(e, shstrndx, ".plt", &sh)))
-			err = x86_entries(t, scn, &sh, 16, names, n);
-		if (!err && (scn = scn_named(e, shstrndx, ".plt.got", &sh)))
-			err = x86_entries(t, scn, &sh, 0, names, n);
+		err = rela_names(e, rscn, &rsh, x86, &g);
+	if (!err && x86) {
+		err = x86_plt(t, e, shstrndx, &g);
 	} else if (!err && eh.e_machine == EM_AARCH64 &&
 		   (scn = scn_named(e, shstrndx, ".plt", &sh))) {
 		size_t i; /* a 32-byte header, then 16 bytes per relocation */
 
-		for (i = 0; !err && i < n && 32 + 16 * (i + 1) <= sh.sh_size; i++)
+		for (i = 0; !err && i < g.n && 32 + 16 * (i + 1) <= sh.sh_size; i++)
 			err = add_plt(t, sh.sh_addr + 32 + 16 * i, 16,
-				      names[i].name);
+				      g.v[i].name);
 	}
-	free(names);
+	free(g.v);
 	return err;
 }
 

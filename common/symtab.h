@@ -67,9 +67,11 @@ void mt_symtab_release(struct mt_symtab *t);
  * Read the ELF file open on fd into t, which must be empty: its function
  * symbols (STT_FUNC and STT_GNU_IFUNC, defined in a section) from
  * .symtab and .dynsym, its PLT entries (x86-64: each entry of .plt.sec,
- * or of .plt after its header, and of .plt.got, named by the relocation
- * of the GOT slot it jumps through; other machines: .plt entries in
- * .rela.plt order), and the fields above. Symbols are sorted by address,
+ * or of .plt after its header if it has one, and of .plt.got, named by the
+ * relocation of the GOT slot it jumps through; for R_X86_64_IRELATIVE, by
+ * the STT_GNU_IFUNC symbol at the addend, else "*ABS*+0xADDEND", see
+ * mt-symbols(1); other machines: .plt entries in .rela.plt order), and
+ * the fields above. Symbols are sorted by address,
  * then size, then name; a symbol that both tables hold is listed once.
  * fd is read with pread and not closed.
  *
