@@ -125,20 +125,22 @@ int mt_dwlines_lookup(struct mt_dwlines *d, uint64_t addr, const char **file,
 }
 
 int mt_dwlines_addr_of(struct mt_dwlines *d, const char *file, int line,
-		       uint64_t *addr)
+		       int col, uint64_t *addr)
 {
 	Dwarf_Line **rows = NULL;
 	size_t n = 0, i;
 	uint64_t best = UINT64_MAX;
 
-	if (line <= 0 || dwarf_getsrc_file(d->dw, file, line, 0, &rows, &n) != 0)
+	if (line <= 0 || col < 0 ||
+	    dwarf_getsrc_file(d->dw, file, line, col, &rows, &n) != 0)
 		return MT_ENOENT;
 	for (i = 0; i < n; i++) {
 		Dwarf_Addr a;
-		int ln;
+		int ln, c = 0;
 
 		/* libdw may give the nearest line after a line without code */
 		if (dwarf_lineno(rows[i], &ln) == 0 && ln == line &&
+		    (!col || (dwarf_linecol(rows[i], &c) == 0 && c == col)) &&
 		    dwarf_lineaddr(rows[i], &a) == 0 && a < best)
 			best = a;
 	}

@@ -36,11 +36,12 @@ int mt_dwlines_lookup(struct mt_dwlines *d, uint64_t addr, const char **file,
  * The address of source line `line` of the file `file` (a path as the
  * compiler recorded it, or its last components, such as "a.c" or
  * "src/a.c"): the lowest address of the line table rows of that line
- * (where a breakpoint on FILE:LINE would go). Returns 0 and sets *addr, or
- * MT_ENOENT when no row has that file and line, MT_ENOMEM.
+ * (where a breakpoint on FILE:LINE would go); with col > 0, of the rows of
+ * that line and column only. Returns 0 and sets *addr, or MT_ENOENT when
+ * no row has that file and line (and column), MT_ENOMEM.
  */
 int mt_dwlines_addr_of(struct mt_dwlines *d, const char *file, int line,
-		       uint64_t *addr);
+		       int col, uint64_t *addr);
 
 void mt_dwlines_free(struct mt_dwlines *d);
 

@@ -994,21 +994,45 @@ static void free_paths(char **v)
 	free(v);
 }
 
-/* FILE:LINE in the executable's line tables (or its debug file's). */
+/* Parses FILE:LINE or FILE:LINE:COL: the file name malloced in *file. */
+static int split_line_sel(const char *sel, char **file, long *line, long *col)
+{
+	const char *c1 = strrchr(sel, ':'), *c0;
+	char *end;
+
+	*file = NULL;
+	*col = 0;
+	if (!c1 || c1 == sel)
+		return MT_ESYNTAX;
+	errno = 0;
+	*line = strtol(c1 + 1, &end, 10);
+	if (*end || errno || *line <= 0 || *line > INT_MAX || end == c1 + 1)
+		return MT_ESYNTAX;
+	/* FILE:LINE:COL: the number before the last one is the line */
+	for (c0 = c1 - 1; c0 > sel && *c0 >= '0' && *c0 <= '9'; c0--)
+		;
+	if (c0 > sel && *c0 == ':' && c0 + 1 < c1) {
+		*col = *line;
+		*line = strtol(c0 + 1, NULL, 10);
+		if (*line <= 0 || *line > INT_MAX || *col > INT_MAX)
+			return MT_ESYNTAX;
+		c1 = c0;
+	}
+	*file = strndup(sel, (size_t)(c1 - sel));
+	return *file ? 0 : MT_ENOMEM;
+}
+
+/* FILE:LINE[:COL] in the executable's line tables (or its debug file's). */
 static int line_addr(const struct mt_symtab *t, const char *sel, uint64_t *addr)
 {
-	const char *colon = strrchr(sel, ':');
-	char *file = strndup(sel, (size_t)(colon - sel)), *end;
 	struct mt_dwlines *d = NULL;
-	long line;
-	int fd, err = MT_ENOENT;
+	char *file;
+	long line, col;
+	int fd, err = split_line_sel(sel, &file, &line, &col);
 
-	errno = 0;
-	line = strtol(colon + 1, &end, 10);
-	if (!file || *end || errno || line <= 0 || line > INT_MAX) {
-		free(file);
-		return MT_ENOENT;
-	}
+	if (err)
+		return err;
+	err = MT_ENOENT;
 	fd = open(exe, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0 && !t->has_debug_info) {
 		int dfd = mt_symtab_find_debug(t, exe, NULL, 0, NULL);
@@ -1019,7 +1043,7 @@ static int line_addr(const struct mt_symtab *t, const char *sel, uint64_t *addr)
 		}
 	}
 	if (fd >= 0 && mt_dwlines_open(&d, fd) == 0) {
-		err = mt_dwlines_addr_of(d, file, (int)line, addr);
+		err = mt_dwlines_addr_of(d, file, (int)line, (int)col, addr);
 		mt_dwlines_free(d);
 	}
 	if (fd >= 0)
@@ -1034,9 +1058,6 @@ struct trig {
 	uint64_t addr;  /* file address */
 };
 
-/* Resolve --trigger in the executable: a symbol (mangled, as
- * mt-symbols lists it), '.', '?' (fzf through mt-symbols --pick) or an
- * address (a file address, as mt-symbols lists it). */
 /* A function named sel in a file the running target maps executable:
  * sets tr's path (malloced), address and name. */
 static int in_libraries(const char *sel, struct trig *tr)
@@ -1066,85 +1087,138 @@ static int in_libraries(const char *sel, struct trig *tr)
 	return found;
 }
 
+/* --trigger's kinds of selection: magic-trace's prefixes force one */
+enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
+
+/* A function picked with fzf through mt-symbols --pick: its name. */
+static char *pick_function(void)
+{
+	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
+	char *argv[] = { "mt-symbols", "--pick", exe, NULL }, line[4096], *tab, *name;
+	int fds[2];
+	struct proc p;
+	ssize_t n;
+	size_t i;
+
+	if (pipe2(fds, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	spawn(&p, argv, fds[1], NULL, 0, NULL);
+	close(fds[1]);
+	n = read(fds[0], line, sizeof(line) - 1);
+	close(fds[0]);
+	reap(&p, 1);
+	if (n <= 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
+		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger_sel);
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	tab = line;
+	for (i = 0; i < 3 && tab; i++)
+		tab = strchr(tab + 1, '\t');
+	if (!tab)
+		die(MT_EXIT_SYSTEM, "--trigger %s: unexpected mt-symbols output",
+		    trigger_sel);
+	name = strndup(tab + 1, strcspn(tab + 1, "\t"));
+	if (!name)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return name;
+}
+
+/* A hexadecimal address, with or without 0x. */
+static int parse_addr(const char *p, uint64_t *v)
+{
+	char *end;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (!*p || !isxdigit((unsigned char)*p))
+		return MT_ESYNTAX;
+	errno = 0;
+	*v = strtoull(p, &end, 16);
+	return *end || errno ? MT_ESYNTAX : 0;
+}
+
+/*
+ * Resolve --trigger: a symbol (mangled, as mt-symbols lists it) of the
+ * executable, then of the libraries the process maps; a source line
+ * FILE:LINE[:COL]; an address (a file address, as mt-symbols lists it);
+ * '.' (the stop indicator); '?' (fzf through mt-symbols --pick). The
+ * prefixes symbol:, line: and addr: force one kind, as in magic-trace.
+ */
 static void resolve_trigger(struct trig *tr)
 {
 	struct mt_symtab t = MT_SYMTAB_INIT;
 	const char *sel = trigger_sel;
+	enum sel_kind kind = SEL_ANY;
 	char *picked = NULL;
-	size_t i;
+	uint64_t v;
+	size_t i = 0;
 
 	tr->path = exe;
-	if (!strcmp(sel, "."))
+	if (!strncmp(sel, "symbol:", 7)) {
+		kind = SEL_SYMBOL;
+		sel += 7;
+	} else if (!strncmp(sel, "line:", 5)) {
+		kind = SEL_LINE;
+		sel += 5;
+	} else if (!strncmp(sel, "addr:", 5)) {
+		kind = SEL_ADDR;
+		sel += 5;
+	}
+	if (!*sel)
+		die(MT_EXIT_USAGE, "--trigger %s: nothing after the prefix", trigger_sel);
+	if (kind <= SEL_SYMBOL && !strcmp(sel, "."))
 		sel = STOP_INDICATOR;
 	if (!strcmp(sel, "?")) {
-		/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
-		char *argv[] = { "mt-symbols", "--pick", exe, NULL }, line[4096];
-		int fds[2];
-		struct proc p;
-		ssize_t n;
-		char *tab;
-
-		if (pipe2(fds, O_CLOEXEC))
-			die_errno(MT_EXIT_SYSTEM, "pipe");
-		spawn(&p, argv, fds[1], NULL, 0, NULL);
-		close(fds[1]);
-		n = read(fds[0], line, sizeof(line) - 1);
-		close(fds[0]);
-		reap(&p, 1);
-		if (n <= 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
-			die(MT_EXIT_USAGE, "--trigger ?: no function picked");
-		line[n] = '\0';
-		line[strcspn(line, "\n")] = '\0';
-		tab = line;
-		for (i = 0; i < 3 && tab; i++)
-			tab = strchr(tab + 1, '\t');
-		if (!tab)
-			die(MT_EXIT_SYSTEM, "--trigger ?: unexpected mt-symbols output");
-		picked = strndup(tab + 1, strcspn(tab + 1, "\t"));
-		sel = picked;
+		if (kind > SEL_SYMBOL)
+			die(MT_EXIT_USAGE, "--trigger %s: only functions are picked "
+			    "with fzf (? or symbol:?); give line:FILE:LINE", trigger_sel);
+		sel = picked = pick_function();
 	}
 	read_symbols(&t, exe, 1);
-	for (i = 0; i < t.n; i++)
-		if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
-			break;
-	if (i == t.n) {
-		const char *p = sel;
-		char *end;
-		uint64_t v;
-
-		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-			p += 2;
-		errno = 0;
-		v = strtoull(p, &end, 16);
-		if (*p && !*end && !errno) {
-			const struct mt_sym *s = mt_symtab_lookup(&t, v);
-
-			tr->addr = v;
-			tr->name = strdup(s ? s->name : sel);
-		} else if (strrchr(sel, ':') && line_addr(&t, sel, &v) == 0) {
-			const struct mt_sym *s = mt_symtab_lookup(&t, v);
-
-			tr->addr = v;
-			if (s && v != s->addr) {
-				if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", s->name,
-					     (uint64_t)(v - s->addr), sel) < 0)
-					tr->name = NULL;
-			} else {
-				tr->name = strdup(s ? s->name : sel);
-			}
-		} else if (strrchr(sel, ':')) {
-			die(MT_EXIT_DATA, "--trigger %s: no code at that line in %s "
-			    "(its DWARF line tables: build with -g)", sel, exe);
-		} else if (!child && in_libraries(sel, tr)) {
-			/* a function of a shared library the process maps */
-		} else {
-			die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
-			    "(mt-symbols --match lists them)", sel, exe,
-			    child ? "" : " nor in the libraries it maps");
-		}
-	} else {
+	if (kind <= SEL_SYMBOL)
+		for (i = 0; i < t.n; i++)
+			if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
+				break;
+	if (kind <= SEL_SYMBOL && i < t.n) {
 		tr->addr = t.v[i].addr;
 		tr->name = strdup(t.v[i].name);
+	} else if (kind != SEL_ADDR && kind != SEL_SYMBOL && strchr(sel, ':') &&
+		   line_addr(&t, sel, &v) == 0) {
+		const struct mt_sym *s = mt_symtab_lookup(&t, v);
+
+		tr->addr = v;
+		if (s && v != s->addr) {
+			if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", s->name,
+				     (uint64_t)(v - s->addr), sel) < 0)
+				tr->name = NULL;
+		} else {
+			tr->name = strdup(s ? s->name : sel);
+		}
+	} else if (kind != SEL_LINE && kind != SEL_SYMBOL && parse_addr(sel, &v) == 0) {
+		const struct mt_sym *s = mt_symtab_lookup(&t, v);
+
+		tr->addr = v;
+		tr->name = strdup(s ? s->name : sel);
+	} else if (kind == SEL_LINE || (kind == SEL_ANY && strchr(sel, ':'))) {
+		char *file;
+		long line, col;
+
+		if (split_line_sel(sel, &file, &line, &col))
+			die(MT_EXIT_USAGE, "--trigger %s: expected FILE:LINE or "
+			    "FILE:LINE:COLUMN", trigger_sel);
+		free(file);
+		die(MT_EXIT_DATA, "--trigger %s: no code at that line%s in %s "
+		    "(its DWARF line tables: build with -g)", trigger_sel,
+		    col ? " and column" : "", exe);
+	} else if (kind == SEL_ADDR) {
+		die(MT_EXIT_USAGE, "--trigger %s: expected a hexadecimal address",
+		    trigger_sel);
+	} else if (!child && in_libraries(sel, tr)) {
+		/* a function of a shared library the process maps */
+	} else {
+		die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
+		    "(mt-symbols --match lists them)", trigger_sel, exe,
+		    child ? "" : " nor in the libraries it maps");
 	}
 	if (!tr->name)
 		die(MT_EXIT_SYSTEM, "out of memory");
