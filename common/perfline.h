@@ -100,6 +100,14 @@ extern const char MT_PL_UNKNOWN_EVENT[];
 int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		       const char **why);
 
+/*
+ * The same parse without the fast paths for the usual header and branch
+ * layouts (the general tokenizing parser alone): for tests, which check
+ * that both give the same result, field for field, on any input.
+ */
+int mt_perf_parse_line_general(const char *line, size_t len,
+			       struct mt_perf_line *out, const char **why);
+
 /* Parse the text of a location, "sym+0xoff (dso)", "[unknown] (dso)",
  * "sym", "" ... into loc's sym, off and dso (ip untouched). */
 void mt_perf_parse_sym(const char *s, size_t len, struct mt_perf_loc *loc);

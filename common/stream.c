@@ -533,7 +533,8 @@ int mt_writer_flush(struct mt_writer *w)
 }
 
 /* Room for a record with an L-byte body; returns a pointer to its body. */
-static unsigned char *begin(struct mt_writer *w, unsigned type, size_t body)
+static inline unsigned char *begin(struct mt_writer *w, unsigned type,
+				   size_t body)
 {
 	size_t need = MT_REC_HDR + body;
 	unsigned char *p;
@@ -616,26 +617,45 @@ int mt_write_thread(struct mt_writer *w, const struct mt_thread *t)
 	return 0;
 }
 
-static void put_loc(unsigned char *p, const struct mt_loc *l)
+/* Little-endian stores: on a little-endian host one move each (the
+ * writer's hot path is a BRANCH per input line); elsewhere byte by byte. */
+static inline void put32(unsigned char *p, uint32_t v)
 {
-	mt_put64(p, l->ip);
-	mt_put64(p + 8, l->off);
-	mt_put32(p + 16, l->sym);
-	mt_put32(p + 20, l->dso);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 4);
+#else
+	mt_put32(p, v);
+#endif
+}
+
+static inline void put64(unsigned char *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+#else
+	mt_put64(p, v);
+#endif
+}
+
+static inline void put_loc(unsigned char *p, const struct mt_loc *l)
+{
+	put64(p, l->ip);
+	put64(p + 8, l->off);
+	put32(p + 16, l->sym);
+	put32(p + 20, l->dso);
 }
 
 /* time, pid, tid, cpu, u8 kind, u8 0, u16 flags: the 24 bytes that open
  * BRANCH, ERROR and MARK */
-static void put_head(unsigned char *b, uint64_t time, uint32_t pid,
-		     uint32_t tid, uint32_t cpu, uint8_t kind, uint16_t flags)
+static inline void put_head(unsigned char *b, uint64_t time, uint32_t pid,
+			    uint32_t tid, uint32_t cpu, uint8_t kind,
+			    uint16_t flags)
 {
-	mt_put64(b, time);
-	mt_put32(b + 8, pid);
-	mt_put32(b + 12, tid);
-	mt_put32(b + 16, cpu);
-	b[20] = kind;
-	b[21] = 0;
-	mt_put16(b + 22, flags);
+	put64(b, time);
+	put32(b + 8, pid);
+	put32(b + 12, tid);
+	put32(b + 16, cpu);
+	put32(b + 20, (uint32_t)kind | (uint32_t)flags << 16);
 }
 
 int mt_write_branch(struct mt_writer *w, const struct mt_branch *br)

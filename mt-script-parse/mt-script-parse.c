@@ -10,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "die.h"
 #include "err.h"
@@ -94,19 +97,71 @@ static void report(int verbose)
 
 /* ---- strings ---- */
 
-/* The last few strings of one field: consecutive branches repeat their
- * symbols, and a memcmp is cheaper than hashing. */
-#define CACHE_WAYS 4
+/* The strings of one field seen lately, by a hash of their length and
+ * their first and last 8 bytes: a branch's symbols and DSOs come back
+ * over and over, and these compares are cheaper than the intern table's
+ * hash of the whole name. A slot holds the last string that hashed to it:
+ * a cache only, the intern table has every string. */
+#define CACHE_BITS 10
 struct cache {
 	struct {
 		const char *p; /* the writer's copy */
 		size_t len;
 		uint32_t id;
-	} e[CACHE_WAYS];
-	unsigned next;
+	} e[1u << CACHE_BITS];
 };
 
 static struct cache sym_cache, dso_cache, misc_cache;
+
+static inline unsigned cache_slot(const char *p, size_t len)
+{
+	uint64_t a = 0, b = 0;
+
+	if (len >= 8) {
+		memcpy(&a, p, 8);
+		memcpy(&b, p + len - 8, 8);
+	} else {
+		memcpy(&a, p, len);
+	}
+	a ^= (b << 7 | b >> 57) ^ len;
+	return (unsigned)((a * 0x9e3779b97f4a7c15ull) >> (64 - CACHE_BITS));
+}
+
+/* memcmp(a, b, n) == 0 inline: names are 10 to 100 bytes, and a libc call
+ * per cache probe cost more than the compare. */
+static inline int same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, u, v;
+
+#ifdef __SSE2__
+	if (n >= 16) {
+		size_t i;
+
+		for (i = 0; i + 16 <= n; i += 16) {
+			__m128i ca = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
+			__m128i cb = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+
+			if (_mm_movemask_epi8(_mm_cmpeq_epi8(ca, cb)) != 0xffff)
+				return 0;
+		}
+		if (i == n)
+			return 1;
+		/* the last 16 bytes, overlapping the ones compared */
+		return _mm_movemask_epi8(_mm_cmpeq_epi8(
+			       _mm_loadu_si128((const __m128i *)(const void *)(a + n - 16)),
+			       _mm_loadu_si128((const __m128i *)(const void *)(b + n - 16)))) ==
+		       0xffff;
+	}
+#endif
+	if (n >= 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&u, a + n - 8, 8);
+		memcpy(&v, b + n - 8, 8);
+		return x == y && u == v && (n <= 16 || !memcmp(a + 8, b + 8, n - 16));
+	}
+	return !memcmp(a, b, n);
+}
 
 static uint32_t intern(struct cache *c, const struct mt_slice *s)
 {
@@ -116,9 +171,9 @@ static uint32_t intern(struct cache *c, const struct mt_slice *s)
 
 	if (!s->len)
 		return 0;
-	for (i = 0; i < CACHE_WAYS; i++)
-		if (c->e[i].len == s->len && !memcmp(c->e[i].p, s->p, s->len))
-			return c->e[i].id;
+	i = cache_slot(s->p, s->len);
+	if (c->e[i].len == s->len && same(c->e[i].p, s->p, s->len))
+		return c->e[i].id;
 	err = mt_writer_intern(&out, s->p, s->len, &id);
 	if (err == MT_EINVAL) {
 		/* a NUL byte: binary data, not text */
@@ -130,7 +185,6 @@ static uint32_t intern(struct cache *c, const struct mt_slice *s)
 	}
 	if (err)
 		die_mt(err, "%s: line %llu", in_name, nlines);
-	i = c->next++ % CACHE_WAYS;
 	c->e[i].p = mt_intern_str(&out.strings, id, &c->e[i].len);
 	c->e[i].id = id;
 	return id;
@@ -174,6 +228,9 @@ static void check(int err)
 static struct mt_tidmap thread_ids;
 static uint32_t *thread_comm; /* by thread index: the name sent */
 static size_t thread_cap;
+/* the thread of the last line: a run of lines is mostly one thread's */
+static uint32_t last_pid, last_tid, last_index;
+static int have_last;
 
 /* Send THREAD when a thread is first seen or its name changes. */
 static void see_thread(uint32_t pid, uint32_t tid, const struct mt_slice *comm,
@@ -184,9 +241,18 @@ static void see_thread(uint32_t pid, uint32_t tid, const struct mt_slice *comm,
 
 	if (pid == MT_NONE32 && tid == MT_NONE32)
 		return;
-	if (mt_tidmap_get(&thread_ids, pid, tid, &i, &is_new))
-		die(MT_EXIT_SYSTEM, "out of memory");
-	grow_or_die(&thread_comm, &thread_cap, i, sizeof(*thread_comm));
+	if (have_last && pid == last_pid && tid == last_tid) {
+		i = last_index;
+		is_new = 0;
+	} else {
+		if (mt_tidmap_get(&thread_ids, pid, tid, &i, &is_new))
+			die(MT_EXIT_SYSTEM, "out of memory");
+		grow_or_die(&thread_comm, &thread_cap, i, sizeof(*thread_comm));
+		last_pid = pid;
+		last_tid = tid;
+		last_index = i;
+		have_last = 1;
+	}
 	id = comm->len ? intern(&misc_cache, comm) : 0;
 	if (!is_new && (id == 0 || id == thread_comm[i]))
 		return;

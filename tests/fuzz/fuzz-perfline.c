@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness for the perf script line parser: any bytes, split into
  * lines, must parse or fail with MT_ESYNTAX and a reason, never crash, and
- * every slice of the result must lie inside its line.
+ * every slice of the result must lie inside its line; the parser with its
+ * fast paths and the general one alone must agree on every field.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,6 +43,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		memcpy(line, p, len);
 		err = mt_perf_parse_line(line, len, &l, &why);
+		{
+			struct mt_perf_line g;
+			const char *gwhy = NULL;
+			int gerr = mt_perf_parse_line_general(line, len, &g, &gwhy);
+
+			/* both clear the whole struct first: padding compares */
+			if (gerr != err || (err && strcmp(why, gwhy)) ||
+			    (!err && memcmp(&g, &l, sizeof(l))))
+				abort();
+		}
 		if (err) {
 			if (err != MT_ESYNTAX || !why || !*why)
 				abort();
