@@ -52,7 +52,7 @@ help:
 	@echo '                  again under ASan+UBSan, then short libFuzzer runs'
 	@echo 'make check-long   make check plus long fuzzing runs'
 	@echo 'make test         build and run the tests once (no sanitizers, no fuzzing)'
-	@echo 'make bench        benchmarks (figures as ratios to a baseline in the same run)'
+	@echo 'make bench        benchmarks (figures as ratios to a baseline in the same run); SECTIONS="10 30" runs only those'
 	@echo 'make demo         trace a bundled program (see README)'
 	@echo 'make install      install into $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make clean        remove $(BUILD)'
@@ -118,7 +118,7 @@ check-long: deps
 	@$(MAKE) --no-print-directory check FUZZ_RUNS=600
 
 bench: deps all $(HELPER_BIN)
-	@tests/bench/run $(BUILD)
+	@tests/bench/run $(BUILD) $(SECTIONS)
 
 demo: deps all $(HELPER_BIN) $(BUILD)/tests/progs/demo
 	@scripts/demo.sh $(BUILD)
