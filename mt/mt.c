@@ -366,6 +366,8 @@ static char *pick_process(void)
 		for (i = 0; i < k; i++)
 			if (cmd[i] == '\0' || cmd[i] == '\n')
 				cmd[i] = ' ';
+		while (k > 0 && cmd[k - 1] == ' ')
+			k--; /* the NUL after the last argument */
 		cmd[k] = '\0';
 		fprintf(f, "%s %s\n", e->d_name, cmd);
 	}
@@ -390,6 +392,9 @@ static char *pick_process(void)
 	if (!n || line[n] != ' ')
 		die(MT_EXIT_USAGE, "attach: give the process with -p pid (nothing "
 		    "was picked)");
+	/* say which (magic-trace #256): the picked line, pid and command */
+	line[strcspn(line, "\n")] = '\0';
+	fprintf(stderr, "%s: attaching to %s\n", mt_progname(), line);
 	pid = xstrdup(line);
 	pid[n] = '\0';
 	return pid;

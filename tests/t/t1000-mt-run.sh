@@ -137,6 +137,8 @@ if command -v fzf >/dev/null 2>&1; then
 	kill $victim
 	printf '[-p]\n[%s]\n' "$victim" >want
 	same_file want rec.argv
+	grep -qx "mt: attaching to $victim ./mt-pick-target-$$ 30" err ||
+		fail "no 'attaching to' line: $(cat err)"
 	expect_exit 2 env FZF_DEFAULT_OPTS="--exact --filter=zz-no-such-process-$$-zz" \
 		mt attach -o at5.fxt >out 2>err
 	contains err "give the process with -p pid (nothing was picked)"
