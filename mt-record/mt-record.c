@@ -284,6 +284,31 @@ static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
 
 /* ---- the private directory ---- */
 
+/*
+ * Runs argv with its standard output into buf (len bytes, NUL-terminated;
+ * what fits of its first read): the bytes read, or -1 when it failed or
+ * exited non-zero.
+ */
+static ssize_t run_output(char *const *argv, char *buf, size_t len)
+{
+	int fds[2];
+	struct proc p;
+	ssize_t n;
+
+	if (pipe2(fds, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	spawn(&p, argv, fds[1], NULL, 0, NULL);
+	close(fds[1]);
+	n = read(fds[0], buf, len - 1);
+	close(fds[0]);
+	reap(&p, 1);
+	free(p.errfile);
+	if (n < 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
 static void rm_rf(const char *path)
 {
 	DIR *d = opendir(path);
@@ -1095,21 +1120,10 @@ static char *pick_function(void)
 {
 	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
 	char *argv[] = { "mt-symbols", "--pick", exe, NULL }, line[4096], *tab, *name;
-	int fds[2];
-	struct proc p;
-	ssize_t n;
 	size_t i;
 
-	if (pipe2(fds, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	spawn(&p, argv, fds[1], NULL, 0, NULL);
-	close(fds[1]);
-	n = read(fds[0], line, sizeof(line) - 1);
-	close(fds[0]);
-	reap(&p, 1);
-	if (n <= 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
+	if (run_output(argv, line, sizeof(line)) <= 0)
 		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger_sel);
-	line[n] = '\0';
 	line[strcspn(line, "\n")] = '\0';
 	tab = line;
 	for (i = 0; i < 3 && tab; i++)
@@ -1749,21 +1763,12 @@ static void choose_trigger_via(void)
 static void check_perf(void)
 {
 	char *argv[] = { (char *)perf, "version", NULL }, buf[256];
-	int fds[2], major = 0, minor = 0;
-	struct proc p;
-	ssize_t n;
+	int major = 0, minor = 0;
+	ssize_t n = run_output(argv, buf, sizeof(buf));
 
-	if (pipe2(fds, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	spawn(&p, argv, fds[1], NULL, 0, NULL);
-	close(fds[1]);
-	n = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	reap(&p, 1);
-	if (n <= 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
+	if (n <= 0)
 		die(MT_EXIT_SYSTEM, "%s: cannot run perf (Debian: apt install linux-perf; "
 		    "or set MT_PERF to its path)", perf);
-	buf[n] = '\0';
 	if (sscanf(buf, "perf version %d.%d", &major, &minor) != 2)
 		warn("%s: cannot read its version from \"%.40s\"; going on", perf, buf);
 	else if (major < 5 || (major == 5 && minor < 11))

@@ -46,6 +46,20 @@ contains err "trigger armed: third @ 0x$addr in "
 case $(calls "addr:0x$addr") in "first second "*) ;; *) fail "addr:0x$addr" ;; esac
 case $(calls "0x$addr") in "first second "*) ;; *) fail "0x$addr" ;; esac
 
+# ? and symbol:? pick with fzf through mt-symbols --pick (its --filter
+# mode standing in for the user)
+if command -v fzf >/dev/null 2>&1; then
+	FZF_DEFAULT_OPTS="--exact --filter=second"
+	export FZF_DEFAULT_OPTS
+	case $(calls '?') in "first "*) ;; *) fail "?: $(calls '?')" ;; esac
+	contains err "trigger armed: second @ 0x"
+	case $(calls 'symbol:?') in "first "*) ;; *) fail "symbol:?" ;; esac
+	FZF_DEFAULT_OPTS="--exact --filter=zz-nothing-zz"
+	expect_exit 2 mt-record --backend uprobe --trigger '?' -- ./sel >out 2>err
+	contains err "mt-record: --trigger ?: no function picked"
+	unset FZF_DEFAULT_OPTS
+fi
+
 # malformed or missing: one line, the selection named, before recording
 bad() {
 	code=$1 sel=$2 msg=$3
