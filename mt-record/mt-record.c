@@ -1691,6 +1691,36 @@ static enum stop run_round(const struct trig *tr)
 
 /* ---- main ---- */
 
+/*
+ * Hardware breakpoints where they fire (magic-trace's way: no privilege,
+ * the program's code untouched), otherwise a uprobe.
+ */
+static void choose_trigger_via(void)
+{
+	int r;
+
+	if (trigger_via == VIA_UPROBE)
+		return;
+	r = mt_hwbp_fires();
+	if (trigger_via == VIA_BREAKPOINT) {
+		if (r < 0)
+			die(MT_EXIT_SYSTEM, "--trigger-via breakpoint: no hardware "
+			    "breakpoint can be made here: perf_event_open: %s",
+			    strerror(errno));
+		if (r == 0)
+			warn("hardware breakpoints do not fire on this machine (a "
+			     "virtual machine that does not pass debug traps on): "
+			     "this trigger will not fire; --trigger-via uprobe will");
+		use_bp = 1;
+		return;
+	}
+	if (r == 1)
+		use_bp = 1;
+	else
+		via_note = r == 0 ? "hardware breakpoints do not fire on this machine"
+				  : "no hardware breakpoint can be made here";
+}
+
 static void dry_run_print(void)
 {
 	struct argv a = { 0 };
@@ -1700,6 +1730,15 @@ static void dry_run_print(void)
 		print_argv(stdout, a.v);
 		argv_free(&a);
 		return;
+	}
+	if (trigger_sel) {
+		choose_trigger_via();
+		if (use_bp)
+			printf("# trigger %s: a hardware breakpoint on every thread "
+			       "(perf_event_open, breakpoint PMU)\n", trigger_sel);
+		else
+			printf("# trigger %s: a uprobe (perf_event_open, uprobe PMU)%s%s\n",
+			       trigger_sel, via_note ? ": " : "", via_note ? via_note : "");
 	}
 	if (backend == BE_UPROBE) {
 		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
@@ -1730,35 +1769,6 @@ static void choose_backend(void)
 			"--backend uprobe --functions REGEX\n", mt_progname());
 }
 
-/*
- * Hardware breakpoints where they fire (magic-trace's way: no privilege,
- * the program's code untouched), otherwise a uprobe.
- */
-static void choose_trigger_via(void)
-{
-	int r;
-
-	if (trigger_via == VIA_UPROBE)
-		return;
-	r = mt_hwbp_fires();
-	if (trigger_via == VIA_BREAKPOINT) {
-		if (r < 0)
-			die(MT_EXIT_SYSTEM, "--trigger-via breakpoint: no hardware "
-			    "breakpoint can be made here: perf_event_open: %s",
-			    strerror(errno));
-		if (r == 0)
-			warn("hardware breakpoints do not fire on this machine (a "
-			     "virtual machine that does not pass debug traps on): "
-			     "this trigger will not fire; --trigger-via uprobe will");
-		use_bp = 1;
-		return;
-	}
-	if (r == 1)
-		use_bp = 1;
-	else
-		via_note = r == 0 ? "hardware breakpoints do not fire on this machine"
-				  : "no hardware breakpoint can be made here";
-}
 
 static void check_perf(void)
 {

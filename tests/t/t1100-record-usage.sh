@@ -29,6 +29,12 @@ mt-record --dry-run --backend pt --trigger . --snapshot-size 3M \
 	--timing high --multi-thread -p 4242,4343 >dry 2>err
 contains dry "-e intel_pt/cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1/u -p 4242,4343 --snapshot -m,1024 "
 contains err "rounded up to 4096 KiB"
+# and how the trigger would be armed: a breakpoint or a uprobe
+grep -q '^# trigger \.: a hardware breakpoint on every thread' dry ||
+	grep -q '^# trigger \.: a uprobe (perf_event_open, uprobe PMU): ' dry ||
+	fail "--dry-run does not say how the trigger is armed: $(cat dry)"
+mt-record --dry-run --backend sample --trigger-via uprobe --trigger 'a b' -p 7 >dry
+contains dry "# trigger a b: a uprobe (perf_event_open, uprobe PMU)"
 mt-record --dry-run --backend pt --timing low --full -p 7 >dry
 contains dry "-e intel_pt//u --per-thread -t 7 -D -1"
 mt-record --dry-run --backend pt --timing cyc=1,mtc_period=3 -p 7 >dry
