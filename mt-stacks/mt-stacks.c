@@ -403,7 +403,7 @@ static long find_fn(struct thread *t, const struct mt_loc *l)
  * input string id. */
 enum {
 	SC_KNOWN = 1, SC_LONGJMP = 2, SC_GOGO = 4, SC_GOSWITCH = 8,
-	SC_RESUME = 16, SC_PLT = 32,
+	SC_RESUME = 16, SC_PLT = 32, SC_GOEXECUTE = 64,
 };
 static uint8_t *classes;
 static size_t classes_cap;
@@ -453,6 +453,11 @@ static const char *const gogo_names[] = {
 static const char *const go_switch_names[] = {
 	"runtime.mcall", "runtime.morestack", "runtime.morestack.abi0", NULL,
 };
+/* the scheduler: its gogo starts a goroutine's run (execute calls gogo
+ * in Go 1.19; schedule calls execute, which could tail-call it) */
+static const char *const go_execute_names[] = {
+	"runtime.execute", "runtime.schedule", NULL,
+};
 
 static unsigned sym_class(uint32_t sym)
 {
@@ -471,6 +476,8 @@ static unsigned sym_class(uint32_t sym)
 			c |= SC_GOGO;
 		if (in_list(s, go_switch_names))
 			c |= SC_GOSWITCH;
+		if (in_list(s, go_execute_names))
+			c |= SC_GOEXECUTE;
 		if (is_versioned(s, "_Unwind_Resume"))
 			c |= SC_RESUME;
 		if (ends_with(s, "@plt"))
@@ -591,6 +598,11 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 	}
 	if (same_fn(dst, f))
 		return;
+	if (!after_return && (sym_class(f->sym) & SC_GOGO) &&
+	    same_fn(&b->from, f) && !(sym_class(dst->sym) & SC_GOGO)) {
+		go_switch(t, b, time);
+		return;
+	}
 	k = find_fn(t, dst);
 	/* a PLT stub jumps to its target or to the PLT header (lazy
 	 * binding), which may be unsymbolised code of the caller's file */
@@ -599,11 +611,6 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 		k = landing_frame(t, dst, k);
 		while (t->cur.n > (size_t)k + 1)
 			pop(t, time, 0);
-		return;
-	}
-	if (!after_return && dst->off != 0 && (sym_class(f->sym) & SC_GOGO) &&
-	    same_fn(&b->from, f)) {
-		go_switch(t, b, time);
 		return;
 	}
 	if (!after_return && dst->off != 0 &&
@@ -628,30 +635,44 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 }
 
 /*
- * Go: gogo leaves for another goroutine's stack. The goroutine that gave up
- * the CPU did so through runtime.mcall (or morestack): unwind past it and
- * its caller, so that switches do not pile frames up; with neither on the
- * stack, start again.
+ * Go: gogo leaves g0 for a goroutine's stack. Called by runtime.execute,
+ * the scheduler, it starts a goroutine's run, and which goroutine that is
+ * the branches do not tell: every frame of the thread ends, and the code
+ * it jumps to is where a new segment begins (as at a trace's start; the
+ * returns of the run reveal its callers). Otherwise (newstack after
+ * morestack, recovery or goschedguarded_m after mcall) the goroutine that
+ * left through runtime.morestack or runtime.mcall goes on: the frames from
+ * that one up end, and the jump lands in its stack, unwinding to the
+ * function it lands in, or past every frame known when that is none of
+ * them. With neither on the stack, start again there as well.
  */
 static void go_switch(struct thread *t, const struct mt_branch *b,
 		      uint64_t time)
 {
-	long k = -1;
 	size_t i;
 
-	for (i = t->cur.n; i > 0 && k < 0; i--)
-		if (sym_class(t->cur.f[i - 1].sym) & SC_GOSWITCH)
-			k = (long)i - 1;
-	if (k < 0) {
-		reset(t, time, 0);
-		infer(t, &b->to);
-		return;
+	for (i = t->cur.n; i > 0; i--) {
+		unsigned c = sym_class(t->cur.f[i - 1].sym);
+
+		if (c & SC_GOEXECUTE)
+			break;
+		if (c & SC_GOSWITCH) {
+			while (t->cur.n >= i)
+				pop(t, time, 0);
+			if (find_fn(t, &b->to) < 0) {
+				/* further out than every frame known (a frame
+				 * the trace never showed may lie between):
+				 * they end, and the code there ran since the
+				 * segment began */
+				while (t->cur.n)
+					pop(t, time, 0);
+			}
+			land(t, b, time, 0);
+			return;
+		}
 	}
-	while (t->cur.n > (size_t)k)
-		pop(t, time, 0);
-	if (t->cur.n)
-		pop(t, time, 0);
-	land(t, b, time, 1);
+	reset(t, time, 0);
+	infer(t, &b->to);
 }
 
 /* With the stack empty, a return from the function at from: it ran since

@@ -117,6 +117,11 @@ static size_t read_mem(pid_t tid, uint64_t addr, void *buf, size_t n)
 	return (size_t)got;
 }
 
+size_t tracee_read(uint32_t tid, uint64_t addr, void *buf, size_t n)
+{
+	return read_mem((pid_t)tid, addr, buf, n);
+}
+
 static void decode_at(pid_t tid, uint64_t addr, struct insn *in)
 {
 	uint8_t buf[16];
@@ -243,8 +248,11 @@ struct task {
 	struct insn cur;	/* at rip: the instruction being stepped */
 	uint64_t time;		/* its time */
 	uint64_t sysno;		/* rax when cur is a syscall */
+	uint64_t rsp;		/* rsp at cur */
+	uint64_t fs;		/* FS base after the last step */
 	int sig;		/* a signal injected with the step */
 	int pge;		/* tracing starts again at the next instruction */
+	int pge_sigreturn;	/* after rt_sigreturn */
 	uint64_t handler_rsp;	/* and there a signal handler begins */
 	int ended;
 	int late;		/* a late trap is being faked */
@@ -305,6 +313,8 @@ static void at(struct task *t, const struct user_regs_struct *r)
 	decode_at(t->tid, r->rip, &t->cur);
 	t->time = next_time();
 	t->sysno = r->rax;
+	t->rsp = r->rsp;
+	t->fs = r->fs_base;
 	if (t->cur.cls == IC_SYSCALL) {
 		if (r->rax == 59 || r->rax == 322)
 			die(MT_EXIT_DATA, "thread %d calls execve: ptsynth traces one "
@@ -335,13 +345,17 @@ static void run(struct task *t, const struct insn *in, uint64_t next,
 		uint64_t rsp, uint64_t time)
 {
 	if (t->pge) {
-		enc_begin(t->enc, in->addr, time, t->handler_rsp);
+		enc_begin(t->enc, in->addr, time, t->handler_rsp, t->rsp,
+			  t->pge_sigreturn);
 		t->pge = 0;
+		t->pge_sigreturn = 0;
 		t->handler_rsp = 0;
 	}
-	enc_exec(t->enc, in, next, rsp, time);
-	if (in->cls == IC_SYSCALL)
+	enc_exec(t->enc, in, next, rsp, t->fs, time);
+	if (in->cls == IC_SYSCALL) {
 		t->pge = 1;
+		t->pge_sigreturn = t->sysno == 15;
+	}
 }
 
 /*
@@ -428,6 +442,7 @@ static void stepped(struct task *t)
 
 	get_regs(t->tid, &r);
 	next = r.rip;
+	t->fs = r.fs_base;
 	n_steps++;
 	if (fake_late && t->cur.cpuid && !t->late && !t->sig) {
 		t->late = 1;

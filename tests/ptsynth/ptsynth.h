@@ -85,6 +85,8 @@ const struct sym_map *sym_add_map(uint64_t start, uint64_t end,
 				  const void *image, size_t image_len);
 /* The function holding addr (cached per address). */
 void sym_lookup(uint64_t addr, struct sym_info *out);
+/* Whether a Go program's file (one with .gopclntab) was loaded. */
+int sym_go(void);
 
 /* ---- perfdata.c: the perf.data file ---- */
 
@@ -111,13 +113,15 @@ struct thread;
 void enc_init(enum timing timing, FILE *truth);
 struct thread *enc_thread_new(uint32_t pid, uint32_t tid);
 /* Tracing (re)starts at ip at time: TIP.PGE; the first one starts the
- * thread's trace. handler_rsp: not 0 when a signal handler starts there. */
+ * thread's trace. handler_rsp: not 0 when a signal handler starts there.
+ * rsp: the stack pointer at ip; sigreturn: the system call that stopped
+ * the trace was rt_sigreturn. */
 void enc_begin(struct thread *t, uint64_t ip, uint64_t time,
-	       uint64_t handler_rsp);
+	       uint64_t handler_rsp, uint64_t rsp, int sigreturn);
 /* in was executed at time and control went to next; rsp is the stack
- * pointer after it. */
+ * pointer after it, fs the FS base (Go's g is at fs - 8). */
 void enc_exec(struct thread *t, const struct insn *in, uint64_t next,
-	      uint64_t rsp, uint64_t time);
+	      uint64_t rsp, uint64_t fs, uint64_t time);
 /* An asynchronous event (a signal) at ip, before the instruction there
  * ran: FUP, TIP.PGD. */
 void enc_async(struct thread *t, uint64_t ip, uint64_t time);
@@ -127,6 +131,11 @@ void enc_end(struct thread *t);
  * threads still open. */
 void enc_finish(void);
 void enc_release(void);
+
+/* ---- ptsynth.c: the traced process's memory ---- */
+
+/* Read up to n bytes at addr of thread tid; returns how many were read. */
+size_t tracee_read(uint32_t tid, uint64_t addr, void *buf, size_t n);
 
 /* Time of a step: the TSC, which perf shows as ns. */
 #define TIME_BASE 1000000000000ull	/* perf prints 1000.000000000 */

@@ -74,6 +74,14 @@ struct slot {
 static struct slot *cache;
 static size_t cache_cap, cache_n;
 
+/* a file with Go's pc-line table was loaded */
+static int go_seen;
+
+int sym_go(void)
+{
+	return go_seen;
+}
+
 static char *dupstr(const char *s)
 {
 	char *d = strdup(s);
@@ -647,6 +655,8 @@ static void read_elf(struct table *t, int fd, const void *image,
 	}
 	demangle_all(t);
 	read_plt(t, e);
+	if (section_named(e, ".gopclntab", &sh))
+		go_seen = 1;
 	if (dbg)
 		elf_end(dbg);
 	if (dfd >= 0)

@@ -1,4 +1,4 @@
-# Go: runtime.gogo jumps into another goroutine. The goroutine that parked went through runtime.mcall: the frames from mcall up, and mcall's caller, end there, and the new goroutine's code replaces the frame below (goroutines share the thread's track), so repeated switches do not leave frames wandering off to the right; with no mcall or morestack on the stack, gogo starts the stack again.
+# Go: runtime.gogo jumps into a goroutine. Reached from the scheduler (runtime.schedule, runtime.execute; here execute tail-jumps to gogo), it starts a goroutine's run, and which goroutine the branches do not tell: every frame of the thread ends at the jump, and a new segment begins where it lands (main.worker, inferred, depth 0), whose returns would reveal its callers. A gogo with neither the scheduler nor runtime.mcall or runtime.morestack under it (main.worker tail-jumps to it) starts a new segment as well. (This case used to keep magic-trace's rule: unwind past mcall and its caller and let the new goroutine's code replace the frame below; ptsynth's Go-aware truth shows that wrong.)
 --- input
    80/80    6.000000100:          1   branches:uH:   call                            440010 main.main+0x10 (/bin/goapp) =>           450000 runtime.chanrecv1+0x0 (/bin/goapp)
    80/80    6.000000110:          1   branches:uH:   call                            450010 runtime.chanrecv1+0x10 (/bin/goapp) =>           451000 runtime.gopark+0x0 (/bin/goapp)
@@ -19,9 +19,9 @@ SPAN start=6.000000140 end=6.000000170 tid=80 depth=5 kind=function flags=- addr
 SPAN start=6.000000130 end=6.000000170 tid=80 depth=4 kind=function flags=- address=0x453000 name="runtime.park_m"
 SPAN start=6.000000120 end=6.000000170 tid=80 depth=3 kind=function flags=- address=0x452000 name="runtime.mcall"
 SPAN start=6.000000110 end=6.000000170 tid=80 depth=2 kind=function flags=- address=0x451000 name="runtime.gopark"
-SPAN start=6.000000180 end=6.000000190 tid=80 depth=2 kind=function flags=- address=0x457000 name="main.step"
-SPAN start=6.000000170 end=6.000000200 tid=80 depth=1 kind=function flags=INFERRED address=0x441000 name="main.worker"
-SPAN start=6.000000200 end=6.000000210 tid=80 depth=1 kind=function flags=- address=0x456000 name="runtime.gogo.abi0"
-SPAN start=6.000000100 end=6.000000210 tid=80 depth=0 kind=function flags=INFERRED address=0x440000 name="main.main"
+SPAN start=6.000000100 end=6.000000170 tid=80 depth=0 kind=function flags=INFERRED address=0x440000 name="main.main"
 SPAN start=6.000000100 end=6.000000170 tid=80 depth=1 kind=function flags=- address=0x450000 name="runtime.chanrecv1"
+SPAN start=6.000000180 end=6.000000190 tid=80 depth=1 kind=function flags=- address=0x457000 name="main.step"
+SPAN start=6.000000200 end=6.000000210 tid=80 depth=0 kind=function flags=- address=0x456000 name="runtime.gogo.abi0"
+SPAN start=6.000000170 end=6.000000200 tid=80 depth=0 kind=function flags=INFERRED address=0x441000 name="main.worker"
 SPAN start=6.000000210 end=6.000000210 tid=80 depth=0 kind=function flags=INFERRED|OPEN address=0x441000 name="main.other"
