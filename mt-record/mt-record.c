@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/auxv.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -433,9 +435,10 @@ static void start_child(void)
 			_exit(127); /* mt-record gave up */
 		if (out_fd == 1)
 			dup2(2, 1);
-		/* a breakpoint needs the program's addresses: stop after
-		 * execve (a traced child gets SIGTRAP there) to arm it */
-		if (use_bp && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		/* 't': stop after execve (a traced child gets SIGTRAP there),
+		 * for a breakpoint that needs the program's addresses or a
+		 * trigger in its libraries */
+		if (b == 't' && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
 			fprintf(stderr, "mt-record: ptrace(PTRACE_TRACEME): %s "
 				"(--trigger-via uprobe does without)\n", strerror(errno));
 			_exit(126);
@@ -450,20 +453,21 @@ static void start_child(void)
 }
 
 static int child_stopped; /* at its execve, traced: resume_child() */
+static int trace_start;   /* release_child() holds the command again */
 
-/* Lets the command run; with a breakpoint trigger it stops again right
- * after execve (or has ended: then child is 0), until resume_child(). */
+/* Lets the command run; with trace_start it stops again right after
+ * execve (or has ended: then child is 0), until resume_child(). */
 static void release_child(void)
 {
 	int st;
 
 	if (gate_w < 0)
 		return;
-	if (write(gate_w, "x", 1) != 1)
+	if (write(gate_w, trace_start ? "t" : "x", 1) != 1)
 		die_errno(MT_EXIT_SYSTEM, "starting %s", cmd[0]);
 	close(gate_w);
 	gate_w = -1;
-	if (!use_bp)
+	if (!trace_start)
 		return;
 	while (waitpid(child, &st, 0) < 0)
 		if (errno != EINTR)
@@ -472,6 +476,59 @@ static void release_child(void)
 		child_stopped = 1;
 	else
 		child = 0; /* execve failed (its message is out), or killed */
+}
+
+/*
+ * The held command, from its execve to its entry point, where the dynamic
+ * loader has mapped its libraries (and run their constructors): a
+ * breakpoint instruction there, then the original code back. x86-64 only;
+ * elsewhere it stays at its execve. Signals on the way are passed on.
+ */
+static void run_to_entry(void)
+{
+#if defined(__x86_64__)
+	char path[64];
+	uint64_t av[2], entry = 0;
+	struct user_regs_struct regs;
+	long word;
+	int fd, st;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)child);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	while (fd >= 0 && read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) && av[0])
+		if (av[0] == AT_ENTRY)
+			entry = av[1];
+	if (fd >= 0)
+		close(fd);
+	if (!entry)
+		die(MT_EXIT_SYSTEM, "%s: no entry point in %s", cmd[0], path);
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, child, (void *)entry, NULL);
+	if (errno || ptrace(PTRACE_POKETEXT, child, (void *)entry,
+			    (void *)((word & ~0xffL) | 0xcc)) ||
+	    ptrace(PTRACE_CONT, child, NULL, NULL))
+		die_errno(MT_EXIT_SYSTEM, "ptrace(%s, to its entry point)", cmd[0]);
+	for (;;) {
+		while (waitpid(child, &st, 0) < 0)
+			if (errno != EINTR)
+				die_errno(MT_EXIT_SYSTEM, "waitpid(%d)", (int)child);
+		if (!WIFSTOPPED(st)) {
+			child = 0;
+			child_stopped = 0;
+			die(MT_EXIT_DATA, "%s ended before its entry point", cmd[0]);
+		}
+		if (WSTOPSIG(st) == SIGTRAP)
+			break;
+		if (ptrace(PTRACE_CONT, child, NULL, (void *)(long)WSTOPSIG(st)))
+			die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_CONT, %d)", (int)child);
+	}
+	if (ptrace(PTRACE_POKETEXT, child, (void *)entry, (void *)word) ||
+	    ptrace(PTRACE_GETREGS, child, NULL, &regs))
+		die_errno(MT_EXIT_SYSTEM, "ptrace(%s, at its entry point)", cmd[0]);
+	regs.rip = entry;
+	if (ptrace(PTRACE_SETREGS, child, NULL, &regs))
+		die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_SETREGS, %d)", (int)child);
+#endif
 }
 
 static void resume_child(void)
@@ -1081,6 +1138,8 @@ struct trig {
 	char *path;
 	char *name;
 	uint64_t addr;  /* file address */
+	int in_lib;     /* a command's: looked up in its libraries once they
+			 * are loaded (run_to_entry) */
 };
 
 /* A function named sel in a file the running target maps executable:
@@ -1110,6 +1169,18 @@ static int in_libraries(const char *sel, struct trig *tr)
 	}
 	free_paths(libs);
 	return found;
+}
+
+/* Whether the file calls a function named name through its PLT. */
+static int calls_through_plt(const struct mt_symtab *t, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].bind == MT_SYM_PLT && !strncmp(t->v[i].name, name, n) &&
+		    !strcmp(t->v[i].name + n, "@plt"))
+			return 1;
+	return 0;
 }
 
 /* --trigger's kinds of selection: magic-trace's prefixes force one */
@@ -1229,6 +1300,14 @@ static void resolve_trigger(struct trig *tr)
 		    trigger_sel);
 	} else if (!child && in_libraries(sel, tr)) {
 		/* a function of a shared library the process maps */
+#if defined(__x86_64__)
+	} else if (child && kind <= SEL_SYMBOL && calls_through_plt(&t, sel)) {
+		/* a function of a library the command loads (it calls it
+		 * through its PLT): looked up once it has run to its entry
+		 * point, where its libraries are mapped */
+		tr->in_lib = 1;
+		tr->name = strdup(sel);
+#endif
 	} else {
 		die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
 		    "(mt-symbols --match lists them)", trigger_sel, exe,
@@ -1238,6 +1317,24 @@ static void resolve_trigger(struct trig *tr)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	mt_symtab_release(&t);
 	free(picked);
+}
+
+/* A command's trigger in its libraries, now that they are mapped. */
+static void resolve_in_libraries(struct trig *tr)
+{
+	char *sel = tr->name;
+
+	tr->name = NULL;
+	tr->in_lib = 0;
+	if (!in_libraries(sel, tr)) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		child = 0;
+		die(MT_EXIT_DATA, "--trigger %s: no such function in %s nor in the "
+		    "libraries it loaded (mt-symbols --match lists them)",
+		    trigger_sel, exe);
+	}
+	free(sel);
 }
 
 static void die_up(const struct mt_uprobe *u, int err)
@@ -1523,7 +1620,7 @@ static void wallclock_line(void)
 		   m.tv_nsec, (long long)r.tv_sec, r.tv_nsec);
 }
 
-static enum stop run_round(const struct trig *tr)
+static enum stop run_round(struct trig *tr)
 {
 	struct perf_rec pr;
 	struct mt_uprobe u;
@@ -1554,13 +1651,17 @@ static enum stop run_round(const struct trig *tr)
 	} else {
 		perf_start(&pr, tr != NULL);
 	}
-	if (tr && !arm_after_ns && !(use_bp && mode == MT_UPROBE_EXEC)) {
+	if (tr && !arm_after_ns && !(trace_start && mode == MT_UPROBE_EXEC)) {
 		arm_trigger(&tg, tr, mode);
 		armed = 1;
 	}
 	release_child();
+	if (tr && tr->in_lib && child_stopped) {
+		run_to_entry();
+		resolve_in_libraries(tr);
+	}
 	if (tr && !arm_after_ns && !armed && child) {
-		/* a breakpoint: the command is stopped after its execve */
+		/* the command is stopped after its execve, or at its entry */
 		arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
 		armed = 1;
 	}
@@ -2034,6 +2135,7 @@ int main(int argc, char **argv)
 	if (trigger_sel) {
 		resolve_trigger(&tr);
 		trp = &tr;
+		trace_start = child && (use_bp || tr.in_lib);
 	}
 	for (round_no = 0; repeat == 0 || round_no < repeat; round_no++) {
 		enum stop why;

@@ -3,7 +3,9 @@
 # FILE:LINE:COLUMN (the column of one of three calls on one line: the
 # snapshot holds exactly the calls before it), the prefixes symbol:,
 # line: and addr: that force one kind (addr: with or without 0x), and a
-# clear message and exit status for each malformed or missing selection.
+# clear message and exit status for each malformed or missing selection;
+# with a command, a function of a library it calls, armed once the program
+# has run to its entry point (its libraries mapped), before main.
 . "$MT_TOP/tests/lib.sh"
 need_uprobes
 mkdir tmp
@@ -59,6 +61,47 @@ if command -v fzf >/dev/null 2>&1; then
 	contains err "mt-record: --trigger ?: no function picked"
 	unset FZF_DEFAULT_OPTS
 fi
+
+# a command's library function: lib_stop, called at iteration 60, is in
+# libt.so; the snapshot holds the 61 calls of outer before it, whether the
+# trigger is a uprobe or (auto) whatever fires here
+cat >libt.c <<'C'
+int lib_stop(int x) { return x + 1; }
+int lib_inner(int x) { return x * 2; }
+C
+cat >usel.c <<'C'
+#include <stdio.h>
+int lib_stop(int);
+static volatile int s;
+__attribute__((noinline)) void outer(int i) { s += i; }
+int main(void)
+{
+	for (int i = 0; i < 100; i++) {
+		outer(i);
+		if (i == 60)
+			s += lib_stop(i);
+	}
+	puts("usel done");
+	return 0;
+}
+C
+gcc -shared -fPIC -o libt.so libt.c
+gcc -O1 -fno-inline -o usel usel.c -L. -lt -Wl,-rpath,"$PWD"
+for via in uprobe auto; do
+	mt-record --backend uprobe --functions '^outer$' --trigger symbol:lib_stop \
+		--trigger-via $via -- ./usel >lib.txt 2>err ||
+		{ cat err >&2; fail "--trigger lib_stop -- ./usel ($via)"; }
+	contains err "trigger armed: lib_stop @ 0x"
+	contains err "libt.so"
+	contains err "usel done"
+	n=$(grep -c 'probe_usel:outer:' lib.txt)
+	[ "$n" -eq 61 ] || fail "library trigger of a command ($via): $n calls of outer"
+done
+# a library function the program does not call, or a typo: refused
+# before the program runs
+expect_exit 1 mt-record --backend uprobe --trigger lib_inner -- ./usel >out 2>err
+contains err "mt-record: --trigger lib_inner: no such function in"
+grep -q "usel done" err && fail "the program ran before the trigger was refused"
 
 # malformed or missing: one line, the selection named, before recording
 bad() {
