@@ -64,3 +64,25 @@ char *mt_buf_detach(struct mt_buf *b, size_t *len)
 	mt_buf_init(b);
 	return p;
 }
+
+int mt_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	void **pp = p;
+	size_t c = *cap ? *cap : 8;
+	char *v;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / elem)
+			return MT_ENOMEM;
+		c *= 2;
+	}
+	v = realloc(*pp, c * elem);
+	if (!v)
+		return MT_ENOMEM;
+	memset(v + *cap * elem, 0, (c - *cap) * elem);
+	*pp = v;
+	*cap = c;
+	return 0;
+}

@@ -36,6 +36,13 @@ static inline void mt_buf_reset(struct mt_buf *b)
 		b->p[0] = '\0';
 }
 
+/*
+ * Room for need elements of elem bytes in the array *p of *cap elements
+ * (realloc'd, at least doubling; the new elements zeroed). 0, or
+ * MT_ENOMEM with *p and *cap unchanged.
+ */
+int mt_grow(void *p, size_t *cap, size_t need, size_t elem);
+
 /* Return the bytes (NUL-terminated, or NULL if never grown) and reset b to
  * empty; the caller frees them. */
 char *mt_buf_detach(struct mt_buf *b, size_t *len);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "die.h"
 #include "err.h"
 #include "banned.h"
@@ -118,23 +119,8 @@ void write_or_die(int fd, const void *buf, size_t n)
 
 void grow_or_die(void *p, size_t *cap, size_t need, size_t elem)
 {
-	void **pp = p;
-	size_t n = *cap ? *cap : 16;
-	char *v;
-
-	if (need < *cap)
-		return;
-	while (n <= need) {
-		if (n > SIZE_MAX / 2 / elem)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		n *= 2;
-	}
-	v = realloc(*pp, n * elem);
-	if (!v)
+	if (mt_grow(p, cap, need + 1, elem))
 		die(MT_EXIT_SYSTEM, "out of memory");
-	memset(v + *cap * elem, 0, (n - *cap) * elem);
-	*pp = v;
-	*cap = n;
 }
 
 #define MT_VERSION "0.1"

@@ -17,8 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "err.h"
 #include "hwbp.h"
+#include "proc.h"
 #include "banned.h"
 
 struct mt_hwbp_ring {
@@ -77,68 +79,6 @@ int mt_hwbp_fires(void)
 	return count > 0;
 }
 
-/* The online CPUs, from /sys: a malloced array of *n numbers. */
-static int *online_cpus(size_t *n)
-{
-	char buf[4096], *p, *end;
-	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-	ssize_t k = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	long a, b, c;
-	int *v = NULL;
-	size_t cap = 0;
-
-	if (fd >= 0)
-		close(fd);
-	*n = 0;
-	if (k <= 0) {
-		/* no /sys: the CPUs the system was configured with */
-		long m = sysconf(_SC_NPROCESSORS_ONLN);
-
-		snprintf(buf, sizeof(buf), "0-%ld", m > 0 ? m - 1 : 0);
-	} else {
-		buf[k] = '\0';
-	}
-	for (p = buf; *p >= '0' && *p <= '9';) {
-		a = strtol(p, &end, 10);
-		b = a;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (c = a; c <= b && c - a < 4096; c++) {
-			if (*n == cap) {
-				int *nv = realloc(v, (cap ? cap * 2 : 8) * sizeof(*v));
-
-				if (!nv) {
-					free(v);
-					return NULL;
-				}
-				v = nv;
-				cap = cap ? cap * 2 : 8;
-			}
-			v[(*n)++] = (int)c;
-		}
-		p = *end == ',' ? end + 1 : end;
-	}
-	return v;
-}
-
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	void *nv;
-	size_t ncap;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	nv = realloc(*v, ncap * size);
-	if (!nv)
-		return MT_ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
 static int failed(struct mt_hwbp *b, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int failed(struct mt_hwbp *b, int err, const char *fmt, ...)
@@ -172,7 +112,7 @@ static int arm_thread(struct mt_hwbp *b, uint32_t tid)
 	for (r = 0; r < b->nrings; r++) {
 		struct mt_hwbp_ring *g = &b->rings[r];
 
-		if (grow((void **)&b->fds, &b->capfds, b->nfds + 1, sizeof(*b->fds)))
+		if (mt_grow(&b->fds, &b->capfds, b->nfds + 1, sizeof(*b->fds)))
 			return MT_ENOMEM;
 		fd = open_event(&a, (pid_t)tid, g->cpu);
 		if (fd < 0 && errno == ESRCH)
@@ -201,7 +141,7 @@ static int arm_thread(struct mt_hwbp *b, uint32_t tid)
 		if (ioctl(b->fds[r], PERF_EVENT_IOC_ENABLE, 0))
 			return failed(b, MT_EIO, "ioctl(PERF_EVENT_IOC_ENABLE, thread "
 				      "%ld)", (long)tid);
-	if (grow((void **)&b->tids, &b->captids, b->ntids + 1, sizeof(*b->tids)))
+	if (mt_grow(&b->tids, &b->captids, b->ntids + 1, sizeof(*b->tids)))
 		return MT_ENOMEM;
 	b->tids[b->ntids++] = tid;
 	return 1;
@@ -254,11 +194,9 @@ int mt_hwbp_arm(struct mt_hwbp *b, pid_t pid, uint64_t addr)
 	b->pid = pid;
 	b->addr = addr;
 	b->page_size = ps > 0 ? (size_t)ps : 4096;
-	cpus = online_cpus(&ncpu);
-	if (!cpus || !ncpu) {
-		free(cpus);
-		return MT_ENOMEM;
-	}
+	r = mt_online_cpus(&cpus, &ncpu);
+	if (r)
+		return failed(b, r, "reading the online CPUs");
 	b->rings = calloc(ncpu, sizeof(*b->rings));
 	if (!b->rings) {
 		free(cpus);

@@ -37,6 +37,7 @@
 #include "err.h"
 #include "hwbp.h"
 #include "perfline.h"
+#include "proc.h"
 #include "stream.h"
 #include "symtab.h"
 #include "uprobe.h"
@@ -1044,14 +1045,14 @@ static char **mapped_libraries(void)
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
 	f = fopen(maps, "re");
 	while (f && getline(&line, &cap, f) >= 0) {
-		char perms[8], *path;
-		int at = 0, seen = 0;
+		struct mt_map m;
+		char *path;
+		int seen = 0;
 
-		if (sscanf(line, "%*s %7s %*s %*s %*s %n", perms, &at) < 1 || !at ||
-		    perms[2] != 'x' || line[at] != '/')
+		if (mt_maps_parse(line, &m) || !m.exec || m.path[0] != '/')
 			continue;
-		path = line + at;
-		path[strcspn(path, "\n")] = '\0';
+		path = line + (m.path - line);
+		path[m.path_len] = '\0';
 		for (k = 0; k < n; k++)
 			seen |= !strcmp(v[k], path);
 		if (seen || !strcmp(path, exe))
@@ -1501,21 +1502,16 @@ static uint64_t runtime_addr(const struct trig *tr)
 	if (!f)
 		die_errno(MT_EXIT_DATA, "%s", maps);
 	while (!found && getline(&line, &cap, f) >= 0) {
-		unsigned long long start, end, pgoff;
-		char perms[8], *path;
-		int at = 0;
+		struct mt_map m;
 		uint64_t bias;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms,
-			   &pgoff, &at) < 4 || !at || perms[2] != 'x')
-			continue;
-		path = line + at;
-		path[strcspn(path, "\n")] = '\0';
-		if (strcmp(path, tr->path) ||
-		    mt_symtab_bias(&t, start, pgoff, &bias))
+		if (mt_maps_parse(line, &m) || !m.exec ||
+		    m.path_len != strlen(tr->path) ||
+		    memcmp(m.path, tr->path, m.path_len) ||
+		    mt_symtab_bias(&t, m.start, m.pgoff, &bias))
 			continue;
 		rt = tr->addr + bias;
-		found = rt >= start && rt < end;
+		found = rt >= m.start && rt < m.end;
 	}
 	free(line);
 	fclose(f);

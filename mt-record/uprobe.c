@@ -22,7 +22,9 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "buf.h"
 #include "err.h"
+#include "proc.h"
 #include "symtab.h"
 #include "uprobe.h"
 #include "banned.h"
@@ -167,27 +169,6 @@ static void what(struct mt_uprobe *u, const char *fmt, ...)
 	errno = saved;
 }
 
-static int grow(void *pp, size_t *cap, size_t need, size_t elem)
-{
-	void **p = pp;
-	size_t c = *cap ? *cap : 8;
-	void *v;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need) {
-		if (c > SIZE_MAX / 2 / elem)
-			return MT_ENOMEM;
-		c *= 2;
-	}
-	v = realloc(*p, c * elem);
-	if (!v)
-		return MT_ENOMEM;
-	memset((char *)v + *cap * elem, 0, (c - *cap) * elem);
-	*p = v;
-	*cap = c;
-	return 0;
-}
 
 static uint64_t now_ns(void)
 {
@@ -434,7 +415,7 @@ static int file_index(struct mt_uprobe *u, const char *path, size_t len,
 			*idx = (uint32_t)i;
 			return 0;
 		}
-	if (grow(&u->files, &u->capfiles, u->nfiles + 1, sizeof(*u->files)))
+	if (mt_grow(&u->files, &u->capfiles, u->nfiles + 1, sizeof(*u->files)))
 		return MT_ENOMEM;
 	p = malloc(len + 1);
 	if (!p)
@@ -631,7 +612,7 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 		if (!(flags & MT_UPROBE_ENTRY))
 			return (int)u->nprobes; /* nothing left to place */
 	}
-	if (grow(&u->probes, &u->capprobes, u->nprobes + 1, sizeof(*u->probes)))
+	if (mt_grow(&u->probes, &u->capprobes, u->nprobes + 1, sizeof(*u->probes)))
 		return MT_ENOMEM;
 	p = &u->probes[u->nprobes];
 	memset(p, 0, sizeof(*p));
@@ -714,7 +695,7 @@ static struct mt_uprobe_thread *thread_get(struct mt_uprobe *u, uint32_t tid,
 	}
 	if ((u->nthreads + 1) * 2 > u->thash_cap && rehash(u))
 		return NULL;
-	if (grow(&u->threads, &u->capthreads, u->nthreads + 1, sizeof(*u->threads)))
+	if (mt_grow(&u->threads, &u->capthreads, u->nthreads + 1, sizeof(*u->threads)))
 		return NULL;
 	t = &u->threads[u->nthreads];
 	memset(t, 0, sizeof(*t));
@@ -739,7 +720,7 @@ static int comm_add(struct mt_uprobe_thread *t, uint64_t time, const char *name,
 	    strlen(t->comm[t->ncomm - 1].name) == len &&
 	    !memcmp(t->comm[t->ncomm - 1].name, name, len))
 		return 0;
-	if (grow(&t->comm, &t->capcomm, t->ncomm + 1, sizeof(*t->comm)))
+	if (mt_grow(&t->comm, &t->capcomm, t->ncomm + 1, sizeof(*t->comm)))
 		return MT_ENOMEM;
 	c = &t->comm[t->ncomm++];
 	c->time = time;
@@ -783,7 +764,7 @@ static struct mt_uprobe_proc *proc_get(struct mt_uprobe *u, uint32_t pid)
 	for (i = u->nprocs; i > 0; i--)
 		if (u->procs[i - 1].pid == pid)
 			return &u->procs[i - 1];
-	if (grow(&u->procs, &u->capprocs, u->nprocs + 1, sizeof(*u->procs)))
+	if (mt_grow(&u->procs, &u->capprocs, u->nprocs + 1, sizeof(*u->procs)))
 		return NULL;
 	memset(&u->procs[u->nprocs], 0, sizeof(u->procs[0]));
 	u->procs[u->nprocs].pid = pid;
@@ -799,7 +780,7 @@ static int map_add(struct mt_uprobe *u, uint32_t pid, uint64_t start,
 	uint32_t fi;
 
 	if (!pr || file_index(u, path, pathlen, &fi) ||
-	    grow(&pr->maps, &pr->cap, pr->n + 1, sizeof(*pr->maps)))
+	    mt_grow(&pr->maps, &pr->cap, pr->n + 1, sizeof(*pr->maps)))
 		return MT_ENOMEM;
 	m = &pr->maps[pr->n++];
 	m->start = start;
@@ -841,7 +822,7 @@ static int maps_copy(struct mt_uprobe *u, uint32_t ppid, uint32_t pid,
 
 		if (m.from > time || m.to <= time)
 			continue;
-		if (grow(&t->maps, &t->cap, t->n + 1, sizeof(*t->maps)))
+		if (mt_grow(&t->maps, &t->cap, t->n + 1, sizeof(*t->maps)))
 			return MT_ENOMEM;
 		m.from = time;
 		t->maps[t->n++] = m;
@@ -883,18 +864,11 @@ static int read_proc_maps(struct mt_uprobe *u, pid_t pid)
 		return errno == ENOENT || errno == ESRCH ? MT_ENOENT : MT_EIO;
 	}
 	while (!err && fgets(line, sizeof(line), fp)) {
-		unsigned long long start, end, off;
-		char perms[8];
-		int name_at = 0;
-		size_t len;
+		struct mt_map m;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
-			   perms, &off, &name_at) < 4 || !name_at)
-			continue;
-		len = strcspn(line + name_at, "\n");
-		if (strchr(perms, 'x') && len)
-			err = map_add(u, (uint32_t)pid, start, end - start, off,
-				      line + name_at, len, 0);
+		if (!mt_maps_parse(line, &m) && m.exec && m.path_len)
+			err = map_add(u, (uint32_t)pid, m.start, m.end - m.start,
+				      m.pgoff, m.path, m.path_len, 0);
 	}
 	fclose(fp);
 	return err;
@@ -902,44 +876,6 @@ static int read_proc_maps(struct mt_uprobe *u, pid_t pid)
 
 /* ---- attaching ---- */
 
-static int online_cpus(int **cpus, size_t *n)
-{
-	char line[4096], *p;
-	size_t cap = 0;
-
-	*cpus = NULL;
-	*n = 0;
-	if (read_line("/sys/devices/system/cpu/online", line, sizeof(line))) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN), i;
-
-		for (i = 0; i < c; i++) {
-			if (grow(cpus, &cap, *n + 1, sizeof(**cpus)))
-				return MT_ENOMEM;
-			(*cpus)[(*n)++] = (int)i;
-		}
-		return *n ? 0 : MT_EIO;
-	}
-	for (p = line; *p;) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a, i;
-
-		if (end == p)
-			break;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			p = end;
-		}
-		for (i = a; i <= b && i < 65536; i++) {
-			if (grow(cpus, &cap, *n + 1, sizeof(**cpus)))
-				return MT_ENOMEM;
-			(*cpus)[(*n)++] = (int)i;
-		}
-		if (*p == ',')
-			p++;
-	}
-	return *n ? 0 : MT_EIO;
-}
 
 static int perf_open(struct perf_event_attr *a, int cpu)
 {
@@ -992,7 +928,7 @@ static int add_pev(struct mt_uprobe *u, int fd, uint32_t probe, int kind,
 {
 	struct mt_uprobe_pev *e;
 
-	if (grow(&u->pevs, &u->cappevs, u->npevs + 1, sizeof(*u->pevs))) {
+	if (mt_grow(&u->pevs, &u->cappevs, u->npevs + 1, sizeof(*u->pevs))) {
 		close(fd);
 		return MT_ENOMEM;
 	}
@@ -1120,7 +1056,7 @@ static int trace_pid(struct mt_uprobe *u, uint32_t pid)
 {
 	if (traced(u, pid))
 		return 0;
-	if (grow(&u->pids, &u->cappids, u->npids + 1, sizeof(*u->pids)))
+	if (mt_grow(&u->pids, &u->cappids, u->npids + 1, sizeof(*u->pids)))
 		return MT_ENOMEM;
 	u->pids[u->npids++] = pid;
 	return 0;
@@ -1184,7 +1120,7 @@ int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode)
 		what(u, "attaching to process %d", (int)pid);
 		return MT_ENOENT;
 	}
-	err = online_cpus(&cpus, &ncpus);
+	err = mt_online_cpus(&cpus, &ncpus);
 	if (err) {
 		what(u, "reading the online CPUs");
 		return err;
@@ -1272,7 +1208,7 @@ static int stage(struct mt_uprobe *u, const struct ev *e, uint64_t x,
 {
 	struct mt_uprobe_staged *s;
 
-	if (grow(&u->staged, &u->capstaged, u->nstaged + 1, sizeof(*u->staged)))
+	if (mt_grow(&u->staged, &u->capstaged, u->nstaged + 1, sizeof(*u->staged)))
 		return MT_ENOMEM;
 	s = &u->staged[u->nstaged];
 	s->ev = *e;
@@ -1432,7 +1368,7 @@ static int read_ring(struct mt_uprobe *u, uint32_t ri)
 		} else {
 			size_t first = r->data_size - at;
 
-			if (grow(&r->tmp, &r->tmpcap, h.size, 1)) {
+			if (mt_grow(&r->tmp, &r->tmpcap, h.size, 1)) {
 				err = MT_ENOMEM;
 				break;
 			}
@@ -1465,7 +1401,7 @@ static int keep(struct mt_uprobe *u, const struct ev *e)
 	struct mt_uprobe_ring *r = &u->rings[e->ring];
 
 	if (r->len < r->cap) {
-		if (grow(&r->v, &r->alloc, r->len + 1, sizeof(*r->v)))
+		if (mt_grow(&r->v, &r->alloc, r->len + 1, sizeof(*r->v)))
 			return MT_ENOMEM;
 		r->v[r->len++] = *e;
 	} else {

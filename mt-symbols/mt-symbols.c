@@ -25,6 +25,7 @@
 #include "die.h"
 #include "err.h"
 #include "dwline.h"
+#include "proc.h"
 #include "symtab.h"
 #include "banned.h"
 
@@ -474,18 +475,18 @@ static int add_process(void)
 	}
 	while (getline(&line, &cap, f) >= 0) {
 		unsigned long long start, end, pgoff;
-		char perms[8];
-		int name_at = 0, dup_file = 0;
+		int dup_file = 0;
 		char *name;
 		struct obj *o;
+		struct mt_map m;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
-			   perms, &pgoff, &name_at) < 4 || !name_at)
+		if (mt_maps_parse(line, &m) || !m.exec)
 			continue;
-		if (perms[2] != 'x')
-			continue;
-		name = line + name_at;
-		name[strcspn(name, "\n")] = '\0';
+		start = m.start;
+		end = m.end;
+		pgoff = m.pgoff;
+		name = line + (m.path - line);
+		name[m.path_len] = '\0';
 		if (!strcmp(name, "[vdso]")) {
 			o = new_obj(name);
 			o->vdso = 1;
