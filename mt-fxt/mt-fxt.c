@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "die.h"
 #include "err.h"
@@ -19,33 +18,24 @@
 #include "wire.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [-o output] [file]\n"
+#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [-o output] [file]\n"
 
 static const char *in_name = "<stdin>";
 static const char *out_name = "<stdout>";
 static struct mt_reader in;
 static int json, with_dso;
 
-/* ---- output: a buffer, to a file descriptor or through zlib ---- */
+/* ---- output: a buffer, written through output.h ---- */
 
 static unsigned char obuf[1 << 18];
 static size_t olen;
 static unsigned long long out_bytes;
-static gzFile gz;
 
 static void flush_out(void)
 {
 	if (!olen)
 		return;
-	if (gz) {
-		if (gzwrite(gz, obuf, (unsigned)olen) != (int)olen) {
-			int e;
-
-			die(MT_EXIT_SYSTEM, "%s: %s", out_name, gzerror(gz, &e));
-		}
-	} else {
-		write_or_die(STDOUT_FILENO, obuf, olen);
-	}
+	output_write(obuf, olen);
 	out_bytes += olen;
 	olen = 0;
 }
@@ -812,19 +802,13 @@ static void report(int verbose)
 	fputc('\n', stderr);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_DSO, OPT_HELP, OPT_VERSION };
+	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "dso", no_argument, NULL, OPT_DSO },
+		{ "gzip", no_argument, NULL, OPT_GZIP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -832,7 +816,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *oname = NULL;
-	int verbose = 0, fd, c, err;
+	int verbose = 0, gzip = 0, fd, c, err;
 
 	mt_set_progname(argv[0]);
 	mt_finish_on_interrupt();
@@ -843,6 +827,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DSO:
 			with_dso = 1;
+			break;
+		case OPT_GZIP:
+			gzip = 1;
 			break;
 		case 'o':
 			oname = optarg;
@@ -865,14 +852,10 @@ int main(int argc, char **argv)
 	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
 	if (oname) {
 		out_name = oname;
-		if (ends_with(oname, ".gz")) {
-			gz = gzopen(oname, "wb6");
-			if (!gz)
-				die_errno(MT_EXIT_SYSTEM, "%s", oname);
-		} else {
-			output_to_or_die(oname);
-		}
+		output_to_or_die(oname);
 	}
+	if (gzip || output_name_is_gz(oname))
+		output_gzip();
 	if ((err = mt_reader_init_fd(&in, fd, NULL, 0)))
 		die_mt(err, "%s", in_name);
 	header();
@@ -881,10 +864,18 @@ int main(int argc, char **argv)
 		json_names();
 		json_lit("\n]}\n");
 	}
-	flush_out();
-	if (gz && gzclose(gz) != Z_OK)
-		die(MT_EXIT_SYSTEM, "%s: cannot finish the gzip stream", oname);
 	report(verbose);
+	if (!nspans && !ninstants && !ncounters) {
+		/* nothing recorded replaces nothing */
+		if (output_discard())
+			die(MT_EXIT_DATA, "%s: no spans, instants or counters: "
+			    "nothing written, %s left as it was", in_name, oname);
+		flush_out();
+		close_stdout_or_die();
+		die(MT_EXIT_DATA, "%s: no spans, instants or counters: the "
+		    "trace is empty", in_name);
+	}
+	flush_out();
 	mt_reader_release(&in);
 	close_stdout_or_die();
 	return MT_EXIT_OK;
