@@ -142,7 +142,7 @@ enum {
 	S_DSO, S_MESSAGE, S_CODE, S_IP, S_UNKNOWN, S_DECODE, S_LOST, S_TRIGGER,
 	S_FUNCTION, S_SNAPSHOT, S_WALLCLOCK, S_UNIX_NS, S_CBR, S_MHZ, S_PTWRITE,
 	S_PAYLOAD, S_POWER, S_EVTRACE, S_MARK, S_TEXT, S_VALUE, S_PERF_NS,
-	NPINNED = S_PERF_NS
+	S_CBR_THREAD, NPINNED = S_CBR_THREAD
 };
 
 static const char *const pinned[NPINNED + 1] = {
@@ -154,10 +154,11 @@ static const char *const pinned[NPINNED + 1] = {
 	[S_LOST] = "lost data", [S_TRIGGER] = "trigger",
 	[S_FUNCTION] = "function", [S_SNAPSHOT] = "snapshot",
 	[S_WALLCLOCK] = "wall clock", [S_UNIX_NS] = "unix time ns",
-	[S_CBR] = "cpu frequency", [S_MHZ] = "MHz", [S_PTWRITE] = "ptwrite",
+	[S_CBR] = "cpu frequency of cpu", [S_MHZ] = "MHz", [S_PTWRITE] = "ptwrite",
 	[S_PAYLOAD] = "payload", [S_POWER] = "power", [S_EVTRACE] = "event trace",
 	[S_MARK] = "mark", [S_TEXT] = "text", [S_VALUE] = "value",
 	[S_PERF_NS] = "perf time ns",
+	[S_CBR_THREAD] = "cpu frequency of thread",
 };
 
 static uint32_t slot_owner[STR_SLOTS + 1]; /* input id in each slot */
@@ -376,7 +377,8 @@ static void put_arg(const struct arg *a)
 	}
 }
 
-/* One event record: type 0 instant, 1 counter, 4 complete. */
+/* One event record: type 0 instant, 1 counter (end: the counter id),
+ * 4 complete. */
 static void event(unsigned etype, struct thread *t, uint32_t name,
 		  uint64_t ts, uint64_t end, const struct arg *args,
 		  size_t nargs)
@@ -394,9 +396,7 @@ static void event(unsigned etype, struct thread *t, uint32_t name,
 	word(ts);
 	for (i = 0; i < nargs; i++)
 		put_arg(&args[i]);
-	if (etype == 1)
-		word(0); /* counter id */
-	else if (etype == 4)
+	if (etype == 1 || etype == 4)
 		word(end);
 }
 
@@ -593,6 +593,38 @@ static void error_rec(const struct mt_error *e)
 		pinned[e->class == MT_ERRC_LOST ? S_LOST : S_DECODE], a, n);
 }
 
+/*
+ * A cbr packet gives the frequency of the CPU the trace came from. Perfetto
+ * keys a counter track by (process, "name:arg:counter id"): the counter id
+ * is the CPU, so each CPU has a track of its own; without a cpu in the
+ * stream, it is the tid (the frequency of the CPU the thread ran on).
+ */
+static void cbr(const struct mt_mark *m)
+{
+	struct thread *t = thread_get(m->pid, m->tid);
+	int by_cpu = m->cpu != MT_NONE32;
+	uint64_t id = by_cpu ? m->cpu : koid(m->tid);
+	unsigned name = by_cpu ? S_CBR : S_CBR_THREAD;
+	struct arg a = { 1, S_MHZ, m->value };
+
+	ncounters++;
+	if (json) {
+		char b[64];
+
+		json_begin("C", m->pid, m->tid);
+		json_lit(",\"name\":");
+		json_str(pinned[name], strlen(pinned[name]));
+		snprintf(b, sizeof(b), ",\"id\":\"%llu\"", (unsigned long long)id);
+		json_lit(b);
+		json_us("ts", m->time == MT_NONE64 ? 0 : m->time);
+		snprintf(b, sizeof(b), ",\"args\":{\"MHz\":%llu}}",
+			 (unsigned long long)m->value);
+		json_lit(b);
+		return;
+	}
+	event(1, t, name, m->time == MT_NONE64 ? 0 : m->time, id, &a, 1);
+}
+
 static void mark(const struct mt_mark *m)
 {
 	struct arg a[3];
@@ -602,25 +634,9 @@ static void mark(const struct mt_mark *m)
 	switch (m->kind) {
 	case MT_MARK_PSB:
 		return; /* decoder sync points: noise in a timeline */
-	case MT_MARK_CBR: {
-		struct thread *t = thread_get(m->pid, m->tid);
-
-		ncounters++;
-		if (json) {
-			char b[48];
-
-			json_begin("C", m->pid, m->tid);
-			json_lit(",\"name\":\"cpu frequency\"");
-			json_us("ts", m->time == MT_NONE64 ? 0 : m->time);
-			snprintf(b, sizeof(b), ",\"args\":{\"MHz\":%llu}}",
-				 (unsigned long long)m->value);
-			json_lit(b);
-			return;
-		}
-		a[0] = (struct arg){ 1, S_MHZ, m->value };
-		event(1, t, S_CBR, m->time == MT_NONE64 ? 0 : m->time, 0, a, 1);
+	case MT_MARK_CBR:
+		cbr(m);
 		return;
-	}
 	case MT_MARK_TRIGGER:
 		name = S_TRIGGER;
 		if (m->text)
