@@ -443,26 +443,84 @@ static void json_sid(uint32_t id, const char *fallback)
 	free(tmp);
 }
 
+/*
+ * Perfetto reads a ts of microseconds with decimals as a double and rounds
+ * ts * 1000 to ns: exact below 2^51 ns (26 days), off by a nanosecond or
+ * more above. So ts counts from a base, given in the metadata: 0 while the
+ * first time of the stream is below 2^50 ns, else that time less 2^50 ns
+ * in whole seconds; any time within 2^50 ns (13 days) of the first stays
+ * exact, whatever the uptime. The first time, not the smallest: the
+ * stream is not in time order, and memory must not grow with its length.
+ */
+#define JSON_EXACT (1ull << 51)
+#define JSON_MARGIN (1ull << 50)
+
+static uint64_t json_base;
+static int json_base_set, json_head_done;
+static unsigned long long json_inexact;
+
+static void json_set_base(uint64_t t)
+{
+	if (!json || json_base_set || t == MT_NONE64)
+		return;
+	json_base_set = 1;
+	if (t >= JSON_MARGIN)
+		json_base = (t - JSON_MARGIN) / 1000000000 * 1000000000;
+}
+
+static void json_head(void)
+{
+	char b[128];
+	int n;
+
+	if (json_head_done)
+		return;
+	json_head_done = 1;
+	n = snprintf(b, sizeof(b), "{\"displayTimeUnit\":\"ns\",\"metadata\":"
+		     "{\"perf_time_ns_at_ts_0\":%llu},\"traceEvents\":[",
+		     (unsigned long long)json_base);
+	out_mem(b, (size_t)n);
+}
+
 static void json_begin(const char *ph, uint32_t pid, uint32_t tid)
 {
 	char b[96];
-	int n = snprintf(b, sizeof(b), "%s\n{\"ph\":\"%s\",\"pid\":%llu,\"tid\":%llu",
-			 json_first ? "" : ",", ph,
-			 (unsigned long long)koid(pid),
-			 (unsigned long long)koid(tid));
+	int n;
 
+	json_head();
+	n = snprintf(b, sizeof(b), "%s\n{\"ph\":\"%s\",\"pid\":%llu,\"tid\":%llu",
+		     json_first ? "" : ",", ph, (unsigned long long)koid(pid),
+		     (unsigned long long)koid(tid));
 	json_first = 0;
 	out_mem(b, (size_t)n);
 }
 
-/* microseconds with three decimals: exact nanoseconds */
+/* microseconds with three decimals: nanoseconds, exact below JSON_EXACT */
 static void json_us(const char *key, uint64_t ns)
 {
 	char b[64];
-	int n = snprintf(b, sizeof(b), ",\"%s\":%llu.%03u", key,
-			 (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+	int n;
 
+	if (ns >= JSON_EXACT)
+		json_inexact++;
+	n = snprintf(b, sizeof(b), ",\"%s\":%llu.%03u", key,
+		     (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
 	out_mem(b, (size_t)n);
+}
+
+/* A time on perf's clock as ts: from the base; unknown, or before the base
+ * (more than 13 days before the first time), it is 0. */
+static void json_ts(uint64_t t)
+{
+	if (t == MT_NONE64) {
+		t = 0;
+	} else if (t < json_base) {
+		json_inexact++;
+		t = 0;
+	} else {
+		t -= json_base;
+	}
+	json_us("ts", t);
 }
 
 static void json_lit(const char *s)
@@ -490,7 +548,7 @@ static void span(const struct mt_span *s)
 		json_begin("X", s->pid, s->tid);
 		json_lit(",\"name\":");
 		json_sid(s->name, "[unknown]");
-		json_us("ts", s->start);
+		json_ts(s->start);
 		json_us("dur", s->end - s->start);
 		json_lit(",\"args\":{");
 		snprintf(b, sizeof(b), "\"address\":\"0x%llx\"",
@@ -538,16 +596,14 @@ static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 	t = thread_get(pid, tid);
 
 	ninstants++;
-	if (time == MT_NONE64)
-		time = 0;
 	if (!json) {
-		event(0, t, name, time, 0, args, n);
+		event(0, t, name, time == MT_NONE64 ? 0 : time, 0, args, n);
 		return;
 	}
 	json_begin("i", pid, tid);
 	json_lit(",\"s\":\"t\",\"name\":");
 	json_str(name_text, strlen(name_text));
-	json_us("ts", time);
+	json_ts(time);
 	json_lit(",\"args\":{");
 	for (i = 0; i < n; i++) {
 		char b[80];
@@ -616,7 +672,7 @@ static void cbr(const struct mt_mark *m)
 		json_str(pinned[name], strlen(pinned[name]));
 		snprintf(b, sizeof(b), ",\"id\":\"%llu\"", (unsigned long long)id);
 		json_lit(b);
-		json_us("ts", m->time == MT_NONE64 ? 0 : m->time);
+		json_ts(m->time);
 		snprintf(b, sizeof(b), ",\"args\":{\"MHz\":%llu}}",
 			 (unsigned long long)m->value);
 		json_lit(b);
@@ -679,10 +735,8 @@ static void header(void)
 {
 	unsigned i;
 
-	if (json) {
-		json_lit("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
-		return;
-	}
+	if (json)
+		return; /* json_head(), once the base is known */
 	word(0x0016547846040010ull);            /* magic */
 	word(0 | 2 << 4 | 1 << 16 | (uint64_t)2 << 52); /* provider 0 "mt" */
 	stream("mt", 2);
@@ -698,6 +752,7 @@ static void json_names(void)
 {
 	size_t i;
 
+	json_head();
 	for (i = 0; i < nthreads; i++) {
 		struct thread *t = &threads[i];
 
@@ -767,11 +822,13 @@ static void run(void)
 			name_thread(&r.u.thread);
 			break;
 		case MT_REC_SPAN:
+			json_set_base(r.u.span.start);
 			if (npending)
 				flush_pending(r.u.span.pid, r.u.span.tid);
 			span(&r.u.span);
 			break;
 		case MT_REC_MARK:
+			json_set_base(r.u.mark.time);
 			if ((r.u.mark.pid == MT_NONE32 || r.u.mark.tid == MT_NONE32) &&
 			    !nspans && npending < sizeof(pending) / sizeof(pending[0]))
 				pending[npending++] = r.u.mark;
@@ -779,6 +836,7 @@ static void run(void)
 				mark(&r.u.mark);
 			break;
 		case MT_REC_ERROR:
+			json_set_base(r.u.error.time);
 			error_rec(&r.u.error);
 			break;
 		case MT_REC_BRANCH:
@@ -811,6 +869,11 @@ static void report(int verbose)
 				     t->max_depth - t->min_depth + 1);
 		}
 	}
+	if (json_inexact)
+		warn("%s: %llu times or durations lie more than 13 days from "
+		     "the first time: not exact in JSON (Perfetto reads them as "
+		     "doubles; times before the base are written as 0)", in_name,
+		     json_inexact);
 	if (nskipped_branches && !nspans)
 		warn("%s: %llu branch and sample records but no spans: "
 		     "run mt-stacks first", in_name, nskipped_branches);
