@@ -96,33 +96,131 @@ static size_t words_of(size_t len)
 	return (len + 7) / 8;
 }
 
-/* ---- names: cut what FXT cannot hold ---- */
+/* ---- names: valid UTF-8, cut to what FXT can hold ---- */
+
+/*
+ * The length of the UTF-8 sequence at p (n > 0 bytes), or minus the length
+ * of the maximal ill-formed subpart there, the bytes that a WHATWG decoder
+ * (the Perfetto UI's TextDecoder) turns into one U+FFFD.
+ */
+static int utf8_next(const unsigned char *p, size_t n)
+{
+	unsigned lo = 0x80, hi = 0xbf, need;
+	size_t i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		need = 1;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		need = 2;
+		if (p[0] == 0xe0)
+			lo = 0xa0; /* overlong */
+		if (p[0] == 0xed)
+			hi = 0x9f; /* surrogates */
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		need = 3;
+		if (p[0] == 0xf0)
+			lo = 0x90; /* overlong */
+		if (p[0] == 0xf4)
+			hi = 0x8f; /* above U+10FFFF */
+	} else {
+		return -1;
+	}
+	for (i = 1; i <= need; i++) {
+		if (i >= n || p[i] < lo || p[i] > hi)
+			return -(int)i;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return (int)need + 1;
+}
+
+#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
+
+/*
+ * FXT strings are UTF-8 and JSON must be: each ill-formed subpart of s
+ * becomes U+FFFD, as Perfetto's UI would show it anyway (stream strings
+ * hold no NUL: the reader refuses them). NULL when s is fine; else a copy
+ * to free, *len updated.
+ */
+static char *utf8_clean(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, o = 0, n = *len;
+	char *out;
+	int k;
+
+	while (i < n && p[i] < 0x80)
+		i++;
+	for (; i < n; i += (size_t)k) {
+		k = utf8_next(p + i, n - i);
+		if (k < 0)
+			break;
+	}
+	if (i == n)
+		return NULL;
+	out = malloc(3 * n + 1); /* each byte becomes at most 3 */
+	if (!out)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	memcpy(out, s, i);
+	o = i;
+	while (i < n) {
+		k = utf8_next(p + i, n - i);
+		if (k > 0) {
+			memcpy(out + o, p + i, (size_t)k);
+			o += (size_t)k;
+			i += (size_t)k;
+		} else {
+			memcpy(out + o, REPLACEMENT, 3);
+			o += 3;
+			i += (size_t)-k;
+		}
+	}
+	*len = o;
+	return out;
+}
+
+/* Where to cut valid UTF-8 at most keep bytes long, not inside a sequence. */
+static size_t utf8_cut(const char *s, size_t len, size_t keep)
+{
+	if (keep >= len)
+		return len;
+	while (keep && ((unsigned char)s[keep] & 0xc0) == 0x80)
+		keep--;
+	return keep;
+}
 
 /* A record holds at most 4095 words; names stay well inside that. */
 #define NAME_MAX_BYTES 32000
 #define CUT_MARK "...[cut]"
 
-/* The text of input string id, cut with a visible mark when too long. */
+/* The text of input string id, valid UTF-8, cut with a visible mark when
+ * too long; *tmp is what to free after. */
 static const char *text_of(uint32_t id, size_t *len, char **tmp)
 {
 	const char *s = mt_reader_str(&in, id, len);
 	size_t keep;
+	char *cut;
 
 	*tmp = NULL;
 	if (!s)
 		return NULL;
+	*tmp = utf8_clean(s, len);
+	if (*tmp)
+		s = *tmp;
 	if (*len <= NAME_MAX_BYTES)
 		return s;
-	keep = NAME_MAX_BYTES - (sizeof(CUT_MARK) - 1);
-	while (keep && ((unsigned char)s[keep] & 0xc0) == 0x80)
-		keep--; /* do not split a UTF-8 sequence */
-	*tmp = malloc(keep + sizeof(CUT_MARK));
-	if (!*tmp)
+	keep = utf8_cut(s, *len, NAME_MAX_BYTES - (sizeof(CUT_MARK) - 1));
+	cut = malloc(keep + sizeof(CUT_MARK));
+	if (!cut)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	memcpy(*tmp, s, keep);
-	memcpy(*tmp + keep, CUT_MARK, sizeof(CUT_MARK));
+	memcpy(cut, s, keep);
+	memcpy(cut + keep, CUT_MARK, sizeof(CUT_MARK));
+	free(*tmp);
+	*tmp = cut;
 	*len = keep + sizeof(CUT_MARK) - 1;
-	return *tmp;
+	return cut;
 }
 
 /* ---- the string table: 32767 indexes, re-registered when full ---- */
@@ -331,8 +429,7 @@ static void name_thread(const struct mt_thread *th)
 	if (!s)
 		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name,
 		    th->comm);
-	if (len > 200)
-		len = 200;
+	len = utf8_cut(s, len, 200);
 	if (json) {
 		/* written by the JSON writer */
 		free(tmp);
@@ -404,27 +501,54 @@ static void event(unsigned etype, struct thread *t, uint32_t name,
 
 static int json_first = 1;
 
-static void json_str(const char *s, size_t len)
+/* \uXXXX of c below 0x10000 */
+static void json_u(unsigned c)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t i;
+	char e[6] = { '\\', 'u', hex[c >> 12 & 15], hex[c >> 8 & 15],
+		      hex[c >> 4 & 15], hex[c & 15] };
+
+	out_mem(e, 6);
+}
+
+/*
+ * A JSON string of s, valid UTF-8 (text_of): quotes and backslashes
+ * escaped, and as \uXXXX every control character (U+0000..U+001F,
+ * U+007F..U+009F) and U+2028, U+2029 (line ends to JavaScript).
+ */
+static void json_str(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i, from = 0;
 
 	out_mem("\"", 1);
 	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+		unsigned c = p[i], n;
 
 		if (c == '"' || c == '\\') {
-			char e[2] = { '\\', (char)c };
-
-			out_mem(e, 2);
-		} else if (c < 0x20) {
-			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
-			out_mem(e, 6);
-		} else {
-			out_mem(&s[i], 1);
+			out_mem(s + from, i - from);
+			out_mem("\\", 1);
+			from = i; /* the character itself follows */
+			continue;
 		}
+		if (c < 0x20 || c == 0x7f) {
+			n = 1;
+		} else if (c == 0xc2 && i + 1 < len && p[i + 1] <= 0x9f) {
+			n = 2;
+			c = p[i + 1];
+		} else if (c == 0xe2 && i + 2 < len && p[i + 1] == 0x80 &&
+			   (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) {
+			n = 3;
+			c = 0x2000 | (p[i + 2] - 0x80);
+		} else {
+			continue;
+		}
+		out_mem(s + from, i - from);
+		json_u(c);
+		i += n - 1;
+		from = i + 1;
 	}
+	out_mem(s + from, len - from);
 	out_mem("\"", 1);
 }
 
