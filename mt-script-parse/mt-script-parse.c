@@ -17,6 +17,7 @@
 #include "die.h"
 #include "err.h"
 #include "perfline.h"
+#include "quote.h"
 #include "stream.h"
 #include "tidmap.h"
 #include "banned.h"
@@ -27,6 +28,15 @@ static const char *in_name = "<stdin>";
 static struct mt_writer out;
 static int keep_going;
 static int bad_line; /* the current line holds a NUL byte in a name */
+
+/* Input bytes as a message shows them (mt_quote, cut to about 120
+ * characters); the result lasts until the next call. */
+static const char *shown(const char *p, size_t len)
+{
+	static char buf[128];
+
+	return mt_quote(buf, sizeof(buf), p, len);
+}
 
 /* ---- statistics: nothing is dropped silently ---- */
 
@@ -450,8 +460,8 @@ static int mt_line(const char *p, size_t len)
 	return 1;
 bad:
 	if (!keep_going)
-		die(MT_EXIT_DATA, "%s:%llu: malformed '# mt:' line: \"%.*s\"",
-		    in_name, nlines, len > 100 ? 100 : (int)len, p);
+		die(MT_EXIT_DATA, "%s:%llu: malformed '# mt:' line: \"%s\"",
+		    in_name, nlines, shown(p, len));
 	if (nmalformed++ < 5)
 		warn("%s:%llu: skipping malformed '# mt:' line", in_name, nlines);
 	return 1;
@@ -472,9 +482,8 @@ static void line(const char *p, size_t len)
 	if (mt_perf_parse_line(p, len, &l, &why)) {
 		if (!keep_going)
 			die(MT_EXIT_DATA,
-			    "%s:%llu: not perf script output: %s: \"%.*s%s\"",
-			    in_name, nlines, why, len > 100 ? 100 : (int)len, p,
-			    len > 100 ? "..." : "");
+			    "%s:%llu: not perf script output: %s: \"%s\"",
+			    in_name, nlines, why, shown(p, len));
 		if (nmalformed++ < 5)
 			warn("%s:%llu: skipping malformed line: %s", in_name,
 			     nlines, why);
@@ -603,9 +612,9 @@ static void line(const char *p, size_t len)
 		if (l.skip_reason == MT_PL_UNKNOWN_EVENT) {
 			char name[256];
 
-			snprintf(name, sizeof(name), "%.*s",
-				 (int)l.event_name.len, l.event_name.p);
-			count_skip(name, 1);
+			/* quoted once: the warning and the summary show it */
+			count_skip(mt_quote(name, sizeof(name), l.event_name.p,
+					    l.event_name.len), 1);
 		} else {
 			count_skip(l.skip_reason, 0);
 		}
