@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "die.h"
 #include "err.h"
 #include "perfline.h"
+#include "quote.h"
 #include "stream.h"
 #include "tidmap.h"
 #include "banned.h"
@@ -27,6 +29,15 @@ static const char *in_name = "<stdin>";
 static struct mt_writer out;
 static int keep_going;
 static int bad_line; /* the current line holds a NUL byte in a name */
+
+/* Input bytes as a message shows them (mt_quote, cut to about 120
+ * characters); the result lasts until the next call. */
+static const char *shown(const char *p, size_t len)
+{
+	static char buf[128];
+
+	return mt_quote(buf, sizeof(buf), p, len);
+}
 
 /* ---- statistics: nothing is dropped silently ---- */
 
@@ -450,8 +461,8 @@ static int mt_line(const char *p, size_t len)
 	return 1;
 bad:
 	if (!keep_going)
-		die(MT_EXIT_DATA, "%s:%llu: malformed '# mt:' line: \"%.*s\"",
-		    in_name, nlines, len > 100 ? 100 : (int)len, p);
+		die(MT_EXIT_DATA, "%s:%llu: malformed '# mt:' line: \"%s\"",
+		    in_name, nlines, shown(p, len));
 	if (nmalformed++ < 5)
 		warn("%s:%llu: skipping malformed '# mt:' line", in_name, nlines);
 	return 1;
@@ -459,25 +470,38 @@ bad:
 
 /* ---- one line ---- */
 
+/*
+ * The current line is not perf script output, for the reason why: die
+ * showing text[0..len) (when text is not NULL), or with -k warn about the
+ * first five such lines and count them all.
+ */
+static void reject(const char *why, const char *text, size_t len)
+{
+	if (!keep_going) {
+		if (text)
+			die(MT_EXIT_DATA,
+			    "%s:%llu: not perf script output: %s: \"%s\"",
+			    in_name, nlines, why, shown(text, len));
+		die(MT_EXIT_DATA, "%s:%llu: not perf script output: %s",
+		    in_name, nlines, why);
+	}
+	if (nmalformed++ < 5)
+		warn("%s:%llu: skipping malformed line: %s", in_name, nlines,
+		     why);
+}
+
+/* Line nlines, p[0..len), without its line end. */
 static void line(const char *p, size_t len)
 {
 	struct mt_perf_line l;
 	const char *why;
 
-	nlines++;
 	if (len && p[0] == '#' && mt_line(p, len)) {
 		end_sample();
 		return;
 	}
 	if (mt_perf_parse_line(p, len, &l, &why)) {
-		if (!keep_going)
-			die(MT_EXIT_DATA,
-			    "%s:%llu: not perf script output: %s: \"%.*s%s\"",
-			    in_name, nlines, why, len > 100 ? 100 : (int)len, p,
-			    len > 100 ? "..." : "");
-		if (nmalformed++ < 5)
-			warn("%s:%llu: skipping malformed line: %s", in_name,
-			     nlines, why);
+		reject(why, p, len);
 		return;
 	}
 	if (l.kind == MT_PL_FRAME) {
@@ -603,9 +627,9 @@ static void line(const char *p, size_t len)
 		if (l.skip_reason == MT_PL_UNKNOWN_EVENT) {
 			char name[256];
 
-			snprintf(name, sizeof(name), "%.*s",
-				 (int)l.event_name.len, l.event_name.p);
-			count_skip(name, 1);
+			/* quoted once: the warning and the summary show it */
+			count_skip(mt_quote(name, sizeof(name), l.event_name.p,
+					    l.event_name.len), 1);
 		} else {
 			count_skip(l.skip_reason, 0);
 		}
@@ -614,6 +638,22 @@ static void line(const char *p, size_t len)
 }
 
 /* ---- input ---- */
+
+/*
+ * Lines end at a newline; a carriage return just before it (CRLF) is
+ * dropped with it. A carriage return anywhere else is refused: perf never
+ * prints one (it would be in a thread's name at most), and a file whose
+ * lines end with a CR alone would otherwise read as one line, its symbol
+ * names swallowing the lines after them.
+ *
+ * A line holds at most MAX_LINE bytes, which is all the read buffer ever
+ * holds: perf's longest lines, a branch with two symbols and two DSO
+ * paths of up to PATH_MAX, stay below 64 KiB, and 1 MiB leaves room for
+ * the longest demangled C++ names. Input with no newline in it is not
+ * perf output, and is refused after 1 MiB instead of filling memory.
+ */
+#define MAX_LINE ((size_t)1 << 20)
+#define MAX_LINE_TEXT "1 MiB"
 
 static ssize_t read_some(int fd, char *buf, size_t n)
 {
@@ -642,36 +682,129 @@ static void progress(void)
 	fprintf(stderr, "\r%s: %llu lines", mt_progname(), nlines);
 }
 
+/* The first newline or carriage return in [p, end), or end: the line
+ * split's one scan of the input. */
+static const char *eol(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+
+	for (; end - p >= 16; p += 16) {
+		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(c, nl),
+						       _mm_cmpeq_epi8(c, cr)));
+
+		if (m)
+			return p + __builtin_ctz((unsigned)m);
+	}
+#endif
+	for (; p < end; p++)
+		if (*p == '\n' || *p == '\r')
+			return p;
+	return end;
+}
+
+/* The current line, from p, is refused for the reason fmt says; its
+ * text is shown up to its newline (or end). */
+static void __attribute__((format(printf, 3, 4)))
+refuse(const char *p, const char *end, const char *fmt, ...)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	char why[192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	reject(why, p, (size_t)((nl ? nl : end) - p));
+}
+
+/* The current line, from p, is longer than MAX_LINE; it starts at input
+ * byte offset off, and end is its end or that of the buffer. */
+static void too_long(const char *p, const char *end, uint64_t off)
+{
+	refuse(p, end, "a line longer than " MAX_LINE_TEXT ", from byte "
+	       "offset %llu", (unsigned long long)off);
+}
+
+/*
+ * Give line() the complete lines of buf[start, end), which starts at input
+ * byte offset base + start, and at the end of the input (eof) the last
+ * one too. *skip says that the rest of a refused line (-k) is still to be
+ * dropped. Returns where the partial line left for the next read starts.
+ */
+static size_t split(const char *buf, size_t start, size_t end, uint64_t base,
+		    int eof, int *skip, int show)
+{
+	const char *p = buf + start, *e = buf + end, *q, *next;
+	int bare;
+
+	while (p < e) {
+		if (*skip) {
+			if (!(q = memchr(p, '\n', (size_t)(e - p))))
+				return end;
+			*skip = 0;
+			p = q + 1;
+			continue;
+		}
+		q = eol(p, e);
+		if (q == e || (*q == '\r' && q + 1 == e)) {
+			if (!eof)
+				break; /* more of the line is to come */
+			next = e; /* the last line, without a newline */
+		} else {
+			next = q + 1 + (*q == '\r' && q[1] == '\n');
+		}
+		/* a CR that is not the line's end; the rest of the line, up
+		 * to its newline, is dropped with it */
+		bare = next < e && next == q + 1 && *q == '\r';
+		nlines++;
+		if ((size_t)(q - p) > MAX_LINE) {
+			too_long(p, q, base + (uint64_t)(p - buf));
+		} else if (bare) {
+			refuse(p, e, "a carriage return not followed by a "
+			       "newline, at byte offset %llu (CR-only line "
+			       "ends? tr '\\r' '\\n' makes them newlines)",
+			       (unsigned long long)(base + (uint64_t)(q - buf)));
+		} else {
+			line(p, (size_t)(q - p));
+		}
+		*skip = bare;
+		p = next;
+		if (show && !(nlines & 0xfffff))
+			progress();
+	}
+	return (size_t)(p - buf);
+}
+
 static void parse(int fd)
 {
-	size_t cap = 1 << 20, start = 0, end = 0;
+	/* a line of MAX_LINE bytes and its CR LF */
+	size_t cap = MAX_LINE + 2, start = 0, end = 0;
+	uint64_t base = 0; /* the input byte offset of buf[0] */
 	char *buf = malloc(cap);
 	int show = mt_progress_enabled();
-	int sniffed = 0;
+	int sniffed = 0, skip = 0;
 
 	if (!buf)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	for (;;) {
 		ssize_t got;
-		char *nl;
 
-		/* move the partial line down, grow for very long lines */
+		/* move the partial line down */
 		if (start) {
 			memmove(buf, buf + start, end - start);
 			end -= start;
+			base += start;
 			start = 0;
 		}
 		if (end == cap) {
-			char *b;
-
-			if (cap >= (size_t)1 << 30)
-				die(MT_EXIT_DATA, "%s:%llu: line longer than 1 GiB",
-				    in_name, nlines + 1);
-			b = realloc(buf, cap * 2);
-			if (!b)
-				die(MT_EXIT_SYSTEM, "out of memory");
-			buf = b;
-			cap *= 2;
+			/* a full buffer and no line end */
+			nlines++;
+			too_long(buf, buf + end, base);
+			skip = 1;
+			base += end;
+			end = 0;
 		}
 		got = read_some(fd, buf + end, cap - end);
 		end += (size_t)got;
@@ -687,17 +820,9 @@ static void parse(int fd)
 				exit(MT_EXIT_OK);
 			}
 		}
-		if (got == 0) {
-			if (end > start)
-				line(buf + start, end - start);
+		start = split(buf, start, end, base, got == 0, &skip, show);
+		if (got == 0)
 			break;
-		}
-		while ((nl = memchr(buf + start, '\n', end - start))) {
-			line(buf + start, (size_t)(nl - (buf + start)));
-			start = (size_t)(nl - buf) + 1;
-			if (show && !(nlines & 0xfffff))
-				progress();
-		}
 	}
 	if (show && nlines > 0xfffff)
 		fputs("\r\033[K", stderr);

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <libiberty/demangle.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "err.h"
 #include "dwline.h"
 #include "proc.h"
+#include "quote.h"
 #include "symtab.h"
 #include "banned.h"
 
@@ -35,6 +37,8 @@
 /* One ELF file (or a process's mapping of one, or its perf map). */
 struct obj {
 	char *file;     /* the name printed */
+	char *shown;    /* file as messages show it (mt_quote): a path from
+			 * a process's maps may hold any byte */
 	char *open_as;  /* where to read it: /proc/PID/map_files/..., or NULL */
 	uint64_t bias;  /* runtime address - file address (with -p) */
 	uint64_t start, end; /* its mapping (with -p): for --addr */
@@ -297,7 +301,7 @@ static int resolve(struct obj *objs, size_t nobjs)
 				     (int)pid, addrs[i]);
 			else
 				warn("%s: 0x%" PRIx64 ": in no function symbol",
-				     nobjs == 1 ? objs[0].file : "(all files)",
+				     nobjs == 1 ? objs[0].shown : "(all files)",
 				     addrs[i]);
 			status = MT_EXIT_DATA;
 		}
@@ -309,7 +313,7 @@ static int resolve(struct obj *objs, size_t nobjs)
  * DWARF; quiet when there is none. */
 static void load_debug(struct obj *o)
 {
-	char *found = NULL;
+	char *found = NULL, q[MT_QUOTE_SIZE(PATH_MAX)];
 	int fd, n;
 
 	if (o->t.has_symtab && (o->t.has_debug_info || !lines))
@@ -317,14 +321,15 @@ static void load_debug(struct obj *o)
 	fd = mt_symtab_find_debug(&o->t, o->file, debug_dirs, n_debug_dirs,
 				  &found);
 	if (fd == MT_ENOMEM)
-		die_mt(fd, "%s", o->file);
+		die_mt(fd, "%s", o->shown);
 	if (fd < 0)
 		return;
 	n = mt_symtab_merge(&o->t, fd);
 	if (n == MT_ENOMEM)
-		die_mt(n, "%s", found);
+		die_mt(n, "%s", mt_quote_str(q, sizeof(q), found));
 	if (n < 0) {
-		warn("%s: debug file %s: %s: not used", o->file, found,
+		warn("%s: debug file %s: %s: not used", o->shown,
+		     mt_quote_str(q, sizeof(q), found),
 		     n == MT_EMISMATCH ? "of another build" : mt_strerror(n));
 		close(fd);
 	} else if (lines && o->dwfd < 0) {
@@ -345,7 +350,7 @@ static void open_lines(struct obj *o, int fd)
 		return;
 	err = mt_dwlines_open(&o->dl, o->dwfd);
 	if (err == MT_ENOMEM)
-		die_mt(err, "%s", o->file);
+		die_mt(err, "%s", o->shown);
 }
 
 /* Read o's symbols. Returns the exit status for this file; dies on a
@@ -360,16 +365,16 @@ static int load(struct obj *o)
 
 		fd = open(o->file, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", o->file);
+			die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
 		n = mt_symtab_read_perfmap(&o->t, fd, &bad);
 		close(fd);
 		if (n == MT_ESYNTAX) {
 			warn("%s:%zu: not a perf map line (START SIZE NAME)",
-			     o->file, bad);
+			     o->shown, bad);
 			return MT_EXIT_DATA;
 		}
 		if (n < 0)
-			die_mt(n, "%s", o->file);
+			die_mt(n, "%s", o->shown);
 		return MT_EXIT_OK;
 	}
 	if (o->vdso) {
@@ -398,27 +403,27 @@ static int load(struct obj *o)
 	if (fd < 0 && o->open_as)
 		fd = open(o->file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", o->file);
+		die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
 	n = mt_symtab_read(&o->t, fd);
 	switch (n) {
 	case MT_EMAGIC:
-		warn("%s: not an ELF file", o->file);
+		warn("%s: not an ELF file", o->shown);
 		close(fd);
 		return MT_EXIT_DATA;
 	case MT_ECORRUPT:
-		warn("%s: malformed ELF file", o->file);
+		warn("%s: malformed ELF file", o->shown);
 		close(fd);
 		return MT_EXIT_DATA;
 	default:
 		if (n < 0)
-			die_mt(n, "%s", o->file);
+			die_mt(n, "%s", o->shown);
 	}
 	load_debug(o);
 	if (lines)
 		open_lines(o, fd);
 	close(fd);
 	if (!o->t.n) {
-		warn("%s: no function symbols%s", o->file,
+		warn("%s: no function symbols%s", o->shown,
 		     o->t.debuglink || o->t.build_id_len ?
 		     " (stripped; its debug file was not found: see --debug-dir)" :
 		     "");
@@ -434,6 +439,7 @@ static void unload(struct obj *o)
 		close(o->dwfd);
 	mt_symtab_release(&o->t);
 	free(o->file);
+	free(o->shown);
 	free(o->open_as);
 }
 
@@ -449,8 +455,10 @@ static struct obj *new_obj(const char *file)
 	memset(o, 0, sizeof(*o));
 	o->dwfd = -1;
 	o->file = strdup(file);
-	if (!o->file)
+	o->shown = malloc(MT_QUOTE_SIZE(strlen(file)));
+	if (!o->file || !o->shown)
 		die(MT_EXIT_SYSTEM, "out of memory");
+	mt_quote_str(o->shown, MT_QUOTE_SIZE(strlen(file)), file);
 	return o;
 }
 
@@ -532,7 +540,7 @@ static void place(struct obj *o)
 	o->bias = 0;
 	if (mt_symtab_bias(&o->t, o->start, pgoff, &bias) != 0) {
 		warn("%s: mapped from offset 0x%" PRIx64 ", in no segment: "
-		     "addresses not relocated", o->file, pgoff);
+		     "addresses not relocated", o->shown, pgoff);
 		return;
 	}
 	o->bias = bias;
