@@ -541,15 +541,87 @@ static void resume_child(void)
 		die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_DETACH, %d)", (int)child);
 }
 
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+#define PF_KTHREAD 0x00200000 /* the kernel's flag in /proc/PID/stat */
+
+/*
+ * Why process pid cannot be recorded, into msg (len bytes): 1, or 0 when
+ * it can. Kernel threads and zombies have no /proc/PID/exe; a process
+ * whose main thread has exited has none either (its /proc/PID/maps is
+ * empty too).
+ */
+static int unrecordable(pid_t pid, char *msg, size_t len)
+{
+	char path[64], stat[1024], state = 0, *p;
+	unsigned long flags = 0;
+	int threads = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_small(path, stat, sizeof(stat))) {
+		if (kill(pid, 0) && errno == ESRCH) {
+			snprintf(msg, len, "no such process: %d", (int)pid);
+			return 1;
+		}
+		return 0; /* the later reads will say what is wrong */
+	}
+	/* pid (comm) state ppid pgrp session tty_nr tpgid flags ... */
+	p = strrchr(stat, ')');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+		return 0;
+	*p = '\0';
+	p = strchr(stat, '(');
+	if (flags & PF_KTHREAD) {
+		snprintf(msg, len, "PID %d is a kernel thread (%s): it runs no user "
+			 "code to record", (int)pid, p ? p + 1 : "?");
+		return 1;
+	}
+	if (state != 'Z' && state != 'X')
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (read_small(path, stat, sizeof(stat)) == 0 &&
+	    (p = strstr(stat, "\nThreads:")) != NULL)
+		threads = atoi(p + 10);
+	if (threads > 1)
+		snprintf(msg, len, "PID %d: its main thread has exited (a zombie) "
+			 "while %d other thread%s run%s on; mt-record needs its "
+			 "main thread, for its executable and mappings", (int)pid,
+			 threads - 1, threads > 2 ? "s" : "", threads > 2 ? "" : "s");
+	else
+		snprintf(msg, len, "PID %d has exited (a zombie that its parent has "
+			 "not reaped): nothing left to record", (int)pid);
+	return 1;
+}
+
+/* The -p processes: each one recordable, or die (bad input). */
+static void check_pids(void)
+{
+	char msg[256];
+	size_t i;
+
+	for (i = 0; i < npids; i++)
+		if (unrecordable(pids[i], msg, sizeof(msg)))
+			die(MT_EXIT_DATA, "%s", msg);
+}
+
 static void check_target(void)
 {
 	char link[64], buf[PATH_MAX];
 	ssize_t n;
-	size_t i;
 
-	for (i = 0; i < npids; i++)
-		if (kill(pids[i], 0) && errno == ESRCH)
-			die(MT_EXIT_DATA, "no such process: %d", (int)pids[i]);
 	target = pids[0];
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)target);
 	n = readlink(link, buf, sizeof(buf) - 1);
@@ -577,21 +649,6 @@ static int target_alive(void)
 }
 
 /* ---- Intel PT ---- */
-
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
 
 static int have_pt(void)
 {
@@ -2083,6 +2140,13 @@ int main(int argc, char **argv)
 	choose_backend();
 
 	if (dry_run) {
+		char msg[256];
+		size_t i;
+
+		/* the processes are not looked at, but what would fail is said */
+		for (i = 0; i < npids; i++)
+			if (unrecordable(pids[i], msg, sizeof(msg)))
+				warn("%s (recording would fail)", msg);
 		if (npids)
 			target = pids[0];
 		dry_run_print();
@@ -2113,6 +2177,7 @@ int main(int argc, char **argv)
 		close_stdout_or_die();
 		return 0;
 	}
+	check_pids(); /* bad input first: before what this machine lacks */
 	if (backend == BE_PT && !have_pt())
 		no_pt();
 	if (backend != BE_UPROBE)
