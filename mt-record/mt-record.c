@@ -633,6 +633,76 @@ static void check_target(void)
 		die(MT_EXIT_SYSTEM, "out of memory");
 }
 
+#define DELETED " (deleted)"
+
+/*
+ * Whether the name of a mapped file, as the kernel gives it in
+ * /proc/PID/maps and its mmap events, says that the file was deleted
+ * since it was mapped (or replaced by a rename, as a package upgrade
+ * does): the name no longer opens it.
+ */
+static int is_deleted(const char *name)
+{
+	size_t n = strlen(name), k = strlen(DELETED);
+
+	return n > k && !strcmp(name + n - k, DELETED);
+}
+
+/*
+ * A path that opens the file the target maps under name (as
+ * /proc/PID/maps names it): name itself, or for a deleted file the
+ * kernel's link to the inode still mapped: /proc/PID/exe for the
+ * executable, else /proc/PID/map_files/START-END of a mapping of it
+ * (which only CAP_SYS_ADMIN may follow). Uprobes can be put on a file
+ * through either link: the kernel resolves it to the inode. Malloced.
+ */
+static char *inode_path(const char *name)
+{
+	char maps[64], *line = NULL, *r = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (!is_deleted(name) || !target) {
+		r = strdup(name);
+	} else if (exe && !strcmp(name, exe)) {
+		if (asprintf(&r, "/proc/%d/exe", (int)target) < 0)
+			r = NULL;
+	} else {
+		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+		f = fopen(maps, "re");
+		while (f && !r && getline(&line, &cap, f) >= 0) {
+			struct mt_map m;
+
+			if (mt_maps_parse(line, &m) || m.path_len != strlen(name) ||
+			    memcmp(m.path, name, m.path_len))
+				continue;
+			if (asprintf(&r, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+				     (int)target, m.start, m.end) < 0)
+				r = NULL;
+			break;
+		}
+		free(line);
+		if (f)
+			fclose(f);
+		if (!r)
+			r = strdup(name);
+	}
+	if (!r)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return r;
+}
+
+/* open(2) of a file the target maps, by its name in the mappings. */
+static int open_mapped(const char *name)
+{
+	char *path = inode_path(name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e = errno;
+
+	free(path);
+	errno = e;
+	return fd;
+}
+
 static int target_alive(void)
 {
 	if (child) {
@@ -1062,9 +1132,16 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
  */
 static int read_symbols(struct mt_symtab *t, const char *path, int must)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+	int fd = open_mapped(path), n;
 
 	if (fd < 0) {
+		if (must && is_deleted(path)) {
+			int e = errno;
+			char *via = inode_path(path);
+
+			errno = e;
+			die_errno(MT_EXIT_SYSTEM, "%s: through %s", path, via);
+		}
 		if (must)
 			die_errno(MT_EXIT_SYSTEM, "%s", path);
 		return MT_EIO;
@@ -1173,7 +1250,7 @@ static int line_addr(const struct mt_symtab *t, const char *sel, uint64_t *addr)
 	if (err)
 		return err;
 	err = MT_ENOENT;
-	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	fd = open_mapped(exe);
 	if (fd >= 0 && !t->has_debug_info) {
 		int dfd = mt_symtab_find_debug(t, exe, NULL, 0, NULL);
 
@@ -1248,10 +1325,13 @@ enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
 static char *pick_function(void)
 {
 	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
-	char *argv[] = { "mt-symbols", "--pick", exe, NULL }, line[4096], *tab, *name;
+	char *file = inode_path(exe), line[4096], *tab, *name;
+	char *argv[] = { "mt-symbols", "--pick", file, NULL };
 	size_t i;
+	ssize_t n = run_output(argv, line, sizeof(line));
 
-	if (run_output(argv, line, sizeof(line)) <= 0)
+	free(file);
+	if (n <= 0)
 		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger_sel);
 	line[strcspn(line, "\n")] = '\0';
 	tab = line;
@@ -1422,6 +1502,7 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 	struct mt_symtab t = MT_SYMTAB_INIT;
 	uint64_t last = UINT64_MAX;
 	size_t i, before = sel->n;
+	char *file = NULL; /* what opens it: inode_path() */
 	int err;
 
 	if (read_symbols(&t, path, is_exe)) {
@@ -1451,7 +1532,9 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 			continue;
 		}
 		last = s->addr;
-		err = mt_uprobe_add(u, path, s->name, s->addr,
+		if (!file)
+			file = inode_path(path);
+		err = mt_uprobe_add(u, file, s->name, s->addr,
 				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
 		if (err < 0)
 			die_up(u, err);
@@ -1468,6 +1551,7 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 		     "that maps it takes their traps while recording (their events "
 		     "are dropped)", sel->n - before, path);
 	mt_symtab_release(&t);
+	free(file);
 }
 
 /*
@@ -1605,9 +1689,13 @@ static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
 	o.background_close = 1;
 	o.reorder_ms = 2;
 	err = mt_uprobe_init(&tg->tu, &o);
-	if (!err)
-		err = mt_uprobe_add(&tg->tu, tr->path, tr->name, tr->addr,
+	if (!err) {
+		char *file = inode_path(tr->path);
+
+		err = mt_uprobe_add(&tg->tu, file, tr->name, tr->addr,
 				    MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER);
+		free(file);
+	}
 	if (!err || err > 0)
 		err = mt_uprobe_attach(&tg->tu, target, mode);
 	if (err < 0)
