@@ -219,11 +219,44 @@ static void show_stderr(const struct proc *p)
 	close(fd);
 }
 
-/* Print argv shell-quoted (for --dry-run and -v). */
-static void print_argv(FILE *f, char *const *argv)
+/*
+ * perf's configuration: none (its PERF_CONFIG, /dev/null, keeps it from
+ * reading /etc/perfconfig and ~/.perfconfig, whose [script], [call-graph],
+ * [intel-pt], [record] keys change the text mt-script-parse reads or what
+ * is recorded), or MT_PERF_CONFIG's file.
+ */
+static const char *perf_config(void)
+{
+	const char *c = getenv("MT_PERF_CONFIG");
+
+	return c && *c ? c : "/dev/null";
+}
+
+/*
+ * The environment perf runs in: perf_config(), and HOME the private
+ * directory, so that its build-id cache (~/.debug) is written there, not
+ * into the user's home (as root), and goes with the directory.
+ */
+static void perf_env(void)
+{
+	setenv("PERF_CONFIG", perf_config(), 1);
+	if (workdir)
+		setenv("HOME", workdir, 1);
+}
+
+/* Print argv shell-quoted (for --dry-run and -v), a perf command with
+ * the environment perf_env() gives it. */
+static void print_argv(FILE *f, char *const *argv, int is_perf)
 {
 	size_t i;
 
+	if (is_perf) {
+		fputs("PERF_CONFIG=", f);
+		mt_shell_quote(f, perf_config());
+		fputs(" HOME=", f);
+		mt_shell_quote(f, workdir ? workdir : "DIR");
+		fputc(' ', f);
+	}
 	for (i = 0; argv[i]; i++) {
 		if (i)
 			fputc(' ', f);
@@ -236,10 +269,11 @@ static void print_argv(FILE *f, char *const *argv)
  * Start argv (never through a shell) in its own process group, so that a
  * terminal's Ctrl+C reaches us and not it; it dies with us
  * (PR_SET_PDEATHSIG). keep[] are descriptors it inherits (others are
- * close-on-exec); stdout goes to out (-1: /dev/null), stderr to errname.
+ * close-on-exec); stdout goes to out (-1: /dev/null), stderr to errname;
+ * is_perf: argv is a perf command, run in perf_env().
  */
 static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
-		  size_t nkeep, const char *errname)
+		  size_t nkeep, const char *errname, int is_perf)
 {
 	pid_t parent = getpid();
 	size_t i;
@@ -249,7 +283,7 @@ static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
 		die(MT_EXIT_SYSTEM, "out of memory");
 	if (verbose) {
 		fprintf(stderr, "%s: running: ", mt_progname());
-		print_argv(stderr, argv);
+		print_argv(stderr, argv, is_perf);
 	}
 	p->pid = fork();
 	if (p->pid < 0)
@@ -280,6 +314,8 @@ static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
 			dup2(e, 2);
 	}
 	setenv("PAGER", "cat", 1); /* perf would start less on bad options */
+	if (is_perf)
+		perf_env();
 	execvp(argv[0], argv);
 	fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -292,7 +328,7 @@ static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
  * what fits of its first read): the bytes read, or -1 when it failed or
  * exited non-zero.
  */
-static ssize_t run_output(char *const *argv, char *buf, size_t len)
+static ssize_t run_output(char *const *argv, char *buf, size_t len, int is_perf)
 {
 	int fds[2];
 	struct proc p;
@@ -300,7 +336,7 @@ static ssize_t run_output(char *const *argv, char *buf, size_t len)
 
 	if (pipe2(fds, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	spawn(&p, argv, fds[1], NULL, 0, NULL);
+	spawn(&p, argv, fds[1], NULL, 0, NULL, is_perf);
 	close(fds[1]);
 	n = read(fds[0], buf, len - 1);
 	close(fds[0]);
@@ -355,18 +391,27 @@ static void make_workdir(void)
 	int gate[2];
 	pid_t w;
 
+	char *made;
+
+	/* absolute: it is perf's HOME too */
 	if (keep_dir) {
 		if (mkdir(keep_dir, 0700) && errno != EEXIST)
 			die_errno(MT_EXIT_SYSTEM, "--keep %s", keep_dir);
-		workdir = strdup(keep_dir);
+		workdir = realpath(keep_dir, NULL);
 		if (!workdir)
-			die(MT_EXIT_SYSTEM, "out of memory");
+			die_errno(MT_EXIT_SYSTEM, "--keep %s", keep_dir);
 		return;
 	}
-	if (asprintf(&workdir, "%s/mt-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+	if (asprintf(&made, "%s/mt-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	if (!mkdtemp(workdir))
-		die_errno(MT_EXIT_SYSTEM, "%s", workdir);
+	if (!mkdtemp(made))
+		die_errno(MT_EXIT_SYSTEM, "%s", made);
+	workdir = realpath(made, NULL);
+	if (!workdir) {
+		rmdir(made);
+		die_errno(MT_EXIT_SYSTEM, "%s", made);
+	}
+	free(made);
 	atexit(remove_workdir); /* at once; the watcher is for kills */
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
@@ -1025,7 +1070,7 @@ static void perf_start(struct perf_rec *r, int with_trigger)
 	keep[1] = k[1];
 	if (asprintf(&errname, "%s/perf-record.err", workdir) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	spawn(&r->proc, a.v, -1, keep, 2, errname);
+	spawn(&r->proc, a.v, -1, keep, 2, errname, 1);
 	free(errname);
 	argv_free(&a);
 	close(c[0]);
@@ -1085,7 +1130,7 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
 		die_errno(MT_EXIT_SYSTEM, "pipe");
 	if (asprintf(&errname, "%s/perf-script.err", workdir) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	spawn(&p, a.v, fds[1], NULL, 0, errname);
+	spawn(&p, a.v, fds[1], NULL, 0, errname, 1);
 	free(errname);
 	argv_free(&a);
 	close(fds[1]);
@@ -1328,7 +1373,7 @@ static char *pick_function(void)
 	char *file = inode_path(exe), line[4096], *tab, *name;
 	char *argv[] = { "mt-symbols", "--pick", file, NULL };
 	size_t i;
-	ssize_t n = run_output(argv, line, sizeof(line));
+	ssize_t n = run_output(argv, line, sizeof(line), 0);
 
 	free(file);
 	if (n <= 0)
@@ -1969,7 +2014,7 @@ static void dry_run_print(void)
 
 	if (input) {
 		script_argv(&a, input, 1);
-		print_argv(stdout, a.v);
+		print_argv(stdout, a.v, 1);
 		argv_free(&a);
 		return;
 	}
@@ -1989,10 +2034,10 @@ static void dry_run_print(void)
 		return;
 	}
 	record_argv(&a, -1, -1, trigger_sel != NULL);
-	print_argv(stdout, a.v);
+	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 	script_argv(&a, "DIR/perf.data", backend == BE_PT);
-	print_argv(stdout, a.v);
+	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 }
 
@@ -2016,7 +2061,7 @@ static void check_perf(void)
 {
 	char *argv[] = { (char *)perf, "version", NULL }, buf[256];
 	int major = 0, minor = 0;
-	ssize_t n = run_output(argv, buf, sizeof(buf));
+	ssize_t n = run_output(argv, buf, sizeof(buf), 1);
 
 	if (n <= 0)
 		die(MT_EXIT_SYSTEM, "%s: cannot run perf (Debian: apt install linux-perf; "
@@ -2258,6 +2303,9 @@ int main(int argc, char **argv)
 	sigdelset(&wait_mask, SIGHUP);
 	signal(SIGPIPE, SIG_IGN); /* write_or_die reports a closed pipe */
 
+	if (getenv("MT_PERF_CONFIG") && *getenv("MT_PERF_CONFIG") &&
+	    access(getenv("MT_PERF_CONFIG"), R_OK))
+		die_errno(MT_EXIT_SYSTEM, "MT_PERF_CONFIG %s", getenv("MT_PERF_CONFIG"));
 	if (input) {
 		check_perf();
 		make_workdir();
