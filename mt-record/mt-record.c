@@ -348,9 +348,12 @@ static ssize_t run_output(char *const *argv, char *buf, size_t len, int is_perf)
 	return n;
 }
 
+/* Removes path and what it holds; a symbolic link (perf's build-id cache
+ * is made of them) is removed, never followed. */
 static void rm_rf(const char *path)
 {
-	DIR *d = opendir(path);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 
 	if (d) {
@@ -367,6 +370,8 @@ static void rm_rf(const char *path)
 		closedir(d);
 		rmdir(path);
 	} else {
+		if (fd >= 0)
+			close(fd);
 		unlink(path);
 	}
 }

@@ -63,3 +63,22 @@ contains err "MT_PERF_CONFIG $PWD/no-such.cfg: No such file or directory"
 mt-record --dry-run --backend sample -p $$ >dry
 contains dry "PERF_CONFIG=/dev/null HOME=DIR perf record -o DIR/perf.data "
 contains dry "PERF_CONFIG=/dev/null HOME=DIR perf script -i DIR/perf.data "
+
+# the private directory holds perf's build-id cache, symbolic links to
+# directories among it: its removal unlinks them, never follows them
+mkdir victim
+: >victim/file
+: >err
+"$prog" -l -u 1000 >/dev/null &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+mt-record --backend sample -p "$pid" >l.txt 2>err &
+rec=$!
+wait_for grep -qs recording err || fail "did not start: $(cat err)"
+set -- tmp/mt-record.*
+[ -d "$1" ] || fail "no private directory in tmp: $(ls tmp)"
+ln -s ../../victim "$1/link"
+kill -INT $rec
+wait $rec || { cat err >&2; fail "mt-record -p exited $?"; }
+[ -e victim/file ] || fail "removing the private directory followed a link out of it"
+[ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls -R tmp)"
