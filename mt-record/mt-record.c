@@ -219,11 +219,44 @@ static void show_stderr(const struct proc *p)
 	close(fd);
 }
 
-/* Print argv shell-quoted (for --dry-run and -v). */
-static void print_argv(FILE *f, char *const *argv)
+/*
+ * perf's configuration: none (its PERF_CONFIG, /dev/null, keeps it from
+ * reading /etc/perfconfig and ~/.perfconfig, whose [script], [call-graph],
+ * [intel-pt], [record] keys change the text mt-script-parse reads or what
+ * is recorded), or MT_PERF_CONFIG's file.
+ */
+static const char *perf_config(void)
+{
+	const char *c = getenv("MT_PERF_CONFIG");
+
+	return c && *c ? c : "/dev/null";
+}
+
+/*
+ * The environment perf runs in: perf_config(), and HOME the private
+ * directory, so that its build-id cache (~/.debug) is written there, not
+ * into the user's home (as root), and goes with the directory.
+ */
+static void perf_env(void)
+{
+	setenv("PERF_CONFIG", perf_config(), 1);
+	if (workdir)
+		setenv("HOME", workdir, 1);
+}
+
+/* Print argv shell-quoted (for --dry-run and -v), a perf command with
+ * the environment perf_env() gives it. */
+static void print_argv(FILE *f, char *const *argv, int is_perf)
 {
 	size_t i;
 
+	if (is_perf) {
+		fputs("PERF_CONFIG=", f);
+		mt_shell_quote(f, perf_config());
+		fputs(" HOME=", f);
+		mt_shell_quote(f, workdir ? workdir : "DIR");
+		fputc(' ', f);
+	}
 	for (i = 0; argv[i]; i++) {
 		if (i)
 			fputc(' ', f);
@@ -236,10 +269,11 @@ static void print_argv(FILE *f, char *const *argv)
  * Start argv (never through a shell) in its own process group, so that a
  * terminal's Ctrl+C reaches us and not it; it dies with us
  * (PR_SET_PDEATHSIG). keep[] are descriptors it inherits (others are
- * close-on-exec); stdout goes to out (-1: /dev/null), stderr to errname.
+ * close-on-exec); stdout goes to out (-1: /dev/null), stderr to errname;
+ * is_perf: argv is a perf command, run in perf_env().
  */
 static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
-		  size_t nkeep, const char *errname)
+		  size_t nkeep, const char *errname, int is_perf)
 {
 	pid_t parent = getpid();
 	size_t i;
@@ -249,7 +283,7 @@ static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
 		die(MT_EXIT_SYSTEM, "out of memory");
 	if (verbose) {
 		fprintf(stderr, "%s: running: ", mt_progname());
-		print_argv(stderr, argv);
+		print_argv(stderr, argv, is_perf);
 	}
 	p->pid = fork();
 	if (p->pid < 0)
@@ -280,6 +314,8 @@ static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
 			dup2(e, 2);
 	}
 	setenv("PAGER", "cat", 1); /* perf would start less on bad options */
+	if (is_perf)
+		perf_env();
 	execvp(argv[0], argv);
 	fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -292,7 +328,7 @@ static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
  * what fits of its first read): the bytes read, or -1 when it failed or
  * exited non-zero.
  */
-static ssize_t run_output(char *const *argv, char *buf, size_t len)
+static ssize_t run_output(char *const *argv, char *buf, size_t len, int is_perf)
 {
 	int fds[2];
 	struct proc p;
@@ -300,7 +336,7 @@ static ssize_t run_output(char *const *argv, char *buf, size_t len)
 
 	if (pipe2(fds, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	spawn(&p, argv, fds[1], NULL, 0, NULL);
+	spawn(&p, argv, fds[1], NULL, 0, NULL, is_perf);
 	close(fds[1]);
 	n = read(fds[0], buf, len - 1);
 	close(fds[0]);
@@ -312,9 +348,12 @@ static ssize_t run_output(char *const *argv, char *buf, size_t len)
 	return n;
 }
 
+/* Removes path and what it holds; a symbolic link (perf's build-id cache
+ * is made of them) is removed, never followed. */
 static void rm_rf(const char *path)
 {
-	DIR *d = opendir(path);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 
 	if (d) {
@@ -331,6 +370,8 @@ static void rm_rf(const char *path)
 		closedir(d);
 		rmdir(path);
 	} else {
+		if (fd >= 0)
+			close(fd);
 		unlink(path);
 	}
 }
@@ -355,18 +396,27 @@ static void make_workdir(void)
 	int gate[2];
 	pid_t w;
 
+	char *made;
+
+	/* absolute: it is perf's HOME too */
 	if (keep_dir) {
 		if (mkdir(keep_dir, 0700) && errno != EEXIST)
 			die_errno(MT_EXIT_SYSTEM, "--keep %s", keep_dir);
-		workdir = strdup(keep_dir);
+		workdir = realpath(keep_dir, NULL);
 		if (!workdir)
-			die(MT_EXIT_SYSTEM, "out of memory");
+			die_errno(MT_EXIT_SYSTEM, "--keep %s", keep_dir);
 		return;
 	}
-	if (asprintf(&workdir, "%s/mt-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+	if (asprintf(&made, "%s/mt-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	if (!mkdtemp(workdir))
-		die_errno(MT_EXIT_SYSTEM, "%s", workdir);
+	if (!mkdtemp(made))
+		die_errno(MT_EXIT_SYSTEM, "%s", made);
+	workdir = realpath(made, NULL);
+	if (!workdir) {
+		rmdir(made);
+		die_errno(MT_EXIT_SYSTEM, "%s", made);
+	}
+	free(made);
 	atexit(remove_workdir); /* at once; the watcher is for kills */
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
@@ -541,15 +591,87 @@ static void resume_child(void)
 		die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_DETACH, %d)", (int)child);
 }
 
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+#define PF_KTHREAD 0x00200000 /* the kernel's flag in /proc/PID/stat */
+
+/*
+ * Why process pid cannot be recorded, into msg (len bytes): 1, or 0 when
+ * it can. Kernel threads and zombies have no /proc/PID/exe; a process
+ * whose main thread has exited has none either (its /proc/PID/maps is
+ * empty too).
+ */
+static int unrecordable(pid_t pid, char *msg, size_t len)
+{
+	char path[64], stat[1024], state = 0, *p;
+	unsigned long flags = 0;
+	int threads = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_small(path, stat, sizeof(stat))) {
+		if (kill(pid, 0) && errno == ESRCH) {
+			snprintf(msg, len, "no such process: %d", (int)pid);
+			return 1;
+		}
+		return 0; /* the later reads will say what is wrong */
+	}
+	/* pid (comm) state ppid pgrp session tty_nr tpgid flags ... */
+	p = strrchr(stat, ')');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+		return 0;
+	*p = '\0';
+	p = strchr(stat, '(');
+	if (flags & PF_KTHREAD) {
+		snprintf(msg, len, "PID %d is a kernel thread (%s): it runs no user "
+			 "code to record", (int)pid, p ? p + 1 : "?");
+		return 1;
+	}
+	if (state != 'Z' && state != 'X')
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (read_small(path, stat, sizeof(stat)) == 0 &&
+	    (p = strstr(stat, "\nThreads:")) != NULL)
+		threads = atoi(p + 10);
+	if (threads > 1)
+		snprintf(msg, len, "PID %d: its main thread has exited (a zombie) "
+			 "while %d other thread%s run%s on; mt-record needs its "
+			 "main thread, for its executable and mappings", (int)pid,
+			 threads - 1, threads > 2 ? "s" : "", threads > 2 ? "" : "s");
+	else
+		snprintf(msg, len, "PID %d has exited (a zombie that its parent has "
+			 "not reaped): nothing left to record", (int)pid);
+	return 1;
+}
+
+/* The -p processes: each one recordable, or die (bad input). */
+static void check_pids(void)
+{
+	char msg[256];
+	size_t i;
+
+	for (i = 0; i < npids; i++)
+		if (unrecordable(pids[i], msg, sizeof(msg)))
+			die(MT_EXIT_DATA, "%s", msg);
+}
+
 static void check_target(void)
 {
 	char link[64], buf[PATH_MAX];
 	ssize_t n;
-	size_t i;
 
-	for (i = 0; i < npids; i++)
-		if (kill(pids[i], 0) && errno == ESRCH)
-			die(MT_EXIT_DATA, "no such process: %d", (int)pids[i]);
 	target = pids[0];
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)target);
 	n = readlink(link, buf, sizeof(buf) - 1);
@@ -559,6 +681,76 @@ static void check_target(void)
 	exe = strdup(buf);
 	if (!exe)
 		die(MT_EXIT_SYSTEM, "out of memory");
+}
+
+#define DELETED " (deleted)"
+
+/*
+ * Whether the name of a mapped file, as the kernel gives it in
+ * /proc/PID/maps and its mmap events, says that the file was deleted
+ * since it was mapped (or replaced by a rename, as a package upgrade
+ * does): the name no longer opens it.
+ */
+static int is_deleted(const char *name)
+{
+	size_t n = strlen(name), k = strlen(DELETED);
+
+	return n > k && !strcmp(name + n - k, DELETED);
+}
+
+/*
+ * A path that opens the file the target maps under name (as
+ * /proc/PID/maps names it): name itself, or for a deleted file the
+ * kernel's link to the inode still mapped: /proc/PID/exe for the
+ * executable, else /proc/PID/map_files/START-END of a mapping of it
+ * (which only CAP_SYS_ADMIN may follow). Uprobes can be put on a file
+ * through either link: the kernel resolves it to the inode. Malloced.
+ */
+static char *inode_path(const char *name)
+{
+	char maps[64], *line = NULL, *r = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (!is_deleted(name) || !target) {
+		r = strdup(name);
+	} else if (exe && !strcmp(name, exe)) {
+		if (asprintf(&r, "/proc/%d/exe", (int)target) < 0)
+			r = NULL;
+	} else {
+		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+		f = fopen(maps, "re");
+		while (f && !r && getline(&line, &cap, f) >= 0) {
+			struct mt_map m;
+
+			if (mt_maps_parse(line, &m) || m.path_len != strlen(name) ||
+			    memcmp(m.path, name, m.path_len))
+				continue;
+			if (asprintf(&r, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+				     (int)target, m.start, m.end) < 0)
+				r = NULL;
+			break;
+		}
+		free(line);
+		if (f)
+			fclose(f);
+		if (!r)
+			r = strdup(name);
+	}
+	if (!r)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return r;
+}
+
+/* open(2) of a file the target maps, by its name in the mappings. */
+static int open_mapped(const char *name)
+{
+	char *path = inode_path(name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e = errno;
+
+	free(path);
+	errno = e;
+	return fd;
 }
 
 static int target_alive(void)
@@ -577,21 +769,6 @@ static int target_alive(void)
 }
 
 /* ---- Intel PT ---- */
-
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
 
 static int have_pt(void)
 {
@@ -898,7 +1075,7 @@ static void perf_start(struct perf_rec *r, int with_trigger)
 	keep[1] = k[1];
 	if (asprintf(&errname, "%s/perf-record.err", workdir) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	spawn(&r->proc, a.v, -1, keep, 2, errname);
+	spawn(&r->proc, a.v, -1, keep, 2, errname, 1);
 	free(errname);
 	argv_free(&a);
 	close(c[0]);
@@ -958,7 +1135,7 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
 		die_errno(MT_EXIT_SYSTEM, "pipe");
 	if (asprintf(&errname, "%s/perf-script.err", workdir) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	spawn(&p, a.v, fds[1], NULL, 0, errname);
+	spawn(&p, a.v, fds[1], NULL, 0, errname, 1);
 	free(errname);
 	argv_free(&a);
 	close(fds[1]);
@@ -1005,9 +1182,16 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
  */
 static int read_symbols(struct mt_symtab *t, const char *path, int must)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+	int fd = open_mapped(path), n;
 
 	if (fd < 0) {
+		if (must && is_deleted(path)) {
+			int e = errno;
+			char *via = inode_path(path);
+
+			errno = e;
+			die_errno(MT_EXIT_SYSTEM, "%s: through %s", path, via);
+		}
 		if (must)
 			die_errno(MT_EXIT_SYSTEM, "%s", path);
 		return MT_EIO;
@@ -1116,7 +1300,7 @@ static int line_addr(const struct mt_symtab *t, const char *sel, uint64_t *addr)
 	if (err)
 		return err;
 	err = MT_ENOENT;
-	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	fd = open_mapped(exe);
 	if (fd >= 0 && !t->has_debug_info) {
 		int dfd = mt_symtab_find_debug(t, exe, NULL, 0, NULL);
 
@@ -1191,10 +1375,13 @@ enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
 static char *pick_function(void)
 {
 	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
-	char *argv[] = { "mt-symbols", "--pick", exe, NULL }, line[4096], *tab, *name;
+	char *file = inode_path(exe), line[4096], *tab, *name;
+	char *argv[] = { "mt-symbols", "--pick", file, NULL };
 	size_t i;
+	ssize_t n = run_output(argv, line, sizeof(line), 0);
 
-	if (run_output(argv, line, sizeof(line)) <= 0)
+	free(file);
+	if (n <= 0)
 		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger_sel);
 	line[strcspn(line, "\n")] = '\0';
 	tab = line;
@@ -1365,6 +1552,7 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 	struct mt_symtab t = MT_SYMTAB_INIT;
 	uint64_t last = UINT64_MAX;
 	size_t i, before = sel->n;
+	char *file = NULL; /* what opens it: inode_path() */
 	int err;
 
 	if (read_symbols(&t, path, is_exe)) {
@@ -1394,7 +1582,9 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 			continue;
 		}
 		last = s->addr;
-		err = mt_uprobe_add(u, path, s->name, s->addr,
+		if (!file)
+			file = inode_path(path);
+		err = mt_uprobe_add(u, file, s->name, s->addr,
 				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
 		if (err < 0)
 			die_up(u, err);
@@ -1411,6 +1601,7 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 		     "that maps it takes their traps while recording (their events "
 		     "are dropped)", sel->n - before, path);
 	mt_symtab_release(&t);
+	free(file);
 }
 
 /*
@@ -1548,9 +1739,13 @@ static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
 	o.background_close = 1;
 	o.reorder_ms = 2;
 	err = mt_uprobe_init(&tg->tu, &o);
-	if (!err)
-		err = mt_uprobe_add(&tg->tu, tr->path, tr->name, tr->addr,
+	if (!err) {
+		char *file = inode_path(tr->path);
+
+		err = mt_uprobe_add(&tg->tu, file, tr->name, tr->addr,
 				    MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER);
+		free(file);
+	}
 	if (!err || err > 0)
 		err = mt_uprobe_attach(&tg->tu, target, mode);
 	if (err < 0)
@@ -1849,7 +2044,7 @@ static void dry_run_print(void)
 
 	if (input) {
 		script_argv(&a, input, 1);
-		print_argv(stdout, a.v);
+		print_argv(stdout, a.v, 1);
 		argv_free(&a);
 		return;
 	}
@@ -1869,10 +2064,10 @@ static void dry_run_print(void)
 		return;
 	}
 	record_argv(&a, -1, -1, trigger_sel != NULL);
-	print_argv(stdout, a.v);
+	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 	script_argv(&a, "DIR/perf.data", backend == BE_PT);
-	print_argv(stdout, a.v);
+	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 }
 
@@ -1896,7 +2091,7 @@ static void check_perf(void)
 {
 	char *argv[] = { (char *)perf, "version", NULL }, buf[256];
 	int major = 0, minor = 0;
-	ssize_t n = run_output(argv, buf, sizeof(buf));
+	ssize_t n = run_output(argv, buf, sizeof(buf), 1);
 
 	if (n <= 0)
 		die(MT_EXIT_SYSTEM, "%s: cannot run perf (Debian: apt install linux-perf; "
@@ -2108,6 +2303,13 @@ int main(int argc, char **argv)
 	choose_backend();
 
 	if (dry_run) {
+		char msg[256];
+		size_t i;
+
+		/* the processes are not looked at, but what would fail is said */
+		for (i = 0; i < npids; i++)
+			if (unrecordable(pids[i], msg, sizeof(msg)))
+				warn("%s (recording would fail)", msg);
 		if (npids)
 			target = pids[0];
 		dry_run_print();
@@ -2131,6 +2333,9 @@ int main(int argc, char **argv)
 	sigdelset(&wait_mask, SIGHUP);
 	signal(SIGPIPE, SIG_IGN); /* write_or_die reports a closed pipe */
 
+	if (getenv("MT_PERF_CONFIG") && *getenv("MT_PERF_CONFIG") &&
+	    access(getenv("MT_PERF_CONFIG"), R_OK))
+		die_errno(MT_EXIT_SYSTEM, "MT_PERF_CONFIG %s", getenv("MT_PERF_CONFIG"));
 	if (input) {
 		check_perf();
 		make_workdir();
@@ -2138,6 +2343,7 @@ int main(int argc, char **argv)
 		close_stdout_or_die();
 		return 0;
 	}
+	check_pids(); /* bad input first: before what this machine lacks */
 	if (backend == BE_PT && !have_pt())
 		no_pt();
 	if (backend != BE_UPROBE)

@@ -63,7 +63,8 @@ struct symcache {
 };
 
 struct mt_uprobe_file {
-	char *path;
+	char *path;      /* as the mappings name it */
+	char *source;    /* what opens it, when path does not: a /proc link */
 	int loaded;      /* 0 not tried, 1 read, -1 unreadable */
 	int go;          /* a Go program */
 	struct mt_symtab syms;
@@ -369,6 +370,7 @@ void mt_uprobe_release(struct mt_uprobe *u)
 		close(u->pidfd);
 	for (i = 0; i < u->nfiles; i++) {
 		free(u->files[i].path);
+		free(u->files[i].source);
 		mt_symtab_release(&u->files[i].syms);
 		free(u->files[i].cache);
 	}
@@ -428,6 +430,22 @@ static int file_index(struct mt_uprobe *u, const char *path, size_t len,
 	return 0;
 }
 
+/* What opens a file (and what the kernel is given to probe it). */
+static const char *file_source(const struct mt_uprobe_file *f)
+{
+	return f->source ? f->source : f->path;
+}
+
+#define DELETED " (deleted)"
+
+/* Whether the kernel's name of a mapped file says it was deleted. */
+static int is_deleted(const char *name, size_t len)
+{
+	size_t k = strlen(DELETED);
+
+	return len > k && !memcmp(name + len - k, DELETED, k);
+}
+
 /* Read a file's symbols and segments once; 0, or the error (also kept as
  * loaded = -1). */
 static int file_load(struct mt_uprobe *u, uint32_t idx)
@@ -441,7 +459,7 @@ static int file_load(struct mt_uprobe *u, uint32_t idx)
 	f->loaded = -1;
 	if (f->path[0] != '/')
 		return MT_EIO; /* [vdso], //anon, ... */
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	fd = open(file_source(f), O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		what(u, "opening %s", f->path);
 		return MT_EIO;
@@ -530,12 +548,17 @@ static int name_probe(struct mt_uprobe *u, struct mt_uprobe_probe *p)
 	const char *path = u->files[p->file].path;
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct mt_buf b = MT_BUF_INIT;
-	size_t stem;
+	size_t stem, blen = strlen(base);
+	char fname[256];
 	int err, k;
 
+	/* a deleted file's probes are named after the file */
+	if (is_deleted(base, blen))
+		blen -= strlen(DELETED);
+	snprintf(fname, sizeof(fname), "%.*s", (int)blen, base);
 	err = mt_buf_add(&b, "probe_", 6);
 	if (!err)
-		err = name_part(&b, base, ".-");
+		err = name_part(&b, fname, ".-");
 	if (!err)
 		err = mt_buf_add(&b, ":", 1);
 	if (!err)
@@ -565,6 +588,25 @@ static int name_probe(struct mt_uprobe *u, struct mt_uprobe_probe *p)
 	return 0;
 }
 
+/*
+ * The name of the deleted file that a /proc/PID/exe or
+ * /proc/PID/map_files/ link (which realpath cannot resolve) leads to, as
+ * the mappings name it ("/usr/bin/app (deleted)"), malloced; NULL with
+ * errno ENOENT when path is no such link.
+ */
+static char *deleted_name(const char *path)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+
+	if (n <= 0 || buf[0] != '/' || !is_deleted(buf, (size_t)n)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
 int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 		  uint64_t addr, unsigned flags)
 {
@@ -586,11 +628,16 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 		return MT_EINVAL;
 	}
 	real = realpath(path, NULL);
+	if (!real && errno == ENOENT)
+		real = deleted_name(path);
 	if (!real) {
 		what(u, "resolving %s", path);
 		return errno == ENOMEM ? MT_ENOMEM : MT_EIO;
 	}
 	err = file_index(u, real, strlen(real), &fi);
+	if (!err && is_deleted(real, strlen(real)) && !u->files[fi].source &&
+	    !(u->files[fi].source = strdup(path)))
+		err = MT_ENOMEM;
 	free(real);
 	if (err)
 		return err;
@@ -850,6 +897,31 @@ static const struct map *map_find(struct mt_uprobe *u, uint32_t pid,
 	return NULL;
 }
 
+/*
+ * A deleted file that the process maps is opened through the kernel's
+ * link to its mapping, now: the process may be gone when the snapshot is
+ * symbolized.
+ */
+static int deleted_source(struct mt_uprobe *u, pid_t pid, const struct mt_map *m)
+{
+	struct mt_uprobe_file *f;
+	uint32_t fi;
+	int err = file_index(u, m->path, m->path_len, &fi);
+
+	if (err)
+		return err;
+	f = &u->files[fi];
+	if (!f->source && asprintf(&f->source, "/proc/%d/map_files/%llx-%llx",
+				   (int)pid, (unsigned long long)m->start,
+				   (unsigned long long)m->end) < 0) {
+		f->source = NULL;
+		return MT_ENOMEM;
+	}
+	if (!f->loaded)
+		file_load(u, fi); /* unreadable: [unknown] symbols */
+	return 0;
+}
+
 /* The executable mappings of a running process, from /proc/PID/maps. */
 static int read_proc_maps(struct mt_uprobe *u, pid_t pid)
 {
@@ -866,9 +938,12 @@ static int read_proc_maps(struct mt_uprobe *u, pid_t pid)
 	while (!err && fgets(line, sizeof(line), fp)) {
 		struct mt_map m;
 
-		if (!mt_maps_parse(line, &m) && m.exec && m.path_len)
-			err = map_add(u, (uint32_t)pid, m.start, m.end - m.start,
-				      m.pgoff, m.path, m.path_len, 0);
+		if (mt_maps_parse(line, &m) || !m.exec || !m.path_len)
+			continue;
+		err = map_add(u, (uint32_t)pid, m.start, m.end - m.start,
+			      m.pgoff, m.path, m.path_len, 0);
+		if (!err && is_deleted(m.path, m.path_len))
+			err = deleted_source(u, pid, &m);
 	}
 	fclose(fp);
 	return err;
@@ -977,7 +1052,7 @@ static int open_probe(struct mt_uprobe *u, uint32_t pi, int ret, uint32_t ri)
 	base_attr(u, &a);
 	a.type = (uint32_t)u->pmu_type;
 	a.config = ret ? 1ull << u->retprobe_bit : 0;
-	a.config1 = (uint64_t)(uintptr_t)u->files[p->file].path;
+	a.config1 = (uint64_t)(uintptr_t)file_source(&u->files[p->file]);
 	a.config2 = p->offset;
 	a.sample_period = 1;
 	/* losses that no PERF_RECORD_LOST reports (nothing was written

@@ -289,7 +289,13 @@ void mt_uprobe_release(struct mt_uprobe *u);
  * Probe the function `name` at file address addr (the symbol's st_value,
  * as mt_symtab gives it) of the ELF file path, with flags (ENTRY, RETURN,
  * TRIGGER). The file is read once per path (its PT_LOAD segments map addr
- * to the file offset the kernel wants). In a Go program (a .gopclntab,
+ * to the file offset the kernel wants). path may be a /proc/PID/exe or
+ * /proc/PID/map_files/START-END link to a file deleted since it was
+ * mapped (or replaced by a rename, as a package upgrade does): the file
+ * is then named as the mappings name it, "PATH (deleted)" (the probes'
+ * group after PATH's base name), and opened and probed through the link,
+ * which reaches the mapped inode. Deleted files that the process maps
+ * are also read through /proc/PID/map_files at attach, for symbols. In a Go program (a .gopclntab,
  * .go.buildinfo or .note.go.buildid section, or a runtime.main symbol)
  * RETURN is dropped and MT_UPROBE_W_GO set. Only before attach. Returns
  * the probe's index (0, 1, ...), or

@@ -218,15 +218,9 @@ int main(int argc, char **argv)
 		    "(/sys/bus/event_source/devices/uprobe)");
 
 	if (pid > 0) {
-		char link[64], buf[4096];
-		ssize_t n;
-
-		snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-		n = readlink(link, buf, sizeof(buf) - 1);
-		if (n < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", link);
-		buf[n] = '\0';
-		exe = strdup(buf);
+		/* the link opens the executable even once it was deleted */
+		if (asprintf(&exe, "/proc/%d/exe", (int)pid) < 0)
+			exe = NULL;
 	} else {
 		exe = find_program(argv[optind]);
 		if (!exe)

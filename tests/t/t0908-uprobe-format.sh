@@ -15,7 +15,7 @@ outer=$MT_TESTBIN/progs/outer
 
 norm() {
 	sed -E -e 's# +-?[0-9]+/-?[0-9]+ +# PID/TID #' -e 's#\[[0-9]{3}\]#[CPU]#' \
-		-e 's# [0-9]+\.[0-9]{9}:# TIME:#' -e 's#[0-9a-f]{6,16}#ADDR#g' \
+		-e 's# +[0-9]+\.[0-9]{9}:# TIME:#' -e 's#[0-9a-f]{6,16}#ADDR#g' \
 		-e 's#\+0x[0-9a-f]+#+OFF#g' -e 's#\(/[^)]*/outer\)#(OUTER)#' \
 		-e 's#ADDR [^ ]+ (\(/[^)]*libc[.]so[^)]*\))$#ADDR SYM \1#'
 }
