@@ -92,6 +92,8 @@ go() { wait_for grep -q "recording $1" err || { cat err >&2; fail "$2: not recor
 rm -f go
 ./usel &
 upid=$!
+# mapped: the shell's child may not have exec'd usel yet
+wait_for grep -qs libt.so /proc/$upid/maps || fail "usel did not start"
 mt-record --backend uprobe --functions '^outer$' --trigger lib_stop -p $upid >lib.txt 2>err &
 rec=$!
 go $upid "a trigger in a library"
@@ -104,6 +106,8 @@ wait $upid
 rm -f go
 ./usel &
 upid=$!
+# mapped: the shell's child may not have exec'd usel yet
+wait_for grep -qs libt.so /proc/$upid/maps || fail "usel did not start"
 mt-record --backend uprobe --functions '^(outer|lib_stop)$' -p $upid >libf.txt 2>err &
 rec=$!
 go $upid "probing a library function"
