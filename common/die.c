@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "die.h"
 #include "err.h"
+#include "quote.h"
 #include "banned.h"
 
 static const char *progname = "mt";
@@ -31,13 +32,25 @@ const char *mt_progname(void)
 static void __attribute__((format(printf, 1, 0)))
 vreport(const char *fmt, va_list ap, const char *suffix)
 {
-	char msg[4096];
+	char msg[4096], shown[MT_QUOTE_SIZE(sizeof(msg))];
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* whatever a message holds from outside reaches no terminal as a
+	 * control sequence */
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(msg))
+		n = sizeof(msg) - 1;
+	mt_quote_controls(shown, sizeof(shown), msg, (size_t)n);
 	if (suffix)
-		fprintf(stderr, "%s: %s: %s\n", progname, msg, suffix);
+		fprintf(stderr, "%s: %s: %s\n", progname, shown, suffix);
 	else
-		fprintf(stderr, "%s: %s\n", progname, msg);
+		fprintf(stderr, "%s: %s\n", progname, shown);
+}
+
+void vwarn(const char *fmt, va_list ap)
+{
+	vreport(fmt, ap, NULL);
 }
 
 void warn(const char *fmt, ...)

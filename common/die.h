@@ -24,8 +24,11 @@ enum {
 void mt_set_progname(const char *argv0);
 const char *mt_progname(void);
 
-/* "PROG: message\n" on stderr. */
+/* "PROG: message\n" on stderr. Every message of warn and die passes
+ * through mt_quote_controls: controls and non-ASCII bytes show as \xHH. */
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* warn() with a va_list. */
+void vwarn(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* Print and exit with code. */
 _Noreturn void die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

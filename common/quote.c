@@ -4,10 +4,14 @@
 #include "banned.h"
 
 /* The escape of byte c into e; returns its length (1, 2 or 4). */
-static size_t escape(unsigned char c, char e[4])
+static size_t escape(unsigned char c, char e[4], int all)
 {
 	static const char hex[] = "0123456789abcdef";
 
+	if (!all && c >= 0x20 && c < 0x7f) {
+		e[0] = (char)c;
+		return 1;
+	}
 	if (c == '\\' || c == '"') {
 		e[0] = '\\', e[1] = (char)c;
 		return 2;
@@ -24,7 +28,7 @@ static size_t escape(unsigned char c, char e[4])
 	return 4;
 }
 
-char *mt_quote(char *dst, size_t cap, const void *src, size_t n)
+static char *quote(char *dst, size_t cap, const void *src, size_t n, int all)
 {
 	const unsigned char *s = src;
 	size_t o = 0, i, whole = 0;
@@ -33,9 +37,9 @@ char *mt_quote(char *dst, size_t cap, const void *src, size_t n)
 	if (!cap)
 		return dst;
 	for (i = 0; i < n && whole < cap; i++)
-		whole += escape(s[i], e);
+		whole += escape(s[i], e, all);
 	for (i = 0; i < n; i++) {
-		size_t k = escape(s[i], e), dots;
+		size_t k = escape(s[i], e, all), dots;
 
 		/*
 		 * When the whole text does not fit, keep room for this escape,
@@ -54,6 +58,16 @@ char *mt_quote(char *dst, size_t cap, const void *src, size_t n)
 	}
 	dst[o] = '\0';
 	return dst;
+}
+
+char *mt_quote(char *dst, size_t cap, const void *src, size_t n)
+{
+	return quote(dst, cap, src, n, 1);
+}
+
+char *mt_quote_controls(char *dst, size_t cap, const void *src, size_t n)
+{
+	return quote(dst, cap, src, n, 0);
 }
 
 char *mt_quote_str(char *dst, size_t cap, const char *s)

@@ -20,6 +20,13 @@
  */
 char *mt_quote(char *dst, size_t cap, const void *src, size_t n);
 
+/*
+ * As mt_quote, but only controls (bytes below 0x20, 0x7f) and bytes of
+ * 0x80 and above are escaped; backslashes and quotes stay, so that text
+ * already quoted passes unchanged. For a whole message, as a last guard.
+ */
+char *mt_quote_controls(char *dst, size_t cap, const void *src, size_t n);
+
 /* mt_quote of a NUL-terminated string. */
 char *mt_quote_str(char *dst, size_t cap, const char *s);
 

@@ -107,11 +107,9 @@ static void say(const char *fmt, ...)
 
 	if (!verbose)
 		return;
-	fprintf(stderr, "%s: ", mt_progname());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void out_text(const char *p, size_t n)
@@ -1730,9 +1728,9 @@ static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
 		if (err < 0 && err != MT_ENOENT)
 			die(MT_EXIT_SYSTEM, "%s: %s (--trigger-via uprobe)", tg->bp.what,
 			    err == MT_EIO ? strerror(errno) : mt_strerror(err));
-		fprintf(stderr, "%s: trigger armed: %s @ 0x%" PRIx64 " in %s "
-			"(hardware breakpoint at 0x%" PRIx64 ")\n", mt_progname(),
-			tr->name, tr->addr, tr->path, rt);
+		warn("trigger armed: %s @ 0x%" PRIx64 " in %s "
+		     "(hardware breakpoint at 0x%" PRIx64 ")", tr->name, tr->addr,
+		     tr->path, rt);
 		return;
 	}
 	o.ring_bytes = MT_UPROBE_EVENT_BYTES * 64;
@@ -1750,9 +1748,8 @@ static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
 		err = mt_uprobe_attach(&tg->tu, target, mode);
 	if (err < 0)
 		die_up(&tg->tu, err);
-	fprintf(stderr, "%s: trigger armed: %s @ 0x%" PRIx64 " in %s (uprobe%s%s)\n",
-		mt_progname(), tr->name, tr->addr, tr->path, via_note ? "; " : "",
-		via_note ? via_note : "");
+	warn("trigger armed: %s @ 0x%" PRIx64 " in %s (uprobe%s%s)", tr->name,
+	     tr->addr, tr->path, via_note ? "; " : "", via_note ? via_note : "");
 }
 
 /* Waits up to timeout_ms for the trigger: 1 with *hit set when it fired. */
@@ -1916,9 +1913,9 @@ static enum stop run_round(struct trig *tr)
 		return why;
 	}
 	if (why == STOP_TRIGGER) {
-		fprintf(stderr, "%s: trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64 "\n",
-			mt_progname(), tr->name, hit.pid, hit.tid,
-			hit.time / 1000000000u, hit.time % 1000000000u);
+		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, tr->name,
+		     hit.pid, hit.tid, hit.time / 1000000000u,
+		     hit.time % 1000000000u);
 		mk.time = hit.time;
 		snprintf(mk.text, sizeof(mk.text), "# mt: trigger %" PRIu64 ".%09" PRIu64
 			 " %u/%u 0x%" PRIx64 " %s\n", hit.time / 1000000000u,

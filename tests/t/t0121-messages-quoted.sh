@@ -67,3 +67,20 @@ contains err 'mt-symbols: x\x1b]0;T\x07\x9by\xff: not an ELF file'
 expect_exit 3 mt-symbols "$n.missing" >out 2>err
 printable err
 contains err 'mt-symbols: x\x1b]0;T\x07\x9by\xff.missing: No such file'
+
+# every tool's warn and die: names that came from outside (a file name, a
+# program's path, a process's executable) show as escapes
+expect_exit 3 mt-fxt "$n.missing" >out 2>err
+printable err
+contains err 'mt-fxt: x\x1b]0;T\x07\x9by\xff.missing: No such file'
+expect_exit 1 mt-slice "$n" >out 2>err
+printable err
+expect_exit 3 mt-stacks "$n.missing" >out 2>err
+printable err
+mt-record --backend sample -o "$n.out" -- "./$n.prog" >out 2>err && fail "recorded a program that is not there"
+contains err "x\\x1b]0;T\\x07\\x9by\\xff.prog"
+printable err
+cp "$(command -v sleep)" "./$n.prog"
+mt-record --backend sample --dry-run --trigger nosuch_zz -- "./$n.prog" 5 >out 2>err || :
+printable err
+rm -f "./$n.prog"
