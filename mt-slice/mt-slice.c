@@ -1146,9 +1146,14 @@ static void merge_down(void)
 
 enum { D_DROP, D_KEEP, D_CLOSE /* a begin never ended: an end at --to */ };
 
-#define DEC_WIN (1u << 16)
-static unsigned char dec_win[DEC_WIN];
-static uint64_t dec_base = UINT64_MAX, dec_total;
+#define DEC_WIN (1u << 13)
+#define DEC_NWIN 8
+static struct dec_window {
+	uint64_t base; /* UINT64_MAX: unused */
+	uint64_t used; /* when last used, for the least recently used */
+	unsigned char b[DEC_WIN];
+} dec_w[DEC_NWIN];
+static uint64_t dec_total, dec_clock;
 
 static size_t dec_len(uint64_t base)
 {
@@ -1157,21 +1162,39 @@ static size_t dec_len(uint64_t base)
 
 static void dec_flush(void)
 {
-	if (dec_base != UINT64_MAX)
-		pio(1, fx_dec, dec_win, dec_len(dec_base), dec_base);
+	size_t i;
+
+	for (i = 0; i < DEC_NWIN; i++)
+		if (dec_w[i].used && dec_w[i].base != UINT64_MAX)
+			pio(1, fx_dec, dec_w[i].b, dec_len(dec_w[i].base),
+			    dec_w[i].base);
 }
 
 /* Slices are decided in (thread, start) order, which follows file order
- * closely on each thread: a window of the file is read, changed and
- * written back when a decision falls outside it. */
+ * closely on each thread, at a few places at once (a begin and its end
+ * stand far apart): a few windows of the file are kept, the least recently
+ * used one written back and read again where a decision falls outside. */
 static void dec_put(uint64_t seq, unsigned char d)
 {
-	if (dec_base == UINT64_MAX || seq - dec_base >= DEC_WIN) {
-		dec_flush();
-		dec_base = seq / DEC_WIN * DEC_WIN;
-		pio(0, fx_dec, dec_win, dec_len(dec_base), dec_base);
+	uint64_t base = seq / DEC_WIN * DEC_WIN;
+	struct dec_window *w = &dec_w[0];
+	size_t i;
+
+	for (i = 0; i < DEC_NWIN; i++) {
+		if (dec_w[i].used && dec_w[i].base == base) {
+			w = &dec_w[i];
+			goto found;
+		}
+		if (dec_w[i].used < w->used)
+			w = &dec_w[i];
 	}
-	dec_win[seq - dec_base] = d;
+	if (w->used)
+		pio(1, fx_dec, w->b, dec_len(w->base), w->base);
+	w->base = base;
+	pio(0, fx_dec, w->b, dec_len(base), base);
+found:
+	w->used = ++dec_clock;
+	w->b[seq - base] = d;
 }
 
 /* ---- the replay: Perfetto's slice tracker on one thread ---- */
@@ -1280,6 +1303,8 @@ static void rpush(const struct srec *r, uint64_t end)
  * slice's end), where the rest of the walk would change nothing: time
  * stays linear in the depth of deep recursion.
  */
+static unsigned long long nf_steps; /* frames visited, for -v */
+
 static int close_stack(uint64_t ts, uint64_t dur)
 {
 	int incomplete = 0;
@@ -1288,6 +1313,7 @@ static int close_stack(uint64_t ts, uint64_t dur)
 	for (i = rsp; i-- > 0;) {
 		const struct rframe *f = &rst[i];
 
+		nf_steps++;
 		if (f->end == PENDING) {
 			incomplete = 1;
 		} else if (incomplete) {
@@ -1324,9 +1350,11 @@ static void replay_end(const struct srec *r)
 	size_t i, k;
 
 	close_stack(r->ts, PENDING);
-	for (i = rsp; i-- > 0;)
+	for (i = rsp; i-- > 0;) {
+		nf_steps++;
 		if (rst[i].end == PENDING)
 			break;
+	}
 	if (i == (size_t)-1)
 		return; /* an end with no begin open: ignored */
 	rst[i].end = r->ts;
@@ -1782,6 +1810,10 @@ static void fxt_run(void)
 		fprintf(stderr, "%s: %s: %llu records read, %llu written, %llu spans "
 			"clipped, %llu shorter than --min-duration dropped\n",
 			mt_progname(), in_name, nf_in, nf_kept, nf_clipped, nf_short);
+	if (verbose && decide)
+		fprintf(stderr, "%s: %s: %llu slice events nested, %llu stack "
+			"frames visited\n", mt_progname(), in_name,
+			(unsigned long long)dec_total, nf_steps);
 	if (fx_copy)
 		fclose(fx_copy);
 	if (fx_dec)

@@ -31,8 +31,10 @@
  * line, sorted by (pid, tid, start), parents first (sort -n -k1,1 -k2,2
  * -k3,3 -s of fxt-check's own order); every slice must end. A thread's
  * first start is its create time: the slices that start there are the
- * inferred ones. Unlike magic-trace, pid and tid are written as the koids
- * (magic-trace uses a counter), so that slices can be compared.
+ * inferred ones. An end of "i" makes an instant event (magic-trace has
+ * them, unused), written before the returns at its time. Unlike
+ * magic-trace, pid and tid are written as the koids (magic-trace uses a
+ * counter), so that slices can be compared.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,12 +96,14 @@ static unsigned intern(const char *s)
 struct slice {
 	unsigned long long start, end;
 	unsigned depth;
+	int instant;
 	char *name;
 };
 
 struct ev {
 	unsigned long long ts;
-	int end;      /* 1: an end; 2: a zero-length slice, begin and end */
+	int end;      /* 1: an end; 2: a zero-length slice, begin and end;
+			 3: an instant */
 	size_t slice; /* index */
 };
 
@@ -141,6 +145,15 @@ static void end(size_t i)
 	word(sl[i].end);
 }
 
+static void instant(size_t i)
+{
+	unsigned name = intern(sl[i].name);
+
+	word(4 | 2 << 4 | 0ull << 16 | 1ull << 24 | (unsigned long long)cat << 32 |
+	     (unsigned long long)name << 48);
+	word(sl[i].start);
+}
+
 /* returns before calls at equal times; among returns, innermost first;
  * among calls, outermost first */
 static int by_time(const void *a, const void *b)
@@ -149,6 +162,8 @@ static int by_time(const void *a, const void *b)
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end && (x->end == 3 || y->end == 3))
+		return x->end == 3 ? -1 : 1;
 	if (x->end != y->end)
 		return x->end == 1 ? -1 : y->end == 1 ? 1 :
 		       x->slice < y->slice ? -1 : 1;
@@ -170,12 +185,18 @@ static void thread_out(unsigned long long pid, unsigned long long tid)
 	word(tid);
 	t0 = sl[0].start;
 	for (i = 0; i < nsl; i++)
-		if (sl[i].end > last)
+		if (!sl[i].instant && sl[i].end > last)
 			last = sl[i].end;
 	ev = malloc(2 * nsl * sizeof(*ev));
 	if (!ev)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	for (i = 0; i < nsl; i++) {
+		if (sl[i].instant) {
+			ev[n].ts = sl[i].start;
+			ev[n].end = 3;
+			ev[n++].slice = i;
+			continue;
+		}
 		if (sl[i].start == sl[i].end) {
 			ev[n].ts = sl[i].start;
 			ev[n].end = 2;
@@ -195,6 +216,10 @@ static void thread_out(unsigned long long pid, unsigned long long tid)
 	}
 	qsort(ev, n, sizeof(*ev), by_time);
 	for (i = 0; i < n; i++) {
+		if (ev[i].end == 3) {
+			instant(ev[i].slice);
+			continue;
+		}
 		if (ev[i].end != 1)
 			begin(ev[i].slice, 0);
 		if (ev[i].end)
@@ -202,10 +227,12 @@ static void thread_out(unsigned long long pid, unsigned long long tid)
 	}
 	/* the start_events deque, then clear_callstack */
 	for (i = 0; i < nsl; i++)
-		if (sl[i].start == t0 && sl[i].start != sl[i].end)
+		if (sl[i].start == t0 && sl[i].start != sl[i].end &&
+		    !sl[i].instant)
 			begin(i, 1);
 	for (i = nsl; i-- > 0;)
-		if (sl[i].end == last && sl[i].start != sl[i].end)
+		if (sl[i].end == last && sl[i].start != sl[i].end &&
+		    !sl[i].instant)
 			end(i);
 	free(ev);
 	for (i = 0; i < nsl; i++)
@@ -234,13 +261,15 @@ int main(int argc, char **argv)
 	word(1700000000000000000ull);
 	cat = intern("");
 	while (fgets(line, sizeof(line), stdin)) {
-		unsigned long long pid, tid, start, e;
+		unsigned long long pid, tid, start, e = 0;
 		unsigned depth;
+		char endtxt[32];
 		int k = 0;
 
 		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "%llu %llu %llu %llu %u %n", &pid, &tid, &start,
-			   &e, &depth, &k) < 5 || !k)
+		if (sscanf(line, "%llu %llu %llu %31s %u %n", &pid, &tid, &start,
+			   endtxt, &depth, &k) < 5 || !k ||
+		    (strcmp(endtxt, "i") && sscanf(endtxt, "%llu", &e) != 1))
 			die(MT_EXIT_DATA, "bad line (every slice must end): %s", line);
 		if (!have || pid != cur_pid || tid != cur_tid) {
 			thread_out(cur_pid, cur_tid);
@@ -263,7 +292,8 @@ int main(int argc, char **argv)
 				die(MT_EXIT_SYSTEM, "out of memory");
 		}
 		sl[nsl].start = start;
-		sl[nsl].end = e;
+		sl[nsl].instant = !strcmp(endtxt, "i");
+		sl[nsl].end = sl[nsl].instant ? start : e;
 		sl[nsl].depth = depth;
 		if (!(sl[nsl].name = strdup(line + k)))
 			die(MT_EXIT_SYSTEM, "out of memory");
