@@ -451,6 +451,9 @@ static void match_span(const struct mt_span *s)
 	spill_span(t, s);
 }
 
+/* --max-depth on the stream: decided on a first pass (see below) */
+static int fx_kept(void);
+
 static void span(const struct mt_span *in_s)
 {
 	struct mt_span s = *in_s;
@@ -458,12 +461,12 @@ static void span(const struct mt_span *in_s)
 	see_time(s.start);
 	if (!thread_kept(s.pid, s.tid))
 		return;
+	if (have_max_depth && !fx_kept())
+		return;
 	if (s.end - s.start < min_dur) {
 		n_short++;
 		return;
 	}
-	if (have_max_depth && s.depth >= max_depth)
-		return;
 	if (s.start >= win_to)
 		return;
 	if (s.start < win_from && s.end <= win_from)
@@ -1211,6 +1214,7 @@ struct rframe {
 	uint8_t holds;    /* holds a match that is kept */
 };
 
+static int dec_depth_only; /* the mt stream: only --max-depth is decided */
 static struct rframe *rst;
 static uint64_t *rmin; /* rmin[i]: the earliest end of rst[0 .. i-1] */
 static size_t rsp, rcap;
@@ -1236,6 +1240,11 @@ static void rpop(void)
 	unsigned char d = D_DROP;
 	size_t i;
 
+	if (dec_depth_only) {
+		if (f->type != MT_FXT_EV_INSTANT && depth_ok((size_t)f->depth))
+			dec_put(f->bseq, D_KEEP);
+		return;
+	}
 	if (f->type == MT_FXT_EV_INSTANT) {
 		if (time_kept(s))
 			dec_put(f->bseq, D_KEEP);
@@ -1820,6 +1829,122 @@ static void fxt_run(void)
 		fclose(fx_dec);
 }
 
+/* ---- the mt stream: a first pass when the options need one ---- */
+
+/*
+ * A window relative to the start of the trace counts from the first span
+ * (the earliest start: spans come when they end), as on the FXT file mt-fxt
+ * writes from the stream; and --max-depth counts depth as Perfetto nests
+ * that file (depth 0 is the outermost span of the thread; mt-stacks' own
+ * depths count from where the thread's trace began, and again after each
+ * reset). Both need the whole stream first: it is copied to a temporary
+ * file on a first pass that finds the start and notes the spans (and the
+ * instants mt-fxt writes on their threads, which nest among them) for the
+ * same sort and replay as FXT input; the second pass reads the copy.
+ */
+static int stream_instant(const struct mt_record *r)
+{
+	if (r->type == MT_REC_ERROR)
+		return r->u.error.time != MT_NONE64 &&
+		       thread_kept(r->u.error.pid, r->u.error.tid);
+	if (r->type != MT_REC_MARK)
+		return 0;
+	return r->u.mark.tid != MT_NONE32 && r->u.mark.time != MT_NONE64 &&
+	       r->u.mark.kind != MT_MARK_PSB && r->u.mark.kind != MT_MARK_CBR &&
+	       thread_kept(r->u.mark.pid, r->u.mark.tid);
+}
+
+static uint64_t record_time(const struct mt_record *r)
+{
+	switch (r->type) {
+	case MT_REC_SPAN:
+		return r->u.span.start;
+	case MT_REC_THREAD:
+		return r->u.thread.time;
+	case MT_REC_BRANCH:
+		return r->u.branch.time;
+	case MT_REC_ERROR:
+		return r->u.error.time;
+	case MT_REC_MARK:
+		return r->u.mark.time;
+	case MT_REC_SAMPLE:
+		return r->u.sample.time;
+	default:
+		return MT_NONE64;
+	}
+}
+
+static FILE *stream_copy;
+
+static int stream_first_pass(int fd, const unsigned char *magic, size_t len)
+{
+	struct mt_reader r1;
+	struct mt_record r;
+	uint64_t min_t = MT_NONE64, min_start = MT_NONE64;
+	unsigned char buf[1 << 16];
+	int got, err;
+
+	stream_copy = fx_tmp();
+	if (len && fwrite(magic, len, 1, stream_copy) != 1)
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	for (;;) {
+		ssize_t k = read(fd, buf, sizeof(buf));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
+		if (!k)
+			break;
+		if (fwrite(buf, (size_t)k, 1, stream_copy) != 1)
+			die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	}
+	if (fflush(stream_copy) || lseek(fileno(stream_copy), 0, SEEK_SET))
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	if ((err = mt_reader_init_fd(&r1, fileno(stream_copy), NULL, 0)))
+		die_mt(err, "%s", in_name);
+	if (have_max_depth)
+		fx_runs = fx_tmp();
+	while ((got = mt_reader_next(&r1, &r)) > 0) {
+		uint64_t t = record_time(&r);
+
+		if (t != MT_NONE64 && t < min_t)
+			min_t = t;
+		if (r.type == MT_REC_SPAN) {
+			const struct mt_span *sp = &r.u.span;
+
+			if (sp->start < min_start)
+				min_start = sp->start;
+			if (have_max_depth && thread_kept(sp->pid, sp->tid))
+				note_event(cthread_get(sp->pid, sp->tid),
+					   MT_FXT_EV_COMPLETE, sp->start,
+					   sp->end < sp->start ? sp->start : sp->end, 0);
+		} else if (have_max_depth && stream_instant(&r)) {
+			const uint32_t pid = r.type == MT_REC_ERROR ?
+				r.u.error.pid : r.u.mark.pid;
+			const uint32_t tid = r.type == MT_REC_ERROR ?
+				r.u.error.tid : r.u.mark.tid;
+
+			note_event(cthread_get(pid, tid), MT_FXT_EV_INSTANT, t, t, 0);
+		}
+	}
+	if (got < 0)
+		die_mt(got, "%s: byte offset 0x%llx", in_name,
+		       (unsigned long long)mt_reader_offset(&r1));
+	mt_reader_release(&r1);
+	if (min_start != MT_NONE64)
+		see_time(min_start);
+	else if (min_t != MT_NONE64)
+		see_time(min_t);
+	if (have_max_depth) {
+		dec_depth_only = 1;
+		fx_decide();
+	}
+	if (lseek(fileno(stream_copy), 0, SEEK_SET))
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	return fileno(stream_copy);
+}
+
 /* ---- main loop ---- */
 
 static void keep(const struct mt_record *r)
@@ -1855,12 +1980,16 @@ static void run(void)
 			break;
 		case MT_REC_ERROR:
 			see_time(r.u.error.time);
+			if (have_max_depth && stream_instant(&r))
+				fx_kept(); /* its decision is its time's */
 			if (thread_kept(r.u.error.pid, r.u.error.tid) &&
 			    time_kept(r.u.error.time))
 				keep(&r);
 			break;
 		case MT_REC_MARK:
 			see_time(r.u.mark.time);
+			if (have_max_depth && stream_instant(&r))
+				fx_kept();
 			if ((r.u.mark.tid == MT_NONE32 ||
 			     thread_kept(r.u.mark.pid, r.u.mark.tid)) &&
 			    time_kept(r.u.mark.time))
@@ -2041,6 +2170,11 @@ int main(int argc, char **argv)
 		fxt_run();
 		close_stdout_or_die();
 		return MT_EXIT_OK;
+	}
+	if (have_max_depth || (!absolute && (have_from || have_to ||
+					      opt_dur != MT_NONE64))) {
+		fd = stream_first_pass(fd, magic, (size_t)got);
+		got = 0;
 	}
 	if ((err = mt_reader_init_fd(&in, fd, magic, (size_t)got)))
 		die_mt(err, "%s", in_name);
