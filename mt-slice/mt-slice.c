@@ -494,9 +494,10 @@ static void span(const struct mt_span *in_s)
  * unchanged in file order, so the string and thread tables (with their
  * re-registrations), providers and init records stay as they were.
  * Event records are kept, clipped or dropped. A record written later than
- * its place in the file (a begin moved to the window's start, a span held
- * so that its parent comes first) is rewritten with its strings and thread
- * inline: by then its table indexes may mean something else.
+ * its place in the file (one that stands at the window's start, held so
+ * that Perfetto meets them in the input's order) is rewritten with its
+ * strings and thread inline: by then its table indexes may mean something
+ * else.
  */
 
 #define FXT_SIZE_MAX (MT_FXT_MAX_WORDS * 8)
