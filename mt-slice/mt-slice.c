@@ -30,7 +30,7 @@ static struct mt_reader in;
 static struct mt_writer out;
 
 static uint64_t opt_from, opt_to = MT_NONE64, opt_dur = MT_NONE64, min_dur;
-static int have_from, have_to, absolute, have_max_depth;
+static int have_from, have_to, absolute, have_max_depth, have_min;
 static int32_t max_depth;
 static uint64_t win_from, win_to; /* absolute, once the base is known */
 static int have_base, verbose;
@@ -96,8 +96,9 @@ static void see_time(uint64_t t)
 	have_base = 1;
 	base = absolute ? 0 : t;
 	win_from = have_from ? base + opt_from : 0;
+	/* --duration alone: the window ends that long after the start */
 	if (opt_dur != MT_NONE64)
-		win_to = win_from + opt_dur;
+		win_to = base + opt_from + opt_dur;
 	else
 		win_to = have_to ? base + opt_to : MT_NONE64;
 }
@@ -450,6 +451,9 @@ static void match_span(const struct mt_span *s)
 	spill_span(t, s);
 }
 
+/* --max-depth on the stream: decided on a first pass (see below) */
+static int fx_kept(void);
+
 static void span(const struct mt_span *in_s)
 {
 	struct mt_span s = *in_s;
@@ -457,12 +461,12 @@ static void span(const struct mt_span *in_s)
 	see_time(s.start);
 	if (!thread_kept(s.pid, s.tid))
 		return;
+	if (have_max_depth && !fx_kept())
+		return;
 	if (s.end - s.start < min_dur) {
 		n_short++;
 		return;
 	}
-	if (have_max_depth && s.depth >= max_depth)
-		return;
 	if (s.start >= win_to)
 		return;
 	if (s.start < win_from && s.end <= win_from)
@@ -490,9 +494,10 @@ static void span(const struct mt_span *in_s)
  * unchanged in file order, so the string and thread tables (with their
  * re-registrations), providers and init records stay as they were.
  * Event records are kept, clipped or dropped. A record written later than
- * its place in the file (a begin moved to the window's start, a span held
- * so that its parent comes first) is rewritten with its strings and thread
- * inline: by then its table indexes may mean something else.
+ * its place in the file (one that stands at the window's start, held so
+ * that Perfetto meets them in the input's order) is rewritten with its
+ * strings and thread inline: by then its table indexes may mean something
+ * else.
  */
 
 #define FXT_SIZE_MAX (MT_FXT_MAX_WORDS * 8)
@@ -842,368 +847,39 @@ static uint64_t to_ticks(uint64_t ns, uint64_t tps)
 	return (uint64_t)((unsigned __int128)ns * tps / MT_FXT_TICKS_NS);
 }
 
-/* ---- threads and their open begins ---- */
+/* ---- FXT: slices nested as Perfetto nests them, then written ---- */
 
-enum { B_BEFORE, B_WRITTEN, B_DROPPED, B_PENDING };
-
-struct open_begin {
-	int state;
-	uint64_t start;    /* ns, as read */
-	uint64_t tps;
-	struct mt_buf body; /* B_BEFORE, B_PENDING: from save_body() */
-	struct mt_buf held; /* B_PENDING: records waiting for this one */
-};
-
-struct fthread {
-	uint64_t pid, tid;
-	struct open_begin *st;
-	size_t n, cap;
-};
-
-static struct fthread *fth;
-static size_t nfth, fthcap;
-
-static struct fthread *fthread_get(uint64_t pid, uint64_t tid)
-{
-	size_t i;
-
-	/* threads are few; the last one asked for is the likely one */
-	static size_t last;
-
-	if (last < nfth && fth[last].pid == pid && fth[last].tid == tid)
-		return &fth[last];
-	for (i = 0; i < nfth; i++)
-		if (fth[i].pid == pid && fth[i].tid == tid)
-			return &fth[last = i];
-	if (nfth == fthcap) {
-		size_t cap = fthcap ? fthcap * 2 : 16;
-		struct fthread *v = realloc(fth, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		fth = v;
-		fthcap = cap;
-	}
-	memset(&fth[nfth], 0, sizeof(fth[nfth]));
-	fth[nfth].pid = pid;
-	fth[nfth].tid = tid;
-	last = nfth;
-	return &fth[nfth++];
-}
-
-static struct open_begin *push(struct fthread *t, int state, uint64_t start,
-			       uint64_t tps)
-{
-	struct open_begin *b;
-
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16, i;
-		struct open_begin *v = realloc(t->st, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		for (i = t->cap; i < cap; i++) {
-			mt_buf_init(&v[i].body);
-			mt_buf_init(&v[i].held);
-		}
-		t->st = v;
-		t->cap = cap;
-	}
-	b = &t->st[t->n++];
-	b->state = state;
-	b->start = start;
-	b->tps = tps;
-	mt_buf_reset(&b->body);
-	mt_buf_reset(&b->held);
-	return b;
-}
-
-static struct mt_buf tmp_out, tmp_args;
+/*
+ * Writers put FXT events in any order (magic-trace writes the begins of the
+ * frames open at the start of a thread after all its other events), and
+ * Perfetto reads them sorted by (timestamp, file order): begins and ends
+ * are paired, and slices nested, only after that sort
+ * (importers/fuchsia/fuchsia_trace_tokenizer.cc pushes every event to the
+ * TraceSorter; sorter/trace_sorter.h orders by ts, then by position).
+ * So unless the options keep everything, a first pass copies the input to
+ * a temporary file and notes each event that makes or ends a slice on a
+ * thread track (begin, end, complete, instant) as a fixed record; those
+ * are sorted on disk by (thread, time, file order), in runs merged a few
+ * at a time, and replayed one thread at a time through Perfetto's slice
+ * tracker (importers/common/slice_tracker.cc), which gives every slice its
+ * end and depth. The decision for each event, one byte an event in file
+ * order, goes to a third temporary file that the second pass, over the
+ * copy, reads as it goes. Memory is bounded by the threads, the stack depth
+ * and the fixed buffers (SORT_RUN records in the sort, SORT_FANIN run
+ * buffers in a merge); the temporary files grow with the input.
+ */
+enum { FX_PLAIN, FX_COLLECT, FX_APPLY };
+static int fx_pass;
 static unsigned long long nf_in, nf_kept, nf_clipped, nf_short;
 
-static void emit_out(void)
-{
-	out_bytes(tmp_out.p, tmp_out.len);
-	nf_kept++;
-}
-
-/* The begins still open from before the window start at its start,
- * outermost first: something on their thread happens inside it. */
-static void open_window(struct fthread *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++) {
-		struct open_begin *b = &t->st[i];
-		unsigned n = 0;
-
-		if (b->state != B_BEFORE)
-			continue;
-		mt_buf_reset(&tmp_args);
-		add_flag(&tmp_args, &n, "clipped start");
-		emit(&tmp_out, (unsigned char *)b->body.p, b->body.len,
-		     MT_FXT_EV_BEGIN, to_ticks(win_from, b->tps), 0, &tmp_args, n);
-		emit_out();
-		nf_clipped++;
-		b->state = B_WRITTEN;
-	}
-}
-
-/* An end at the window's end for a begin written, on a thread gone quiet. */
-static void close_at_end(const struct fthread *t, const struct open_begin *b)
-{
-	unsigned char body[32];
-	unsigned n = 0;
-
-	mt_put64(body, MT_FXT_EVENT | 4 << 4 | MT_FXT_EV_END << 16);
-	mt_put64(body + 8, 0);
-	mt_put64(body + 16, t->pid);
-	mt_put64(body + 24, t->tid);
-	mt_buf_reset(&tmp_args);
-	add_flag(&tmp_args, &n, "clipped end");
-	emit(&tmp_out, body, sizeof(body), MT_FXT_EV_END,
-	     to_ticks(win_to, b->tps), 0, &tmp_args, n);
-	emit_out();
-}
-
-/* ---- complete events that start at the window's start: held ---- */
-
-struct fheld {
-	uint64_t pid, tid, end, start, seq;
-	struct mt_buf rec;
-};
-
-static struct fheld *fheld;
-static size_t nfheld, fheldcap;
-
-static int by_nesting(const void *a, const void *b)
-{
-	const struct fheld *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->end != y->end) /* the longer one encloses */
-		return x->end > y->end ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static void fhold(uint64_t pid, uint64_t tid, uint64_t start, uint64_t end)
-{
-	struct fheld *h;
-
-	if (nfheld == fheldcap) {
-		size_t cap = fheldcap ? fheldcap * 2 : 64;
-		struct fheld *v = realloc(fheld, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		fheld = v;
-		fheldcap = cap;
-	}
-	h = &fheld[nfheld];
-	h->pid = pid;
-	h->tid = tid;
-	h->start = start;
-	h->end = end;
-	h->seq = nfheld++;
-	mt_buf_init(&h->rec);
-	buf_add(&h->rec, tmp_out.p, tmp_out.len);
-}
-
-/* ---- events ---- */
-
-static struct mt_buf saved;
-
-static void fxt_complete(const struct mt_fxt_record *rec, uint64_t s, uint64_t e)
-{
-	const struct mt_fxt_event *ev = &rec->u.event;
-	uint64_t tps = rec->provider->ticks_per_second;
-	uint64_t cs = s, ce = e;
-	unsigned n = 0;
-
-	if (e < s)
-		return;
-	if (e - s < min_dur) {
-		nf_short++;
-		return;
-	}
-	if (s >= win_to || (s < win_from && e <= win_from))
-		return;
-	mt_buf_reset(&tmp_args);
-	if (s < win_from) {
-		cs = win_from;
-		add_flag(&tmp_args, &n, "clipped start");
-	}
-	if (win_to != MT_NONE64 && e > win_to) {
-		ce = win_to;
-		add_flag(&tmp_args, &n, "clipped end");
-	}
-	if (n)
-		nf_clipped++;
-	if (cs == win_from && have_from) {
-		save_body(&saved, rec);
-		emit(&tmp_out, (unsigned char *)saved.p, saved.len,
-		     MT_FXT_EV_COMPLETE, cs == s ? ev->ts : to_ticks(cs, tps),
-		     ce == e ? ev->end_ts : to_ticks(ce, tps), &tmp_args, n);
-		fhold(ev->thread.pid, ev->thread.tid, s, ce);
-		return;
-	}
-	if (!n) {
-		out_bytes(rec->raw, rec->size);
-		nf_kept++;
-		return;
-	}
-	emit(&tmp_out, rec->raw, body_len(ev), MT_FXT_EV_COMPLETE,
-	     cs == s ? ev->ts : to_ticks(cs, tps),
-	     ce == e ? ev->end_ts : to_ticks(ce, tps), &tmp_args, n);
-	emit_out();
-}
-
-/* Begin/end pairs as they are, clipped at the edges (no --min-duration). */
-static void fxt_pair(const struct mt_fxt_record *rec, struct fthread *t,
-		     uint64_t ts)
-{
-	const struct mt_fxt_event *ev = &rec->u.event;
-	uint64_t tps = rec->provider->ticks_per_second;
-	struct open_begin *b;
-
-	if (ev->type == MT_FXT_EV_BEGIN) {
-		if (ts < win_from) {
-			b = push(t, B_BEFORE, ts, tps);
-			save_body(&b->body, rec);
-			return;
-		}
-		open_window(t);
-		push(t, ts >= win_to ? B_DROPPED : B_WRITTEN, ts, tps);
-		if (ts < win_to) {
-			out_bytes(rec->raw, rec->size);
-			nf_kept++;
-		}
-		return;
-	}
-	if (!t->n)
-		return; /* an end without a begin: readers ignore it */
-	if (ts > win_from)
-		open_window(t);
-	b = &t->st[--t->n];
-	if (b->state != B_WRITTEN)
-		return;
-	if (win_to == MT_NONE64 || ts <= win_to) {
-		out_bytes(rec->raw, rec->size);
-		nf_kept++;
-		return;
-	}
-	mt_buf_reset(&tmp_args);
-	{
-		unsigned n = 0;
-
-		add_flag(&tmp_args, &n, "clipped end");
-		emit(&tmp_out, rec->raw, body_len(ev), MT_FXT_EV_END,
-		     to_ticks(win_to, tps), 0, &tmp_args, n);
-	}
-	emit_out();
-	nf_clipped++;
-}
-
-/*
- * Begin/end pairs under --min-duration: the length is known at the end,
- * where the pair becomes one complete event. Children end first: one that
- * starts with its parent waits in the parent's held records, so that the
- * parent is written before it.
- */
-static void pending_done(struct fthread *t, uint64_t e, int ended,
-			 const struct mt_fxt_record *end_rec)
-{
-	struct open_begin *b = &t->st[t->n - 1];
-	uint64_t s = b->start, cs = s > win_from ? s : win_from, ce = e;
-	struct mt_buf group = MT_BUF_INIT;
-	unsigned n = 0;
-	int keep;
-
-	if (b->state == B_DROPPED) {
-		t->n--;
-		return;
-	}
-	keep = s < win_to && (s >= win_from || e > win_from);
-	if (ended && e - s < min_dur) {
-		nf_short++;
-		keep = 0;
-	}
-	if (keep) {
-		int complete = ended || win_to != MT_NONE64;
-
-		mt_buf_reset(&tmp_args);
-		if (ended)
-			inline_args(&tmp_args, &n, &end_rec->u.event, end_rec->raw);
-		if (s < win_from)
-			add_flag(&tmp_args, &n, "clipped start");
-		if (win_to != MT_NONE64 && (e > win_to || !ended)) {
-			ce = win_to;
-			add_flag(&tmp_args, &n, "clipped end");
-		}
-		if (s < win_from || ce != e || !ended)
-			nf_clipped++;
-		emit(&tmp_out, (unsigned char *)b->body.p, b->body.len,
-		     complete ? MT_FXT_EV_COMPLETE : MT_FXT_EV_BEGIN,
-		     to_ticks(cs, b->tps), to_ticks(ce, b->tps), &tmp_args, n);
-		buf_add(&group, tmp_out.p, tmp_out.len);
-		nf_kept++;
-	}
-	buf_add(&group, b->held.p, b->held.len);
-	t->n--;
-	if (t->n && t->st[t->n - 1].state == B_PENDING &&
-	    (t->st[t->n - 1].start > win_from ? t->st[t->n - 1].start : win_from) == cs)
-		buf_add(&t->st[t->n - 1].held, group.p, group.len);
-	else
-		out_bytes(group.p, group.len);
-	mt_buf_release(&group);
-}
-
-static void fxt_pending(const struct mt_fxt_record *rec, struct fthread *t,
-			uint64_t ts)
-{
-	if (rec->u.event.type == MT_FXT_EV_BEGIN) {
-		struct open_begin *b = push(t, ts >= win_to ? B_DROPPED : B_PENDING,
-					    ts, rec->provider->ticks_per_second);
-
-		if (b->state == B_PENDING)
-			save_body(&b->body, rec);
-		return;
-	}
-	if (t->n)
-		pending_done(t, ts, 1, rec);
-}
-
-/* ---- FXT --match and --max-depth: a first pass decides ---- */
-
-/*
- * Perfetto gives a slice its depth from the slices open on its thread when
- * it starts, in (start, file order): complete events come in no such order
- * (mt-fxt writes them when they end), so the decision needs a pass of its
- * own. The first pass copies the input to a temporary file and notes every
- * slice (complete event, or begin with its end) as a fixed record; those
- * are sorted on disk by (thread, start, file order) in runs merged a few at
- * a time, and replayed the way Perfetto nests them, one thread's stack at a
- * time: a slice is kept when it is shallow enough and, under --match,
- * matches, lies in a match or holds one. The decision, one byte a slice in
- * file order, is written to a third temporary file that the second pass,
- * the ordinary one over the copy, reads as it goes. Memory stays bounded by
- * the threads, the stack depth and the fixed buffers; the temporary files
- * grow with the input.
- */
-enum { FX_PLAIN, FX_SCAN, FX_COLLECT, FX_APPLY };
-
-/* the earliest event time, found by a scan pass */
-static int64_t fx_min_ts = INT64_MAX;
-static int fx_pass;
+/* found by the first pass: the earliest event, the earliest begin or
+ * complete event (the start of the trace), the latest time seen */
+static int64_t fx_min_ts = INT64_MAX, fx_min_start = INT64_MAX, fx_max_ts = -1;
 
 struct srec {
-	uint64_t start, end, seq; /* ns; end UINT64_MAX: never ends */
-	uint32_t th, match;       /* match: eligible and the name matches */
+	uint64_t ts, end, seq; /* ns; end: a complete event's */
+	uint32_t th;
+	uint8_t type, match;   /* match: the name matches --match */
 };
 
 #define SORT_RUN (1u << 15) /* records sorted in memory at a time */
@@ -1227,8 +903,7 @@ static void pio(int wr, FILE *f, void *p, size_t n, uint64_t at)
 			 pread(fileno(f), p, n, (off_t)at);
 
 	if (k != (ssize_t)n)
-		die_errno(MT_EXIT_SYSTEM, "%s: the temporary file",
-			  match_re ? "--match" : "--max-depth");
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
 }
 
 static FILE *fx_tmp(void)
@@ -1236,8 +911,7 @@ static FILE *fx_tmp(void)
 	FILE *f = tmpfile();
 
 	if (!f)
-		die_errno(MT_EXIT_SYSTEM, "%s: a temporary file",
-			  match_re ? "--match" : "--max-depth");
+		die_errno(MT_EXIT_SYSTEM, "a temporary file");
 	return f;
 }
 
@@ -1262,8 +936,8 @@ static int by_thread_start(const void *a, const void *b)
 
 	if (x->th != y->th)
 		return x->th < y->th ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -1279,7 +953,7 @@ static void run_out(void)
 	run_n = 0;
 }
 
-static void note_slice(uint32_t th, uint64_t start, uint64_t end, uint64_t seq,
+static void note_event(uint32_t th, unsigned type, uint64_t ts, uint64_t end,
 		       int match)
 {
 	struct srec *r;
@@ -1293,51 +967,26 @@ static void note_slice(uint32_t th, uint64_t start, uint64_t end, uint64_t seq,
 		run_out();
 	r = &run_buf[run_n++];
 	memset(r, 0, sizeof(*r));
-	r->start = start;
+	r->ts = ts;
 	r->end = end;
-	r->seq = seq;
+	r->seq = fx_seq++;
 	r->th = th;
-	r->match = (uint32_t)match;
+	r->type = (uint8_t)type;
+	r->match = (uint8_t)match;
 }
 
-/* threads of the first pass, with their open begins */
-struct copen {
-	uint64_t start, seq;
-	int match;
-};
-
-struct cthread {
-	uint64_t pid, tid;
-	struct copen *st;
-	size_t n, cap;
-};
-
-static struct cthread *cth;
-static size_t ncth, cthcap;
+/* threads of the first pass, by (pid, tid) */
+static struct mt_tidmap cth_ids;
 
 static uint32_t cthread_get(uint64_t pid, uint64_t tid)
 {
-	static size_t last;
-	size_t i;
+	uint32_t i;
+	int is_new;
 
-	if (last < ncth && cth[last].pid == pid && cth[last].tid == tid)
-		return (uint32_t)last;
-	for (i = 0; i < ncth; i++)
-		if (cth[i].pid == pid && cth[i].tid == tid)
-			return (uint32_t)(last = i);
-	if (ncth == cthcap) {
-		size_t cap = cthcap ? cthcap * 2 : 16;
-		struct cthread *v = realloc(cth, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		cth = v;
-		cthcap = cap;
-	}
-	memset(&cth[ncth], 0, sizeof(cth[ncth]));
-	cth[ncth].pid = pid;
-	cth[ncth].tid = tid;
-	return (uint32_t)(last = ncth++);
+	/* Perfetto keeps pid and tid as 32 bits (UpdateThread) */
+	if (mt_tidmap_get(&cth_ids, (uint32_t)pid, (uint32_t)tid, &i, &is_new))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return i;
 }
 
 static int fxt_name_matches(const struct mt_fxt_event *ev)
@@ -1354,53 +1003,40 @@ static int fxt_name_matches(const struct mt_fxt_event *ev)
 	return pcre2_match(match_re, (PCRE2_SPTR)p, len, 0, 0, match_md, NULL) >= 0;
 }
 
-/* Whether a slice [s, e) would be written at all: a match outside the
- * window, or too short, does not count. */
-static int fx_eligible(uint64_t s, uint64_t e)
+/* Whether the event makes or ends a slice on its thread's track: these,
+ * and only these, have a decision (both passes ask the same). */
+static int slice_event(const struct mt_fxt_event *ev, int64_t ts, int64_t end)
 {
-	if (e != UINT64_MAX && e - s < min_dur)
+	switch (ev->type) {
+	case MT_FXT_EV_BEGIN:
+	case MT_FXT_EV_END:
+	case MT_FXT_EV_INSTANT:
+		return 1;
+	case MT_FXT_EV_COMPLETE:
+		return end >= ts; /* else Perfetto drops it */
+	default:
 		return 0;
-	return s < win_to && (s >= win_from || e > win_from);
+	}
 }
 
-static void fx_collect(const struct mt_fxt_event *ev, uint64_t ts, uint64_t end)
+static void fx_collect(const struct mt_fxt_event *ev, int64_t ts, int64_t end)
 {
-	uint32_t th = cthread_get(ev->thread.pid, ev->thread.tid);
-	struct cthread *t = &cth[th];
-	struct copen *b;
-
-	switch (ev->type) {
-	case MT_FXT_EV_COMPLETE:
-		if (end >= ts)
-			note_slice(th, ts, end, fx_seq,
-				   fx_eligible(ts, end) && fxt_name_matches(ev));
-		fx_seq++;
+	if (ts < fx_min_ts)
+		fx_min_ts = ts;
+	if (ts > fx_max_ts)
+		fx_max_ts = ts;
+	if (ev->type == MT_FXT_EV_COMPLETE && end > fx_max_ts)
+		fx_max_ts = end;
+	if ((ev->type == MT_FXT_EV_BEGIN || (ev->type == MT_FXT_EV_COMPLETE &&
+	     end >= ts)) && ts < fx_min_start)
+		fx_min_start = ts;
+	if (!thread_kept((uint32_t)ev->thread.pid, (uint32_t)ev->thread.tid) ||
+	    !slice_event(ev, ts, end))
 		return;
-	case MT_FXT_EV_BEGIN:
-		if (t->n == t->cap) {
-			size_t cap = t->cap ? t->cap * 2 : 16;
-			struct copen *v = realloc(t->st, cap * sizeof(*v));
-
-			if (!v)
-				die(MT_EXIT_SYSTEM, "out of memory");
-			t->st = v;
-			t->cap = cap;
-		}
-		b = &t->st[t->n++];
-		b->start = ts;
-		b->seq = fx_seq++;
-		b->match = fxt_name_matches(ev);
-		return;
-	case MT_FXT_EV_END:
-		if (!t->n)
-			return;
-		b = &t->st[--t->n];
-		note_slice(th, b->start, ts < b->start ? b->start : ts, b->seq,
-			   b->match && fx_eligible(b->start, ts));
-		return;
-	default:
-		return;
-	}
+	note_event(cthread_get(ev->thread.pid, ev->thread.tid), ev->type,
+		   (uint64_t)ts, (uint64_t)end,
+		   ev->type != MT_FXT_EV_END && ev->type != MT_FXT_EV_INSTANT &&
+		   fxt_name_matches(ev));
 }
 
 /* ---- the sort on disk ---- */
@@ -1509,128 +1145,273 @@ static void merge_down(void)
 	}
 }
 
-/* ---- the replay: Perfetto's nesting of one thread's slices ---- */
+
+/* ---- the decisions: one byte an event, written through a window ---- */
+
+enum { D_DROP, D_KEEP, D_CLOSE /* a begin never ended: an end at --to */ };
+
+#define DEC_WIN (1u << 13)
+#define DEC_NWIN 8
+static struct dec_window {
+	uint64_t base; /* UINT64_MAX: unused */
+	uint64_t used; /* when last used, for the least recently used */
+	unsigned char b[DEC_WIN];
+} dec_w[DEC_NWIN];
+static uint64_t dec_total, dec_clock;
+
+static size_t dec_len(uint64_t base)
+{
+	return dec_total - base < DEC_WIN ? (size_t)(dec_total - base) : DEC_WIN;
+}
+
+static void dec_flush(void)
+{
+	size_t i;
+
+	for (i = 0; i < DEC_NWIN; i++)
+		if (dec_w[i].used && dec_w[i].base != UINT64_MAX)
+			pio(1, fx_dec, dec_w[i].b, dec_len(dec_w[i].base),
+			    dec_w[i].base);
+}
+
+/* Slices are decided in (thread, start) order, which follows file order
+ * closely on each thread, at a few places at once (a begin and its end
+ * stand far apart): a few windows of the file are kept, the least recently
+ * used one written back and read again where a decision falls outside. */
+static void dec_put(uint64_t seq, unsigned char d)
+{
+	uint64_t base = seq / DEC_WIN * DEC_WIN;
+	struct dec_window *w = &dec_w[0];
+	size_t i;
+
+	for (i = 0; i < DEC_NWIN; i++) {
+		if (dec_w[i].used && dec_w[i].base == base) {
+			w = &dec_w[i];
+			goto found;
+		}
+		if (dec_w[i].used < w->used)
+			w = &dec_w[i];
+	}
+	if (w->used)
+		pio(1, fx_dec, w->b, dec_len(w->base), w->base);
+	w->base = base;
+	pio(0, fx_dec, w->b, dec_len(base), base);
+found:
+	w->used = ++dec_clock;
+	w->b[seq - base] = d;
+}
+
+/* ---- the replay: Perfetto's slice tracker on one thread ---- */
+
+#define PENDING UINT64_MAX /* kPendingDuration: a begin not ended yet */
+#define NOSEQ UINT64_MAX
 
 struct rframe {
-	uint64_t start, end, seq;
+	uint64_t start, end, bseq, eseq; /* eseq: the end that closed it */
 	int32_t depth;
-	int match, in_match, holds_match;
+	uint8_t type;
+	uint8_t pmatch;   /* a match, if its end keeps it in the window */
+	uint8_t in_match; /* inside a match */
+	uint8_t holds;    /* holds a match that is kept */
 };
 
+static int dec_depth_only; /* the mt stream: only --max-depth is decided */
 static struct rframe *rst;
+static uint64_t *rmin; /* rmin[i]: the earliest end of rst[0 .. i-1] */
 static size_t rsp, rcap;
 static uint32_t rth = UINT32_MAX;
 
-static void rpop(void)
+static int depth_ok(size_t depth)
 {
-	const struct rframe *f = &rst[--rsp];
-	unsigned char one = 1;
-
-	if (have_max_depth && f->depth >= max_depth)
-		return;
-	if (match_re && !f->match && !f->in_match && !f->holds_match)
-		return;
-	pio(1, fx_dec, &one, 1, f->seq);
+	return !have_max_depth || (int64_t)depth < max_depth;
 }
 
 /*
- * A zero-length match at the very end of its parent: Perfetto closes the
- * parent first and puts it beside it, the mt stream (which knows) beneath
- * it; like --match on the mt stream, a slice that starts there and is
- * shallower than its depth beneath that parent holds it.
+ * Pop the top frame and decide its slice, now that its end is known (or
+ * that it never ends). A slice is kept when it is in the window, long
+ * enough, shallow enough and, with --match, a match, inside one or holding
+ * one. Its ancestors are the frames below it: they are still there, as the
+ * tracker pops only the top. Instants are kept by their time alone.
  */
-static int z_has;
-static uint64_t z_at;
-static int64_t z_depth;
-
-/* SliceTracker::MaybeCloseStack for slices whose ends are known, with its
- * quirk: an ended slice pops the top of the stack. */
-static void replay(const struct srec *r)
+static void rpop(void)
 {
-	struct rframe *f;
+	struct rframe *f = &rst[--rsp];
+	uint64_t s = f->start, e = f->end;
+	int ended = e != PENDING, in_window, is_match;
+	unsigned char d = D_DROP;
 	size_t i;
 
-	size_t k = 0;
+	if (dec_depth_only) {
+		if (f->type != MT_FXT_EV_INSTANT && depth_ok((size_t)f->depth))
+			dec_put(f->bseq, D_KEEP);
+		return;
+	}
+	if (f->type == MT_FXT_EV_INSTANT) {
+		if (time_kept(s))
+			dec_put(f->bseq, D_KEEP);
+		return;
+	}
+	in_window = s < win_to && (s >= win_from || e > win_from);
+	if (in_window && ended && e - s < min_dur) {
+		nf_short++;
+		return;
+	}
+	is_match = f->pmatch && in_window;
+	if (is_match)
+		for (i = rsp; i-- > 0 && !rst[i].holds;)
+			rst[i].holds = 1;
+	if (in_window && depth_ok((size_t)f->depth) &&
+	    (!match_re || is_match || f->in_match || f->holds))
+		d = !ended && win_to != MT_NONE64 && (int64_t)win_to <= fx_max_ts ?
+		    D_CLOSE : D_KEEP;
+	if (d == D_DROP)
+		return;
+	dec_put(f->bseq, d);
+	if (f->eseq != NOSEQ)
+		dec_put(f->eseq, D_KEEP);
+}
 
+static void rpush(const struct srec *r, uint64_t end)
+{
+	struct rframe *f, *parent = rsp ? &rst[rsp - 1] : NULL;
+
+	if (rsp == rcap) {
+		size_t cap = rcap ? rcap * 2 : 64;
+		struct rframe *v = realloc(rst, cap * sizeof(*v));
+		uint64_t *m = realloc(rmin, (cap + 1) * sizeof(*m));
+
+		if (!v || !m)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		rst = v;
+		rmin = m;
+		rcap = cap;
+		parent = rsp ? &rst[rsp - 1] : NULL;
+	}
+	if (!rsp)
+		rmin[0] = PENDING;
+	f = &rst[rsp];
+	f->start = r->ts;
+	f->end = end;
+	f->bseq = r->seq;
+	f->eseq = NOSEQ;
+	f->depth = rsp > INT32_MAX ? INT32_MAX : (int32_t)rsp;
+	f->type = r->type;
+	f->pmatch = r->match && depth_ok(rsp) && r->ts < win_to;
+	f->in_match = parent && (parent->in_match || parent->pmatch);
+	f->holds = 0;
+	rmin[rsp + 1] = end < rmin[rsp] ? end : rmin[rsp];
+	rsp++;
+}
+
+/*
+ * SliceTracker::MaybeCloseStack for a slice [ts, ts + dur) (dur PENDING
+ * for a begin or an end), statement for statement, its quirk included: a
+ * slice that has ended pops the top of the stack, even when it lies below
+ * it. Returns 0 when the new slice partially overlaps an open one (it is
+ * then dropped). Perfetto walks the whole stack each time; the walk stops
+ * here as soon as every slice below has an end after ts (and after the new
+ * slice's end), where the rest of the walk would change nothing: time
+ * stays linear in the depth of deep recursion.
+ */
+static unsigned long long nf_steps; /* frames visited, for -v */
+
+static int close_stack(uint64_t ts, uint64_t dur)
+{
+	int incomplete = 0;
+	size_t i;
+
+	for (i = rsp; i-- > 0;) {
+		const struct rframe *f = &rst[i];
+
+		nf_steps++;
+		if (f->end == PENDING) {
+			incomplete = 1;
+		} else if (incomplete) {
+			/* begun slices that outlive the complete event they
+			 * began in are cut at its end (misplaced_end_event) */
+			if (ts > f->end) {
+				uint64_t end = f->end;
+
+				while (rsp > i + 1) {
+					rst[rsp - 1].end = end;
+					rpop();
+				}
+				rpop();
+				incomplete = 0;
+			}
+		} else if (f->end < ts ||
+			   (f->end == ts && !(f->start == f->end && dur == 0))) {
+			/* intervals are half-open; zero-length slices at
+			 * the same time stack */
+			rpop();
+		} else if (dur != PENDING && ts < f->end && ts + dur > f->end) {
+			return 0;
+		}
+		if (rmin[i] > ts && (dur == PENDING || rmin[i] >= ts + dur))
+			break;
+	}
+	return 1;
+}
+
+/* SliceTracker::End with no name: the top-most begun slice takes the end,
+ * and is popped if it is the top. */
+static void replay_end(const struct srec *r)
+{
+	size_t i, k;
+
+	close_stack(r->ts, PENDING);
+	for (i = rsp; i-- > 0;) {
+		nf_steps++;
+		if (rst[i].end == PENDING)
+			break;
+	}
+	if (i == (size_t)-1)
+		return; /* an end with no begin open: ignored */
+	rst[i].end = r->ts;
+	rst[i].eseq = r->seq;
+	if (i == rsp - 1) {
+		rpop();
+		return;
+	}
+	for (k = i + 1; k <= rsp; k++)
+		rmin[k] = rst[k - 1].end < rmin[k - 1] ? rst[k - 1].end : rmin[k - 1];
+}
+
+static void replay(const struct srec *r)
+{
 	if (r->th != rth) {
 		while (rsp)
 			rpop();
 		rth = r->th;
-		z_has = 0;
 	}
-	for (i = rsp; i-- > 0;) {
-		const struct rframe *s = &rst[i];
-
-		if (s->end < r->start || (s->end == r->start &&
-		    !(s->start == s->end && r->start == r->end))) {
-			/* written after r, ending where r is: its parent,
-			 * unless held for its own parent (which tells
-			 * nothing) */
-			k += r->start == r->end && s->end == r->start &&
-			     s->seq > r->seq && !(i && rst[i - 1].start ==
-			     s->start && rst[i - 1].seq < s->seq);
-			rpop();
-			continue;
-		}
-		if (r->start < s->end && r->end > s->end)
-			return; /* partly overlaps: Perfetto drops it */
+	switch (r->type) {
+	case MT_FXT_EV_END:
+		replay_end(r);
+		return;
+	case MT_FXT_EV_BEGIN:
+		if (close_stack(r->ts, PENDING))
+			rpush(r, PENDING);
+		return;
+	case MT_FXT_EV_COMPLETE:
+		if (close_stack(r->ts, r->end - r->ts))
+			rpush(r, r->end);
+		return;
+	default: /* an instant: Scoped with duration 0 */
+		if (close_stack(r->ts, 0))
+			rpush(r, r->ts);
+		return;
 	}
-	if (rsp == rcap) {
-		size_t cap = rcap ? rcap * 2 : 64;
-		struct rframe *v = realloc(rst, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		rst = v;
-		rcap = cap;
-	}
-	f = &rst[rsp];
-	f->start = r->start;
-	f->end = r->end;
-	f->seq = r->seq;
-	f->depth = rsp > INT32_MAX ? INT32_MAX : (int32_t)rsp;
-	f->match = r->match && (!have_max_depth || f->depth < max_depth);
-	f->in_match = f->match || (rsp && rst[rsp - 1].in_match);
-	f->holds_match = 0;
-	if (z_has && r->start != z_at)
-		z_has = 0;
-	if (z_has && r->end != r->start && (size_t)z_depth > rsp)
-		f->holds_match = 1;
-	if (f->match && r->start == r->end &&
-	    (!z_has || z_depth < (int64_t)(rsp + k))) {
-		z_has = 1;
-		z_at = r->start;
-		z_depth = (int64_t)(rsp + k);
-	}
-	if (f->match)
-		for (i = rsp; i-- > 0 && !rst[i].holds_match;)
-			rst[i].holds_match = 1;
-	rsp++;
 }
 
-/* After the first pass: the open begins end never, the slices are sorted
- * and replayed, the decisions written. */
-static uint64_t dec_total;
-
+/* After the first pass: the events sorted and replayed, the decisions
+ * written. */
 static void fx_decide(void)
 {
-	size_t i;
-
-	for (i = 0; i < ncth; i++) {
-		struct cthread *t = &cth[i];
-
-		while (t->n) {
-			struct copen *b = &t->st[--t->n];
-
-			note_slice((uint32_t)i, b->start, UINT64_MAX, b->seq,
-				   b->match && fx_eligible(b->start, UINT64_MAX));
-		}
-		free(t->st);
-	}
 	run_out();
 	free(run_buf);
 	run_buf = NULL;
 	fx_dec = fx_tmp();
+	dec_total = fx_seq;
 	if (ftruncate(fileno(fx_dec), (off_t)fx_seq))
 		die_errno(MT_EXIT_SYSTEM, "a temporary file");
 	cursors = malloc(SORT_FANIN * sizeof(*cursors));
@@ -1640,34 +1421,230 @@ static void fx_decide(void)
 	merge(fx_runs, 0, nruns, replay);
 	while (rsp)
 		rpop();
+	dec_flush();
 	free(cursors);
 	free(rst);
+	free(rmin);
 	free(runs);
 	fclose(fx_runs);
-	dec_total = fx_seq;
 	fx_seq = 0;
 }
 
 static unsigned char dec_buf[1 << 16];
-static size_t dec_pos, dec_len;
+static size_t dec_pos, dec_len_;
 
-/* The second pass: whether the next slice (complete event or begin) in
- * file order is kept. */
+/* The second pass: the decision for the next slice event in file order. */
 static int fx_kept(void)
 {
-	if (dec_pos == dec_len) {
+	if (dec_pos == dec_len_) {
 		size_t k = sizeof(dec_buf);
 
-		if (fx_seq + k > (uint64_t)dec_total)
+		if (fx_seq + k > dec_total)
 			k = (size_t)(dec_total - fx_seq);
 		if (!k)
-			return 0;
+			return D_DROP;
 		pio(0, fx_dec, dec_buf, k, fx_seq);
 		dec_pos = 0;
-		dec_len = k;
+		dec_len_ = k;
 	}
 	fx_seq++;
 	return dec_buf[dec_pos++];
+}
+
+/* ---- the second pass: writing what was decided ---- */
+
+static struct mt_buf tmp_out, tmp_args, saved;
+
+static void emit_out(void)
+{
+	out_bytes(tmp_out.p, tmp_out.len);
+	nf_kept++;
+}
+
+/*
+ * Events whose time becomes the window's start are held and written at the
+ * end, per thread in the order Perfetto met them in the input (start, then
+ * file order): the slices clipped to the window's start, outermost first,
+ * before those that start there. Their number is bounded by the frames
+ * open at the window's start (and the events at that very time).
+ */
+struct fheld {
+	uint32_t pid, tid;
+	uint64_t key, seq;
+	struct mt_buf rec;
+};
+
+static struct fheld *fheld;
+static size_t nfheld, fheldcap;
+
+static int by_input_order(const void *a, const void *b)
+{
+	const struct fheld *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Hold tmp_out, which Perfetto met at (key, seq) in the input. */
+static void fhold(const struct mt_fxt_event *ev, uint64_t key, uint64_t seq)
+{
+	struct fheld *h;
+
+	if (nfheld == fheldcap) {
+		size_t cap = fheldcap ? fheldcap * 2 : 64;
+		struct fheld *v = realloc(fheld, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		fheld = v;
+		fheldcap = cap;
+	}
+	h = &fheld[nfheld++];
+	h->pid = (uint32_t)ev->thread.pid;
+	h->tid = (uint32_t)ev->thread.tid;
+	h->key = key;
+	h->seq = seq;
+	mt_buf_init(&h->rec);
+	buf_add(&h->rec, tmp_out.p, tmp_out.len);
+}
+
+/* Hold an event as it is, its strings and thread inline. */
+static void fhold_as_is(const struct mt_fxt_record *rec, uint64_t key,
+			uint64_t seq)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+
+	save_body(&saved, rec);
+	emit(&tmp_out, (unsigned char *)saved.p, saved.len, ev->type, ev->ts,
+	     ev->end_ts, NULL, 0);
+	fhold(ev, key, seq);
+}
+
+/* begins never ended, kept: an end at the window's end on their thread */
+struct fclose {
+	uint64_t pid, tid, tps;
+};
+
+static struct fclose *fcloses;
+static size_t nfcloses, fclosecap;
+
+static void close_later(const struct mt_fxt_record *rec)
+{
+	if (nfcloses == fclosecap) {
+		size_t cap = fclosecap ? fclosecap * 2 : 16;
+		struct fclose *v = realloc(fcloses, cap * sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		fcloses = v;
+		fclosecap = cap;
+	}
+	fcloses[nfcloses].pid = rec->u.event.thread.pid;
+	fcloses[nfcloses].tid = rec->u.event.thread.tid;
+	fcloses[nfcloses++].tps = rec->provider->ticks_per_second;
+}
+
+static void close_at_end(const struct fclose *c)
+{
+	unsigned char body[32];
+	unsigned n = 0;
+
+	mt_put64(body, MT_FXT_EVENT | 4 << 4 | MT_FXT_EV_END << 16);
+	mt_put64(body + 8, 0);
+	mt_put64(body + 16, c->pid);
+	mt_put64(body + 24, c->tid);
+	mt_buf_reset(&tmp_args);
+	add_flag(&tmp_args, &n, "clipped end");
+	emit(&tmp_out, body, sizeof(body), MT_FXT_EV_END,
+	     to_ticks(win_to, c->tps), 0, &tmp_args, n);
+	emit_out();
+	nf_clipped++;
+}
+
+static void fxt_complete(const struct mt_fxt_record *rec, uint64_t s, uint64_t e,
+			 uint64_t seq)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	uint64_t tps = rec->provider->ticks_per_second;
+	uint64_t cs = s, ce = e;
+	unsigned n = 0;
+
+	mt_buf_reset(&tmp_args);
+	if (s < win_from) {
+		cs = win_from;
+		add_flag(&tmp_args, &n, "clipped start");
+	}
+	if (win_to != MT_NONE64 && e > win_to) {
+		ce = win_to;
+		add_flag(&tmp_args, &n, "clipped end");
+	}
+	if (n)
+		nf_clipped++;
+	if (cs == win_from && have_from) {
+		save_body(&saved, rec);
+		emit(&tmp_out, (unsigned char *)saved.p, saved.len,
+		     MT_FXT_EV_COMPLETE, cs == s ? ev->ts : to_ticks(cs, tps),
+		     ce == e ? ev->end_ts : to_ticks(ce, tps), &tmp_args, n);
+		fhold(ev, s, seq);
+		return;
+	}
+	if (!n) {
+		out_bytes(rec->raw, rec->size);
+		nf_kept++;
+		return;
+	}
+	emit(&tmp_out, rec->raw, body_len(ev), MT_FXT_EV_COMPLETE,
+	     cs == s ? ev->ts : to_ticks(cs, tps),
+	     ce == e ? ev->end_ts : to_ticks(ce, tps), &tmp_args, n);
+	emit_out();
+}
+
+static void fxt_begin(const struct mt_fxt_record *rec, uint64_t ts, uint64_t seq)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	unsigned n = 0;
+
+	if (ts < win_from) {
+		save_body(&saved, rec);
+		mt_buf_reset(&tmp_args);
+		add_flag(&tmp_args, &n, "clipped start");
+		emit(&tmp_out, (unsigned char *)saved.p, saved.len,
+		     MT_FXT_EV_BEGIN, to_ticks(win_from, rec->provider->ticks_per_second),
+		     0, &tmp_args, n);
+		fhold(ev, ts, seq);
+		nf_clipped++;
+	} else if (have_from && ts == win_from) {
+		fhold_as_is(rec, ts, seq);
+	} else {
+		out_bytes(rec->raw, rec->size);
+		nf_kept++;
+	}
+}
+
+static void fxt_end(const struct mt_fxt_record *rec, uint64_t ts, uint64_t seq)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	unsigned n = 0;
+
+	if (win_to != MT_NONE64 && ts > win_to) {
+		mt_buf_reset(&tmp_args);
+		add_flag(&tmp_args, &n, "clipped end");
+		emit(&tmp_out, rec->raw, body_len(ev), MT_FXT_EV_END,
+		     to_ticks(win_to, rec->provider->ticks_per_second), 0,
+		     &tmp_args, n);
+		emit_out();
+		nf_clipped++;
+	} else if (have_from && ts == win_from) {
+		fhold_as_is(rec, ts, seq);
+	} else {
+		out_bytes(rec->raw, rec->size);
+		nf_kept++;
+	}
 }
 
 static void fxt_event(const struct mt_fxt_record *rec)
@@ -1675,49 +1652,48 @@ static void fxt_event(const struct mt_fxt_record *rec)
 	const struct mt_fxt_event *ev = &rec->u.event;
 	uint64_t tps = rec->provider->ticks_per_second;
 	int64_t ts, end = 0;
-	struct fthread *t;
+	uint64_t seq;
+	int d;
 
 	if (mt_fxt_ticks_to_ns(ev->ts, tps, &ts) ||
 	    (ev->type == MT_FXT_EV_COMPLETE &&
 	     mt_fxt_ticks_to_ns(ev->end_ts, tps, &end)))
 		return; /* readers drop it too */
-	if (fx_pass == FX_SCAN) {
-		if (ts < fx_min_ts)
-			fx_min_ts = ts;
+	if (fx_pass == FX_COLLECT) {
+		fx_collect(ev, ts, end);
 		return;
 	}
-	see_time((uint64_t)ts);
 	if (!thread_kept((uint32_t)ev->thread.pid, (uint32_t)ev->thread.tid))
 		return;
-	if (fx_pass == FX_COLLECT) {
-		fx_collect(ev, (uint64_t)ts, (uint64_t)end);
+	if (fx_pass == FX_PLAIN || !slice_event(ev, ts, end)) {
+		/* counters, async and flow events: by their time */
+		if (fx_pass == FX_PLAIN || time_kept((uint64_t)ts)) {
+			out_bytes(rec->raw, rec->size);
+			nf_kept++;
+		}
 		return;
 	}
-	if (fx_pass == FX_APPLY && (ev->type == MT_FXT_EV_COMPLETE ||
-				    ev->type == MT_FXT_EV_BEGIN) && !fx_kept()) {
-		/* a begin left out still takes its end */
-		if (ev->type == MT_FXT_EV_BEGIN)
-			push(fthread_get(ev->thread.pid, ev->thread.tid), B_DROPPED,
-			     (uint64_t)ts, tps);
+	seq = fx_seq;
+	d = fx_kept();
+	if (d == D_DROP)
 		return;
-	}
 	switch (ev->type) {
 	case MT_FXT_EV_COMPLETE:
-		fxt_complete(rec, (uint64_t)ts, (uint64_t)end);
+		fxt_complete(rec, (uint64_t)ts, (uint64_t)end, seq);
 		return;
 	case MT_FXT_EV_BEGIN:
+		fxt_begin(rec, (uint64_t)ts, seq);
+		if (d == D_CLOSE)
+			close_later(rec);
+		return;
 	case MT_FXT_EV_END:
-		t = fthread_get(ev->thread.pid, ev->thread.tid);
-		if (min_dur)
-			fxt_pending(rec, t, (uint64_t)ts);
-		else
-			fxt_pair(rec, t, (uint64_t)ts);
+		fxt_end(rec, (uint64_t)ts, seq);
 		return;
 	default:
-		if (!time_kept((uint64_t)ts))
+		if (have_from && (uint64_t)ts == win_from) {
+			fhold_as_is(rec, (uint64_t)ts, seq);
 			return;
-		if (!min_dur)
-			open_window(fthread_get(ev->thread.pid, ev->thread.tid));
+		}
 		out_bytes(rec->raw, rec->size);
 		nf_kept++;
 		return;
@@ -1726,29 +1702,17 @@ static void fxt_event(const struct mt_fxt_record *rec)
 
 static void fxt_finish(void)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < nfth; i++) {
-		struct fthread *t = &fth[i];
-
-		if (min_dur) {
-			while (t->n)
-				pending_done(t, win_to, 0, NULL);
-			continue;
-		}
-		for (j = t->n; j-- > 0;)
-			if (t->st[j].state == B_WRITTEN && win_to != MT_NONE64) {
-				close_at_end(t, &t->st[j]);
-				nf_clipped++;
-			}
-	}
 	if (nfheld)
-		qsort(fheld, nfheld, sizeof(*fheld), by_nesting);
+		qsort(fheld, nfheld, sizeof(*fheld), by_input_order);
 	for (i = 0; i < nfheld; i++) {
 		out_bytes(fheld[i].rec.p, fheld[i].rec.len);
 		mt_buf_release(&fheld[i].rec);
 	}
 	nf_kept += nfheld;
+	for (i = 0; i < nfcloses; i++)
+		close_at_end(&fcloses[i]);
 }
 
 /* One record into fxt_rec: its size, 0 at the end of the input. */
@@ -1791,9 +1755,8 @@ static void fxt_pass(void)
 		if (got < 0)
 			die_mt(got, "%s: byte offset 0x%llx", in_name,
 			       (unsigned long long)fxt_off);
-		if (fx_pass == FX_SCAN || fx_pass == FX_COLLECT) {
-			if (fx_pass == FX_SCAN &&
-			    fwrite(fxt_rec, size, 1, fx_copy) != 1)
+		if (fx_pass == FX_COLLECT) {
+			if (fwrite(fxt_rec, size, 1, fx_copy) != 1)
 				die_errno(MT_EXIT_SYSTEM, "the temporary file");
 			if (rec.type == MT_FXT_EVENT && !rec.bad &&
 			    !rec.undefined && rec.provider)
@@ -1824,33 +1787,32 @@ static void fx_rewind(void)
 	raw_pos = raw_len = 0;
 }
 
+
 static void fxt_run(void)
 {
 	/*
-	 * The input is read once: into a temporary copy when more than one
-	 * pass is needed. A window relative to the start of the trace needs
-	 * the earliest event first (writers put events in any time order);
-	 * --match and --max-depth need a pass that decides, then one that
-	 * writes.
+	 * The input is read once; when the options may leave something out,
+	 * into a temporary copy, with the first pass that finds the start of
+	 * the trace and decides the slices, then read from there.
 	 */
-	int relative = !absolute && (have_from || have_to || opt_dur != MT_NONE64);
+	int decide = have_from || have_to || opt_dur != MT_NONE64 || have_min ||
+		     have_max_depth || match_re;
 
-	if (relative || match_re || have_max_depth) {
-		fx_pass = FX_SCAN;
-		fx_copy = fx_tmp();
-		fxt_pass();
-		fx_rewind();
-		if (fx_min_ts != INT64_MAX)
-			see_time((uint64_t)fx_min_ts);
-	}
-	if (match_re || have_max_depth) {
+	if (decide) {
 		fx_pass = FX_COLLECT;
+		fx_copy = fx_tmp();
 		fx_runs = fx_tmp();
 		fxt_pass();
 		fx_rewind();
+		/* the trace starts with its first slice; with none, its
+		 * first event */
+		if (fx_min_start != INT64_MAX)
+			see_time((uint64_t)fx_min_start);
+		else if (fx_min_ts != INT64_MAX)
+			see_time((uint64_t)fx_min_ts);
 		fx_decide();
 	}
-	fx_pass = match_re || have_max_depth ? FX_APPLY : FX_PLAIN;
+	fx_pass = decide ? FX_APPLY : FX_PLAIN;
 	fxt_pass();
 	fxt_finish();
 	out_flush();
@@ -1858,10 +1820,130 @@ static void fxt_run(void)
 		fprintf(stderr, "%s: %s: %llu records read, %llu written, %llu spans "
 			"clipped, %llu shorter than --min-duration dropped\n",
 			mt_progname(), in_name, nf_in, nf_kept, nf_clipped, nf_short);
+	if (verbose && decide)
+		fprintf(stderr, "%s: %s: %llu slice events nested, %llu stack "
+			"frames visited\n", mt_progname(), in_name,
+			(unsigned long long)dec_total, nf_steps);
 	if (fx_copy)
 		fclose(fx_copy);
 	if (fx_dec)
 		fclose(fx_dec);
+}
+
+/* ---- the mt stream: a first pass when the options need one ---- */
+
+/*
+ * A window relative to the start of the trace counts from the first span
+ * (the earliest start: spans come when they end), as on the FXT file mt-fxt
+ * writes from the stream; and --max-depth counts depth as Perfetto nests
+ * that file (depth 0 is the outermost span of the thread; mt-stacks' own
+ * depths count from where the thread's trace began, and again after each
+ * reset). Both need the whole stream first: it is copied to a temporary
+ * file on a first pass that finds the start and notes the spans (and the
+ * instants mt-fxt writes on their threads, which nest among them) for the
+ * same sort and replay as FXT input; the second pass reads the copy.
+ */
+static int stream_instant(const struct mt_record *r)
+{
+	if (r->type == MT_REC_ERROR)
+		return r->u.error.time != MT_NONE64 &&
+		       thread_kept(r->u.error.pid, r->u.error.tid);
+	if (r->type != MT_REC_MARK)
+		return 0;
+	return r->u.mark.tid != MT_NONE32 && r->u.mark.time != MT_NONE64 &&
+	       r->u.mark.kind != MT_MARK_PSB && r->u.mark.kind != MT_MARK_CBR &&
+	       thread_kept(r->u.mark.pid, r->u.mark.tid);
+}
+
+static uint64_t record_time(const struct mt_record *r)
+{
+	switch (r->type) {
+	case MT_REC_SPAN:
+		return r->u.span.start;
+	case MT_REC_THREAD:
+		return r->u.thread.time;
+	case MT_REC_BRANCH:
+		return r->u.branch.time;
+	case MT_REC_ERROR:
+		return r->u.error.time;
+	case MT_REC_MARK:
+		return r->u.mark.time;
+	case MT_REC_SAMPLE:
+		return r->u.sample.time;
+	default:
+		return MT_NONE64;
+	}
+}
+
+static FILE *stream_copy;
+
+static int stream_first_pass(int fd, const unsigned char *magic, size_t len)
+{
+	struct mt_reader r1;
+	struct mt_record r;
+	uint64_t min_t = MT_NONE64, min_start = MT_NONE64;
+	unsigned char buf[1 << 16];
+	int got, err;
+
+	stream_copy = fx_tmp();
+	if (len && fwrite(magic, len, 1, stream_copy) != 1)
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	for (;;) {
+		ssize_t k = read(fd, buf, sizeof(buf));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
+		if (!k)
+			break;
+		if (fwrite(buf, (size_t)k, 1, stream_copy) != 1)
+			die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	}
+	if (fflush(stream_copy) || lseek(fileno(stream_copy), 0, SEEK_SET))
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	if ((err = mt_reader_init_fd(&r1, fileno(stream_copy), NULL, 0)))
+		die_mt(err, "%s", in_name);
+	if (have_max_depth)
+		fx_runs = fx_tmp();
+	while ((got = mt_reader_next(&r1, &r)) > 0) {
+		uint64_t t = record_time(&r);
+
+		if (t != MT_NONE64 && t < min_t)
+			min_t = t;
+		if (r.type == MT_REC_SPAN) {
+			const struct mt_span *sp = &r.u.span;
+
+			if (sp->start < min_start)
+				min_start = sp->start;
+			if (have_max_depth && thread_kept(sp->pid, sp->tid))
+				note_event(cthread_get(sp->pid, sp->tid),
+					   MT_FXT_EV_COMPLETE, sp->start,
+					   sp->end < sp->start ? sp->start : sp->end, 0);
+		} else if (have_max_depth && stream_instant(&r)) {
+			const uint32_t pid = r.type == MT_REC_ERROR ?
+				r.u.error.pid : r.u.mark.pid;
+			const uint32_t tid = r.type == MT_REC_ERROR ?
+				r.u.error.tid : r.u.mark.tid;
+
+			note_event(cthread_get(pid, tid), MT_FXT_EV_INSTANT, t, t, 0);
+		}
+	}
+	if (got < 0)
+		die_mt(got, "%s: byte offset 0x%llx", in_name,
+		       (unsigned long long)mt_reader_offset(&r1));
+	mt_reader_release(&r1);
+	if (min_start != MT_NONE64)
+		see_time(min_start);
+	else if (min_t != MT_NONE64)
+		see_time(min_t);
+	if (have_max_depth) {
+		dec_depth_only = 1;
+		fx_decide();
+	}
+	if (lseek(fileno(stream_copy), 0, SEEK_SET))
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	return fileno(stream_copy);
 }
 
 /* ---- main loop ---- */
@@ -1899,12 +1981,16 @@ static void run(void)
 			break;
 		case MT_REC_ERROR:
 			see_time(r.u.error.time);
+			if (have_max_depth && stream_instant(&r))
+				fx_kept(); /* its decision is its time's */
 			if (thread_kept(r.u.error.pid, r.u.error.tid) &&
 			    time_kept(r.u.error.time))
 				keep(&r);
 			break;
 		case MT_REC_MARK:
 			see_time(r.u.mark.time);
+			if (have_max_depth && stream_instant(&r))
+				fx_kept();
 			if ((r.u.mark.tid == MT_NONE32 ||
 			     thread_kept(r.u.mark.pid, r.u.mark.tid)) &&
 			    time_kept(r.u.mark.time))
@@ -1987,6 +2073,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_MIN:
 			min_dur = duration_arg(optarg, "--min-duration");
+			have_min = 1;
 			break;
 		case OPT_PID:
 			parse_list(&pids, optarg, "--pid");
@@ -2097,6 +2184,11 @@ int main(int argc, char **argv)
 	if (gzip)
 		die(MT_EXIT_USAGE, "%s: an mt stream is written as it is: --gzip "
 		    "and -o NAME.gz are for FXT input", in_name);
+	if (have_max_depth || (!absolute && (have_from || have_to ||
+					      opt_dur != MT_NONE64))) {
+		fd = stream_first_pass(fd, magic, (size_t)got);
+		got = 0;
+	}
 	if ((err = mt_reader_init_fd(&in, fd, magic, (size_t)got)))
 		die_mt(err, "%s", in_name);
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
