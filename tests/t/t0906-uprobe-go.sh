@@ -43,6 +43,12 @@ uprobe-rec --functions '^main\.(work|outer)$' -- ./gotarget >lines 2>err ||
 	{ cat err >&2; fail "uprobe-rec failed on Go"; }
 contains err "return probes were left out of a Go program"
 contains err "630000"
-[ "$(grep -c 'main\.outer+0x0' lines)" -eq 300 ] || fail "not 300 calls of main.outer"
-[ "$(grep -c 'main\.work+0x0' lines)" -eq 600 ] || fail "not 600 calls of main.work"
+# an entry probe counts calls and also the restarts of a function at its
+# entry after its prologue grew the goroutine's stack (morestack, then
+# newstack resumes it at the entry): how many depends on where the stack
+# was when the loop started, so a few more than the calls
+n=$(grep -c 'main\.outer+0x0' lines)
+[ "$n" -ge 300 ] && [ "$n" -le 310 ] || fail "$n entries of main.outer, not 300 calls (and a few restarts)"
+n=$(grep -c 'main\.work+0x0' lines)
+[ "$n" -ge 600 ] && [ "$n" -le 610 ] || fail "$n entries of main.work, not 600 calls (and a few restarts)"
 ! grep -q __return lines || fail "return probes in a Go program"
