@@ -4,6 +4,13 @@
 # A test fails by calling fail (or by exiting non-zero: scripts use set -e).
 set -eu
 PATH="$MT_BIN:$MT_TESTBIN:$PATH"
+# The shell tools of the tests read numbers and order text by the locale:
+# where the decimal mark is a comma, mawk reads perf's "380.583" as 380 and
+# sort -n as 380; collation orders and even merges lines (sort -u, join).
+# The tests' text processing is done in the C locale, whatever the user's;
+# the tools tested never read the locale (no setlocale).
+LC_ALL=C
+export LC_ALL
 CASES="$MT_TOP/tests/cases"
 
 # fd 9: the test's own standard error, where fail writes even inside a
