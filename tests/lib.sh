@@ -96,3 +96,19 @@ wait_for() {
 		sleep 0.05
 	done
 }
+
+# wait_mapped PID FILE: wait (up to 5 s) until process PID has FILE mapped:
+# a program started with & has exec'd it (before, /proc/PID is the forked
+# shell's), a library once the loader has mapped it. A recorder attached
+# with -p before that finds the wrong program or no such library.
+wait_mapped() {
+	_f=$(readlink -f "$2")
+	wait_for awk -v f="$_f" '$6 == f { m = 1 } END { exit !m }' "/proc/$1/maps" ||
+		fail "process $1 never mapped $_f"
+}
+
+# first_cpu: the first CPU this process may run on (taskset -c 0 fails
+# where CPU 0 is not ours: another taskset, a container's cpuset)
+first_cpu() {
+	sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status
+}
