@@ -4,6 +4,13 @@
 # A test fails by calling fail (or by exiting non-zero: scripts use set -e).
 set -eu
 PATH="$MT_BIN:$MT_TESTBIN:$PATH"
+# The shell tools of the tests read numbers and order text by the locale:
+# where the decimal mark is a comma, mawk reads perf's "380.583" as 380 and
+# sort -n as 380; collation orders and even merges lines (sort -u, join).
+# The tests' text processing is done in the C locale, whatever the user's;
+# the tools tested never read the locale (no setlocale).
+LC_ALL=C
+export LC_ALL
 CASES="$MT_TOP/tests/cases"
 
 # fd 9: the test's own standard error, where fail writes even inside a
@@ -88,4 +95,20 @@ wait_for() {
 		[ $_i -lt 100 ] || return 1
 		sleep 0.05
 	done
+}
+
+# wait_mapped PID FILE: wait (up to 5 s) until process PID has FILE mapped:
+# a program started with & has exec'd it (before, /proc/PID is the forked
+# shell's), a library once the loader has mapped it. A recorder attached
+# with -p before that finds the wrong program or no such library.
+wait_mapped() {
+	_f=$(readlink -f "$2")
+	wait_for awk -v f="$_f" '$6 == f { m = 1 } END { exit !m }' "/proc/$1/maps" ||
+		fail "process $1 never mapped $_f"
+}
+
+# first_cpu: the first CPU this process may run on (taskset -c 0 fails
+# where CPU 0 is not ours: another taskset, a container's cpuset)
+first_cpu() {
+	sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status
 }

@@ -7,7 +7,7 @@
  *
  * Usage: gen-perf-script [--lines N] [--seed S] [--threads T] [--event-width W]
  *                        [--start-depth D] [--no-errors] [--truth FILE]
- *                        [--coarse NS] [--layout NAME]
+ *                        [--coarse NS] [--layout NAME] [--start NS]
  *
  * The text comes from a simulated program: a pool of a few thousand
  * functions (long demangled C++ and Rust names, OCaml, libc, PLT stubs,
@@ -34,6 +34,12 @@
  * when PT timing packets come only every few branches (about every 1 us
  * with psb and mtc alone, magic-trace's low resolution): many consecutive
  * lines then share one timestamp. The simulation does not change.
+ *
+ * --start NS makes NS (in ns) the time of the first line, in place of a
+ * random one of 50,000 to 4,050,000 s: the times of a machine booted
+ * seconds ago ("    0.000001000:", perf pads the seconds to five columns),
+ * up for years, or crossing 10,000 s. The simulation does not change: its
+ * times move by a constant.
  *
  * --layout NAME prints the same simulation in another column layout
  * (perf.md 2.2-2.3, tests/fixtures/perf-script):
@@ -809,6 +815,7 @@ static int quiet;		/* simulate without printing (lost trace data) */
 static int no_errors;		/* --no-errors */
 static int start_depth;		/* --start-depth */
 static uint64_t coarse = 1;	/* --coarse: printed times are multiples of it */
+static uint64_t start_ns = UINT64_MAX;	/* --start: the first line's time */
 
 /* The printed time of now (and of every time the truth holds). */
 static uint64_t shown(uint64_t ns)
@@ -1096,6 +1103,8 @@ static void start_threads(int n)
 	}
 	now = (uint64_t)(50000 + below(4000000)) * 1000000000ULL;
 	now += below(1000000000);
+	if (start_ns != UINT64_MAX)
+		now = start_ns;	/* after the draws: the same simulation */
 }
 
 static void tick(void)
@@ -1408,7 +1417,7 @@ static _Noreturn void usage(void)
 	fprintf(stderr, "usage: gen-perf-script [--lines N] [--seed S] [--threads T]"
 		" [--event-width W]\n"
 		"                       [--start-depth D] [--no-errors] [--truth FILE]\n"
-		"                       [--coarse NS] [--layout NAME]\n");
+		"                       [--coarse NS] [--layout NAME] [--start NS]\n");
 	exit(MT_EXIT_USAGE);
 }
 
@@ -1433,19 +1442,24 @@ int main(int argc, char **argv)
 		{ "truth", required_argument, NULL, 'T' },
 		{ "coarse", required_argument, NULL, 'c' },
 		{ "layout", required_argument, NULL, 'L' },
+		{ "start", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t nlines = 1000, seed = 1, nthr = 4;
 	int c;
 
 	mt_set_progname(argv[0]);
-	while ((c = getopt_long(argc, argv, "EL:c:d:n:s:T:t:w:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "EL:S:c:d:n:s:T:t:w:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'E':
 			no_errors = 1;
 			break;
 		case 'L':
 			layout = find_layout(optarg);
+			break;
+		case 'S':
+			/* room for a trace of 2^62 ns after it */
+			start_ns = parse_num("--start", optarg, UINT64_MAX / 4);
 			break;
 		case 'c':
 			coarse = parse_num("--coarse", optarg, 1000000000);

@@ -27,7 +27,7 @@ for e in 'probe_outer:outer:' 'probe_outer:outer__return:' \
 	[ "$n" -eq "$want" ] || fail "$n '$e' lines, expected $want"
 done
 # perf script -F comm,pid,tid,cpu,time,event,trace,ip,sym,symoff,dso --ns
-bad=$(grep -Evc '^ +outer +[0-9]+/[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{9}: +probe_outer:(work|outer)(__return)?: \([0-9a-f]+( <- [0-9a-f]+)?\) +[0-9a-f]+ [a-z_]+\+0x[0-9a-f]+ \(/.*/outer\)$' lines) || :
+bad=$(grep -Evc '^ +outer +[0-9]+/[0-9]+ +\[[0-9]{3,}\] +[0-9]+\.[0-9]{9}: +probe_outer:(work|outer)(__return)?: \([0-9a-f]+( <- [0-9a-f]+)?\) +[0-9a-f]+ [a-z_]+\+0x[0-9a-f]+ \(/.*/outer\)$' lines) || :
 [ "$bad" -eq 0 ] || { head -3 lines >&2; fail "$bad lines not in perf script's format"; }
 grep -q ' probe_outer:work__return: .* outer+0x' lines ||
 	fail "work's returns do not land in outer"

@@ -7,9 +7,12 @@
 [ -r /sys/bus/event_source/devices/uprobe/type ] ||
 	{ echo "skip: no uprobe PMU in this kernel" >&2; exit 0; }
 [ "$(id -u)" -eq 0 ] || { echo "skip: uprobes need root (CAP_SYS_ADMIN)" >&2; exit 0; }
-outer=$MT_TESTBIN/progs/outer
+# a copy of its own: the probes fire in every process running the file, and
+# another's events (a test run beside this one) would take room in the ring
+cp "$MT_TESTBIN/progs/outer" ./outer
+outer=$PWD/outer
 pin=
-command -v taskset >/dev/null && pin="taskset -c 0"
+command -v taskset >/dev/null && pin="taskset -c $(first_cpu)"
 
 # event names in order, per thread, without times and addresses
 names() {

@@ -8,7 +8,10 @@
 [ -r /sys/bus/event_source/devices/uprobe/type ] ||
 	{ echo "skip: no uprobe PMU in this kernel" >&2; exit 0; }
 [ "$(id -u)" -eq 0 ] || { echo "skip: uprobes need root (CAP_SYS_ADMIN)" >&2; exit 0; }
-outer=$MT_TESTBIN/progs/outer
+# a copy of its own: the probes fire in every process running the file, and
+# another's events (a test run beside this one) would add to the losses
+cp "$MT_TESTBIN/progs/outer" ./outer
+outer=$PWD/outer
 
 uprobe-rec --mmap 4096 --stall 300 --functions '^(work|outer)$' -- "$outer" -n 2000 \
 	>lines 2>err || { cat err >&2; fail "uprobe-rec failed"; }

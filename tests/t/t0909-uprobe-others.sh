@@ -20,6 +20,7 @@ trap cleanup EXIT
 a=$!
 "$outer" -l >/dev/null &
 b=$!
+wait_mapped "$a" "$outer"
 touch err
 uprobe-rec --functions '^(work|outer)$' -p "$a" >lines 2>err &
 rec=$!

@@ -92,8 +92,7 @@ go() { wait_for grep -q "recording $1" err || { cat err >&2; fail "$2: not recor
 rm -f go
 ./usel &
 upid=$!
-# mapped: the shell's child may not have exec'd usel yet
-wait_for grep -qs libt.so /proc/$upid/maps || fail "usel did not start"
+wait_mapped $upid "$PWD/libt.so"
 mt-record --backend uprobe --functions '^outer$' --trigger lib_stop -p $upid >lib.txt 2>err &
 rec=$!
 go $upid "a trigger in a library"
@@ -106,8 +105,7 @@ wait $upid
 rm -f go
 ./usel &
 upid=$!
-# mapped: the shell's child may not have exec'd usel yet
-wait_for grep -qs libt.so /proc/$upid/maps || fail "usel did not start"
+wait_mapped $upid "$PWD/libt.so"
 mt-record --backend uprobe --functions '^(outer|lib_stop)$' -p $upid >libf.txt 2>err &
 rec=$!
 go $upid "probing a library function"
@@ -159,6 +157,7 @@ contains err "wrote snaps//snapshot-003.txt"
 # Ctrl+C before the trigger: no snapshot, exit 0
 "$prog" -l -u 1000 >/dev/null &
 pid=$!
+wait_mapped $pid "$prog"
 trap 'kill $pid 2>/dev/null || true' EXIT
 : >err # no "recording" from before: the waits below read it
 mt-record --backend uprobe --functions '^outer$' --trigger . -p "$pid" >int.txt 2>err &

@@ -14,6 +14,8 @@ prog=$MT_TESTBIN/progs/stopper
 pid=$!
 "$prog" -l >/dev/null & # busy: for the sampler
 busy=$!
+wait_mapped $pid "$prog"
+wait_mapped $busy "$prog"
 trap 'kill $pid $busy 2>/dev/null || true' EXIT
 
 for be in uprobe sample; do

@@ -21,6 +21,7 @@ same_file s.perf d.txt
 
 "$prog" -l >/dev/null &
 pid=$!
+wait_mapped $pid "$prog"
 trap 'kill $pid 2>/dev/null || true' EXIT
 : >err # no "recording" from before: the waits below read it
 mt-record --backend sample --frequency 2000 -p "$pid" >p.txt 2>err &
