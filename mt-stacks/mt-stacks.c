@@ -1017,8 +1017,19 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 
 /* ---- spreading equal timestamps ---- */
 
+/*
+ * Whether b starts a frame, and so takes a share of the time its timestamp
+ * group is spread over. A trace end starts an [untraced] or [syscall]
+ * frame: without its share, one after the group's last call would start at
+ * the next timestamp, where the next group's first event, the trace start,
+ * ends it; zero-length there, it is not inside its frame when the frame
+ * returns right after (a system call's wrapper), and viewers nest it
+ * beside the frame instead.
+ */
 static int consumes_time(const struct mt_branch *b)
 {
+	if ((b->flags & (MT_BF_BEGIN | MT_BF_END)) == MT_BF_END)
+		return 1;
 	if (b->flags & (MT_BF_BEGIN | MT_BF_END))
 		return 0;
 	switch (b->kind) {
@@ -1099,12 +1110,29 @@ static void add_branch(struct thread *t, const struct mt_branch *b)
 
 /* ---- the end of a thread, errors, snapshots, triggers ---- */
 
-/* The thread's events end (or a snapshot does): what is open stays open. */
+/*
+ * Whether the thread's last event started a frame under another one: ended
+ * there, it would be zero-length at the end of its caller, and viewers
+ * would nest it beside it (a thread whose trace ends in a system call).
+ */
+static int starts_at_end(struct thread *t)
+{
+	struct frame *f = top(t);
+
+	return f && f->start == t->last_time && parent_of(t, t->cur.n - 1);
+}
+
+/* The thread's events end (or a snapshot does): what is open stays open.
+ * Spreading, a frame the last event started gets the nanosecond after it
+ * (there is no next time to spread over). */
 static void end_thread(struct thread *t)
 {
 	flush_batch(t, MT_NONE64);
 	if (t->last_seen > t->last_time && t->last_seen <= cut_time)
 		t->last_time = t->last_seen;
+	else if (spread && starts_at_end(t) && t->last_time < cut_time &&
+		 t->last_time < MT_NONE64 - 1)
+		t->last_time++;
 	end_gap(t, t->last_time);
 	reset(t, t->last_time, MT_SF_OPEN);
 	t->started = 0;
