@@ -5,9 +5,9 @@
 # again), and 100,000 jumps into the middle of x and y (tail calls, as for
 # foo.cold); then the returns unwind it all. Finding the nearest frame of
 # a function used to walk down the stack, so this took time quadratic in
-# the depth (minutes here; 21 s at 50,000 frames, 0.9 s at 12,500); with
-# the index of each stack's frames by function it takes well under a
-# second. The timeout is only a generous bound, no measure.
+# the depth (213 s on the test machine); with the index of each stack's
+# frames by function it takes a third of a second. The timeout is only a
+# generous bound, no measure.
 . "$MT_TOP/tests/lib.sh"
 
 n=100000
