@@ -139,12 +139,32 @@ struct frame {
 	int handler;           /* a signal handler's frame */
 	struct mt_loc resume;  /* a handler's: where the interrupted code was */
 	struct spans held;
+	int indexed;           /* in its stack's index (not a pseudo frame) */
+	size_t prev[3];        /* the next frame down with each of its keys */
 };
 
+/* An index key's top frame: the nearest frame with that key. */
+struct fn_slot {
+	uint64_t key;
+	uint8_t type;          /* FI_*, 0: empty */
+	size_t top;            /* FI_NONE: none on the stack now */
+};
+
+/*
+ * A stack, and an index from function to its frames: for each key, the
+ * topmost frame with it, and in each frame the next one down (prev), so
+ * that the nearest frame of a function is found without a walk down the
+ * stack. Keys follow same_fn(): the entry address of frames whose entry
+ * is exact, and symbol with DSO and symbol alone, separately for frames
+ * whose entry is exact and not. The slots grow with the functions seen on
+ * the stack, never with the trace.
+ */
 struct stack {
 	struct frame *f;
 	size_t n, cap;
 	int32_t empty_depth; /* depth of the next frame when n == 0 */
+	struct fn_slot *slots;
+	size_t nslots, nused; /* nslots: a power of two, or 0 */
 };
 
 struct thread {
@@ -203,6 +223,128 @@ static struct thread *thread_get(uint32_t pid, uint32_t tid)
 	return &threads[i];
 }
 
+/* ---- the index of a stack's frames by function ---- */
+
+enum {
+	FI_ADDR = 1,  /* exact frames by entry address */
+	FI_SD_N,      /* frames by symbol and DSO, entry not exact */
+	FI_SD_X,      /* the same, entry exact */
+	FI_S_N,       /* frames by symbol, entry not exact */
+	FI_S_X,
+};
+#define FI_NONE SIZE_MAX
+
+static size_t fi_hash(uint8_t type, uint64_t key)
+{
+	uint64_t z = key + type * 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (size_t)(z ^ (z >> 31));
+}
+
+/* The top frame of key (type, key) in stack s: its slot, NULL when the
+ * key was never seen there (then made when add is set). */
+static size_t *fi_slot(struct stack *s, uint8_t type, uint64_t key, int add)
+{
+	size_t i;
+
+	if (add && (s->nused + 1) * 2 > s->nslots) {
+		size_t n = s->nslots ? s->nslots * 2 : 64, j;
+		struct fn_slot *v = calloc(n, sizeof(*v));
+
+		if (!v)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		for (j = 0; j < s->nslots; j++) {
+			struct fn_slot *o = &s->slots[j];
+
+			if (!o->type)
+				continue;
+			for (i = fi_hash(o->type, o->key) & (n - 1); v[i].type;
+			     i = (i + 1) & (n - 1))
+				;
+			v[i] = *o;
+		}
+		free(s->slots);
+		s->slots = v;
+		s->nslots = n;
+	}
+	if (!s->nslots)
+		return NULL;
+	for (i = fi_hash(type, key) & (s->nslots - 1); s->slots[i].type;
+	     i = (i + 1) & (s->nslots - 1))
+		if (s->slots[i].type == type && s->slots[i].key == key)
+			return &s->slots[i].top;
+	if (!add)
+		return NULL;
+	s->slots[i].type = type;
+	s->slots[i].key = key;
+	s->slots[i].top = FI_NONE;
+	s->nused++;
+	return &s->slots[i].top;
+}
+
+static size_t fi_top(struct stack *s, uint8_t type, uint64_t key)
+{
+	size_t *p = fi_slot(s, type, key, 0);
+
+	return p ? *p : FI_NONE;
+}
+
+/* The keys of frame f; returns how many. */
+static int fi_keys(const struct frame *f, uint8_t *type, uint64_t *key)
+{
+	uint64_t sd = (uint64_t)f->sym << 32 | f->dso;
+
+	if (!f->exact) {
+		type[0] = FI_SD_N, key[0] = sd;
+		type[1] = FI_S_N, key[1] = f->sym;
+		return 2;
+	}
+	type[0] = FI_SD_X, key[0] = sd;
+	type[1] = FI_S_X, key[1] = f->sym;
+	type[2] = FI_ADDR, key[2] = f->addr;
+	return 3;
+}
+
+/* Frame i, the new top of s, goes into the index. */
+static void fi_push(struct stack *s, size_t i)
+{
+	struct frame *f = &s->f[i];
+	uint8_t type[3];
+	uint64_t key[3];
+	int k, n = fi_keys(f, type, key);
+
+	for (k = 0; k < n; k++) {
+		size_t *top = fi_slot(s, type[k], key[k], 1);
+
+		f->prev[k] = *top;
+		*top = i;
+	}
+	f->indexed = 1;
+}
+
+/* The top frame of s leaves the index. */
+static void fi_pop(struct stack *s)
+{
+	struct frame *f = &s->f[s->n - 1];
+	uint8_t type[3];
+	uint64_t key[3];
+	int k, n;
+
+	if (!f->indexed)
+		return;
+	n = fi_keys(f, type, key);
+	for (k = 0; k < n; k++)
+		*fi_slot(s, type[k], key[k], 0) = f->prev[k];
+}
+
+static void stack_release(struct stack *s)
+{
+	free(s->f);
+	free(s->slots);
+}
+
 static struct frame *top(struct thread *t)
 {
 	return t->cur.n ? &t->cur.f[t->cur.n - 1] : NULL;
@@ -246,8 +388,11 @@ static void frame_init(struct thread *t, struct frame *f, const struct mt_loc *l
 	f->flags = flags;
 }
 
-static struct frame *push(struct thread *t, const struct mt_loc *l,
-			  uint64_t start, uint8_t kind, uint16_t flags)
+/* A frame on top of the current stack; pseudo: the name of a pseudo frame,
+ * which is no function's (NULL for a function's frame). */
+static struct frame *push_frame(struct thread *t, const struct mt_loc *l,
+				uint64_t start, uint8_t kind, uint16_t flags,
+				const char *pseudo)
 {
 	struct stack *s = &t->cur;
 	struct frame *f;
@@ -263,8 +408,17 @@ static struct frame *push(struct thread *t, const struct mt_loc *l,
 	}
 	f = &s->f[s->n];
 	frame_init(t, f, l, start, kind, flags);
+	f->pseudo = pseudo;
 	s->n++;
+	if (!pseudo)
+		fi_push(s, s->n - 1);
 	return f;
+}
+
+static struct frame *push(struct thread *t, const struct mt_loc *l,
+			  uint64_t start, uint8_t kind, uint16_t flags)
+{
+	return push_frame(t, l, start, kind, flags, NULL);
 }
 
 static void span_of(const struct thread *t, const struct frame *f,
@@ -326,6 +480,7 @@ static void pop(struct thread *t, uint64_t end, uint16_t flags)
 	free(f->held.v);
 	if (st->n == 1)
 		st->empty_depth = f->depth;
+	fi_pop(st);
 	st->n--;
 }
 
@@ -351,7 +506,7 @@ static void reset(struct thread *t, uint64_t end, uint16_t flags)
 	while (t->cur.n)
 		pop(t, end, flags);
 	while (t->ninactive) {
-		free(t->cur.f);
+		stack_release(&t->cur);
 		t->cur = t->inactive[--t->ninactive];
 		while (t->cur.n)
 			pop(t, end, flags);
@@ -388,15 +543,66 @@ static int same_fn(const struct mt_loc *l, const struct frame *f)
 	return !l->sym ? l->dso == f->dso : (l->dso == f->dso || !l->dso || !f->dso);
 }
 
+/* The nearer of frames a and b (FI_NONE: none). */
+static size_t nearer(size_t a, size_t b)
+{
+	if (a == FI_NONE)
+		return b;
+	return b == FI_NONE || a > b ? a : b;
+}
+
+/* The nearest frame below frame limit with key (type, key), k its place
+ * among a frame's keys (fi_keys()). */
+static size_t fi_below(struct stack *s, uint8_t type, uint64_t key, int k,
+		       size_t limit)
+{
+	size_t i = fi_top(s, type, key);
+
+	while (i != FI_NONE && i >= limit)
+		i = s->f[i].prev[k];
+	return i;
+}
+
+/*
+ * Index of the nearest frame below frame limit for the function at l, or
+ * -1: the frame same_fn() would find first walking down the stack from
+ * there, taken from the index. Only frames of the function at or above
+ * limit are stepped over.
+ */
+static long find_fn_below(struct thread *t, const struct mt_loc *l,
+			  size_t limit)
+{
+	struct stack *s = &t->cur;
+	int exact = l->off != MT_NONE64 && l->ip;
+	uint64_t sd = (uint64_t)l->sym << 32 | l->dso;
+	size_t best = FI_NONE;
+	int x;
+
+	if (exact)
+		best = fi_below(s, FI_ADDR, l->ip - l->off, 2, limit);
+	/* by symbol: frames whose entry is not exact, and, unless this
+	 * place's is, those whose entry is */
+	for (x = 0; x <= !exact; x++) {
+		uint8_t by_sd = x ? FI_SD_X : FI_SD_N, by_s = x ? FI_S_X : FI_S_N;
+
+		if (!l->sym) {
+			best = nearer(best, fi_below(s, by_sd, sd, 0, limit));
+		} else if (l->dso) {
+			best = nearer(best, fi_below(s, by_sd, sd, 0, limit));
+			best = nearer(best, fi_below(s, by_sd,
+						     (uint64_t)l->sym << 32, 0,
+						     limit));
+		} else {
+			best = nearer(best, fi_below(s, by_s, l->sym, 1, limit));
+		}
+	}
+	return best == FI_NONE ? -1 : (long)best;
+}
+
 /* Index of the nearest frame (from the top) for this function, or -1. */
 static long find_fn(struct thread *t, const struct mt_loc *l)
 {
-	size_t i;
-
-	for (i = t->cur.n; i > 0; i--)
-		if (same_fn(l, &t->cur.f[i - 1]))
-			return (long)(i - 1);
-	return -1;
+	return find_fn_below(t, l, t->cur.n);
 }
 
 /* What a symbol is, for the few rules that go by name; computed once per
@@ -569,10 +775,8 @@ static long landing_frame(struct thread *t, const struct mt_loc *dst, long k)
 			break;
 	if (r != k + 1)
 		return k;
-	for (i = k - 1; i >= 0; i--)
-		if (same_fn(dst, &t->cur.f[i]))
-			return i;
-	return k;
+	i = find_fn_below(t, dst, (size_t)k);
+	return i >= 0 ? i : k;
 }
 
 /*
@@ -854,7 +1058,7 @@ static void leave_kernel(struct thread *t, uint64_t time)
 {
 	while (t->cur.n)
 		pop(t, time, 0);
-	free(t->cur.f);
+	stack_release(&t->cur);
 	t->cur = t->inactive[--t->ninactive];
 }
 
@@ -906,9 +1110,9 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 		if (!sigreturn && !is_kernel(b->from.ip))
 			t->stop = b->from;
 		t->tracing = 0;
-		push(t, NULL, time,
-		     k == MT_BR_SYSCALL ? MT_SPAN_SYSCALL : MT_SPAN_UNTRACED, 0)
-			->pseudo = k == MT_BR_SYSCALL ? "[syscall]" : "[untraced]";
+		push_frame(t, NULL, time,
+			   k == MT_BR_SYSCALL ? MT_SPAN_SYSCALL : MT_SPAN_UNTRACED,
+			   0, k == MT_BR_SYSCALL ? "[syscall]" : "[untraced]");
 		return;
 	}
 	if (begin) {
@@ -1017,8 +1221,19 @@ static void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
 
 /* ---- spreading equal timestamps ---- */
 
+/*
+ * Whether b starts a frame, and so takes a share of the time its timestamp
+ * group is spread over. A trace end starts an [untraced] or [syscall]
+ * frame: without its share, one after the group's last call would start at
+ * the next timestamp, where the next group's first event, the trace start,
+ * ends it; zero-length there, it is not inside its frame when the frame
+ * returns right after (a system call's wrapper), and viewers nest it
+ * beside the frame instead.
+ */
 static int consumes_time(const struct mt_branch *b)
 {
+	if ((b->flags & (MT_BF_BEGIN | MT_BF_END)) == MT_BF_END)
+		return 1;
 	if (b->flags & (MT_BF_BEGIN | MT_BF_END))
 		return 0;
 	switch (b->kind) {
@@ -1099,12 +1314,29 @@ static void add_branch(struct thread *t, const struct mt_branch *b)
 
 /* ---- the end of a thread, errors, snapshots, triggers ---- */
 
-/* The thread's events end (or a snapshot does): what is open stays open. */
+/*
+ * Whether the thread's last event started a frame under another one: ended
+ * there, it would be zero-length at the end of its caller, and viewers
+ * would nest it beside it (a thread whose trace ends in a system call).
+ */
+static int starts_at_end(struct thread *t)
+{
+	struct frame *f = top(t);
+
+	return f && f->start == t->last_time && parent_of(t, t->cur.n - 1);
+}
+
+/* The thread's events end (or a snapshot does): what is open stays open.
+ * Spreading, a frame the last event started gets the nanosecond after it
+ * (there is no next time to spread over). */
 static void end_thread(struct thread *t)
 {
 	flush_batch(t, MT_NONE64);
 	if (t->last_seen > t->last_time && t->last_seen <= cut_time)
 		t->last_time = t->last_seen;
+	else if (spread && starts_at_end(t) && t->last_time < cut_time &&
+		 t->last_time < MT_NONE64 - 1)
+		t->last_time++;
 	end_gap(t, t->last_time);
 	reset(t, t->last_time, MT_SF_OPEN);
 	t->started = 0;

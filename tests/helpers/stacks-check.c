@@ -33,6 +33,16 @@
  * of the file: the truth is written in the order spans end, and spans of
  * one depth end in the order they start.
  *
+ * With --no-times an [untraced] or [syscall] span is held to more: it must
+ * be a child of the frame that was running when the trace stopped, and be
+ * shown so. In the truth that frame is the first span of the level above
+ * written after it (the frame ends after it, and no other span of its
+ * level ends in between). In the stream it is the span of the level above
+ * that holds it as Perfetto nests spans: starting at or before it (with
+ * equal starts, earlier in the file) and ending after its start and not
+ * before its end. A pseudo-span that touches its frame only at the frame's
+ * end, nested by neither rule, does not match.
+ *
  * Prints for each thread and then for all
  *   matched M of N truth spans, X extra spans in the output
  * and the first 20 mismatches in time order. Exit status: 0 if every truth
@@ -508,6 +518,109 @@ static void nest_ranges(struct span *v, size_t n)
 	}
 }
 
+/* Order by place in the file. */
+static int cmp_seq(const void *pa, const void *pb)
+{
+	const struct span *const *a = pa, *const *b = pb;
+
+	return CMP((*a)->seq, (*b)->seq);
+}
+
+static int is_pseudo(const struct span *s)
+{
+	return s->kind == MT_SPAN_UNTRACED || s->kind == MT_SPAN_SYSCALL;
+}
+
+/* Where the level at depth d of v[0..n) (sorted by cmp_level) starts:
+ * what the lo and hi of the spans below it count from. */
+static size_t level_start(const struct span *v, size_t n, int64_t d)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+
+		if (v[m].depth < d)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+/*
+ * The truth's pseudo-spans: lo and hi name the one span they nest in, the
+ * first of the level above in file order after them; none when no such
+ * span follows.
+ */
+static void nest_pseudo_by_order(struct span *v, size_t n)
+{
+	struct span **ord = malloc((n + 1) * sizeof(*ord));
+	size_t *wait = malloc((n + 1) * sizeof(*wait)), nwait = 0;
+
+	if (!ord || !wait)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		ord[i] = &v[i];
+	sort(ord, n, sizeof(*ord), cmp_seq);
+	/* the pseudo-spans still waiting for their frame; few at a time */
+	for (size_t i = 0; i < n; i++) {
+		struct span *s = ord[i];
+		size_t k = 0;
+
+		for (size_t w = 0; w < nwait; w++) {
+			struct span *p = &v[wait[w]];
+
+			if (p->depth == s->depth + 1) {
+				size_t b = level_start(v, n, s->depth);
+
+				p->lo = (size_t)(s - v) - b;
+				p->hi = p->lo + 1;
+			} else {
+				wait[k++] = wait[w];
+			}
+		}
+		nwait = k;
+		if (is_pseudo(s)) {
+			s->lo = s->hi = 0;
+			wait[nwait++] = (size_t)(s - v);
+		}
+	}
+	free(ord);
+	free(wait);
+}
+
+/*
+ * The stream's pseudo-spans: of the spans of the level above whose times
+ * hold them (lo, hi from nest_ranges), only the one Perfetto nests them in
+ * (half-open intervals, ties in file order); none when there is none.
+ */
+static void nest_pseudo_by_time(struct span *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct span *s = &v[i];
+		size_t b, lo = s->lo, hi = s->hi;
+
+		if (!is_pseudo(s))
+			continue;
+		s->lo = s->hi = 0;
+		if (lo >= hi)
+			continue;
+		b = level_start(v, n, s->depth - 1);
+		for (size_t k = lo; k < hi; k++) {
+			const struct span *p = &v[b + k];
+
+			if (p->start <= s->start && s->start < p->end &&
+			    s->end <= p->end &&
+			    (p->start < s->start || p->seq < s->seq)) {
+				s->lo = k;
+				s->hi = k + 1;
+				break;
+			}
+		}
+	}
+}
+
 static int64_t min_depth(const struct span *v, size_t n)
 {
 	int64_t d = n ? v[0].depth : 0;
@@ -541,6 +654,8 @@ static size_t compare_untimed(struct span *t, size_t nt, struct span *o,
 	sort(o, no, sizeof(*o), cmp_level);
 	nest_ranges(t, nt);
 	nest_ranges(o, no);
+	nest_pseudo_by_order(t, nt);
+	nest_pseudo_by_time(o, no);
 	while (i < nt || j < no) {
 		int c = i == nt ? 1 : j == no ? -1 : CMP(t[i].depth, o[j].depth);
 		struct span *x;

@@ -6,7 +6,12 @@
 # (a) mt-stacks --no-spread rebuilds exactly the truth's spans;
 # (b) mt-stacks, spreading equal timestamps, rebuilds the same spans with
 #     other times: stacks-check --no-times (names, flags, depths, order and
-#     nesting, not times);
+#     nesting, not times), each [syscall] and [untraced] span a child of the
+#     frame that stopped the trace, as the text orders them, and inside
+#     that frame's interval as Perfetto nests spans. Hundreds of them end
+#     their timestamp group after a call (counted below): spread without a
+#     share of the time, they started at the next timestamp, zero-length at
+#     the end of a frame that returns right after the trace starts again;
 # (c) spans-check: Perfetto would drop none of the spread spans and nest
 #     each at its depth.
 . "$MT_TOP/tests/lib.sh"
@@ -42,8 +47,32 @@ for coarse in 50 1000; do
 	done
 done
 
-# the times really are coarse: at 1000 ns, 30000 lines share few timestamps
+# group_ends FILE: how many trace ends (tr end, tr end syscall) of the perf
+# text follow a call in their timestamp group and end it (the thread's next
+# line has another time)
+group_ends() {
+	awk '
+	{
+		for (i = 1; i < NF; i++)
+			if ($i ~ /^[0-9]+\/[0-9]+$/) { tid = $i; tm = $(i + 1); break }
+		if (pend[tid] && tm != last[tid])
+			n++
+		pend[tid] = 0
+		if (tm != last[tid])
+			called[tid] = 0
+		last[tid] = tm
+		if ($0 ~ /branches[^ ]*: +call /)
+			called[tid] = 1
+		else if ($0 ~ /branches[^ ]*: +tr end / && called[tid])
+			pend[tid] = 1
+	}
+	END { print n + 0 }' "$1"
+}
 gen-perf-script --coarse 1000 --lines 30000 --seed 1 --threads 4 --no-errors >in.txt
+n=$(group_ends in.txt)
+[ "$n" -ge 200 ] || fail "--coarse 1000: only $n trace ends end their timestamp group after a call"
+
+# the times really are coarse: at 1000 ns, 30000 lines share few timestamps
 n=$(cut -d: -f1 in.txt | sort -u | wc -l)
 [ "$n" -lt 3000 ] || fail "--coarse 1000: $n distinct pid/tid and times in 30000 lines"
 awk '$2 !~ /\.[0-9][0-9][0-9][0-9][0-9][0-9]000:$/ { print; exit 1 }' in.txt >report ||
@@ -92,3 +121,36 @@ contains report 'missing: 1/1 depth=1 start=0.000000010 end=0.000000010 flags=- 
 { span B 4 5 0; span C 11 12 0; span A 0 11 -1; span D 11 20 -1 OPEN; } | mt-asm >out.mt
 expect_exit 1 stacks-check truth.txt out.mt >report
 expect_exit 2 stacks-check --no-times truth.txt 2>/dev/null
+
+# pseudo-spans nest in the frame that stopped the trace, the first span of
+# the level above written after them in the truth: A [0, 10] holds S
+# [syscall] [4, 6]; then B [10, 20]
+cat >truth.txt <<EOF
+1${tab}1${tab}1${tab}4${tab}6${tab}-${tab}[syscall]
+1${tab}1${tab}0${tab}0${tab}10${tab}-${tab}A
+1${tab}1${tab}0${tab}10${tab}20${tab}-${tab}B
+EOF
+# pseudo KIND START END DEPTH: an untraced or syscall SPAN record
+pseudo() {
+	printf 'SPAN start=0.%09d end=0.%09d pid=1 tid=1 depth=%d kind=%s flags=- name="[%s]"\n' \
+		"$2" "$3" "$4" "$1" "$1"
+}
+{ span A 0 10 0; pseudo syscall 8 10 1; span B 10 20 0; } | mt-asm >out.mt
+stacks-check --no-times truth.txt out.mt >report || { cat report >&2; fail "--no-times: [syscall] inside A"; }
+{ span A 0 10 0; pseudo syscall 0 3 1; span B 10 20 0; } | mt-asm >out.mt
+stacks-check --no-times truth.txt out.mt >report || { cat report >&2; fail "--no-times: [syscall] at A's start, after it"; }
+# zero-length at A's end: Perfetto closes A first and nests it in B
+{ span A 0 10 0; pseudo syscall 10 10 1; span B 10 20 0; } | mt-asm >out.mt
+expect_exit 1 stacks-check --no-times truth.txt out.mt >report
+contains report 'missing: 1/1 depth=1 start=0.000000004 end=0.000000006 flags=- kind=syscall name="[syscall]" (nests in another span)'
+# at A's start but before it in the file: Perfetto nests A in it
+{ pseudo syscall 0 3 1; span A 0 10 0; span B 10 20 0; } | mt-asm >out.mt
+expect_exit 1 stacks-check --no-times truth.txt out.mt >report
+contains report 'all threads: matched 2 of 3 truth spans, 1 extra spans in the output'
+# past A's end: Perfetto drops it
+{ span A 0 10 0; pseudo syscall 8 12 1; span B 10 20 0; } | mt-asm >out.mt
+expect_exit 1 stacks-check --no-times truth.txt out.mt >report
+# a function span at A's end may still nest in either
+sed 's/\[syscall\]/C/' truth.txt >truth-c.txt
+{ span A 0 10 0; span C 10 10 1; span B 10 20 0; } | mt-asm >out.mt
+stacks-check --no-times truth-c.txt out.mt >report || { cat report >&2; fail "--no-times: a function span at A's end"; }

@@ -1,4 +1,4 @@
-# Calls push, returns pop, jumps inside a function change nothing; two threads interleave, each on its own. The frame that was running when the trace began (main, worker) is inferred from the first call's source and ends open at the thread's last event.
+# Calls push, returns pop, jumps inside a function change nothing; two threads interleave, each on its own. The frame that was running when the trace began (main, worker) is inferred from the first call's source and ends open at the thread's last event; thread 11's last event starts work, so its open frames end 1 ns later, and work nests in worker instead of touching its end.
 --- input
    10/10    5.000000100:          1   branches:uH:   call                            401010 main+0x10 (/bin/app) =>           402000 foo+0x0 (/bin/app)
    10/11    5.000000150:          1   branches:uH:   call                            405010 worker+0x10 (/bin/app) =>           406000 work+0x0 (/bin/app)
@@ -15,6 +15,6 @@ SPAN start=5.000000200 end=5.000000300 tid=10 depth=2 kind=function flags=- addr
 SPAN start=5.000000500 end=5.000000600 tid=10 depth=1 kind=function flags=- address=0x404000 name="baz"
 SPAN start=5.000000100 end=5.000000600 tid=10 depth=0 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
 SPAN start=5.000000100 end=5.000000400 tid=10 depth=1 kind=function flags=- address=0x402000 name="foo"
-SPAN start=5.000000350 end=5.000000350 tid=11 depth=1 kind=function flags=OPEN address=0x406000 name="work"
-SPAN start=5.000000150 end=5.000000350 tid=11 depth=0 kind=function flags=INFERRED|OPEN address=0x405000 name="worker"
+SPAN start=5.000000350 end=5.000000351 tid=11 depth=1 kind=function flags=OPEN address=0x406000 name="work"
+SPAN start=5.000000150 end=5.000000351 tid=11 depth=0 kind=function flags=INFERRED|OPEN address=0x405000 name="worker"
 SPAN start=5.000000150 end=5.000000250 tid=11 depth=1 kind=function flags=- address=0x406000 name="work"

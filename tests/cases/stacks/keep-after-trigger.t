@@ -12,8 +12,8 @@ BRANCH time=1.000000140 pid=1 tid=1 kind=call from=0x401030 "main"+0x30 "/bin/a"
 --keep-after-trigger
 --- expect
 SPAN start=1.000000120 end=1.000000130 tid=1 depth=1 kind=function flags=- address=0x403000 name="magic_trace_stop_indicator"
-SPAN start=1.000000140 end=1.000000140 tid=1 depth=1 kind=function flags=OPEN address=0x404000 name="after"
-SPAN start=1.000000100 end=1.000000140 tid=1 depth=0 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
+SPAN start=1.000000140 end=1.000000141 tid=1 depth=1 kind=function flags=OPEN address=0x404000 name="after"
+SPAN start=1.000000100 end=1.000000141 tid=1 depth=0 kind=function flags=INFERRED|OPEN address=0x401000 name="main"
 SPAN start=1.000000100 end=1.000000110 tid=1 depth=1 kind=function flags=- address=0x402000 name="work"
 SPAN start=1.000000125 end=1.000000135 tid=2 depth=0 kind=function flags=INFERRED|OPEN address=0x405000 name="x"
 SPAN start=1.000000125 end=1.000000135 tid=2 depth=1 kind=function flags=- address=0x406000 name="y"

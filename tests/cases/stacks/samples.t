@@ -21,7 +21,7 @@
 
 --- expect
 SPAN start=10.000000200 end=10.000000400 tid=1234 depth=3 kind=function flags=- address=0x403000 name="leaf2"
-SPAN start=10.000000400 end=10.000000400 tid=1234 depth=2 kind=function flags=OPEN address=0x404000 name="other"
-SPAN start=10.000000100 end=10.000000400 tid=1234 depth=1 kind=function flags=OPEN address=0x400500 name="main"
+SPAN start=10.000000400 end=10.000000401 tid=1234 depth=2 kind=function flags=OPEN address=0x404000 name="other"
+SPAN start=10.000000100 end=10.000000401 tid=1234 depth=1 kind=function flags=OPEN address=0x400500 name="main"
 SPAN start=10.000000100 end=10.000000400 tid=1234 depth=2 kind=function flags=- address=0x402000 name="mid"
 SPAN start=10.000000100 end=10.000000200 tid=1234 depth=3 kind=function flags=- address=0x401040 name="leaf1"

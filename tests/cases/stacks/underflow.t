@@ -8,8 +8,8 @@
    30/30    9.000000150:          1   branches:uH:   call                            400520 main+0x20 (/bin/app) =>           405000 exit+0x0 (/lib/libc.so.6)
 --- expect
 SPAN start=9.000000110 end=9.000000120 tid=30 depth=0 kind=function flags=- address=0x404000 name="d"
-SPAN start=9.000000150 end=9.000000150 tid=30 depth=-2 kind=function flags=OPEN address=0x405000 name="exit"
-SPAN start=9.000000100 end=9.000000150 tid=30 depth=-3 kind=function flags=INFERRED|OPEN address=0x400500 name="main"
+SPAN start=9.000000150 end=9.000000151 tid=30 depth=-2 kind=function flags=OPEN address=0x405000 name="exit"
+SPAN start=9.000000100 end=9.000000151 tid=30 depth=-3 kind=function flags=INFERRED|OPEN address=0x400500 name="main"
 SPAN start=9.000000100 end=9.000000140 tid=30 depth=-2 kind=function flags=INFERRED address=0x401000 name="a"
 SPAN start=9.000000100 end=9.000000130 tid=30 depth=-1 kind=function flags=INFERRED address=0x402000 name="b"
 SPAN start=9.000000100 end=9.000000100 tid=30 depth=0 kind=function flags=INFERRED address=0x403000 name="c"
