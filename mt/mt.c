@@ -144,6 +144,98 @@ static char *find_tool(const char *name, const char *env)
 
 /* ---- run, attach, decode: the pipeline ---- */
 
+/*
+ * The file the trace is written to before the rename: made by mt itself
+ * with O_EXCL (mkostemps) under a hidden random name in the output's
+ * directory, so that no symlink or file planted there beforehand is ever
+ * opened, and handed to mt-fxt as its standard output, a descriptor, never
+ * a name. It is removed when mt fails (atexit) or is ended by a signal.
+ */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_live; /* tmp_path exists and is ours */
+static int tmp_fd = -1;
+static const int fatal_sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+
+static void tmp_remove(void)
+{
+	if (tmp_live) {
+		unlink(tmp_path);
+		tmp_live = 0;
+	}
+}
+
+static void on_fatal_signal(int sig)
+{
+	tmp_remove();
+	signal(sig, SIG_DFL);
+	raise(sig); /* delivered when the handler returns */
+}
+
+/* Block the signals of fatal_sigs; the previous mask in *old. */
+static void block_fatal(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(fatal_sigs) / sizeof(*fatal_sigs); i++)
+		sigaddset(&set, fatal_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/*
+ * Make the temporary for out (keeping a final .gz, which tells mt-fxt to
+ * compress, when gz) and arrange its removal. Dies when it cannot be
+ * made: before the recording rather than after.
+ */
+static void tmp_create(const char *out, int gz)
+{
+	const char *slash = strrchr(out, '/');
+	int dirlen = slash ? (int)(slash - out + 1) : 0, n;
+	struct sigaction sa;
+	sigset_t old;
+	size_t i;
+
+	/* a cut name stays under NAME_MAX */
+	n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%.64s.XXXXXX%s", dirlen, out,
+		     out + dirlen, gz ? ".gz" : "");
+	if (n < 0 || (size_t)n >= sizeof(tmp_path))
+		die(MT_EXIT_SYSTEM, "%s: the name is too long", out);
+	atexit(tmp_remove);
+	for (i = 0; i < sizeof(fatal_sigs) / sizeof(*fatal_sigs); i++) {
+		/* a signal ignored when mt started stays ignored */
+		if (sigaction(fatal_sigs[i], NULL, &sa) || sa.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fatal_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(fatal_sigs[i], &sa, NULL);
+	}
+	block_fatal(&old);
+	tmp_fd = mkostemps(tmp_path, gz ? 3 : 0, O_CLOEXEC);
+	if (tmp_fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s: cannot create a temporary file in %.*s", out,
+			  dirlen ? dirlen : 1, dirlen ? out : ".");
+	tmp_live = 1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * The mode out gets: the permission bits of the file it replaces, else
+ * what a plain create would give (0666 less the umask).
+ */
+static mode_t out_mode(const char *out)
+{
+	struct stat sb;
+	mode_t um;
+
+	if (!stat(out, &sb) && S_ISREG(sb.st_mode))
+		return sb.st_mode & 0777;
+	um = umask(0);
+	umask(um);
+	return 0666 & ~um;
+}
+
 enum mode { MODE_RUN, MODE_ATTACH, MODE_DECODE };
 
 struct stage {
@@ -162,14 +254,21 @@ enum { NSTAGES = 4 };
  */
 static void spawn(struct stage *s, int in, int out, const struct sigaction *on_int)
 {
-	pid_t pid = fork();
+	sigset_t old;
+	pid_t pid;
 
+	/* the child must not take a signal for mt and remove its temporary */
+	block_fatal(&old);
+	pid = fork();
 	if (pid < 0)
 		die_errno(MT_EXIT_SYSTEM, "fork");
 	if (pid) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		s->pid = pid;
 		return;
 	}
+	tmp_live = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* the pipes are close-on-exec: only these two copies go on */
 	if ((in >= 0 && dup2(in, STDIN_FILENO) < 0) ||
 	    (out >= 0 && dup2(out, STDOUT_FILENO) < 0)) {
@@ -184,8 +283,9 @@ static void spawn(struct stage *s, int in, int out, const struct sigaction *on_i
 	_exit(MT_EXIT_SYSTEM);
 }
 
-/* Run the n stages connected by pipes, wait for all of them. */
-static void run_stages(struct stage *st, int n, int verbose)
+/* Run the n stages connected by pipes, the last one writing to out (-1:
+ * mt's standard output); wait for all of them. */
+static void run_stages(struct stage *st, int n, int out, int verbose)
 {
 	struct sigaction ign, old_int;
 	int i, left = n, prev = -1;
@@ -201,6 +301,10 @@ static void run_stages(struct stage *st, int n, int verbose)
 				putc(' ', stderr);
 				mt_shell_quote(stderr, st[i].argv.v[j]);
 			}
+		}
+		if (out >= 0) {
+			fputs(" >", stderr);
+			mt_shell_quote(stderr, tmp_path);
 		}
 		putc('\n', stderr);
 	}
@@ -221,7 +325,7 @@ static void run_stages(struct stage *st, int n, int verbose)
 
 		if (i < n - 1 && pipe2(p, O_CLOEXEC))
 			die_errno(MT_EXIT_SYSTEM, "pipe");
-		spawn(&st[i], prev, p[1], i ? &ign : &old_int);
+		spawn(&st[i], prev, i < n - 1 ? p[1] : out, i ? &ign : &old_int);
 		if (prev >= 0)
 			close(prev);
 		if (p[1] >= 0)
@@ -287,17 +391,6 @@ static int report_failure(const struct stage *s, const char *what)
 	}
 	warn("%s failed with exit status %d%s", s->name, WEXITSTATUS(s->status), what);
 	return WEXITSTATUS(s->status);
-}
-
-/* The file mt-fxt writes before the rename: OUTPUT.tmp, or with .tmp
- * before a final .gz, which tells mt-fxt to compress. */
-static char *tmp_name(const char *out)
-{
-	size_t n = strlen(out);
-
-	if (ends_with(out, ".gz"))
-		return xfmt("%.*s.tmp.gz", (int)(n - 3), out);
-	return xfmt("%s.tmp", out);
 }
 
 /* Whether word, an argument of mt-record, is -p or --pid in any form. */
@@ -398,15 +491,15 @@ static char *pick_process(void)
 /* Global, so that what they own stays reachable until exit. */
 static struct stage stages[NSTAGES];
 static struct args rec;  /* mt-record's options */
-static char *tmp;        /* the file mt-fxt writes, or NULL */
 
 static int pipeline(enum mode mode, int argc, char **argv)
 {
 	const char *out = "trace.fxt", *file = NULL;
 	const char *const *cmd = NULL;
 	int verbose = 0, dry_run = 0, have_pid = 0, dashdash = -1, i, ncmd = 0;
-	int code;
+	int gz_by_name = 0;
 	const struct stage *bad;
+	sigset_t mask;
 	struct stage *st = stages;
 	struct stat sb;
 
@@ -494,7 +587,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	}
 	if (dry_run) {
 		/* mt-record only shows what it would do */
-		run_stages(st, 1, verbose);
+		run_stages(st, 1, -1, verbose);
 		if ((bad = culprit(st, 1)))
 			return report_failure(bad, "");
 		close_stdout_or_die();
@@ -510,43 +603,44 @@ static int pipeline(enum mode mode, int argc, char **argv)
 			args_add(&st[i].argv, "-v");
 	}
 	if (strcmp(out, "-")) {
-		int fd;
-
 		if (!stat(out, &sb) && S_ISDIR(sb.st_mode))
 			die(MT_EXIT_SYSTEM, "%s: is a directory", out);
 		/* fail now rather than after the recording */
-		tmp = tmp_name(out);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", tmp);
-		close(fd);
-		args_add(&st[3].argv, "-o");
-		args_add(&st[3].argv, tmp);
+		gz_by_name = ends_with(out, ".gz");
+		tmp_create(out, gz_by_name);
+		if (gz_by_name) {
+			args_add(&st[3].argv, "-o");
+			args_add(&st[3].argv, tmp_path);
+		}
 	}
 
-	run_stages(st, NSTAGES, verbose);
+	run_stages(st, NSTAGES, tmp_live && !gz_by_name ? tmp_fd : -1, verbose);
 
-	if ((bad = culprit(st, NSTAGES))) {
-		code = report_failure(bad, tmp ? "; no trace written" : "");
-		if (tmp)
-			unlink(tmp);
-		return code;
-	}
-	if (!tmp) {
+	if ((bad = culprit(st, NSTAGES)))
+		return report_failure(bad, tmp_live ? "; no trace written" : "");
+	if (!tmp_live) {
 		close_stdout_or_die();
 		return MT_EXIT_OK;
 	}
+	if (fchmod(tmp_fd, out_mode(out)))
+		die_errno(MT_EXIT_SYSTEM, "%s", tmp_path);
 	if (!lstat(out, &sb)) {
 		char *old = xfmt("%s.old", out);
 
-		if (rename(out, old))
+		if (rename(out, old)) {
+			tmp_live = 0; /* keep the new trace */
 			die_errno(MT_EXIT_SYSTEM, "moving %s to %s (the new trace is "
-				  "in %s)", out, old, tmp);
+				  "in %s)", out, old, tmp_path);
+		}
 		warn("moved the previous %s to %s", out, old);
 		free(old);
 	}
-	if (rename(tmp, out))
-		die_errno(MT_EXIT_SYSTEM, "moving %s to %s", tmp, out);
+	block_fatal(&mask);
+	if (rename(tmp_path, out))
+		die_errno(MT_EXIT_SYSTEM, "moving %s to %s", tmp_path, out);
+	tmp_live = 0;
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	close(tmp_fd);
 	fprintf(stderr, "%s: wrote %s; to view it: mt view ", mt_progname(), out);
 	mt_shell_quote(stderr, out);
 	fputs(" (or open https://ui.perfetto.dev and choose \"Open trace file\")\n",
