@@ -17,8 +17,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "cmdline.h"
 #include "die.h"
+#include "fxtread.h"
+#include "wire.h"
 #include "view.h"
 #include "banned.h"
 
@@ -393,6 +397,74 @@ static int report_failure(const struct stage *s, const char *what)
 	return WEXITSTATUS(s->status);
 }
 
+/*
+ * What the FXT trace in fd holds (gzip-compressed when gz): *spans 1 when
+ * it has a span (a complete or begin event), *events 1 when it has any
+ * event. Read from the start, one record at a time (memory does not grow
+ * with the trace), up to the first span. A truncated or corrupt tail just
+ * ends the reading; dies when the file cannot be read.
+ */
+static void trace_contents(int fd, int gz, const char *name, int *spans, int *events)
+{
+	static unsigned char rec_buf[MT_FXT_MAX_WORDS * 8];
+	static struct mt_fxt_record rec;
+	struct mt_fxt_reader r;
+	gzFile z = NULL;
+	off_t off = 0;
+
+	*spans = *events = 0;
+	if (gz) {
+		int dfd = dup(fd);
+
+		if (dfd < 0 || lseek(dfd, 0, SEEK_SET) < 0 || !(z = gzdopen(dfd, "rb")))
+			die_errno(MT_EXIT_SYSTEM, "reading back %s", name);
+	}
+	mt_fxt_reader_init_mem(&r, NULL, 0);
+	for (;;) {
+		size_t want = 8, got = 0, size = 0;
+
+		while (got < want) {
+			ssize_t n = z ? gzread(z, rec_buf + got, (unsigned)(want - got)) :
+				pread(fd, rec_buf + got, want - got, off + (off_t)got);
+
+			if (n < 0 && !z && errno == EINTR)
+				continue;
+			if (n < 0)
+				die_errno(MT_EXIT_SYSTEM, "reading back %s", name);
+			if (n == 0)
+				break;
+			got += (size_t)n;
+			if (got == 8 && want == 8) {
+				size = ((mt_get64(rec_buf) >> 4) & 0xfff) * 8;
+				want = size ? size : 8;
+			}
+		}
+		if (!size || got < want)
+			break; /* the end, or a tail Perfetto would not read */
+		off += (off_t)size;
+		mt_fxt_reader_feed(&r, rec_buf, size);
+		if (mt_fxt_next(&r, &rec) != 1)
+			break;
+		if (rec.type != MT_FXT_EVENT || rec.bad)
+			continue;
+		*events = 1;
+		if (rec.u.event.type == MT_FXT_EV_COMPLETE ||
+		    rec.u.event.type == MT_FXT_EV_BEGIN) {
+			*spans = 1;
+			break;
+		}
+	}
+	mt_fxt_reader_release(&r);
+	if (z)
+		gzclose(z);
+}
+
+/* Whether word, an argument of mt-record, is --trigger in any form. */
+static int is_trigger_option(const char *w)
+{
+	return !strcmp(w, "--trigger") || !strncmp(w, "--trigger=", 10);
+}
+
 /* Whether word, an argument of mt-record, is -p or --pid in any form. */
 static int is_pid_option(const char *w)
 {
@@ -496,7 +568,8 @@ static int pipeline(enum mode mode, int argc, char **argv)
 {
 	const char *out = "trace.fxt", *file = NULL;
 	const char *const *cmd = NULL;
-	int verbose = 0, dry_run = 0, have_pid = 0, dashdash = -1, i, ncmd = 0;
+	int verbose = 0, dry_run = 0, have_pid = 0, have_trigger = 0, dashdash = -1, i;
+	int ncmd = 0, spans, events;
 	int gz_by_name = 0;
 	const struct stage *bad;
 	sigset_t mask;
@@ -532,6 +605,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 			if (!strcmp(a, "--dry-run"))
 				dry_run = 1;
 			have_pid |= is_pid_option(a);
+			have_trigger |= is_trigger_option(a);
 			args_add(&rec, a);
 		}
 	}
@@ -621,6 +695,22 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	if (!tmp_live) {
 		close_stdout_or_die();
 		return MT_EXIT_OK;
+	}
+	/* a recording that holds nothing replaces nothing */
+	trace_contents(tmp_fd, gz_by_name, tmp_path, &spans, &events);
+	if (!spans) {
+		char *kept = lstat(out, &sb) ? xstrdup("no trace written") :
+			xfmt("%s left as it was", out);
+
+		tmp_remove();
+		if (!events && have_trigger)
+			warn("no snapshot was taken (the trigger never fired); %s", kept);
+		else if (!events)
+			warn("no snapshot was taken (the recording holds nothing); %s", kept);
+		else
+			warn("the recording holds no spans; %s", kept);
+		free(kept);
+		return MT_EXIT_DATA;
 	}
 	if (fchmod(tmp_fd, out_mode(out)))
 		die_errno(MT_EXIT_SYSTEM, "%s", tmp_path);

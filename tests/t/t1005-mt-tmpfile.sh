@@ -21,7 +21,7 @@ cat >rec <<EOF
 #!/bin/sh
 cd "\${DIR:-.}" && ls -A | grep -v -e '^rec\$' -e '^want' -e '^seen' -e '^victim' \
 	-e '^err\$' -e '^out\$' -e '^sub\$' -e '^st\$' >"$PWD/seen" || :
-[ -z "\${ARM:-}" ] || { : >"$PWD/ready"; while :; do sleep 0.05; done; }
+[ -z "\${ARM:-}" ] || { : >"$PWD/ready"; while kill -0 \$PPID 2>/dev/null; do sleep 0.05; done; exit 9; }
 [ -z "\${FAIL:-}" ] || exit "\$FAIL"
 cat "$fixture"
 EOF
@@ -99,7 +99,6 @@ for sig in TERM HUP; do
 	status=$?
 	set -e
 	[ $status -gt 128 ] || fail "mt exited $status after SIG$sig"
-	pkill -P $pid 2>/dev/null || :
 	[ -z "$(temps)" ] || fail "left after SIG$sig: $(temps)"
 	[ ! -e s.fxt ] || fail "s.fxt written after SIG$sig"
 done
