@@ -72,6 +72,7 @@ void die_errno(int code, const char *fmt, ...)
 
 void die_pipe(void)
 {
+	output_remove_tmp_signal_safe();
 	signal(SIGPIPE, SIG_DFL);
 	raise(SIGPIPE);
 	_exit(128 + SIGPIPE);
@@ -109,8 +110,9 @@ void write_or_die(int fd, const void *buf, size_t n)
 				continue;
 			if (errno == EPIPE)
 				die_pipe();
-			die_errno(MT_EXIT_SYSTEM, "write error%s",
-				  fd == STDOUT_FILENO ? " on standard output" : "");
+			if (fd == STDOUT_FILENO)
+				output_write_failed();
+			die_errno(MT_EXIT_SYSTEM, "write error");
 		}
 		p += done;
 		n -= (size_t)done;
@@ -149,36 +151,15 @@ int open_input_or_die(const char *name)
 {
 	int fd;
 
-	if (!name || !strcmp(name, "-"))
+	if (!name || !strcmp(name, "-")) {
+		output_note_input(STDIN_FILENO, NULL);
 		return STDIN_FILENO;
+	}
 	fd = open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s", name);
+	output_note_input(fd, name);
 	return fd;
-}
-
-void output_to_or_die(const char *name)
-{
-	int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", name);
-	if (fd != STDOUT_FILENO) {
-		if (dup2(fd, STDOUT_FILENO) < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", name);
-		close(fd);
-	}
-}
-
-void close_stdout_or_die(void)
-{
-	if (fflush(stdout) != 0) {
-		if (errno == EPIPE)
-			die_pipe();
-		die_errno(MT_EXIT_SYSTEM, "write error on standard output");
-	}
-	if (close(STDOUT_FILENO) != 0 && errno != EBADF)
-		die_errno(MT_EXIT_SYSTEM, "error closing standard output");
 }
 
 int mt_progress_enabled(void)
@@ -196,7 +177,8 @@ static void on_interrupt(int sig)
 
 	if (++interrupts < 2)
 		return;
-	/* async-signal-safe: write(2) and _exit(2) only */
+	/* async-signal-safe: write(2), unlink(2) and _exit(2) only */
+	output_remove_tmp_signal_safe();
 	if (write(STDERR_FILENO, name, strlen(name)) >= 0)
 		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	_exit(128 + sig);

@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "output.h" /* output_to_or_die, close_stdout_or_die */
+
 enum {
 	MT_EXIT_OK = 0,
 	MT_EXIT_DATA = 1,   /* the input was bad: malformed, truncated */
@@ -63,14 +65,6 @@ _Noreturn void version_ok(void);
 /* The file a tool reads: standard input for NULL or "-", else name opened
  * read-only; dies (MT_EXIT_SYSTEM) naming it when it cannot be opened. */
 int open_input_or_die(const char *name);
-
-/* Send standard output to the file name (created or truncated); dies
- * naming it when that fails. */
-void output_to_or_die(const char *name);
-
-/* Close stdout and die if that (the final flush) fails. Call at the end of
- * main() of every tool that writes to stdout. */
-void close_stdout_or_die(void);
 
 /*
  * For filters: when standard input is a pipe, the first SIGINT (a

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "die.h"
 #include "err.h"
@@ -19,33 +18,24 @@
 #include "wire.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [-o output] [file]\n"
+#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [-o output] [file]\n"
 
 static const char *in_name = "<stdin>";
 static const char *out_name = "<stdout>";
 static struct mt_reader in;
 static int json, with_dso;
 
-/* ---- output: a buffer, to a file descriptor or through zlib ---- */
+/* ---- output: a buffer, written through output.h ---- */
 
 static unsigned char obuf[1 << 18];
 static size_t olen;
 static unsigned long long out_bytes;
-static gzFile gz;
 
 static void flush_out(void)
 {
 	if (!olen)
 		return;
-	if (gz) {
-		if (gzwrite(gz, obuf, (unsigned)olen) != (int)olen) {
-			int e;
-
-			die(MT_EXIT_SYSTEM, "%s: %s", out_name, gzerror(gz, &e));
-		}
-	} else {
-		write_or_die(STDOUT_FILENO, obuf, olen);
-	}
+	output_write(obuf, olen);
 	out_bytes += olen;
 	olen = 0;
 }
@@ -96,33 +86,131 @@ static size_t words_of(size_t len)
 	return (len + 7) / 8;
 }
 
-/* ---- names: cut what FXT cannot hold ---- */
+/* ---- names: valid UTF-8, cut to what FXT can hold ---- */
+
+/*
+ * The length of the UTF-8 sequence at p (n > 0 bytes), or minus the length
+ * of the maximal ill-formed subpart there, the bytes that a WHATWG decoder
+ * (the Perfetto UI's TextDecoder) turns into one U+FFFD.
+ */
+static int utf8_next(const unsigned char *p, size_t n)
+{
+	unsigned lo = 0x80, hi = 0xbf, need;
+	size_t i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		need = 1;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		need = 2;
+		if (p[0] == 0xe0)
+			lo = 0xa0; /* overlong */
+		if (p[0] == 0xed)
+			hi = 0x9f; /* surrogates */
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		need = 3;
+		if (p[0] == 0xf0)
+			lo = 0x90; /* overlong */
+		if (p[0] == 0xf4)
+			hi = 0x8f; /* above U+10FFFF */
+	} else {
+		return -1;
+	}
+	for (i = 1; i <= need; i++) {
+		if (i >= n || p[i] < lo || p[i] > hi)
+			return -(int)i;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return (int)need + 1;
+}
+
+#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
+
+/*
+ * FXT strings are UTF-8 and JSON must be: each ill-formed subpart of s
+ * becomes U+FFFD, as Perfetto's UI would show it anyway (stream strings
+ * hold no NUL: the reader refuses them). NULL when s is fine; else a copy
+ * to free, *len updated.
+ */
+static char *utf8_clean(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, o = 0, n = *len;
+	char *out;
+	int k;
+
+	while (i < n && p[i] < 0x80)
+		i++;
+	for (; i < n; i += (size_t)k) {
+		k = utf8_next(p + i, n - i);
+		if (k < 0)
+			break;
+	}
+	if (i == n)
+		return NULL;
+	out = malloc(3 * n + 1); /* each byte becomes at most 3 */
+	if (!out)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	memcpy(out, s, i);
+	o = i;
+	while (i < n) {
+		k = utf8_next(p + i, n - i);
+		if (k > 0) {
+			memcpy(out + o, p + i, (size_t)k);
+			o += (size_t)k;
+			i += (size_t)k;
+		} else {
+			memcpy(out + o, REPLACEMENT, 3);
+			o += 3;
+			i += (size_t)-k;
+		}
+	}
+	*len = o;
+	return out;
+}
+
+/* Where to cut valid UTF-8 at most keep bytes long, not inside a sequence. */
+static size_t utf8_cut(const char *s, size_t len, size_t keep)
+{
+	if (keep >= len)
+		return len;
+	while (keep && ((unsigned char)s[keep] & 0xc0) == 0x80)
+		keep--;
+	return keep;
+}
 
 /* A record holds at most 4095 words; names stay well inside that. */
 #define NAME_MAX_BYTES 32000
 #define CUT_MARK "...[cut]"
 
-/* The text of input string id, cut with a visible mark when too long. */
+/* The text of input string id, valid UTF-8, cut with a visible mark when
+ * too long; *tmp is what to free after. */
 static const char *text_of(uint32_t id, size_t *len, char **tmp)
 {
 	const char *s = mt_reader_str(&in, id, len);
 	size_t keep;
+	char *cut;
 
 	*tmp = NULL;
 	if (!s)
 		return NULL;
+	*tmp = utf8_clean(s, len);
+	if (*tmp)
+		s = *tmp;
 	if (*len <= NAME_MAX_BYTES)
 		return s;
-	keep = NAME_MAX_BYTES - (sizeof(CUT_MARK) - 1);
-	while (keep && ((unsigned char)s[keep] & 0xc0) == 0x80)
-		keep--; /* do not split a UTF-8 sequence */
-	*tmp = malloc(keep + sizeof(CUT_MARK));
-	if (!*tmp)
+	keep = utf8_cut(s, *len, NAME_MAX_BYTES - (sizeof(CUT_MARK) - 1));
+	cut = malloc(keep + sizeof(CUT_MARK));
+	if (!cut)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	memcpy(*tmp, s, keep);
-	memcpy(*tmp + keep, CUT_MARK, sizeof(CUT_MARK));
+	memcpy(cut, s, keep);
+	memcpy(cut + keep, CUT_MARK, sizeof(CUT_MARK));
+	free(*tmp);
+	*tmp = cut;
 	*len = keep + sizeof(CUT_MARK) - 1;
-	return *tmp;
+	return cut;
 }
 
 /* ---- the string table: 32767 indexes, re-registered when full ---- */
@@ -142,7 +230,7 @@ enum {
 	S_DSO, S_MESSAGE, S_CODE, S_IP, S_UNKNOWN, S_DECODE, S_LOST, S_TRIGGER,
 	S_FUNCTION, S_SNAPSHOT, S_WALLCLOCK, S_UNIX_NS, S_CBR, S_MHZ, S_PTWRITE,
 	S_PAYLOAD, S_POWER, S_EVTRACE, S_MARK, S_TEXT, S_VALUE, S_PERF_NS,
-	NPINNED = S_PERF_NS
+	S_CBR_THREAD, NPINNED = S_CBR_THREAD
 };
 
 static const char *const pinned[NPINNED + 1] = {
@@ -154,10 +242,11 @@ static const char *const pinned[NPINNED + 1] = {
 	[S_LOST] = "lost data", [S_TRIGGER] = "trigger",
 	[S_FUNCTION] = "function", [S_SNAPSHOT] = "snapshot",
 	[S_WALLCLOCK] = "wall clock", [S_UNIX_NS] = "unix time ns",
-	[S_CBR] = "cpu frequency", [S_MHZ] = "MHz", [S_PTWRITE] = "ptwrite",
+	[S_CBR] = "cpu frequency of cpu", [S_MHZ] = "MHz", [S_PTWRITE] = "ptwrite",
 	[S_PAYLOAD] = "payload", [S_POWER] = "power", [S_EVTRACE] = "event trace",
 	[S_MARK] = "mark", [S_TEXT] = "text", [S_VALUE] = "value",
 	[S_PERF_NS] = "perf time ns",
+	[S_CBR_THREAD] = "cpu frequency of thread",
 };
 
 static uint32_t slot_owner[STR_SLOTS + 1]; /* input id in each slot */
@@ -330,8 +419,7 @@ static void name_thread(const struct mt_thread *th)
 	if (!s)
 		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name,
 		    th->comm);
-	if (len > 200)
-		len = 200;
+	len = utf8_cut(s, len, 200);
 	if (json) {
 		/* written by the JSON writer */
 		free(tmp);
@@ -376,7 +464,8 @@ static void put_arg(const struct arg *a)
 	}
 }
 
-/* One event record: type 0 instant, 1 counter, 4 complete. */
+/* One event record: type 0 instant, 1 counter (end: the counter id),
+ * 4 complete. */
 static void event(unsigned etype, struct thread *t, uint32_t name,
 		  uint64_t ts, uint64_t end, const struct arg *args,
 		  size_t nargs)
@@ -394,9 +483,7 @@ static void event(unsigned etype, struct thread *t, uint32_t name,
 	word(ts);
 	for (i = 0; i < nargs; i++)
 		put_arg(&args[i]);
-	if (etype == 1)
-		word(0); /* counter id */
-	else if (etype == 4)
+	if (etype == 1 || etype == 4)
 		word(end);
 }
 
@@ -404,27 +491,54 @@ static void event(unsigned etype, struct thread *t, uint32_t name,
 
 static int json_first = 1;
 
-static void json_str(const char *s, size_t len)
+/* \uXXXX of c below 0x10000 */
+static void json_u(unsigned c)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t i;
+	char e[6] = { '\\', 'u', hex[c >> 12 & 15], hex[c >> 8 & 15],
+		      hex[c >> 4 & 15], hex[c & 15] };
+
+	out_mem(e, 6);
+}
+
+/*
+ * A JSON string of s, valid UTF-8 (text_of): quotes and backslashes
+ * escaped, and as \uXXXX every control character (U+0000..U+001F,
+ * U+007F..U+009F) and U+2028, U+2029 (line ends to JavaScript).
+ */
+static void json_str(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i, from = 0;
 
 	out_mem("\"", 1);
 	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+		unsigned c = p[i], n;
 
 		if (c == '"' || c == '\\') {
-			char e[2] = { '\\', (char)c };
-
-			out_mem(e, 2);
-		} else if (c < 0x20) {
-			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
-			out_mem(e, 6);
-		} else {
-			out_mem(&s[i], 1);
+			out_mem(s + from, i - from);
+			out_mem("\\", 1);
+			from = i; /* the character itself follows */
+			continue;
 		}
+		if (c < 0x20 || c == 0x7f) {
+			n = 1;
+		} else if (c == 0xc2 && i + 1 < len && p[i + 1] <= 0x9f) {
+			n = 2;
+			c = p[i + 1];
+		} else if (c == 0xe2 && i + 2 < len && p[i + 1] == 0x80 &&
+			   (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) {
+			n = 3;
+			c = 0x2000 | (p[i + 2] - 0x80);
+		} else {
+			continue;
+		}
+		out_mem(s + from, i - from);
+		json_u(c);
+		i += n - 1;
+		from = i + 1;
 	}
+	out_mem(s + from, len - from);
 	out_mem("\"", 1);
 }
 
@@ -443,26 +557,84 @@ static void json_sid(uint32_t id, const char *fallback)
 	free(tmp);
 }
 
+/*
+ * Perfetto reads a ts of microseconds with decimals as a double and rounds
+ * ts * 1000 to ns: exact below 2^51 ns (26 days), off by a nanosecond or
+ * more above. So ts counts from a base, given in the metadata: 0 while the
+ * first time of the stream is below 2^50 ns, else that time less 2^50 ns
+ * in whole seconds; any time within 2^50 ns (13 days) of the first stays
+ * exact, whatever the uptime. The first time, not the smallest: the
+ * stream is not in time order, and memory must not grow with its length.
+ */
+#define JSON_EXACT (1ull << 51)
+#define JSON_MARGIN (1ull << 50)
+
+static uint64_t json_base;
+static int json_base_set, json_head_done;
+static unsigned long long json_inexact;
+
+static void json_set_base(uint64_t t)
+{
+	if (!json || json_base_set || t == MT_NONE64)
+		return;
+	json_base_set = 1;
+	if (t >= JSON_MARGIN)
+		json_base = (t - JSON_MARGIN) / 1000000000 * 1000000000;
+}
+
+static void json_head(void)
+{
+	char b[128];
+	int n;
+
+	if (json_head_done)
+		return;
+	json_head_done = 1;
+	n = snprintf(b, sizeof(b), "{\"displayTimeUnit\":\"ns\",\"metadata\":"
+		     "{\"perf_time_ns_at_ts_0\":%llu},\"traceEvents\":[",
+		     (unsigned long long)json_base);
+	out_mem(b, (size_t)n);
+}
+
 static void json_begin(const char *ph, uint32_t pid, uint32_t tid)
 {
 	char b[96];
-	int n = snprintf(b, sizeof(b), "%s\n{\"ph\":\"%s\",\"pid\":%llu,\"tid\":%llu",
-			 json_first ? "" : ",", ph,
-			 (unsigned long long)koid(pid),
-			 (unsigned long long)koid(tid));
+	int n;
 
+	json_head();
+	n = snprintf(b, sizeof(b), "%s\n{\"ph\":\"%s\",\"pid\":%llu,\"tid\":%llu",
+		     json_first ? "" : ",", ph, (unsigned long long)koid(pid),
+		     (unsigned long long)koid(tid));
 	json_first = 0;
 	out_mem(b, (size_t)n);
 }
 
-/* microseconds with three decimals: exact nanoseconds */
+/* microseconds with three decimals: nanoseconds, exact below JSON_EXACT */
 static void json_us(const char *key, uint64_t ns)
 {
 	char b[64];
-	int n = snprintf(b, sizeof(b), ",\"%s\":%llu.%03u", key,
-			 (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+	int n;
 
+	if (ns >= JSON_EXACT)
+		json_inexact++;
+	n = snprintf(b, sizeof(b), ",\"%s\":%llu.%03u", key,
+		     (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
 	out_mem(b, (size_t)n);
+}
+
+/* A time on perf's clock as ts: from the base; unknown, or before the base
+ * (more than 13 days before the first time), it is 0. */
+static void json_ts(uint64_t t)
+{
+	if (t == MT_NONE64) {
+		t = 0;
+	} else if (t < json_base) {
+		json_inexact++;
+		t = 0;
+	} else {
+		t -= json_base;
+	}
+	json_us("ts", t);
 }
 
 static void json_lit(const char *s)
@@ -490,7 +662,7 @@ static void span(const struct mt_span *s)
 		json_begin("X", s->pid, s->tid);
 		json_lit(",\"name\":");
 		json_sid(s->name, "[unknown]");
-		json_us("ts", s->start);
+		json_ts(s->start);
 		json_us("dur", s->end - s->start);
 		json_lit(",\"args\":{");
 		snprintf(b, sizeof(b), "\"address\":\"0x%llx\"",
@@ -538,16 +710,14 @@ static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 	t = thread_get(pid, tid);
 
 	ninstants++;
-	if (time == MT_NONE64)
-		time = 0;
 	if (!json) {
-		event(0, t, name, time, 0, args, n);
+		event(0, t, name, time == MT_NONE64 ? 0 : time, 0, args, n);
 		return;
 	}
 	json_begin("i", pid, tid);
 	json_lit(",\"s\":\"t\",\"name\":");
 	json_str(name_text, strlen(name_text));
-	json_us("ts", time);
+	json_ts(time);
 	json_lit(",\"args\":{");
 	for (i = 0; i < n; i++) {
 		char b[80];
@@ -593,6 +763,38 @@ static void error_rec(const struct mt_error *e)
 		pinned[e->class == MT_ERRC_LOST ? S_LOST : S_DECODE], a, n);
 }
 
+/*
+ * A cbr packet gives the frequency of the CPU the trace came from. Perfetto
+ * keys a counter track by (process, "name:arg:counter id"): the counter id
+ * is the CPU, so each CPU has a track of its own; without a cpu in the
+ * stream, it is the tid (the frequency of the CPU the thread ran on).
+ */
+static void cbr(const struct mt_mark *m)
+{
+	struct thread *t = thread_get(m->pid, m->tid);
+	int by_cpu = m->cpu != MT_NONE32;
+	uint64_t id = by_cpu ? m->cpu : koid(m->tid);
+	unsigned name = by_cpu ? S_CBR : S_CBR_THREAD;
+	struct arg a = { 1, S_MHZ, m->value };
+
+	ncounters++;
+	if (json) {
+		char b[64];
+
+		json_begin("C", m->pid, m->tid);
+		json_lit(",\"name\":");
+		json_str(pinned[name], strlen(pinned[name]));
+		snprintf(b, sizeof(b), ",\"id\":\"%llu\"", (unsigned long long)id);
+		json_lit(b);
+		json_ts(m->time);
+		snprintf(b, sizeof(b), ",\"args\":{\"MHz\":%llu}}",
+			 (unsigned long long)m->value);
+		json_lit(b);
+		return;
+	}
+	event(1, t, name, m->time == MT_NONE64 ? 0 : m->time, id, &a, 1);
+}
+
 static void mark(const struct mt_mark *m)
 {
 	struct arg a[3];
@@ -602,25 +804,9 @@ static void mark(const struct mt_mark *m)
 	switch (m->kind) {
 	case MT_MARK_PSB:
 		return; /* decoder sync points: noise in a timeline */
-	case MT_MARK_CBR: {
-		struct thread *t = thread_get(m->pid, m->tid);
-
-		ncounters++;
-		if (json) {
-			char b[48];
-
-			json_begin("C", m->pid, m->tid);
-			json_lit(",\"name\":\"cpu frequency\"");
-			json_us("ts", m->time == MT_NONE64 ? 0 : m->time);
-			snprintf(b, sizeof(b), ",\"args\":{\"MHz\":%llu}}",
-				 (unsigned long long)m->value);
-			json_lit(b);
-			return;
-		}
-		a[0] = (struct arg){ 1, S_MHZ, m->value };
-		event(1, t, S_CBR, m->time == MT_NONE64 ? 0 : m->time, 0, a, 1);
+	case MT_MARK_CBR:
+		cbr(m);
 		return;
-	}
 	case MT_MARK_TRIGGER:
 		name = S_TRIGGER;
 		if (m->text)
@@ -663,10 +849,8 @@ static void header(void)
 {
 	unsigned i;
 
-	if (json) {
-		json_lit("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
-		return;
-	}
+	if (json)
+		return; /* json_head(), once the base is known */
 	word(0x0016547846040010ull);            /* magic */
 	word(0 | 2 << 4 | 1 << 16 | (uint64_t)2 << 52); /* provider 0 "mt" */
 	stream("mt", 2);
@@ -682,6 +866,7 @@ static void json_names(void)
 {
 	size_t i;
 
+	json_head();
 	for (i = 0; i < nthreads; i++) {
 		struct thread *t = &threads[i];
 
@@ -751,11 +936,13 @@ static void run(void)
 			name_thread(&r.u.thread);
 			break;
 		case MT_REC_SPAN:
+			json_set_base(r.u.span.start);
 			if (npending)
 				flush_pending(r.u.span.pid, r.u.span.tid);
 			span(&r.u.span);
 			break;
 		case MT_REC_MARK:
+			json_set_base(r.u.mark.time);
 			if ((r.u.mark.pid == MT_NONE32 || r.u.mark.tid == MT_NONE32) &&
 			    !nspans && npending < sizeof(pending) / sizeof(pending[0]))
 				pending[npending++] = r.u.mark;
@@ -763,6 +950,7 @@ static void run(void)
 				mark(&r.u.mark);
 			break;
 		case MT_REC_ERROR:
+			json_set_base(r.u.error.time);
 			error_rec(&r.u.error);
 			break;
 		case MT_REC_BRANCH:
@@ -795,6 +983,11 @@ static void report(int verbose)
 				     t->max_depth - t->min_depth + 1);
 		}
 	}
+	if (json_inexact)
+		warn("%s: %llu times or durations lie more than 13 days from "
+		     "the first time: not exact in JSON (Perfetto reads them as "
+		     "doubles; times before the base are written as 0)", in_name,
+		     json_inexact);
 	if (nskipped_branches && !nspans)
 		warn("%s: %llu branch and sample records but no spans: "
 		     "run mt-stacks first", in_name, nskipped_branches);
@@ -812,19 +1005,13 @@ static void report(int verbose)
 	fputc('\n', stderr);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_DSO, OPT_HELP, OPT_VERSION };
+	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "dso", no_argument, NULL, OPT_DSO },
+		{ "gzip", no_argument, NULL, OPT_GZIP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -832,7 +1019,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *oname = NULL;
-	int verbose = 0, fd, c, err;
+	int verbose = 0, gzip = 0, fd, c, err;
 
 	mt_set_progname(argv[0]);
 	mt_finish_on_interrupt();
@@ -843,6 +1030,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DSO:
 			with_dso = 1;
+			break;
+		case OPT_GZIP:
+			gzip = 1;
 			break;
 		case 'o':
 			oname = optarg;
@@ -865,14 +1055,10 @@ int main(int argc, char **argv)
 	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
 	if (oname) {
 		out_name = oname;
-		if (ends_with(oname, ".gz")) {
-			gz = gzopen(oname, "wb6");
-			if (!gz)
-				die_errno(MT_EXIT_SYSTEM, "%s", oname);
-		} else {
-			output_to_or_die(oname);
-		}
+		output_to_or_die(oname);
 	}
+	if (gzip || output_name_is_gz(oname))
+		output_gzip();
 	if ((err = mt_reader_init_fd(&in, fd, NULL, 0)))
 		die_mt(err, "%s", in_name);
 	header();
@@ -881,10 +1067,18 @@ int main(int argc, char **argv)
 		json_names();
 		json_lit("\n]}\n");
 	}
-	flush_out();
-	if (gz && gzclose(gz) != Z_OK)
-		die(MT_EXIT_SYSTEM, "%s: cannot finish the gzip stream", oname);
 	report(verbose);
+	if (!nspans && !ninstants && !ncounters) {
+		/* nothing recorded replaces nothing */
+		if (output_discard())
+			die(MT_EXIT_DATA, "%s: no spans, instants or counters: "
+			    "nothing written, %s left as it was", in_name, oname);
+		flush_out();
+		close_stdout_or_die();
+		die(MT_EXIT_DATA, "%s: no spans, instants or counters: the "
+		    "trace is empty", in_name);
+	}
+	flush_out();
 	mt_reader_release(&in);
 	close_stdout_or_die();
 	return MT_EXIT_OK;

@@ -1789,6 +1789,31 @@ static enum stop run_round(struct trig *tr)
 /* ---- main ---- */
 
 /*
+ * A snapshot of -o DIR/, written to tmp (a temporary in DIR), becomes the
+ * first DIR/snapshot-NNN.txt not yet there: link(2) never replaces a file,
+ * so snapshots of earlier runs stay.
+ */
+static void place_snapshot(const char *dir_out, const char *tmp)
+{
+	static int next;
+	char *name;
+
+	for (;; next++) {
+		if (asprintf(&name, "%s/snapshot-%03d.txt", dir_out, next) < 0)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		if (!link(tmp, name))
+			break;
+		if (errno != EEXIST)
+			die_errno(MT_EXIT_SYSTEM, "%s", name);
+		free(name);
+	}
+	next++;
+	unlink(tmp);
+	warn("wrote %s", name);
+	free(name);
+}
+
+/*
  * Hardware breakpoints where they fire (magic-trace's way: no privilege,
  * the program's code untouched), otherwise a uprobe.
  */
@@ -2134,26 +2159,36 @@ int main(int argc, char **argv)
 		trace_start = child && (use_bp || tr.in_lib);
 	}
 	for (round_no = 0; repeat == 0 || round_no < repeat; round_no++) {
+		char tmp[PATH_MAX];
 		enum stop why;
 		int fd = -1;
 
 		if (dir_out) {
-			char *name;
+			char *in;
+			mode_t mask = umask(0);
 
-			if (asprintf(&name, "%s/snapshot-%03d.txt", dir_out, round_no) < 0)
+			umask(mask);
+			if (asprintf(&in, "%s/snapshot", dir_out) < 0)
 				die(MT_EXIT_SYSTEM, "out of memory");
-			fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-			if (fd < 0)
-				die_errno(MT_EXIT_SYSTEM, "%s", name);
+			fd = output_tmp_beside(in, tmp, sizeof(tmp));
+			free(in);
+			if (fd < 0 || fchmod(fd, 0666 & ~mask))
+				die_errno(MT_EXIT_SYSTEM, "%s", dir_out);
 			out_fd = fd;
-			free(name);
 		}
 		why = run_round(trp);
 		if (fd >= 0) {
-			if (close(fd))
-				die_errno(MT_EXIT_SYSTEM, "%s", dir_out);
+			if (fsync(fd) || close(fd))
+				die_errno(MT_EXIT_SYSTEM, "%s: write error", dir_out);
 			out_fd = 1;
+			if (why == STOP_SIGNAL && trp)
+				unlink(tmp);
+			else
+				place_snapshot(dir_out, tmp);
 		}
+		if (why == STOP_SIGNAL && trp && !round_no && output &&
+		    output_discard())
+			warn("nothing recorded: %s left as it was", output);
 		if (why != STOP_TRIGGER || !target_alive())
 			break;
 	}

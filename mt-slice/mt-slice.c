@@ -23,7 +23,7 @@
 #include "wire.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-slice [-v] [--from time] [--to time] [--duration time] [--abs] [--min-duration time] [--pid list] [--tid list] [--max-depth n] [--match regex] [-o output] [file]\n"
+#define USAGE "usage: mt-slice [-v] [--from time] [--to time] [--duration time] [--abs] [--min-duration time] [--pid list] [--tid list] [--max-depth n] [--match regex] [--gzip] [-o output] [file]\n"
 
 static const char *in_name = "<stdin>";
 static struct mt_reader in;
@@ -609,7 +609,7 @@ static size_t olen;
 
 static void out_flush(void)
 {
-	write_or_die(STDOUT_FILENO, obuf, olen);
+	output_write(obuf, olen);
 	olen = 0;
 }
 
@@ -620,7 +620,7 @@ static void out_bytes(const void *p, size_t n)
 	if (n > sizeof(obuf) - olen)
 		out_flush();
 	if (n > sizeof(obuf)) {
-		write_or_die(STDOUT_FILENO, p, n);
+		output_write(p, n);
 		return;
 	}
 	memcpy(obuf + olen, p, n);
@@ -1943,7 +1943,7 @@ int main(int argc, char **argv)
 {
 	enum {
 		OPT_FROM = 256, OPT_TO, OPT_DURATION, OPT_ABS, OPT_MIN, OPT_PID,
-		OPT_TID, OPT_MAXDEPTH, OPT_MATCH, OPT_HELP, OPT_VERSION
+		OPT_TID, OPT_MAXDEPTH, OPT_MATCH, OPT_GZIP, OPT_HELP, OPT_VERSION
 	};
 	static const struct option longopts[] = {
 		{ "from", required_argument, NULL, OPT_FROM },
@@ -1955,6 +1955,7 @@ int main(int argc, char **argv)
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "max-depth", required_argument, NULL, OPT_MAXDEPTH },
 		{ "match", required_argument, NULL, OPT_MATCH },
+		{ "gzip", no_argument, NULL, OPT_GZIP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -1962,7 +1963,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_name = NULL;
-	int fd = STDIN_FILENO, c, err;
+	int fd = STDIN_FILENO, c, err, gzip = 0;
 	unsigned char magic[MT_MAGIC_LEN];
 	ssize_t got = 0;
 
@@ -2027,6 +2028,9 @@ int main(int argc, char **argv)
 		case 'v':
 			verbose = 1;
 			break;
+		case OPT_GZIP:
+			gzip = 1;
+			break;
 		case OPT_HELP:
 			usage_ok(USAGE);
 		case OPT_VERSION:
@@ -2046,6 +2050,7 @@ int main(int argc, char **argv)
 	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
 	if (out_name)
 		output_to_or_die(out_name);
+	gzip |= output_name_is_gz(out_name);
 	/* what kind of input: sniff the magic */
 	while (got < (ssize_t)sizeof(magic)) {
 		ssize_t n = read(fd, magic + got, sizeof(magic) - (size_t)got);
@@ -2073,6 +2078,8 @@ int main(int argc, char **argv)
 			    "stream must be given as it is)", in_name);
 		peek_len = 8;
 		memcpy(peek, magic, 8);
+		if (gzip)
+			output_gzip();
 		fxt_run();
 		inflateEnd(&zs);
 		close_stdout_or_die();
@@ -2081,10 +2088,15 @@ int main(int argc, char **argv)
 	if (got == 8 && !memcmp(magic, FXT_MAGIC, 8)) {
 		memcpy(src_pre, magic, 8);
 		src_pre_len = 8;
+		if (gzip)
+			output_gzip();
 		fxt_run();
 		close_stdout_or_die();
 		return MT_EXIT_OK;
 	}
+	if (gzip)
+		die(MT_EXIT_USAGE, "%s: an mt stream is written as it is: --gzip "
+		    "and -o NAME.gz are for FXT input", in_name);
 	if ((err = mt_reader_init_fd(&in, fd, magic, (size_t)got)))
 		die_mt(err, "%s", in_name);
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))

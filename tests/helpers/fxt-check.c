@@ -3,7 +3,7 @@
  * ../shared/notes/fxt.md) and report everything Perfetto would drop, refuse
  * or misplace.
  *
- * usage: fxt-check [--slices] [--names] FILE
+ * usage: fxt-check [--slices] [--names] [--counters] FILE
  *
  * FILE ("-": standard input) is a plain FXT file (gunzip it first). The
  * summary is one line,
@@ -31,6 +31,15 @@
  *   process PID NAME
  *   thread PID TID NAME
  *
+ * --counters prints every counter value Perfetto would import, in file
+ * order, one a line:
+ *
+ *   pid ts value track
+ *
+ * one line for each numeric argument of a counter event; Perfetto puts it on
+ * the counter track of process pid named "<event name>:<arg name>:<counter
+ * id>" (track, escaped as names are), so (pid, track) is one track.
+ *
  * The listings go to standard output; the summary and the examples then go
  * to standard error, and to standard output when nothing is listed.
  *
@@ -51,7 +60,8 @@
 #include "fxtread.h"
 #include "banned.h"
 
-static const char usage_text[] = "usage: fxt-check [--slices] [--names] FILE\n";
+static const char usage_text[] =
+	"usage: fxt-check [--slices] [--names] [--counters] FILE\n";
 
 static void read_input(const char *name, struct mt_buf *b)
 {
@@ -142,6 +152,50 @@ static void list_names(const struct mt_fxt_check *c)
 	}
 }
 
+/* Perfetto's fuchsia parser: one value per numeric argument, on the track
+ * of (process, "name:arg:counter id"). */
+static void list_counters(const void *data, size_t len)
+{
+	struct mt_fxt_reader r;
+	struct mt_fxt_record rec;
+	unsigned i;
+
+	mt_fxt_reader_init_mem(&r, data, len);
+	while (mt_fxt_next(&r, &rec) > 0) {
+		const struct mt_fxt_event *e = &rec.u.event;
+		int64_t ts;
+
+		if (rec.type != MT_FXT_EVENT || rec.bad || rec.undefined ||
+		    !rec.provider || e->type != MT_FXT_EV_COUNTER ||
+		    mt_fxt_ticks_to_ns(e->ts, rec.provider->ticks_per_second, &ts))
+			continue;
+		for (i = 0; i < e->nargs; i++) {
+			const struct mt_fxt_arg *a = &e->args[i];
+
+			switch (a->type) {
+			case MT_FXT_ARG_INT32:
+			case MT_FXT_ARG_UINT32:
+			case MT_FXT_ARG_INT64:
+			case MT_FXT_ARG_UINT64:
+				printf("%u %lld %lld ", (uint32_t)e->thread.pid,
+				       (long long)ts, (long long)a->i);
+				break;
+			case MT_FXT_ARG_DOUBLE:
+				printf("%u %lld %.17g ", (uint32_t)e->thread.pid,
+				       (long long)ts, a->d);
+				break;
+			default:
+				continue; /* fuchsia_non_numeric_counters */
+			}
+			put_text(e->name.p, e->name.len);
+			putchar(':');
+			put_text(a->name.p, a->name.len);
+			printf(":%llu\n", (unsigned long long)e->id);
+		}
+	}
+	mt_fxt_reader_release(&r);
+}
+
 static void summary(FILE *out, const char *name, const struct mt_fxt_check *c)
 {
 	const char *sep = "";
@@ -171,13 +225,14 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "counters", no_argument, NULL, 'c' },
 		{ "names", no_argument, NULL, 'n' },
 		{ "slices", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mt_buf in = MT_BUF_INIT;
 	struct mt_fxt_check c;
-	int ch, err, names = 0, slices = 0;
+	int ch, err, names = 0, slices = 0, counters = 0;
 	const char *name;
 
 	mt_set_progname(argv[0]);
@@ -187,6 +242,9 @@ int main(int argc, char **argv)
 			fputs(usage_text, stdout);
 			close_stdout_or_die();
 			return MT_EXIT_OK;
+		case 'c':
+			counters = 1;
+			break;
 		case 'n':
 			names = 1;
 			break;
@@ -213,7 +271,9 @@ int main(int argc, char **argv)
 		list_slices(&c);
 	if (names)
 		list_names(&c);
-	summary(slices || names ? stderr : stdout, name, &c);
+	if (counters)
+		list_counters(in.p, in.len);
+	summary(slices || names || counters ? stderr : stdout, name, &c);
 	err = mt_fxt_check_problems(&c) ? MT_EXIT_DATA : MT_EXIT_OK;
 	mt_fxt_check_release(&c);
 	mt_buf_release(&in);

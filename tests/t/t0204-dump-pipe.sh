@@ -22,7 +22,7 @@ same_file want out
 # a write error other than EPIPE is a system error
 if [ -w /dev/full ]; then
 	expect_exit 3 mt-dump big.mt >/dev/full 2>err
-	contains err "mt-dump: write error on standard output: No space left on device"
+	contains err "mt-dump: standard output: write error: No space left on device"
 	mt-mkstream >s.mt
 	expect_exit 3 mt-dump s.mt >/dev/full 2>err
 	contains err "No space left on device"

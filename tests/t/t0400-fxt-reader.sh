@@ -190,10 +190,10 @@ contains out "problems: undefined_string 1, end_without_begin 1, did_not_end 1"
 
 # usage and system errors
 expect_exit 2 fxt-check >out 2>err
-contains err "usage: fxt-check [--slices] [--names] FILE"
+contains err "usage: fxt-check [--slices] [--names] [--counters] FILE"
 expect_exit 2 fxt-check --bogus good.fxt >out 2>err
 expect_exit 2 fxt-check good.fxt good.fxt >out 2>err
 fxt-check --help >out
-contains out "usage: fxt-check [--slices] [--names] FILE"
+contains out "usage: fxt-check [--slices] [--names] [--counters] FILE"
 expect_exit 3 fxt-check no-such.fxt >out 2>err
 contains err "fxt-check: no-such.fxt: No such file or directory"

@@ -143,6 +143,14 @@ t1=$(sed -n 's/^# mt: trigger \([0-9.]*\) .*/\1/p' snaps/snapshot-000.txt)
 first2=$(grep -m1 'probe_stopper:outer' snaps/snapshot-001.txt | sed 's/.* \([0-9]*\.[0-9]*\): .*/\1/')
 [ -n "$t1" ] && [ -n "$first2" ] || fail "--repeat: no trigger or no events"
 awk -v a="$t1" -v b="$first2" 'BEGIN { exit !(b > a) }' || fail "--repeat: second snapshot starts at $first2, before the first trigger $t1"
+# again into the same directory: the earlier snapshots stay
+cp snaps/snapshot-000.txt first.txt
+mt-record --backend uprobe --functions '^outer$' --trigger . --repeat 2 -o snaps/ -- \
+	"$prog" -e -u 3000 -n 400 >rep.out 2>err || { cat err >&2; fail "--repeat again failed"; }
+cmp -s first.txt snaps/snapshot-000.txt || fail "a second run replaced snapshot-000.txt"
+[ -s snaps/snapshot-002.txt ] && [ -s snaps/snapshot-003.txt ] || fail "--repeat again: $(ls snaps)"
+contains err "wrote snaps//snapshot-003.txt"
+[ "$(ls -A snaps | wc -l)" -eq 4 ] || fail "left in snaps/: $(ls -A snaps)"
 
 # Ctrl+C before the trigger: no snapshot, exit 0
 "$prog" -l -u 1000 >/dev/null &
@@ -156,5 +164,18 @@ kill -INT $rec
 wait $rec || fail "Ctrl+C with a trigger: exit $?"
 contains err "interrupted before the trigger fired: no snapshot"
 grep -q probe_ int.txt && fail "events written without a snapshot"
+# with -o: the file is left as it was, and a directory gets no file
+echo "an earlier trace" >keep.txt
+for o in keep.txt snaps/; do
+	: >err
+	mt-record --backend uprobe --functions '^outer$' --trigger . --repeat 2 -p "$pid" -o $o 2>err &
+	rec=$!
+	wait_for grep -qs recording err || fail "mt-record did not start: $(cat err)"
+	kill -INT $rec
+	wait $rec || fail "Ctrl+C with a trigger and -o $o: exit $?"
+done
+[ "$(cat keep.txt)" = "an earlier trace" ] || fail "-o keep.txt: replaced without a snapshot"
+[ "$(ls -A snaps | wc -l)" -eq 4 ] || fail "-o snaps/ without a snapshot: $(ls -A snaps)"
+[ "$(ls -A | grep -c '^\.keep')" -eq 0 ] || fail "a temporary is left: $(ls -A)"
 kill -0 $pid || fail "the target died"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
