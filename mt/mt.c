@@ -188,11 +188,10 @@ static void block_fatal(sigset_t *old)
 }
 
 /*
- * Make the temporary for out (keeping a final .gz, which tells mt-fxt to
- * compress, when gz) and arrange its removal. Dies when it cannot be
- * made: before the recording rather than after.
+ * Make the temporary for out and arrange its removal. Dies when it cannot
+ * be made: before the recording rather than after.
  */
-static void tmp_create(const char *out, int gz)
+static void tmp_create(const char *out)
 {
 	const char *slash = strrchr(out, '/');
 	int dirlen = slash ? (int)(slash - out + 1) : 0, n;
@@ -201,8 +200,8 @@ static void tmp_create(const char *out, int gz)
 	size_t i;
 
 	/* a cut name stays under NAME_MAX */
-	n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%.64s.XXXXXX%s", dirlen, out,
-		     out + dirlen, gz ? ".gz" : "");
+	n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%.64s.XXXXXX", dirlen, out,
+		     out + dirlen);
 	if (n < 0 || (size_t)n >= sizeof(tmp_path))
 		die(MT_EXIT_SYSTEM, "%s: the name is too long", out);
 	atexit(tmp_remove);
@@ -216,7 +215,7 @@ static void tmp_create(const char *out, int gz)
 		sigaction(fatal_sigs[i], &sa, NULL);
 	}
 	block_fatal(&old);
-	tmp_fd = mkostemps(tmp_path, gz ? 3 : 0, O_CLOEXEC);
+	tmp_fd = mkostemp(tmp_path, O_CLOEXEC);
 	if (tmp_fd < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s: cannot create a temporary file in %.*s", out,
 			  dirlen ? dirlen : 1, dirlen ? out : ".");
@@ -570,7 +569,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	const char *const *cmd = NULL;
 	int verbose = 0, dry_run = 0, have_pid = 0, have_trigger = 0, dashdash = -1, i;
 	int ncmd = 0, spans, events;
-	int gz_by_name = 0;
+	int gz = 0;
 	const struct stage *bad;
 	sigset_t mask;
 	struct stage *st = stages;
@@ -680,24 +679,33 @@ static int pipeline(enum mode mode, int argc, char **argv)
 		if (!stat(out, &sb) && S_ISDIR(sb.st_mode))
 			die(MT_EXIT_SYSTEM, "%s: is a directory", out);
 		/* fail now rather than after the recording */
-		gz_by_name = ends_with(out, ".gz");
-		tmp_create(out, gz_by_name);
-		if (gz_by_name) {
-			args_add(&st[3].argv, "-o");
-			args_add(&st[3].argv, tmp_path);
-		}
+		gz = ends_with(out, ".gz");
+		tmp_create(out);
+		if (gz)
+			args_add(&st[3].argv, "--gzip");
 	}
 
-	run_stages(st, NSTAGES, tmp_live && !gz_by_name ? tmp_fd : -1, verbose);
+	run_stages(st, NSTAGES, tmp_live ? tmp_fd : -1, verbose);
 
-	if ((bad = culprit(st, NSTAGES)))
-		return report_failure(bad, tmp_live ? "; no trace written" : "");
+	bad = culprit(st, NSTAGES);
 	if (!tmp_live) {
+		if (bad)
+			return report_failure(bad, "");
 		close_stdout_or_die();
 		return MT_EXIT_OK;
 	}
-	/* a recording that holds nothing replaces nothing */
-	trace_contents(tmp_fd, gz_by_name, tmp_path, &spans, &events);
+	/*
+	 * A recording that holds nothing replaces nothing. mt-fxt writes the
+	 * header of an empty trace and exits 1 (bad input): with the stages
+	 * before it content, that is this case too.
+	 */
+	if (!bad || (bad == &st[3] && WIFEXITED(bad->status) &&
+		     WEXITSTATUS(bad->status) == MT_EXIT_DATA))
+		trace_contents(tmp_fd, gz, tmp_path, &spans, &events);
+	else
+		spans = 1;
+	if (bad && spans)
+		return report_failure(bad, "; no trace written");
 	if (!spans) {
 		char *kept = lstat(out, &sb) ? xstrdup("no trace written") :
 			xfmt("%s left as it was", out);
