@@ -21,6 +21,7 @@
 
 #include "cmdline.h"
 #include "die.h"
+#include "quote.h"
 #include "view.h"
 #include "banned.h"
 
@@ -32,14 +33,30 @@
  */
 #define VIEW_PORT 9001
 #define VIEW_ORIGIN "https://ui.perfetto.dev"
-#define MAX_CLIENTS 16
-#define CLIENT_SECONDS 30
+/*
+ * Many clients at a time, none able to hold the others off: every socket
+ * is non-blocking and polled; a request head must arrive whole within
+ * HEAD_SECONDS of the connection, and a response must make progress every
+ * SEND_SECONDS. With MAX_CLIENTS connections open, a new one closes the
+ * oldest that has not sent its request yet (else the oldest).
+ */
+#define MAX_CLIENTS 64
+#define HEAD_SECONDS 10
+#define SEND_SECONDS 10
+
+enum client_state { C_FREE, C_READ, C_WRITE };
 
 struct client {
 	int fd;
-	time_t deadline;
-	size_t len;
+	enum client_state state;
+	time_t since;     /* accepted */
+	time_t deadline;  /* of the head, or of the next progress */
+	size_t len;       /* of the head read so far */
 	char buf[16384];
+	char *out;        /* the response head (and short body) */
+	size_t out_len, out_pos;
+	off_t file_off, file_end; /* the part of the file still to send */
+	int fetch;        /* the UI's GET of the whole file: ends the serving */
 };
 
 struct server {
@@ -106,81 +123,39 @@ static int url_decode(char *s)
 	return 0;
 }
 
-static int send_all(int fd, const void *p, size_t n)
+/* Queue a whole response with a short text body (none for HEAD). */
+static void respond(struct client *c, const struct server *sv, int head,
+		    const char *status, const char *extra, const char *body)
 {
-	const char *c = p;
-
-	while (n) {
-		ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
-
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		c += k;
-		n -= (size_t)k;
-	}
-	return 0;
+	free(c->out);
+	c->out = xfmt("HTTP/1.1 %s\r\n"
+		      "Access-Control-Allow-Origin: %s\r\n"
+		      "Cache-Control: no-cache\r\n"
+		      "Connection: close\r\n"
+		      "Content-Type: text/plain; charset=utf-8\r\n"
+		      "Content-Length: %zu\r\n"
+		      "%s\r\n%s",
+		      status, sv->origin, strlen(body), extra, head ? "" : body);
+	c->out_len = strlen(c->out);
+	c->out_pos = 0;
+	c->file_off = c->file_end = 0;
 }
 
-/* Send a whole response with a short text body (none for HEAD). */
-static void respond(int fd, const struct server *sv, int head, const char *status,
-		    const char *extra, const char *body)
+/* Queue the file (its headers only for HEAD). */
+static void respond_file(struct client *c, const struct server *sv, int head)
 {
-	char *r = xfmt("HTTP/1.1 %s\r\n"
-		       "Access-Control-Allow-Origin: %s\r\n"
-		       "Cache-Control: no-cache\r\n"
-		       "Connection: close\r\n"
-		       "Content-Type: text/plain; charset=utf-8\r\n"
-		       "Content-Length: %zu\r\n"
-		       "%s\r\n%s",
-		       status, sv->origin, strlen(body), extra, head ? "" : body);
-
-	send_all(fd, r, strlen(r));
-	free(r);
-}
-
-/* Send the file; 1 when all of it went out. */
-static int send_file(int fd, const struct server *sv, int head)
-{
-	char hdr[512], buf[65536];
-	off_t off = 0;
-
-	snprintf(hdr, sizeof(hdr),
-		 "HTTP/1.1 200 OK\r\n"
-		 "Access-Control-Allow-Origin: %s\r\n"
-		 "Cache-Control: no-cache\r\n"
-		 "Connection: close\r\n"
-		 "Content-Type: application/octet-stream\r\n"
-		 "Content-Length: %lld\r\n"
-		 "\r\n", sv->origin, (long long)sv->size);
-	if (send_all(fd, hdr, strlen(hdr)))
-		return 0;
-	if (head)
-		return 0;
-	while (off < sv->size) {
-		size_t want = sv->size - off < (off_t)sizeof(buf) ?
-			(size_t)(sv->size - off) : sizeof(buf);
-		ssize_t n = pread(sv->file_fd, buf, want, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", sv->file);
-		if (n == 0) {
-			warn("%s: shorter than when it was opened: the transfer is cut",
-			     sv->file);
-			return 0;
-		}
-		if (send_all(fd, buf, (size_t)n)) {
-			warn("the reader went away after %lld of %lld bytes",
-			     (long long)off, (long long)sv->size);
-			return 0;
-		}
-		off += n;
-	}
-	return 1;
+	free(c->out);
+	c->out = xfmt("HTTP/1.1 200 OK\r\n"
+		      "Access-Control-Allow-Origin: %s\r\n"
+		      "Cache-Control: no-cache\r\n"
+		      "Connection: close\r\n"
+		      "Content-Type: application/octet-stream\r\n"
+		      "Content-Length: %lld\r\n"
+		      "\r\n", sv->origin, (long long)sv->size);
+	c->out_len = strlen(c->out);
+	c->out_pos = 0;
+	c->file_off = 0;
+	c->file_end = head ? 0 : sv->size;
 }
 
 /* A copy of the value of header name (with its colon) in the header
@@ -226,19 +201,23 @@ static int host_allowed(const char *host, int port)
 }
 
 /*
- * Answer the request in c->buf, whose head is complete. 1 when it fetched
- * the whole file.
+ * Answer the request in c->buf, whose head is complete: queue the
+ * response, log the request. Only a GET of the file from the UI (its
+ * Origin: a CORS fetch, as the UI's ?url= makes) is the fetch that ends
+ * the serving; one without Origin (curl, or a no-cors request of another
+ * page, an <img>) is answered but does not count.
  */
-static int handle(struct client *c, const struct server *sv)
+static void handle(struct client *c, const struct server *sv)
 {
 	char *method = c->buf, *target = NULL, *version, *rest, *q;
 	char *hdrs, *host = NULL, *origin = NULL;
-	int head, ok = 0;
+	char qm[MT_QUOTE_SIZE(16)], qt[MT_QUOTE_SIZE(64)];
+	int head;
 	const char *what = "400";
 
 	rest = strchr(c->buf, '\n');
 	if (!rest) {
-		respond(c->fd, sv, 0, "400 Bad Request", "", "bad request\n");
+		respond(c, sv, 0, "400 Bad Request", "", "bad request\n");
 		goto log;
 	}
 	*rest = '\0';
@@ -249,7 +228,7 @@ static int handle(struct client *c, const struct server *sv)
 	version = target ? strchr(target + 1, ' ') : NULL;
 	if (!target || !version || strncmp(version + 1, "HTTP/1.", 7)) {
 		target = NULL;
-		respond(c->fd, sv, 0, "400 Bad Request", "", "bad request\n");
+		respond(c, sv, 0, "400 Bad Request", "", "bad request\n");
 		goto log;
 	}
 	*target++ = '\0';
@@ -262,34 +241,37 @@ static int handle(struct client *c, const struct server *sv)
 	if (!host_allowed(host, sv->port) || (origin && strcmp(origin, sv->origin))) {
 		/* another site, or a name rebound to 127.0.0.1 */
 		what = "403";
-		respond(c->fd, sv, head, "403 Forbidden", "", "forbidden\n");
+		respond(c, sv, head, "403 Forbidden", "", "forbidden\n");
 	} else if (!strcmp(method, "OPTIONS")) {
 		/* a CORS preflight, with Chrome's Private Network Access */
 		what = "204";
-		respond(c->fd, sv, 0, "204 No Content",
+		respond(c, sv, 0, "204 No Content",
 			"Access-Control-Allow-Methods: GET, HEAD, OPTIONS\r\n"
 			"Access-Control-Allow-Headers: *\r\n"
 			"Access-Control-Allow-Private-Network: true\r\n"
 			"Access-Control-Max-Age: 600\r\n", "");
 	} else if (strcmp(method, "GET") && !head) {
 		what = "405";
-		respond(c->fd, sv, 0, "405 Method Not Allowed",
+		respond(c, sv, 0, "405 Method Not Allowed",
 			"Allow: GET, HEAD, OPTIONS\r\n", "method not allowed\n");
 	} else if (target[0] != '/' || url_decode(target + 1) || strcmp(target + 1, sv->name)) {
 		what = "404";
-		respond(c->fd, sv, head, "404 Not Found", "", "not found\n");
+		respond(c, sv, head, "404 Not Found", "", "not found\n");
 	} else {
-		what = "200";
-		ok = send_file(c->fd, sv, head);
+		what = origin || head ? "200" : "200 (no Origin: not the UI's fetch)";
+		respond_file(c, sv, head);
+		c->fetch = !head && origin;
 	}
 log:
+	/* what came from outside, printable: no escape reaches the terminal */
 	if (target)
-		warn("%s %s: %s", method, target, what);
+		warn("%s %s: %s", mt_quote_str(qm, sizeof(qm), method),
+		     mt_quote_str(qt, sizeof(qt), target), what);
 	else
 		warn("a malformed request: %s", what);
 	free(host);
 	free(origin);
-	return ok;
+	c->state = C_WRITE;
 }
 
 static void client_close(struct client *c)
@@ -303,16 +285,73 @@ static void client_close(struct client *c)
 	for (i = 0; i < 16 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
 		;
 	close(c->fd);
+	free(c->out);
+	c->out = NULL;
 	c->fd = -1;
+	c->state = C_FREE;
 }
 
-/* Read what c has sent; 1 when the file went out whole. */
-static int client_read(struct client *c, const struct server *sv)
+/* Send what c can take now; 1 when the fetch went out whole. */
+static int client_write(struct client *c, const struct server *sv, time_t now)
 {
-	ssize_t n = recv(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len, 0);
-	int ok;
+	static char buf[65536];
+	int fetched;
 
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+	while (c->out_pos < c->out_len || c->file_off < c->file_end) {
+		const char *p;
+		size_t n;
+		ssize_t k;
+
+		if (c->out_pos < c->out_len) {
+			p = c->out + c->out_pos;
+			n = c->out_len - c->out_pos;
+		} else {
+			n = c->file_end - c->file_off < (off_t)sizeof(buf) ?
+				(size_t)(c->file_end - c->file_off) : sizeof(buf);
+			k = pread(sv->file_fd, buf, n, c->file_off);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				die_errno(MT_EXIT_SYSTEM, "%s", sv->file);
+			if (k == 0) {
+				warn("%s: shorter than when it was opened: the transfer is cut",
+				     sv->file);
+				client_close(c);
+				return 0;
+			}
+			p = buf;
+			n = (size_t)k;
+		}
+		k = send(c->fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0; /* poll says when it can take more */
+		if (k < 0) {
+			if (c->file_end)
+				warn("the reader went away after %lld of %lld bytes",
+				     (long long)c->file_off, (long long)c->file_end);
+			client_close(c);
+			return 0;
+		}
+		if (c->out_pos < c->out_len)
+			c->out_pos += (size_t)k;
+		else
+			c->file_off += k;
+		c->deadline = now + SEND_SECONDS;
+	}
+	fetched = c->fetch;
+	client_close(c);
+	return fetched;
+}
+
+/* Read what c has sent; answer once the head is whole. 1 when that
+ * ended with the fetch sent whole. */
+static int client_read(struct client *c, const struct server *sv, time_t now)
+{
+	ssize_t n = recv(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len, MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 		return 0;
 	if (n <= 0) {
 		client_close(c);
@@ -321,21 +360,48 @@ static int client_read(struct client *c, const struct server *sv)
 	c->len += (size_t)n;
 	c->buf[c->len] = '\0';
 	if (strlen(c->buf) != c->len) {
-		respond(c->fd, sv, 0, "400 Bad Request", "", "bad request\n");
-		client_close(c);
+		respond(c, sv, 0, "400 Bad Request", "", "bad request\n");
+		warn("a malformed request: 400");
+		c->state = C_WRITE;
+	} else if (strstr(c->buf, "\r\n\r\n") || strstr(c->buf, "\n\n")) {
+		handle(c, sv);
+	} else if (c->len == sizeof(c->buf) - 1) {
+		respond(c, sv, 0, "431 Request Header Fields Too Large", "",
+			"request too large\n");
+		warn("a request too large: 431");
+		c->state = C_WRITE;
+	} else {
 		return 0;
 	}
-	if (!strstr(c->buf, "\r\n\r\n") && !strstr(c->buf, "\n\n")) {
-		if (c->len == sizeof(c->buf) - 1) {
-			respond(c->fd, sv, 0, "431 Request Header Fields Too Large", "",
-				"request too large\n");
-			client_close(c);
-		}
-		return 0;
+	c->deadline = now + SEND_SECONDS;
+	return client_write(c, sv, now);
+}
+
+/* A slot for a new connection: a free one, else the oldest that has not
+ * sent its request, else the oldest, closed. */
+static struct client *client_slot(struct client *cl)
+{
+	struct client *victim = NULL;
+	int i;
+
+	for (i = 0; i < MAX_CLIENTS; i++) {
+		if (cl[i].state == C_FREE)
+			return &cl[i];
+		if (!victim || (cl[i].state == C_READ && victim->state != C_READ) ||
+		    (cl[i].state == victim->state && cl[i].since < victim->since))
+			victim = &cl[i];
 	}
-	ok = handle(c, sv);
-	client_close(c);
-	return ok;
+	client_close(victim);
+	return victim;
+}
+
+/* Seconds of a clock that does not jump. */
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
 }
 
 static int listen_on(int port)
@@ -471,7 +537,8 @@ int mt_view(int argc, char **argv, const char *usage)
 		die(MT_EXIT_USAGE, "%s: give a file, not a directory", sv.file);
 	/* the file as it is now: a later trace under its name does not
 	 * replace it */
-	sv.file_fd = open(sv.file, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO is refused at once, not waited on for a writer */
+	sv.file_fd = open(sv.file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (sv.file_fd < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s", sv.file);
 	if (fstat(sv.file_fd, &st))
@@ -514,26 +581,28 @@ int mt_view(int argc, char **argv, const char *usage)
 		clients[i].fd = -1;
 	while (!done) {
 		struct pollfd pfd[MAX_CLIENTS + 1];
-		int who[MAX_CLIENTS + 1], n = 0, free_slot = -1, k;
-		time_t now = time(NULL);
+		int who[MAX_CLIENTS + 1], n = 0, k;
+		time_t now = now_s();
 
 		for (i = 0; i < MAX_CLIENTS; i++) {
-			if (clients[i].fd >= 0 && now >= clients[i].deadline)
-				client_close(&clients[i]);
-			if (clients[i].fd < 0) {
-				if (free_slot < 0)
-					free_slot = i;
-				continue;
+			struct client *cl = &clients[i];
+
+			if (cl->state != C_FREE && now >= cl->deadline) {
+				if (cl->state == C_WRITE && cl->file_end)
+					warn("a reader stalled after %lld of %lld bytes: "
+					     "dropped", (long long)cl->file_off,
+					     (long long)cl->file_end);
+				client_close(cl);
 			}
-			pfd[n].fd = clients[i].fd;
-			pfd[n].events = POLLIN;
+			if (cl->state == C_FREE)
+				continue;
+			pfd[n].fd = cl->fd;
+			pfd[n].events = cl->state == C_READ ? POLLIN : POLLOUT;
 			who[n++] = i;
 		}
-		if (free_slot >= 0) {
-			pfd[n].fd = lfd;
-			pfd[n].events = POLLIN;
-			who[n++] = -1;
-		}
+		pfd[n].fd = lfd;
+		pfd[n].events = POLLIN;
+		who[n++] = -1;
 		if (opener > 0) {
 			int status;
 
@@ -550,31 +619,35 @@ int mt_view(int argc, char **argv, const char *usage)
 				continue;
 			die_errno(MT_EXIT_SYSTEM, "poll");
 		}
-		for (i = 0; i < n && k > 0; i++) {
+		now = now_s();
+		for (i = 0; i < n && k > 0 && !done; i++) {
 			struct client *cl;
 
 			if (!pfd[i].revents)
 				continue;
 			if (who[i] < 0) {
-				int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-				struct timeval tv = { CLIENT_SECONDS, 0 };
+				int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 				if (fd < 0)
 					continue;
-				setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-				cl = &clients[free_slot];
+				cl = client_slot(clients);
 				cl->fd = fd;
+				cl->state = C_READ;
 				cl->len = 0;
-				cl->deadline = now + CLIENT_SECONDS;
+				cl->fetch = 0;
+				cl->since = now;
+				cl->deadline = now + HEAD_SECONDS;
 				continue;
 			}
 			cl = &clients[who[i]];
-			if (cl->fd >= 0 && client_read(cl, &sv))
-				done = 1;
+			if (cl->state == C_READ)
+				done = client_read(cl, &sv, now);
+			else if (cl->state == C_WRITE)
+				done = client_write(cl, &sv, now);
 		}
 	}
 	for (i = 0; i < MAX_CLIENTS; i++)
-		if (clients[i].fd >= 0)
+		if (clients[i].state != C_FREE)
 			client_close(&clients[i]);
 	close(lfd);
 	close(sv.file_fd);
