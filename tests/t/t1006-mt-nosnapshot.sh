@@ -4,7 +4,8 @@
 # leaves trace.fxt and trace.fxt.old as they were, says so in one line and
 # exits 1, twice in a row, on a real terminal (script(1), a ^C typed into
 # the pty) and without one (SIGINT to the process group). mt decides by
-# reading back the trace it wrote: one with no span is never "wrote".
+# reading back the trace it wrote: one with no span is never "wrote". The
+# real mt-record too, where it can record (sample backend) here.
 . "$MT_TOP/tests/lib.sh"
 # the scratch directory is shared by every test: work in one of our own
 rm -rf t1006.d && mkdir t1006.d && cd t1006.d
@@ -100,3 +101,29 @@ untouched "no spans"
 expect_exit 1 mt run -o new.fxt.gz -- ./prog >out 2>err
 contains err "mt: the recording holds no spans; no trace written"
 for f in new.fxt.gz .new.fxt.gz.*; do [ ! -e "$f" ] || fail "$f written"; done
+
+# the real mt-record, where it can record here (sample backend, a trigger
+# on a function the program never calls), on a pty: the same
+prog=$MT_TESTBIN/progs/stopper
+unset MT_RECORD
+rm -f err
+mkfifo in2
+perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "$ARGV[0]: $!\n"' \
+	script -qec "mt run --backend sample --trigger . -- '$prog' -l -u 1000 2>err; echo \"status=\$?\"" \
+	/dev/null <in2 >log 2>&1 &
+spid=$!
+exec 8>in2
+if wait_for grep -qs "recording .* Ctrl+C ends without a snapshot" err; then
+	printf '\003' >&8
+	wait_for grep -q status= log || { exec 8>&-; kill "$spid"; fail "real: mt did not end: $(cat log)"; }
+	exec 8>&-
+	wait "$spid" || :
+	tr -d '\r' <log >log.txt
+	grep -q 'status=1$' log.txt || { cat err >&2; fail "real: $(cat log.txt)"; }
+	said err "real mt-record"
+	untouched "real mt-record"
+else
+	exec 8>&-
+	wait "$spid" || :
+	echo "skip: mt-record cannot record here: $(cat err 2>/dev/null)" >&2
+fi
