@@ -22,6 +22,7 @@
 #include "cmdline.h"
 #include "die.h"
 #include "fxtread.h"
+#include "output.h"
 #include "wire.h"
 #include "view.h"
 #include "banned.h"
@@ -55,13 +56,6 @@ char *xfmt(const char *fmt, ...)
 	if (n < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	return p;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && !strcmp(s + n - k, suffix);
 }
 
 /* A NULL-terminated argument vector. */
@@ -150,7 +144,7 @@ static char *find_tool(const char *name, const char *env)
 
 /*
  * The file the trace is written to before the rename: made by mt itself
- * with O_EXCL (mkostemps) under a hidden random name in the output's
+ * with O_EXCL (output_tmp_beside) under a hidden random name in the output's
  * directory, so that no symlink or file planted there beforehand is ever
  * opened, and handed to mt-fxt as its standard output, a descriptor, never
  * a name. It is removed when mt fails (atexit) or is ended by a signal.
@@ -194,16 +188,11 @@ static void block_fatal(sigset_t *old)
 static void tmp_create(const char *out)
 {
 	const char *slash = strrchr(out, '/');
-	int dirlen = slash ? (int)(slash - out + 1) : 0, n;
+	int dirlen = slash ? (int)(slash - out + 1) : 0;
 	struct sigaction sa;
 	sigset_t old;
 	size_t i;
 
-	/* a cut name stays under NAME_MAX */
-	n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%.64s.XXXXXX", dirlen, out,
-		     out + dirlen);
-	if (n < 0 || (size_t)n >= sizeof(tmp_path))
-		die(MT_EXIT_SYSTEM, "%s: the name is too long", out);
 	atexit(tmp_remove);
 	for (i = 0; i < sizeof(fatal_sigs) / sizeof(*fatal_sigs); i++) {
 		/* a signal ignored when mt started stays ignored */
@@ -215,7 +204,7 @@ static void tmp_create(const char *out)
 		sigaction(fatal_sigs[i], &sa, NULL);
 	}
 	block_fatal(&old);
-	tmp_fd = mkostemp(tmp_path, O_CLOEXEC);
+	tmp_fd = output_tmp_beside(out, tmp_path, sizeof(tmp_path));
 	if (tmp_fd < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s: cannot create a temporary file in %.*s", out,
 			  dirlen ? dirlen : 1, dirlen ? out : ".");
@@ -679,7 +668,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 		if (!stat(out, &sb) && S_ISDIR(sb.st_mode))
 			die(MT_EXIT_SYSTEM, "%s: is a directory", out);
 		/* fail now rather than after the recording */
-		gz = ends_with(out, ".gz");
+		gz = output_name_is_gz(out);
 		tmp_create(out);
 		if (gz)
 			args_add(&st[3].argv, "--gzip");
