@@ -42,7 +42,7 @@ hold() {
 	rm -f held
 	perl hold.pl "$@" &
 	holder=$!
-	wait_for test -e held || fail "the connections were not made"
+	wait_for test -e held || { kill "$holder" "$pid" 2>/dev/null; fail "the connections were not made"; }
 }
 unhold() {
 	kill "$holder" 2>/dev/null || :
