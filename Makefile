@@ -27,6 +27,8 @@ mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 mt-record_OBJS := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/hwbp.o
+mt_OBJS := $(BUILD)/mt/view.o
+mt_LIBS := -lz
 mt-record_LIBS := -ldw -lelf -lz -lpcre2-8
 
 LIB := $(BUILD)/libmt.a
@@ -80,6 +82,7 @@ $(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $$($(1)_OBJS) $(TOOL_LIB) $(LIB)
 	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$< $$($(1)_OBJS) $(TOOL_LIB) $(LIB) $$($(1)_LIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
+$(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
 
 # unit tests link only the library, so a print or exit in common/ shows up
 $(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(LIB)

@@ -1,30 +1,30 @@
 /*
  * mt: the front command. run, attach and decode run the pipeline
  * mt-record | mt-script-parse | mt-stacks | mt-fxt -o OUTPUT; view serves a
- * trace once to ui.perfetto.dev. See docs/mt.1.
+ * trace once to ui.perfetto.dev (view.c). See docs/mt.1.
  */
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "cmdline.h"
 #include "die.h"
+#include "fxtread.h"
+#include "output.h"
+#include "wire.h"
+#include "view.h"
 #include "banned.h"
 
 #define USAGE \
@@ -35,7 +35,7 @@
 
 /* ---- small helpers ---- */
 
-static char *xstrdup(const char *s)
+char *xstrdup(const char *s)
 {
 	char *p = strdup(s);
 
@@ -44,7 +44,7 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-static char *__attribute__((format(printf, 1, 2))) xfmt(const char *fmt, ...)
+char *xfmt(const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
@@ -56,13 +56,6 @@ static char *__attribute__((format(printf, 1, 2))) xfmt(const char *fmt, ...)
 	if (n < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	return p;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && !strcmp(s + n - k, suffix);
 }
 
 /* A NULL-terminated argument vector. */
@@ -149,6 +142,92 @@ static char *find_tool(const char *name, const char *env)
 
 /* ---- run, attach, decode: the pipeline ---- */
 
+/*
+ * The file the trace is written to before the rename: made by mt itself
+ * with O_EXCL (output_tmp_beside) under a hidden random name in the output's
+ * directory, so that no symlink or file planted there beforehand is ever
+ * opened, and handed to mt-fxt as its standard output, a descriptor, never
+ * a name. It is removed when mt fails (atexit) or is ended by a signal.
+ */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_live; /* tmp_path exists and is ours */
+static int tmp_fd = -1;
+static const int fatal_sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+
+static void tmp_remove(void)
+{
+	if (tmp_live) {
+		unlink(tmp_path);
+		tmp_live = 0;
+	}
+}
+
+static void on_fatal_signal(int sig)
+{
+	tmp_remove();
+	signal(sig, SIG_DFL);
+	raise(sig); /* delivered when the handler returns */
+}
+
+/* Block the signals of fatal_sigs; the previous mask in *old. */
+static void block_fatal(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(fatal_sigs) / sizeof(*fatal_sigs); i++)
+		sigaddset(&set, fatal_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/*
+ * Make the temporary for out and arrange its removal. Dies when it cannot
+ * be made: before the recording rather than after.
+ */
+static void tmp_create(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	int dirlen = slash ? (int)(slash - out + 1) : 0;
+	struct sigaction sa;
+	sigset_t old;
+	size_t i;
+
+	atexit(tmp_remove);
+	for (i = 0; i < sizeof(fatal_sigs) / sizeof(*fatal_sigs); i++) {
+		/* a signal ignored when mt started stays ignored */
+		if (sigaction(fatal_sigs[i], NULL, &sa) || sa.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fatal_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(fatal_sigs[i], &sa, NULL);
+	}
+	block_fatal(&old);
+	tmp_fd = output_tmp_beside(out, tmp_path, sizeof(tmp_path));
+	if (tmp_fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s: cannot create a temporary file in %.*s", out,
+			  dirlen ? dirlen : 1, dirlen ? out : ".");
+	tmp_live = 1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * The mode out gets: the permission bits of the file it replaces, else
+ * what a plain create would give (0666 less the umask).
+ */
+static mode_t out_mode(const char *out)
+{
+	struct stat sb;
+	mode_t um;
+
+	if (!stat(out, &sb) && S_ISREG(sb.st_mode))
+		return sb.st_mode & 0777;
+	um = umask(0);
+	umask(um);
+	return 0666 & ~um;
+}
+
 enum mode { MODE_RUN, MODE_ATTACH, MODE_DECODE };
 
 struct stage {
@@ -167,14 +246,21 @@ enum { NSTAGES = 4 };
  */
 static void spawn(struct stage *s, int in, int out, const struct sigaction *on_int)
 {
-	pid_t pid = fork();
+	sigset_t old;
+	pid_t pid;
 
+	/* the child must not take a signal for mt and remove its temporary */
+	block_fatal(&old);
+	pid = fork();
 	if (pid < 0)
 		die_errno(MT_EXIT_SYSTEM, "fork");
 	if (pid) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		s->pid = pid;
 		return;
 	}
+	tmp_live = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* the pipes are close-on-exec: only these two copies go on */
 	if ((in >= 0 && dup2(in, STDIN_FILENO) < 0) ||
 	    (out >= 0 && dup2(out, STDOUT_FILENO) < 0)) {
@@ -189,8 +275,9 @@ static void spawn(struct stage *s, int in, int out, const struct sigaction *on_i
 	_exit(MT_EXIT_SYSTEM);
 }
 
-/* Run the n stages connected by pipes, wait for all of them. */
-static void run_stages(struct stage *st, int n, int verbose)
+/* Run the n stages connected by pipes, the last one writing to out (-1:
+ * mt's standard output); wait for all of them. */
+static void run_stages(struct stage *st, int n, int out, int verbose)
 {
 	struct sigaction ign, old_int;
 	int i, left = n, prev = -1;
@@ -206,6 +293,10 @@ static void run_stages(struct stage *st, int n, int verbose)
 				putc(' ', stderr);
 				mt_shell_quote(stderr, st[i].argv.v[j]);
 			}
+		}
+		if (out >= 0) {
+			fputs(" >", stderr);
+			mt_shell_quote(stderr, tmp_path);
 		}
 		putc('\n', stderr);
 	}
@@ -226,7 +317,7 @@ static void run_stages(struct stage *st, int n, int verbose)
 
 		if (i < n - 1 && pipe2(p, O_CLOEXEC))
 			die_errno(MT_EXIT_SYSTEM, "pipe");
-		spawn(&st[i], prev, p[1], i ? &ign : &old_int);
+		spawn(&st[i], prev, i < n - 1 ? p[1] : out, i ? &ign : &old_int);
 		if (prev >= 0)
 			close(prev);
 		if (p[1] >= 0)
@@ -294,15 +385,72 @@ static int report_failure(const struct stage *s, const char *what)
 	return WEXITSTATUS(s->status);
 }
 
-/* The file mt-fxt writes before the rename: OUTPUT.tmp, or with .tmp
- * before a final .gz, which tells mt-fxt to compress. */
-static char *tmp_name(const char *out)
+/*
+ * What the FXT trace in fd holds (gzip-compressed when gz): *spans 1 when
+ * it has a span (a complete or begin event), *events 1 when it has any
+ * event. Read from the start, one record at a time (memory does not grow
+ * with the trace), up to the first span. A truncated or corrupt tail just
+ * ends the reading; dies when the file cannot be read.
+ */
+static void trace_contents(int fd, int gz, const char *name, int *spans, int *events)
 {
-	size_t n = strlen(out);
+	static unsigned char rec_buf[MT_FXT_MAX_WORDS * 8];
+	static struct mt_fxt_record rec;
+	struct mt_fxt_reader r;
+	gzFile z = NULL;
+	off_t off = 0;
 
-	if (ends_with(out, ".gz"))
-		return xfmt("%.*s.tmp.gz", (int)(n - 3), out);
-	return xfmt("%s.tmp", out);
+	*spans = *events = 0;
+	if (gz) {
+		int dfd = dup(fd);
+
+		if (dfd < 0 || lseek(dfd, 0, SEEK_SET) < 0 || !(z = gzdopen(dfd, "rb")))
+			die_errno(MT_EXIT_SYSTEM, "reading back %s", name);
+	}
+	mt_fxt_reader_init_mem(&r, NULL, 0);
+	for (;;) {
+		size_t want = 8, got = 0, size = 0;
+
+		while (got < want) {
+			ssize_t n = z ? gzread(z, rec_buf + got, (unsigned)(want - got)) :
+				pread(fd, rec_buf + got, want - got, off + (off_t)got);
+
+			if (n < 0 && !z && errno == EINTR)
+				continue;
+			if (n < 0)
+				die_errno(MT_EXIT_SYSTEM, "reading back %s", name);
+			if (n == 0)
+				break;
+			got += (size_t)n;
+			if (got == 8 && want == 8) {
+				size = ((mt_get64(rec_buf) >> 4) & 0xfff) * 8;
+				want = size ? size : 8;
+			}
+		}
+		if (!size || got < want)
+			break; /* the end, or a tail Perfetto would not read */
+		off += (off_t)size;
+		mt_fxt_reader_feed(&r, rec_buf, size);
+		if (mt_fxt_next(&r, &rec) != 1)
+			break;
+		if (rec.type != MT_FXT_EVENT || rec.bad)
+			continue;
+		*events = 1;
+		if (rec.u.event.type == MT_FXT_EV_COMPLETE ||
+		    rec.u.event.type == MT_FXT_EV_BEGIN) {
+			*spans = 1;
+			break;
+		}
+	}
+	mt_fxt_reader_release(&r);
+	if (z)
+		gzclose(z);
+}
+
+/* Whether word, an argument of mt-record, is --trigger in any form. */
+static int is_trigger_option(const char *w)
+{
+	return !strcmp(w, "--trigger") || !strncmp(w, "--trigger=", 10);
 }
 
 /* Whether word, an argument of mt-record, is -p or --pid in any form. */
@@ -403,15 +551,16 @@ static char *pick_process(void)
 /* Global, so that what they own stays reachable until exit. */
 static struct stage stages[NSTAGES];
 static struct args rec;  /* mt-record's options */
-static char *tmp;        /* the file mt-fxt writes, or NULL */
 
 static int pipeline(enum mode mode, int argc, char **argv)
 {
 	const char *out = "trace.fxt", *file = NULL;
 	const char *const *cmd = NULL;
-	int verbose = 0, dry_run = 0, have_pid = 0, dashdash = -1, i, ncmd = 0;
-	int code;
+	int verbose = 0, dry_run = 0, have_pid = 0, have_trigger = 0, dashdash = -1, i;
+	int ncmd = 0, spans, events;
+	int gz = 0;
 	const struct stage *bad;
+	sigset_t mask;
 	struct stage *st = stages;
 	struct stat sb;
 
@@ -444,6 +593,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 			if (!strcmp(a, "--dry-run"))
 				dry_run = 1;
 			have_pid |= is_pid_option(a);
+			have_trigger |= is_trigger_option(a);
 			args_add(&rec, a);
 		}
 	}
@@ -499,7 +649,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	}
 	if (dry_run) {
 		/* mt-record only shows what it would do */
-		run_stages(st, 1, verbose);
+		run_stages(st, 1, -1, verbose);
 		if ((bad = culprit(st, 1)))
 			return report_failure(bad, "");
 		close_stdout_or_die();
@@ -515,613 +665,73 @@ static int pipeline(enum mode mode, int argc, char **argv)
 			args_add(&st[i].argv, "-v");
 	}
 	if (strcmp(out, "-")) {
-		int fd;
-
 		if (!stat(out, &sb) && S_ISDIR(sb.st_mode))
 			die(MT_EXIT_SYSTEM, "%s: is a directory", out);
 		/* fail now rather than after the recording */
-		tmp = tmp_name(out);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", tmp);
-		close(fd);
-		args_add(&st[3].argv, "-o");
-		args_add(&st[3].argv, tmp);
+		gz = output_name_is_gz(out);
+		tmp_create(out);
+		if (gz)
+			args_add(&st[3].argv, "--gzip");
 	}
 
-	run_stages(st, NSTAGES, verbose);
+	run_stages(st, NSTAGES, tmp_live ? tmp_fd : -1, verbose);
 
-	if ((bad = culprit(st, NSTAGES))) {
-		code = report_failure(bad, tmp ? "; no trace written" : "");
-		if (tmp)
-			unlink(tmp);
-		return code;
-	}
-	if (!tmp) {
+	bad = culprit(st, NSTAGES);
+	if (!tmp_live) {
+		if (bad)
+			return report_failure(bad, "");
 		close_stdout_or_die();
 		return MT_EXIT_OK;
 	}
+	/*
+	 * A recording that holds nothing replaces nothing. mt-fxt writes the
+	 * header of an empty trace and exits 1 (bad input): with the stages
+	 * before it content, that is this case too.
+	 */
+	if (!bad || (bad == &st[3] && WIFEXITED(bad->status) &&
+		     WEXITSTATUS(bad->status) == MT_EXIT_DATA))
+		trace_contents(tmp_fd, gz, tmp_path, &spans, &events);
+	else
+		spans = 1;
+	if (bad && spans)
+		return report_failure(bad, "; no trace written");
+	if (!spans) {
+		char *kept = lstat(out, &sb) ? xstrdup("no trace written") :
+			xfmt("%s left as it was", out);
+
+		tmp_remove();
+		if (!events && have_trigger)
+			warn("no snapshot was taken (the trigger never fired); %s", kept);
+		else if (!events)
+			warn("no snapshot was taken (the recording holds nothing); %s", kept);
+		else
+			warn("the recording holds no spans; %s", kept);
+		free(kept);
+		return MT_EXIT_DATA;
+	}
+	if (fchmod(tmp_fd, out_mode(out)))
+		die_errno(MT_EXIT_SYSTEM, "%s", tmp_path);
 	if (!lstat(out, &sb)) {
 		char *old = xfmt("%s.old", out);
 
-		if (rename(out, old))
+		if (rename(out, old)) {
+			tmp_live = 0; /* keep the new trace */
 			die_errno(MT_EXIT_SYSTEM, "moving %s to %s (the new trace is "
-				  "in %s)", out, old, tmp);
+				  "in %s)", out, old, tmp_path);
+		}
 		warn("moved the previous %s to %s", out, old);
 		free(old);
 	}
-	if (rename(tmp, out))
-		die_errno(MT_EXIT_SYSTEM, "moving %s to %s", tmp, out);
+	block_fatal(&mask);
+	if (rename(tmp_path, out))
+		die_errno(MT_EXIT_SYSTEM, "moving %s to %s", tmp_path, out);
+	tmp_live = 0;
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	close(tmp_fd);
 	fprintf(stderr, "%s: wrote %s; to view it: mt view ", mt_progname(), out);
 	mt_shell_quote(stderr, out);
 	fputs(" (or open https://ui.perfetto.dev and choose \"Open trace file\")\n",
 	      stderr);
-	close_stdout_or_die();
-	return MT_EXIT_OK;
-}
-
-/* ---- view: serve one file once, on 127.0.0.1 ---- */
-
-/*
- * As Perfetto's tools/open_trace_in_ui: port 9001 (the UI's Content
- * Security Policy allows it, as trace_processor's RPC port), the file at
- * /NAME with Access-Control-Allow-Origin for the UI, served until it has
- * been fetched once.
- */
-#define VIEW_PORT 9001
-#define VIEW_ORIGIN "https://ui.perfetto.dev"
-#define MAX_CLIENTS 16
-#define CLIENT_SECONDS 30
-
-struct client {
-	int fd;
-	time_t deadline;
-	size_t len;
-	char buf[16384];
-};
-
-struct server {
-	int file_fd;
-	off_t size;
-	const char *file;   /* as given */
-	const char *name;   /* its last component: the path served */
-	const char *origin; /* allowed to read it */
-	int port;
-};
-
-static int is_unreserved(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
-}
-
-/* s percent-encoded as a URL path segment. */
-static char *url_encode(const char *s)
-{
-	char *out = malloc(strlen(s) * 3 + 1), *o = out;
-
-	if (!out)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	for (; *s; s++) {
-		if (is_unreserved((unsigned char)*s))
-			*o++ = *s;
-		else
-			o += snprintf(o, 4, "%%%02X", (unsigned char)*s);
-	}
-	*o = '\0';
-	return out;
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Decode s in place; -1 when it holds a bad escape or a NUL. */
-static int url_decode(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (*s == '%') {
-			int hi = hexval((unsigned char)s[1]), lo;
-
-			if (hi < 0 || (lo = hexval((unsigned char)s[2])) < 0 || !(hi | lo))
-				return -1;
-			*o++ = (char)(hi * 16 + lo);
-			s += 2;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-	return 0;
-}
-
-static int send_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
-
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		c += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* Send a whole response with a short text body (none for HEAD). */
-static void respond(int fd, const struct server *sv, int head, const char *status,
-		    const char *extra, const char *body)
-{
-	char *r = xfmt("HTTP/1.1 %s\r\n"
-		       "Access-Control-Allow-Origin: %s\r\n"
-		       "Cache-Control: no-cache\r\n"
-		       "Connection: close\r\n"
-		       "Content-Type: text/plain; charset=utf-8\r\n"
-		       "Content-Length: %zu\r\n"
-		       "%s\r\n%s",
-		       status, sv->origin, strlen(body), extra, head ? "" : body);
-
-	send_all(fd, r, strlen(r));
-	free(r);
-}
-
-/* Send the file; 1 when all of it went out. */
-static int send_file(int fd, const struct server *sv, int head)
-{
-	char hdr[512], buf[65536];
-	off_t off = 0;
-
-	snprintf(hdr, sizeof(hdr),
-		 "HTTP/1.1 200 OK\r\n"
-		 "Access-Control-Allow-Origin: %s\r\n"
-		 "Cache-Control: no-cache\r\n"
-		 "Connection: close\r\n"
-		 "Content-Type: application/octet-stream\r\n"
-		 "Content-Length: %lld\r\n"
-		 "\r\n", sv->origin, (long long)sv->size);
-	if (send_all(fd, hdr, strlen(hdr)))
-		return 0;
-	if (head)
-		return 0;
-	while (off < sv->size) {
-		size_t want = sv->size - off < (off_t)sizeof(buf) ?
-			(size_t)(sv->size - off) : sizeof(buf);
-		ssize_t n = pread(sv->file_fd, buf, want, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", sv->file);
-		if (n == 0) {
-			warn("%s: shorter than when it was opened: the transfer is cut",
-			     sv->file);
-			return 0;
-		}
-		if (send_all(fd, buf, (size_t)n)) {
-			warn("the reader went away after %lld of %lld bytes",
-			     (long long)off, (long long)sv->size);
-			return 0;
-		}
-		off += n;
-	}
-	return 1;
-}
-
-/* A copy of the value of header name (with its colon) in the header
- * lines of a request, or NULL. */
-static char *header(const char *lines, const char *name)
-{
-	const char *line = lines;
-	size_t n = strlen(name);
-
-	while (*line) {
-		const char *end = strchr(line, '\n'), *v;
-
-		if (!end)
-			end = line + strlen(line);
-		if (end == line || (end == line + 1 && *line == '\r'))
-			break; /* the end of the head */
-		if (!strncasecmp(line, name, n)) {
-			char *copy;
-
-			v = line + n;
-			v += strspn(v, " \t");
-			while (end > v && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
-				end--;
-			copy = xfmt("%.*s", (int)(end - v), v);
-			return copy;
-		}
-		line = *end ? end + 1 : end;
-	}
-	return NULL;
-}
-
-static int host_allowed(const char *host, int port)
-{
-	char a[64], b[64];
-
-	if (!host)
-		return 1; /* not a browser: they all send Host */
-	snprintf(a, sizeof(a), "127.0.0.1:%d", port);
-	snprintf(b, sizeof(b), "localhost:%d", port);
-	if (!strcasecmp(host, a) || !strcasecmp(host, b))
-		return 1;
-	return port == 80 && (!strcasecmp(host, "127.0.0.1") || !strcasecmp(host, "localhost"));
-}
-
-/*
- * Answer the request in c->buf, whose head is complete. 1 when it fetched
- * the whole file.
- */
-static int handle(struct client *c, const struct server *sv)
-{
-	char *method = c->buf, *target = NULL, *version, *rest, *q;
-	char *hdrs, *host = NULL, *origin = NULL;
-	int head, ok = 0;
-	const char *what = "400";
-
-	rest = strchr(c->buf, '\n');
-	if (!rest) {
-		respond(c->fd, sv, 0, "400 Bad Request", "", "bad request\n");
-		goto log;
-	}
-	*rest = '\0';
-	hdrs = rest + 1;
-	if (rest > c->buf && rest[-1] == '\r')
-		rest[-1] = '\0';
-	target = strchr(method, ' ');
-	version = target ? strchr(target + 1, ' ') : NULL;
-	if (!target || !version || strncmp(version + 1, "HTTP/1.", 7)) {
-		target = NULL;
-		respond(c->fd, sv, 0, "400 Bad Request", "", "bad request\n");
-		goto log;
-	}
-	*target++ = '\0';
-	*version = '\0';
-	host = header(hdrs, "host:");
-	origin = header(hdrs, "origin:");
-	if ((q = strchr(target, '?')))
-		*q = '\0';
-	head = !strcmp(method, "HEAD");
-	if (!host_allowed(host, sv->port) || (origin && strcmp(origin, sv->origin))) {
-		/* another site, or a name rebound to 127.0.0.1 */
-		what = "403";
-		respond(c->fd, sv, head, "403 Forbidden", "", "forbidden\n");
-	} else if (!strcmp(method, "OPTIONS")) {
-		/* a CORS preflight, with Chrome's Private Network Access */
-		what = "204";
-		respond(c->fd, sv, 0, "204 No Content",
-			"Access-Control-Allow-Methods: GET, HEAD, OPTIONS\r\n"
-			"Access-Control-Allow-Headers: *\r\n"
-			"Access-Control-Allow-Private-Network: true\r\n"
-			"Access-Control-Max-Age: 600\r\n", "");
-	} else if (strcmp(method, "GET") && !head) {
-		what = "405";
-		respond(c->fd, sv, 0, "405 Method Not Allowed",
-			"Allow: GET, HEAD, OPTIONS\r\n", "method not allowed\n");
-	} else if (target[0] != '/' || url_decode(target + 1) || strcmp(target + 1, sv->name)) {
-		what = "404";
-		respond(c->fd, sv, head, "404 Not Found", "", "not found\n");
-	} else {
-		what = "200";
-		ok = send_file(c->fd, sv, head);
-	}
-log:
-	if (target)
-		warn("%s %s: %s", method, target, what);
-	else
-		warn("a malformed request: %s", what);
-	free(host);
-	free(origin);
-	return ok;
-}
-
-static void client_close(struct client *c)
-{
-	char sink[4096];
-	int i;
-
-	/* unread input would make close() reset the connection, and the
-	 * client could lose the response */
-	shutdown(c->fd, SHUT_WR);
-	for (i = 0; i < 16 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
-		;
-	close(c->fd);
-	c->fd = -1;
-}
-
-/* Read what c has sent; 1 when the file went out whole. */
-static int client_read(struct client *c, const struct server *sv)
-{
-	ssize_t n = recv(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len, 0);
-	int ok;
-
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
-		return 0;
-	if (n <= 0) {
-		client_close(c);
-		return 0;
-	}
-	c->len += (size_t)n;
-	c->buf[c->len] = '\0';
-	if (strlen(c->buf) != c->len) {
-		respond(c->fd, sv, 0, "400 Bad Request", "", "bad request\n");
-		client_close(c);
-		return 0;
-	}
-	if (!strstr(c->buf, "\r\n\r\n") && !strstr(c->buf, "\n\n")) {
-		if (c->len == sizeof(c->buf) - 1) {
-			respond(c->fd, sv, 0, "431 Request Header Fields Too Large", "",
-				"request too large\n");
-			client_close(c);
-		}
-		return 0;
-	}
-	ok = handle(c, sv);
-	client_close(c);
-	return ok;
-}
-
-static int listen_on(int port)
-{
-	struct sockaddr_in sa;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), on = 1;
-
-	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "socket");
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons((uint16_t)port);
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		if (errno == EADDRINUSE)
-			die(MT_EXIT_SYSTEM, "127.0.0.1:%d is in use (another mt view, or "
-			    "trace_processor_shell --httpd?); try -p", port);
-		die_errno(MT_EXIT_SYSTEM, "127.0.0.1:%d", port);
-	}
-	if (listen(fd, MAX_CLIENTS))
-		die_errno(MT_EXIT_SYSTEM, "listen");
-	return fd;
-}
-
-/* Start the desktop's URL opener on url, in a session of its own so that
- * Ctrl+C on mt leaves the browser alone; its pid, or -1. */
-static pid_t open_browser(const char *url)
-{
-#ifdef __APPLE__
-	const char *opener = "open";
-#else
-	const char *opener = "xdg-open";
-#endif
-	char *path = mt_which(opener);
-	pid_t pid;
-
-#ifndef __APPLE__
-	/* without a display, xdg-open falls back on a text browser in this
-	 * terminal */
-	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
-		free(path);
-		return -1;
-	}
-#endif
-	if (!path)
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		warn("fork: %s", strerror(errno));
-		free(path);
-		return -1;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		setsid();
-		execl(path, opener, url, (char *)NULL);
-		_exit(127);
-	}
-	free(path);
-	return pid;
-}
-
-static int view(int argc, char **argv)
-{
-	enum { OPT_NO_OPEN = 256, OPT_ORIGIN, OPT_HELP, OPT_VERSION };
-	static const struct option longopts[] = {
-		{ "no-open", no_argument, NULL, OPT_NO_OPEN },
-		{ "origin", required_argument, NULL, OPT_ORIGIN },
-		{ "port", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
-	static struct client clients[MAX_CLIENTS];
-	struct server sv = { .origin = VIEW_ORIGIN, .port = VIEW_PORT };
-	struct sockaddr_in sa;
-	socklen_t salen = sizeof(sa);
-	struct stat st;
-	char *origin, *path, *url, *ui, *u;
-	const char *slash;
-	int c, lfd, no_open = 0, done = 0, i;
-	pid_t opener = -1;
-
-	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': {
-			char *end;
-			long v;
-
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || v < 0 || v > 65535)
-				die(MT_EXIT_USAGE, "-p %s: expected a port number, 0 to 65535",
-				    optarg);
-			sv.port = (int)v;
-			break;
-		}
-		case OPT_NO_OPEN:
-			no_open = 1;
-			break;
-		case OPT_ORIGIN:
-			sv.origin = optarg;
-			break;
-		case OPT_HELP:
-			usage_ok(USAGE);
-		case OPT_VERSION:
-			version_ok();
-		default:
-			usage_fail(USAGE);
-		}
-	}
-	if (argc - optind != 1)
-		usage_fail(USAGE);
-	origin = xstrdup(sv.origin);
-	while (*origin && origin[strlen(origin) - 1] == '/')
-		origin[strlen(origin) - 1] = '\0';
-	if (strncmp(origin, "http://", 7) && strncmp(origin, "https://", 8))
-		die(MT_EXIT_USAGE, "--origin %s: expected http://HOST or https://HOST",
-		    sv.origin);
-	sv.origin = origin;
-	sv.file = argv[optind];
-	slash = strrchr(sv.file, '/');
-	sv.name = slash ? slash + 1 : sv.file;
-	if (!*sv.name)
-		die(MT_EXIT_USAGE, "%s: give a file, not a directory", sv.file);
-	/* the file as it is now: a later trace under its name does not
-	 * replace it */
-	sv.file_fd = open(sv.file, O_RDONLY | O_CLOEXEC);
-	if (sv.file_fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", sv.file);
-	if (fstat(sv.file_fd, &st))
-		die_errno(MT_EXIT_SYSTEM, "%s", sv.file);
-	if (!S_ISREG(st.st_mode))
-		die(MT_EXIT_DATA, "%s: not a regular file", sv.file);
-	sv.size = st.st_size;
-	signal(SIGPIPE, SIG_IGN);
-
-	lfd = listen_on(sv.port);
-	if (getsockname(lfd, (struct sockaddr *)&sa, &salen))
-		die_errno(MT_EXIT_SYSTEM, "getsockname");
-	sv.port = ntohs(sa.sin_port);
-	path = url_encode(sv.name);
-	url = xfmt("http://127.0.0.1:%d/%s", sv.port, path);
-	/* inside the UI's query: its own escapes escaped once more */
-	ui = malloc(strlen(sv.origin) + strlen("/#!/?url=") + strlen(url) * 3 + 1);
-	if (!ui)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	u = ui + snprintf(ui, strlen(sv.origin) + 10, "%s/#!/?url=", sv.origin);
-	for (i = 0; url[i]; i++) {
-		if (url[i] == '%') {
-			memcpy(u, "%25", 3);
-			u += 3;
-		} else {
-			*u++ = url[i];
-		}
-	}
-	*u = '\0';
-	printf("%s\n", ui);
-	if (fflush(stdout))
-		die_errno(MT_EXIT_SYSTEM, "write error on standard output");
-	fprintf(stderr, "%s: serving %s at %s until it has been fetched once "
-		"(Ctrl+C to stop)\n", mt_progname(), sv.file, url);
-	if (!no_open && (opener = open_browser(ui)) < 0)
-		fprintf(stderr, "%s: open the address above in a browser\n",
-			mt_progname());
-
-	for (i = 0; i < MAX_CLIENTS; i++)
-		clients[i].fd = -1;
-	while (!done) {
-		struct pollfd pfd[MAX_CLIENTS + 1];
-		int who[MAX_CLIENTS + 1], n = 0, free_slot = -1, k;
-		time_t now = time(NULL);
-
-		for (i = 0; i < MAX_CLIENTS; i++) {
-			if (clients[i].fd >= 0 && now >= clients[i].deadline)
-				client_close(&clients[i]);
-			if (clients[i].fd < 0) {
-				if (free_slot < 0)
-					free_slot = i;
-				continue;
-			}
-			pfd[n].fd = clients[i].fd;
-			pfd[n].events = POLLIN;
-			who[n++] = i;
-		}
-		if (free_slot >= 0) {
-			pfd[n].fd = lfd;
-			pfd[n].events = POLLIN;
-			who[n++] = -1;
-		}
-		if (opener > 0) {
-			int status;
-
-			if (waitpid(opener, &status, WNOHANG) == opener) {
-				if (!WIFEXITED(status) || WEXITSTATUS(status))
-					warn("the browser did not open; open the address "
-					     "above by hand");
-				opener = -1;
-			}
-		}
-		k = poll(pfd, (nfds_t)n, 1000);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno(MT_EXIT_SYSTEM, "poll");
-		}
-		for (i = 0; i < n && k > 0; i++) {
-			struct client *cl;
-
-			if (!pfd[i].revents)
-				continue;
-			if (who[i] < 0) {
-				int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-				struct timeval tv = { CLIENT_SECONDS, 0 };
-
-				if (fd < 0)
-					continue;
-				setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-				cl = &clients[free_slot];
-				cl->fd = fd;
-				cl->len = 0;
-				cl->deadline = now + CLIENT_SECONDS;
-				continue;
-			}
-			cl = &clients[who[i]];
-			if (cl->fd >= 0 && client_read(cl, &sv))
-				done = 1;
-		}
-	}
-	for (i = 0; i < MAX_CLIENTS; i++)
-		if (clients[i].fd >= 0)
-			client_close(&clients[i]);
-	close(lfd);
-	close(sv.file_fd);
-	fprintf(stderr, "%s: %s was fetched (%lld bytes); stopped serving\n",
-		mt_progname(), sv.file, (long long)sv.size);
-	free(origin);
-	free(path);
-	free(url);
-	free(ui);
 	close_stdout_or_die();
 	return MT_EXIT_OK;
 }
@@ -1140,7 +750,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "--version"))
 		version_ok();
 	if (!strcmp(cmd, "view"))
-		return view(argc - 1, argv + 1);
+		return mt_view(argc - 1, argv + 1, USAGE);
 	find_self_dir(argv[0]);
 	if (!strcmp(cmd, "run"))
 		return pipeline(MODE_RUN, argc - 1, argv + 1);

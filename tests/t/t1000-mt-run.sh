@@ -35,7 +35,7 @@ cmp want.fxt trace.fxt || fail "trace.fxt is not what the pipeline writes"
 fxt-check trace.fxt >check || { cat check >&2; fail "fxt-check trace.fxt"; }
 contains err "mt: wrote trace.fxt; to view it: mt view trace.fxt"
 contains err "ui.perfetto.dev"
-[ ! -e trace.fxt.tmp ] || fail "trace.fxt.tmp left behind"
+for f in .trace.fxt.*; do [ ! -e "$f" ] || fail "$f left behind"; done
 [ ! -e trace.fxt.old ] || fail "trace.fxt.old without a previous trace"
 printf '[--]\n[./prog]\n' >want
 same_file want rec.argv
@@ -65,19 +65,21 @@ mt run -o 'with space.fxt' -- x 2>err
 cmp want.fxt 'with space.fxt' || fail "-o 'with space.fxt'"
 contains err "mt view 'with space.fxt'"
 mt run -o t.fxt.gz -- x 2>/dev/null
-[ ! -e t.fxt.tmp.gz ] || fail "t.fxt.tmp.gz left behind"
+for f in .t.fxt.gz.*; do [ ! -e "$f" ] || fail "$f left behind"; done
 gunzip -c t.fxt.gz >t.fxt || fail "t.fxt.gz is not gzip"
 cmp want.fxt t.fxt || fail "-o t.fxt.gz"
 mt run -o - -- x >stdout.fxt 2>err
 cmp want.fxt stdout.fxt || fail "-o -"
 grep -q wrote err && fail "-o -: $(cat err)"
-for f in ./- ./-.tmp; do [ ! -e "$f" ] || fail "-o - made a file: $f"; done
+for f in ./- ./.-.*; do [ ! -e "$f" ] || fail "-o - made a file: $f"; done
 
 # -v: the pipeline, quoted as a shell reads it, and the filters' counts
 mt run -v -o v.fxt -- ./prog 'a b' >out 2>err
-contains err "mt: running: $PWD/rec -- ./prog 'a b' | $MT_BIN/mt-script-parse -v | $MT_BIN/mt-stacks -v | $MT_BIN/mt-fxt -v -o v.fxt.tmp"
+# (mt-fxt writes to the private temporary, its standard output)
+grep -q "^mt: running: $PWD/rec -- ./prog 'a b' | $MT_BIN/mt-script-parse -v | $MT_BIN/mt-stacks -v | $MT_BIN/mt-fxt -v >\.v\.fxt\.[A-Za-z0-9]\{6\}\$" err ||
+	fail "-v: $(cat err)"
 contains err "mt-script-parse: <stdin>: 1762 lines read"
-contains err "mt-fxt: v.fxt.tmp: 978 spans"
+contains err "mt-fxt: <stdout>: 978 spans"
 
 # arguments reach mt-record unchanged: mt's own options are taken out, the
 # rest keeps its order
@@ -161,7 +163,7 @@ cmp want.fxt trace.fxt || fail "decode to trace.fxt"
 rm -f trace.fxt
 mt run --dry-run -- ./prog >out 2>err
 cmp "$fixture" out || fail "--dry-run: not mt-record's output"
-for f in trace.fxt trace.fxt.tmp; do [ ! -e "$f" ] || fail "--dry-run wrote a trace: $f"; done
+for f in trace.fxt .trace.fxt.*; do [ ! -e "$f" ] || fail "--dry-run wrote a trace: $f"; done
 printf '[--dry-run]\n[--]\n[./prog]\n' >want
 same_file want rec.argv
 

@@ -22,7 +22,7 @@ stand_in() {
 
 # no_trace: neither a trace nor a temporary file
 no_trace() {
-	for f in trace.fxt trace.fxt.tmp trace.fxt.old; do
+	for f in trace.fxt trace.fxt.old .trace.fxt.*; do
 		[ ! -e "$f" ] || fail "$f exists"
 	done
 }
@@ -68,18 +68,18 @@ echo old >want
 same_file want trace.fxt
 echo older >want
 same_file want trace.fxt.old
-[ ! -e trace.fxt.tmp ] || fail "trace.fxt.tmp left behind"
+for f in .trace.fxt.*; do [ ! -e "$f" ] || fail "$f left behind"; done
 rm -f trace.fxt trace.fxt.old
 
 # the same with -o FILE.gz
 stand_in 'exit 1'
 expect_exit 1 mt run -o t.fxt.gz -- ./prog >out 2>err
-for f in t.fxt.gz t.fxt.tmp.gz; do [ ! -e "$f" ] || fail "-o t.fxt.gz: a file left: $f"; done
+for f in t.fxt.gz .t.fxt.gz.*; do [ ! -e "$f" ] || fail "-o t.fxt.gz: a file left: $f"; done
 
 # an output that cannot be written: mt-record never runs
 stand_in "cat '$fixture'"
 expect_exit 3 mt run -o no-such-dir/t.fxt -- ./prog >out 2>err
-contains err "mt: no-such-dir/t.fxt.tmp: No such file or directory"
+contains err "mt: no-such-dir/t.fxt: cannot create a temporary file in no-such-dir/: No such file or directory"
 [ ! -e ran ] || fail "mt-record ran though the output cannot be written"
 mkdir adir
 expect_exit 3 mt run -o adir -- ./prog >out 2>err

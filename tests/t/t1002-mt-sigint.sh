@@ -57,4 +57,4 @@ rm -f trace.fxt
 ctrl_c
 [ "$status" -eq 130 ] || { cat err >&2; fail "mt exited $status, not 130"; }
 contains err "mt: mt-record was killed by signal 2 (Interrupt); no trace written"
-for f in trace.fxt trace.fxt.tmp; do [ ! -e "$f" ] || fail "a trace after an interrupted mt-record: $f"; done
+for f in trace.fxt .trace.fxt.*; do [ ! -e "$f" ] || fail "a trace after an interrupted mt-record: $f"; done

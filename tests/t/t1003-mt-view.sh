@@ -1,6 +1,6 @@
 #!/bin/sh
-# mt view serves the file on 127.0.0.1 until one GET has received all of
-# it, then exits 0: it prints the ui.perfetto.dev address that loads it;
+# mt view serves the file on 127.0.0.1 until one GET from the UI (its
+# Origin) has received all of it, then exits 0: it prints the ui.perfetto.dev address that loads it;
 # the GET answers 200 with the file byte for byte, Content-Length and the
 # CORS header for ui.perfetto.dev (or --origin); a preflight answers 204
 # with the CORS and Private Network Access headers; other paths 404, other
@@ -114,7 +114,7 @@ cp one.fxt 'sub/my trace%&#.fxt'
 serve 'sub/my trace%&#.fxt'
 [ "$ui" = "https://ui.perfetto.dev/#!/?url=$base/my%2520trace%2525%2526%2523.fxt" ] ||
 	fail "address: $ui"
-req enc "$base/my%20trace%25%26%23.fxt"
+req enc -H 'Origin: https://ui.perfetto.dev' "$base/my%20trace%25%26%23.fxt"
 head -1 enc.h | grep -q '^HTTP/1.1 200 ' || fail "GET encoded: $(head -1 enc.h)"
 cmp one.fxt enc || fail "the body of 'my trace%&#.fxt'"
 stopped
@@ -135,7 +135,7 @@ serve one.fxt
 expect_exit 3 mt view --no-open -p "$port" one.fxt >out 2>err2
 contains err2 "mt: 127.0.0.1:$port is in use"
 [ ! -s out ] || fail "an address printed without a server"
-req last "$base/one.fxt"
+req last -H 'Origin: https://ui.perfetto.dev' "$base/one.fxt"
 stopped
 
 # usage and system errors

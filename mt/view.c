@@ -1,0 +1,663 @@
+/*
+ * mt view: serve one file once, on 127.0.0.1, to the Perfetto UI. See
+ * docs/mt.1 (the server) and view.h.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmdline.h"
+#include "die.h"
+#include "quote.h"
+#include "view.h"
+#include "banned.h"
+
+/*
+ * As Perfetto's tools/open_trace_in_ui: port 9001 (the UI's Content
+ * Security Policy allows it, as trace_processor's RPC port), the file at
+ * /NAME with Access-Control-Allow-Origin for the UI, served until it has
+ * been fetched once.
+ */
+#define VIEW_PORT 9001
+#define VIEW_ORIGIN "https://ui.perfetto.dev"
+/*
+ * Many clients at a time, none able to hold the others off: every socket
+ * is non-blocking and polled; a request head must arrive whole within
+ * HEAD_SECONDS of the connection, and a response must make progress every
+ * SEND_SECONDS. With MAX_CLIENTS connections open, a new one closes the
+ * oldest that has not sent its request yet (else the oldest).
+ */
+#define MAX_CLIENTS 64
+#define HEAD_SECONDS 10
+#define SEND_SECONDS 10
+
+enum client_state { C_FREE, C_READ, C_WRITE };
+
+struct client {
+	int fd;
+	enum client_state state;
+	time_t since;     /* accepted */
+	time_t deadline;  /* of the head, or of the next progress */
+	size_t len;       /* of the head read so far */
+	char buf[16384];
+	char *out;        /* the response head (and short body) */
+	size_t out_len, out_pos;
+	off_t file_off, file_end; /* the part of the file still to send */
+	int fetch;        /* the UI's GET of the whole file: ends the serving */
+};
+
+struct server {
+	int file_fd;
+	off_t size;
+	const char *file;   /* as given */
+	const char *name;   /* its last component: the path served */
+	const char *origin; /* allowed to read it */
+	int port;
+};
+
+static int is_unreserved(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+/* s percent-encoded as a URL path segment. */
+static char *url_encode(const char *s)
+{
+	char *out = malloc(strlen(s) * 3 + 1), *o = out;
+
+	if (!out)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	for (; *s; s++) {
+		if (is_unreserved((unsigned char)*s))
+			*o++ = *s;
+		else
+			o += snprintf(o, 4, "%%%02X", (unsigned char)*s);
+	}
+	*o = '\0';
+	return out;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decode s in place; -1 when it holds a bad escape or a NUL. */
+static int url_decode(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (*s == '%') {
+			int hi = hexval((unsigned char)s[1]), lo;
+
+			if (hi < 0 || (lo = hexval((unsigned char)s[2])) < 0 || !(hi | lo))
+				return -1;
+			*o++ = (char)(hi * 16 + lo);
+			s += 2;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+	return 0;
+}
+
+/* Queue a whole response with a short text body (none for HEAD). */
+static void respond(struct client *c, const struct server *sv, int head,
+		    const char *status, const char *extra, const char *body)
+{
+	free(c->out);
+	c->out = xfmt("HTTP/1.1 %s\r\n"
+		      "Access-Control-Allow-Origin: %s\r\n"
+		      "Cache-Control: no-cache\r\n"
+		      "Connection: close\r\n"
+		      "Content-Type: text/plain; charset=utf-8\r\n"
+		      "Content-Length: %zu\r\n"
+		      "%s\r\n%s",
+		      status, sv->origin, strlen(body), extra, head ? "" : body);
+	c->out_len = strlen(c->out);
+	c->out_pos = 0;
+	c->file_off = c->file_end = 0;
+}
+
+/* Queue the file (its headers only for HEAD). */
+static void respond_file(struct client *c, const struct server *sv, int head)
+{
+	free(c->out);
+	c->out = xfmt("HTTP/1.1 200 OK\r\n"
+		      "Access-Control-Allow-Origin: %s\r\n"
+		      "Cache-Control: no-cache\r\n"
+		      "Connection: close\r\n"
+		      "Content-Type: application/octet-stream\r\n"
+		      "Content-Length: %lld\r\n"
+		      "\r\n", sv->origin, (long long)sv->size);
+	c->out_len = strlen(c->out);
+	c->out_pos = 0;
+	c->file_off = 0;
+	c->file_end = head ? 0 : sv->size;
+}
+
+/* A copy of the value of header name (with its colon) in the header
+ * lines of a request, or NULL. */
+static char *header(const char *lines, const char *name)
+{
+	const char *line = lines;
+	size_t n = strlen(name);
+
+	while (*line) {
+		const char *end = strchr(line, '\n'), *v;
+
+		if (!end)
+			end = line + strlen(line);
+		if (end == line || (end == line + 1 && *line == '\r'))
+			break; /* the end of the head */
+		if (!strncasecmp(line, name, n)) {
+			char *copy;
+
+			v = line + n;
+			v += strspn(v, " \t");
+			while (end > v && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+				end--;
+			copy = xfmt("%.*s", (int)(end - v), v);
+			return copy;
+		}
+		line = *end ? end + 1 : end;
+	}
+	return NULL;
+}
+
+static int host_allowed(const char *host, int port)
+{
+	char a[64], b[64];
+
+	if (!host)
+		return 1; /* not a browser: they all send Host */
+	snprintf(a, sizeof(a), "127.0.0.1:%d", port);
+	snprintf(b, sizeof(b), "localhost:%d", port);
+	if (!strcasecmp(host, a) || !strcasecmp(host, b))
+		return 1;
+	return port == 80 && (!strcasecmp(host, "127.0.0.1") || !strcasecmp(host, "localhost"));
+}
+
+/*
+ * Answer the request in c->buf, whose head is complete: queue the
+ * response, log the request. Only a GET of the file from the UI (its
+ * Origin: a CORS fetch, as the UI's ?url= makes) is the fetch that ends
+ * the serving; one without Origin (curl, or a no-cors request of another
+ * page, an <img>) is answered but does not count.
+ */
+static void handle(struct client *c, const struct server *sv)
+{
+	char *method = c->buf, *target = NULL, *version, *rest, *q;
+	char *hdrs, *host = NULL, *origin = NULL;
+	char qm[MT_QUOTE_SIZE(16)], qt[MT_QUOTE_SIZE(64)];
+	int head;
+	const char *what = "400";
+
+	rest = strchr(c->buf, '\n');
+	if (!rest) {
+		respond(c, sv, 0, "400 Bad Request", "", "bad request\n");
+		goto log;
+	}
+	*rest = '\0';
+	hdrs = rest + 1;
+	if (rest > c->buf && rest[-1] == '\r')
+		rest[-1] = '\0';
+	target = strchr(method, ' ');
+	version = target ? strchr(target + 1, ' ') : NULL;
+	if (!target || !version || strncmp(version + 1, "HTTP/1.", 7)) {
+		target = NULL;
+		respond(c, sv, 0, "400 Bad Request", "", "bad request\n");
+		goto log;
+	}
+	*target++ = '\0';
+	*version = '\0';
+	host = header(hdrs, "host:");
+	origin = header(hdrs, "origin:");
+	if ((q = strchr(target, '?')))
+		*q = '\0';
+	head = !strcmp(method, "HEAD");
+	if (!host_allowed(host, sv->port) || (origin && strcmp(origin, sv->origin))) {
+		/* another site, or a name rebound to 127.0.0.1 */
+		what = "403";
+		respond(c, sv, head, "403 Forbidden", "", "forbidden\n");
+	} else if (!strcmp(method, "OPTIONS")) {
+		/* a CORS preflight, with Chrome's Private Network Access */
+		what = "204";
+		respond(c, sv, 0, "204 No Content",
+			"Access-Control-Allow-Methods: GET, HEAD, OPTIONS\r\n"
+			"Access-Control-Allow-Headers: *\r\n"
+			"Access-Control-Allow-Private-Network: true\r\n"
+			"Access-Control-Max-Age: 600\r\n", "");
+	} else if (strcmp(method, "GET") && !head) {
+		what = "405";
+		respond(c, sv, 0, "405 Method Not Allowed",
+			"Allow: GET, HEAD, OPTIONS\r\n", "method not allowed\n");
+	} else if (target[0] != '/' || url_decode(target + 1) || strcmp(target + 1, sv->name)) {
+		what = "404";
+		respond(c, sv, head, "404 Not Found", "", "not found\n");
+	} else {
+		what = origin || head ? "200" : "200 (no Origin: not the UI's fetch)";
+		respond_file(c, sv, head);
+		c->fetch = !head && origin;
+	}
+log:
+	/* what came from outside, printable: no escape reaches the terminal */
+	if (target)
+		warn("%s %s: %s", mt_quote_str(qm, sizeof(qm), method),
+		     mt_quote_str(qt, sizeof(qt), target), what);
+	else
+		warn("a malformed request: %s", what);
+	free(host);
+	free(origin);
+	c->state = C_WRITE;
+}
+
+static void client_close(struct client *c)
+{
+	char sink[4096];
+	int i;
+
+	/* unread input would make close() reset the connection, and the
+	 * client could lose the response */
+	shutdown(c->fd, SHUT_WR);
+	for (i = 0; i < 16 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
+		;
+	close(c->fd);
+	free(c->out);
+	c->out = NULL;
+	c->fd = -1;
+	c->state = C_FREE;
+}
+
+/* Send what c can take now; 1 when the fetch went out whole. */
+static int client_write(struct client *c, const struct server *sv, time_t now)
+{
+	static char buf[65536];
+	int fetched;
+
+	while (c->out_pos < c->out_len || c->file_off < c->file_end) {
+		const char *p;
+		size_t n;
+		ssize_t k;
+
+		if (c->out_pos < c->out_len) {
+			p = c->out + c->out_pos;
+			n = c->out_len - c->out_pos;
+		} else {
+			n = c->file_end - c->file_off < (off_t)sizeof(buf) ?
+				(size_t)(c->file_end - c->file_off) : sizeof(buf);
+			k = pread(sv->file_fd, buf, n, c->file_off);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				die_errno(MT_EXIT_SYSTEM, "%s", sv->file);
+			if (k == 0) {
+				warn("%s: shorter than when it was opened: the transfer is cut",
+				     sv->file);
+				client_close(c);
+				return 0;
+			}
+			p = buf;
+			n = (size_t)k;
+		}
+		k = send(c->fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0; /* poll says when it can take more */
+		if (k < 0) {
+			if (c->file_end)
+				warn("the reader went away after %lld of %lld bytes",
+				     (long long)c->file_off, (long long)c->file_end);
+			client_close(c);
+			return 0;
+		}
+		if (c->out_pos < c->out_len)
+			c->out_pos += (size_t)k;
+		else
+			c->file_off += k;
+		c->deadline = now + SEND_SECONDS;
+	}
+	fetched = c->fetch;
+	client_close(c);
+	return fetched;
+}
+
+/* Read what c has sent; answer once the head is whole. 1 when that
+ * ended with the fetch sent whole. */
+static int client_read(struct client *c, const struct server *sv, time_t now)
+{
+	ssize_t n = recv(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len, MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	if (n <= 0) {
+		client_close(c);
+		return 0;
+	}
+	c->len += (size_t)n;
+	c->buf[c->len] = '\0';
+	if (strlen(c->buf) != c->len) {
+		respond(c, sv, 0, "400 Bad Request", "", "bad request\n");
+		warn("a malformed request: 400");
+		c->state = C_WRITE;
+	} else if (strstr(c->buf, "\r\n\r\n") || strstr(c->buf, "\n\n")) {
+		handle(c, sv);
+	} else if (c->len == sizeof(c->buf) - 1) {
+		respond(c, sv, 0, "431 Request Header Fields Too Large", "",
+			"request too large\n");
+		warn("a request too large: 431");
+		c->state = C_WRITE;
+	} else {
+		return 0;
+	}
+	c->deadline = now + SEND_SECONDS;
+	return client_write(c, sv, now);
+}
+
+/* A slot for a new connection: a free one, else the oldest that has not
+ * sent its request, else the oldest, closed. */
+static struct client *client_slot(struct client *cl)
+{
+	struct client *victim = NULL;
+	int i;
+
+	for (i = 0; i < MAX_CLIENTS; i++) {
+		if (cl[i].state == C_FREE)
+			return &cl[i];
+		if (!victim || (cl[i].state == C_READ && victim->state != C_READ) ||
+		    (cl[i].state == victim->state && cl[i].since < victim->since))
+			victim = &cl[i];
+	}
+	client_close(victim);
+	return victim;
+}
+
+/* Seconds of a clock that does not jump. */
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static int listen_on(int port)
+{
+	struct sockaddr_in sa;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), on = 1;
+
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		if (errno == EADDRINUSE)
+			die(MT_EXIT_SYSTEM, "127.0.0.1:%d is in use (another mt view, or "
+			    "trace_processor_shell --httpd?); try -p", port);
+		die_errno(MT_EXIT_SYSTEM, "127.0.0.1:%d", port);
+	}
+	if (listen(fd, MAX_CLIENTS))
+		die_errno(MT_EXIT_SYSTEM, "listen");
+	return fd;
+}
+
+/* Start the desktop's URL opener on url, in a session of its own so that
+ * Ctrl+C on mt leaves the browser alone; its pid, or -1. */
+static pid_t open_browser(const char *url)
+{
+#ifdef __APPLE__
+	const char *opener = "open";
+#else
+	const char *opener = "xdg-open";
+#endif
+	char *path = mt_which(opener);
+	pid_t pid;
+
+#ifndef __APPLE__
+	/* without a display, xdg-open falls back on a text browser in this
+	 * terminal */
+	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
+		free(path);
+		return -1;
+	}
+#endif
+	if (!path)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		warn("fork: %s", strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		setsid();
+		execl(path, opener, url, (char *)NULL);
+		_exit(127);
+	}
+	free(path);
+	return pid;
+}
+
+int mt_view(int argc, char **argv, const char *usage)
+{
+	enum { OPT_NO_OPEN = 256, OPT_ORIGIN, OPT_HELP, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "no-open", no_argument, NULL, OPT_NO_OPEN },
+		{ "origin", required_argument, NULL, OPT_ORIGIN },
+		{ "port", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct client clients[MAX_CLIENTS];
+	struct server sv = { .origin = VIEW_ORIGIN, .port = VIEW_PORT };
+	struct sockaddr_in sa;
+	socklen_t salen = sizeof(sa);
+	struct stat st;
+	char *origin, *path, *url, *ui, *u;
+	const char *slash;
+	int c, lfd, no_open = 0, done = 0, i;
+	pid_t opener = -1;
+
+	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || v < 0 || v > 65535)
+				die(MT_EXIT_USAGE, "-p %s: expected a port number, 0 to 65535",
+				    optarg);
+			sv.port = (int)v;
+			break;
+		}
+		case OPT_NO_OPEN:
+			no_open = 1;
+			break;
+		case OPT_ORIGIN:
+			sv.origin = optarg;
+			break;
+		case OPT_HELP:
+			usage_ok(usage);
+		case OPT_VERSION:
+			version_ok();
+		default:
+			usage_fail(usage);
+		}
+	}
+	if (argc - optind != 1)
+		usage_fail(usage);
+	origin = xstrdup(sv.origin);
+	while (*origin && origin[strlen(origin) - 1] == '/')
+		origin[strlen(origin) - 1] = '\0';
+	if (strncmp(origin, "http://", 7) && strncmp(origin, "https://", 8))
+		die(MT_EXIT_USAGE, "--origin %s: expected http://HOST or https://HOST",
+		    sv.origin);
+	sv.origin = origin;
+	sv.file = argv[optind];
+	slash = strrchr(sv.file, '/');
+	sv.name = slash ? slash + 1 : sv.file;
+	if (!*sv.name)
+		die(MT_EXIT_USAGE, "%s: give a file, not a directory", sv.file);
+	/* the file as it is now: a later trace under its name does not
+	 * replace it */
+	/* O_NONBLOCK: a FIFO is refused at once, not waited on for a writer */
+	sv.file_fd = open(sv.file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (sv.file_fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", sv.file);
+	if (fstat(sv.file_fd, &st))
+		die_errno(MT_EXIT_SYSTEM, "%s", sv.file);
+	if (!S_ISREG(st.st_mode))
+		die(MT_EXIT_DATA, "%s: not a regular file", sv.file);
+	sv.size = st.st_size;
+	signal(SIGPIPE, SIG_IGN);
+
+	lfd = listen_on(sv.port);
+	if (getsockname(lfd, (struct sockaddr *)&sa, &salen))
+		die_errno(MT_EXIT_SYSTEM, "getsockname");
+	sv.port = ntohs(sa.sin_port);
+	path = url_encode(sv.name);
+	url = xfmt("http://127.0.0.1:%d/%s", sv.port, path);
+	/* inside the UI's query: its own escapes escaped once more */
+	ui = malloc(strlen(sv.origin) + strlen("/#!/?url=") + strlen(url) * 3 + 1);
+	if (!ui)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	u = ui + snprintf(ui, strlen(sv.origin) + 10, "%s/#!/?url=", sv.origin);
+	for (i = 0; url[i]; i++) {
+		if (url[i] == '%') {
+			memcpy(u, "%25", 3);
+			u += 3;
+		} else {
+			*u++ = url[i];
+		}
+	}
+	*u = '\0';
+	printf("%s\n", ui);
+	if (fflush(stdout))
+		die_errno(MT_EXIT_SYSTEM, "write error on standard output");
+	fprintf(stderr, "%s: serving %s at %s until it has been fetched once "
+		"(Ctrl+C to stop)\n", mt_progname(), sv.file, url);
+	if (!no_open && (opener = open_browser(ui)) < 0)
+		fprintf(stderr, "%s: open the address above in a browser\n",
+			mt_progname());
+
+	for (i = 0; i < MAX_CLIENTS; i++)
+		clients[i].fd = -1;
+	while (!done) {
+		struct pollfd pfd[MAX_CLIENTS + 1];
+		int who[MAX_CLIENTS + 1], n = 0, k;
+		time_t now = now_s();
+
+		for (i = 0; i < MAX_CLIENTS; i++) {
+			struct client *cl = &clients[i];
+
+			if (cl->state != C_FREE && now >= cl->deadline) {
+				if (cl->state == C_WRITE && cl->file_end)
+					warn("a reader stalled after %lld of %lld bytes: "
+					     "dropped", (long long)cl->file_off,
+					     (long long)cl->file_end);
+				client_close(cl);
+			}
+			if (cl->state == C_FREE)
+				continue;
+			pfd[n].fd = cl->fd;
+			pfd[n].events = cl->state == C_READ ? POLLIN : POLLOUT;
+			who[n++] = i;
+		}
+		pfd[n].fd = lfd;
+		pfd[n].events = POLLIN;
+		who[n++] = -1;
+		if (opener > 0) {
+			int status;
+
+			if (waitpid(opener, &status, WNOHANG) == opener) {
+				if (!WIFEXITED(status) || WEXITSTATUS(status))
+					warn("the browser did not open; open the address "
+					     "above by hand");
+				opener = -1;
+			}
+		}
+		k = poll(pfd, (nfds_t)n, 1000);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno(MT_EXIT_SYSTEM, "poll");
+		}
+		now = now_s();
+		for (i = 0; i < n && k > 0 && !done; i++) {
+			struct client *cl;
+
+			if (!pfd[i].revents)
+				continue;
+			if (who[i] < 0) {
+				int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+				if (fd < 0)
+					continue;
+				cl = client_slot(clients);
+				cl->fd = fd;
+				cl->state = C_READ;
+				cl->len = 0;
+				cl->fetch = 0;
+				cl->since = now;
+				cl->deadline = now + HEAD_SECONDS;
+				continue;
+			}
+			cl = &clients[who[i]];
+			if (cl->state == C_READ)
+				done = client_read(cl, &sv, now);
+			else if (cl->state == C_WRITE)
+				done = client_write(cl, &sv, now);
+		}
+	}
+	for (i = 0; i < MAX_CLIENTS; i++)
+		if (clients[i].state != C_FREE)
+			client_close(&clients[i]);
+	close(lfd);
+	close(sv.file_fd);
+	fprintf(stderr, "%s: %s was fetched (%lld bytes); stopped serving\n",
+		mt_progname(), sv.file, (long long)sv.size);
+	free(origin);
+	free(path);
+	free(url);
+	free(ui);
+	close_stdout_or_die();
+	return MT_EXIT_OK;
+}
+
