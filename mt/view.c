@@ -570,7 +570,7 @@ int mt_view(int argc, char **argv, const char *usage)
 	*u = '\0';
 	printf("%s\n", ui);
 	if (fflush(stdout))
-		die_errno(MT_EXIT_SYSTEM, "write error on standard output");
+		output_write_failed();
 	fprintf(stderr, "%s: serving %s at %s until it has been fetched once "
 		"(Ctrl+C to stop)\n", mt_progname(), sv.file, url);
 	if (!no_open && (opener = open_browser(ui)) < 0)
