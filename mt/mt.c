@@ -558,7 +558,8 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	const char *const *cmd = NULL;
 	int verbose = 0, dry_run = 0, have_pid = 0, have_trigger = 0, dashdash = -1, i;
 	int ncmd = 0, spans, events;
-	int gz = 0;
+	int gz = 0, direct_fd = -1;
+	static char *resolved; /* out through its link; static: kept to the end */
 	const struct stage *bad;
 	sigset_t mask;
 	struct stage *st = stages;
@@ -665,16 +666,31 @@ static int pipeline(enum mode mode, int argc, char **argv)
 			args_add(&st[i].argv, "-v");
 	}
 	if (strcmp(out, "-")) {
+		gz = output_name_is_gz(out);
 		if (!stat(out, &sb) && S_ISDIR(sb.st_mode))
 			die(MT_EXIT_SYSTEM, "%s: is a directory", out);
-		/* fail now rather than after the recording */
-		gz = output_name_is_gz(out);
-		tmp_create(out);
+		if (!stat(out, &sb) && !S_ISREG(sb.st_mode)) {
+			/* a terminal, /dev/null, a FIFO: written as it is,
+			 * never moved or replaced */
+			direct_fd = open(out, O_WRONLY | O_CLOEXEC);
+			if (direct_fd < 0)
+				die_errno(MT_EXIT_SYSTEM, "%s", out);
+		} else {
+			/* a link is followed, as common/output does: the
+			 * file it names is the one replaced (and kept as .old) */
+			if (!lstat(out, &sb) && S_ISLNK(sb.st_mode) &&
+			    (resolved = realpath(out, NULL)))
+				out = resolved;
+			/* fail now rather than after the recording */
+			tmp_create(out);
+		}
 		if (gz)
 			args_add(&st[3].argv, "--gzip");
 	}
 
-	run_stages(st, NSTAGES, tmp_live ? tmp_fd : -1, verbose);
+	run_stages(st, NSTAGES, tmp_live ? tmp_fd : direct_fd, verbose);
+	if (direct_fd >= 0)
+		close(direct_fd);
 
 	bad = culprit(st, NSTAGES);
 	if (!tmp_live) {

@@ -122,3 +122,27 @@ chmod 640 m.fxt
 chmod 604 m.fxt
 (umask 077 && mt run -o m.fxt -- ./prog 2>/dev/null)
 [ "$(mode m.fxt)" = 604 ] || fail "replacing a 604 file: mode $(mode m.fxt)"
+
+# a device or a FIFO is written as it is: never moved to .old or replaced
+# (as root, `mt run -o /dev/null` once moved /dev/null); a link is
+# followed, as every tool's -o does: the file it names becomes the trace
+# and its old content the .old, the link stays
+if mknod nulldev c 1 3 2>/dev/null; then
+	mt run -o nulldev -- ./prog 2>err || { cat err >&2; fail "mt run -o nulldev"; }
+	[ -c nulldev ] && [ ! -e nulldev.old ] || fail "the device was moved or replaced: $(ls -l nulldev*)"
+	[ -z "$(temps)" ] || fail "left: $(temps)"
+	rm nulldev
+fi
+mkfifo fifo
+cat fifo >from-fifo &
+mt run -o fifo -- ./prog 2>err || { cat err >&2; fail "mt run -o fifo"; }
+wait
+[ -p fifo ] && [ ! -e fifo.old ] || fail "the FIFO was moved or replaced"
+cmp -s from-fifo want.fxt || fail "the trace written into the FIFO differs"
+rm fifo from-fifo
+echo old >real.fxt
+ln -s real.fxt link.fxt
+mt run -o link.fxt -- ./prog 2>/dev/null
+[ -L link.fxt ] || fail "the link was replaced"
+cmp -s real.fxt want.fxt || fail "the file the link names is not the trace"
+[ "$(cat real.fxt.old)" = old ] || fail "real.fxt.old does not hold the old trace"
