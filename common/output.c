@@ -19,6 +19,9 @@ static const char *shown;
 static char *target;
 static char tmp[PATH_MAX];
 static volatile sig_atomic_t have_tmp;
+/* The process that made tmp: a child forked later (mt-record's perf, a
+ * command) that exits or takes a signal before its exec removes nothing. */
+static pid_t tmp_owner;
 static const struct output_filter *filter;
 
 /* The files read and written, to refuse writing over the input. */
@@ -67,7 +70,7 @@ void output_note_input(int fd, const char *name)
 /* Async-signal-safe. */
 static void remove_tmp(void)
 {
-	if (have_tmp) {
+	if (have_tmp && getpid() == tmp_owner) {
 		have_tmp = 0;
 		unlink(tmp);
 	}
@@ -178,6 +181,7 @@ void output_to_or_die(const char *name)
 	if (fd < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s: cannot create a file beside it", name);
 	have_tmp = 1;
+	tmp_owner = getpid();
 	if (!registered++) {
 		atexit(at_exit);
 		catch_fatal();
