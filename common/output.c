@@ -23,6 +23,7 @@ static volatile sig_atomic_t have_tmp;
  * command) that exits or takes a signal before its exec removes nothing. */
 static pid_t tmp_owner;
 static const struct output_filter *filter;
+static int keep_old;
 
 /* The files read and written, to refuse writing over the input. */
 static struct stat in_st, out_st;
@@ -88,11 +89,11 @@ static void on_fatal(int sig)
 	raise(sig);
 }
 
-/* Remove the temporary when SIGTERM or SIGHUP ends the tool, unless the
- * tool handles them itself. */
+/* Remove the temporary when SIGTERM, SIGHUP, SIGINT or SIGQUIT ends the
+ * tool, unless the tool handles (or ignores) them itself. */
 static void catch_fatal(void)
 {
-	static const int sigs[] = { SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
 	size_t i;
 
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
@@ -135,7 +136,7 @@ static void to_stdout(int fd)
 
 void output_to_or_die(const char *name)
 {
-	struct stat st, in0;
+	struct stat st, in0, lst;
 	mode_t mode, mask;
 	static int registered;
 	int fd;
@@ -166,7 +167,10 @@ void output_to_or_die(const char *name)
 		}
 		mode = st.st_mode & 07777;
 		/* a link is followed: the file it names is the one replaced */
-		target = realpath(name, NULL);
+		if (!lstat(name, &lst) && S_ISLNK(lst.st_mode))
+			target = realpath(name, NULL);
+		else
+			target = strdup(name);
 		if (!target)
 			die_errno(MT_EXIT_SYSTEM, "%s", name);
 	} else if (errno == ENOENT) {
@@ -178,8 +182,13 @@ void output_to_or_die(const char *name)
 		die_errno(MT_EXIT_SYSTEM, "%s", name);
 	}
 	fd = output_tmp_beside(target, tmp, sizeof(tmp));
-	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s: cannot create a file beside it", name);
+	if (fd < 0) {
+		const char *slash = strrchr(target, '/');
+
+		die_errno(MT_EXIT_SYSTEM, "%s: cannot create a temporary file in %.*s",
+			  name, slash ? (int)(slash - target + 1) : 1,
+			  slash ? target : ".");
+	}
 	have_tmp = 1;
 	tmp_owner = getpid();
 	if (!registered++) {
@@ -206,6 +215,35 @@ int output_discard(void)
 	if (fd >= 0)
 		to_stdout(fd);
 	return 1;
+}
+
+void output_keep_old(void)
+{
+	keep_old = 1;
+}
+
+const char *output_tmp_name(void)
+{
+	return have_tmp ? tmp : NULL;
+}
+
+/* Before the rename: an existing target becomes TARGET.old. */
+static void move_old(void)
+{
+	struct stat st;
+	char *old;
+
+	if (lstat(target, &st))
+		return;
+	if (asprintf(&old, "%s.old", target) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (rename(target, old)) {
+		have_tmp = 0;	/* the new file stays where it is */
+		die_errno(MT_EXIT_SYSTEM, "moving %s to %s (the new file is in %s)",
+			  target, old, tmp);
+	}
+	warn("moved the previous %s to %s", target, old);
+	free(old);
 }
 
 void output_set_filter(const struct output_filter *f)
@@ -247,6 +285,8 @@ void close_stdout_or_die(void)
 	if (have_tmp) {
 		if (fsync(STDOUT_FILENO) || close(STDOUT_FILENO))
 			output_write_failed();
+		if (keep_old)
+			move_old();
 		if (rename(tmp, target))
 			die_errno(MT_EXIT_SYSTEM, "%s: cannot rename %s over it",
 				  output_name(), tmp);

@@ -5,10 +5,12 @@
  * A user's file is never destroyed: `-o FILE` writes a private temporary
  * beside FILE (created with O_EXCL in FILE's directory, a hidden random
  * name) and renames it over FILE only when the tool finishes well
- * (close_stdout_or_die). A run that fails, is interrupted or is told there
- * is nothing to write (output_discard) leaves FILE as it was and removes
- * the temporary. Something that is not a regular file (a terminal,
- * /dev/null, a FIFO) is written directly.
+ * (close_stdout_or_die). A run that fails (die, exit), is ended by SIGTERM,
+ * SIGHUP, SIGINT or SIGQUIT (unless the tool handles or ignores them
+ * itself), or is told there is nothing to write (output_discard) leaves
+ * FILE as it was and removes the temporary; only the process that made it
+ * removes it, never a child forked later. Something that is not a regular
+ * file (a terminal, /dev/null, a FIFO) is written directly.
  */
 #ifndef MT_OUTPUT_H
 #define MT_OUTPUT_H
@@ -31,6 +33,16 @@ void output_to_or_die(const char *name);
  * buf (cap bytes). Returns the descriptor, or -1 with errno set.
  */
 int output_tmp_beside(const char *name, char *buf, size_t cap);
+
+/*
+ * At the rename, first move an existing file to NAME.old (replacing an
+ * older one), with a line saying so: mt run keeps the previous trace.
+ */
+void output_keep_old(void);
+
+/* The temporary's name while there is one (for a -v line), else NULL:
+ * standard output, or a file written as it is. */
+const char *output_tmp_name(void);
 
 /* The output's name for messages: the -o name, or "standard output". */
 const char *output_name(void);

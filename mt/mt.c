@@ -143,90 +143,12 @@ static char *find_tool(const char *name, const char *env)
 /* ---- run, attach, decode: the pipeline ---- */
 
 /*
- * The file the trace is written to before the rename: made by mt itself
- * with O_EXCL (output_tmp_beside) under a hidden random name in the output's
- * directory, so that no symlink or file planted there beforehand is ever
- * opened, and handed to mt-fxt as its standard output, a descriptor, never
- * a name. It is removed when mt fails (atexit) or is ended by a signal.
+ * The trace goes to common/output's private temporary beside the output
+ * (O_EXCL, a hidden random name: no file or link planted there beforehand
+ * is ever opened), which is mt's standard output and so mt-fxt's, a
+ * descriptor, never a name; it is renamed into place, the previous trace
+ * kept as .old, only when the recording holds something.
  */
-static char tmp_path[PATH_MAX];
-static volatile sig_atomic_t tmp_live; /* tmp_path exists and is ours */
-static int tmp_fd = -1;
-static const int fatal_sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
-
-static void tmp_remove(void)
-{
-	if (tmp_live) {
-		unlink(tmp_path);
-		tmp_live = 0;
-	}
-}
-
-static void on_fatal_signal(int sig)
-{
-	tmp_remove();
-	signal(sig, SIG_DFL);
-	raise(sig); /* delivered when the handler returns */
-}
-
-/* Block the signals of fatal_sigs; the previous mask in *old. */
-static void block_fatal(sigset_t *old)
-{
-	sigset_t set;
-	size_t i;
-
-	sigemptyset(&set);
-	for (i = 0; i < sizeof(fatal_sigs) / sizeof(*fatal_sigs); i++)
-		sigaddset(&set, fatal_sigs[i]);
-	sigprocmask(SIG_BLOCK, &set, old);
-}
-
-/*
- * Make the temporary for out and arrange its removal. Dies when it cannot
- * be made: before the recording rather than after.
- */
-static void tmp_create(const char *out)
-{
-	const char *slash = strrchr(out, '/');
-	int dirlen = slash ? (int)(slash - out + 1) : 0;
-	struct sigaction sa;
-	sigset_t old;
-	size_t i;
-
-	atexit(tmp_remove);
-	for (i = 0; i < sizeof(fatal_sigs) / sizeof(*fatal_sigs); i++) {
-		/* a signal ignored when mt started stays ignored */
-		if (sigaction(fatal_sigs[i], NULL, &sa) || sa.sa_handler == SIG_IGN)
-			continue;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_fatal_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(fatal_sigs[i], &sa, NULL);
-	}
-	block_fatal(&old);
-	tmp_fd = output_tmp_beside(out, tmp_path, sizeof(tmp_path));
-	if (tmp_fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s: cannot create a temporary file in %.*s", out,
-			  dirlen ? dirlen : 1, dirlen ? out : ".");
-	tmp_live = 1;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/*
- * The mode out gets: the permission bits of the file it replaces, else
- * what a plain create would give (0666 less the umask).
- */
-static mode_t out_mode(const char *out)
-{
-	struct stat sb;
-	mode_t um;
-
-	if (!stat(out, &sb) && S_ISREG(sb.st_mode))
-		return sb.st_mode & 0777;
-	um = umask(0);
-	umask(um);
-	return 0666 & ~um;
-}
 
 enum mode { MODE_RUN, MODE_ATTACH, MODE_DECODE };
 
@@ -246,21 +168,17 @@ enum { NSTAGES = 4 };
  */
 static void spawn(struct stage *s, int in, int out, const struct sigaction *on_int)
 {
-	sigset_t old;
 	pid_t pid;
 
-	/* the child must not take a signal for mt and remove its temporary */
-	block_fatal(&old);
+	/* a child that dies before its exec removes nothing of mt's: only
+	 * the process that made the temporary does (common/output) */
 	pid = fork();
 	if (pid < 0)
 		die_errno(MT_EXIT_SYSTEM, "fork");
 	if (pid) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
 		s->pid = pid;
 		return;
 	}
-	tmp_live = 0;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* the pipes are close-on-exec: only these two copies go on */
 	if ((in >= 0 && dup2(in, STDIN_FILENO) < 0) ||
 	    (out >= 0 && dup2(out, STDOUT_FILENO) < 0)) {
@@ -275,9 +193,9 @@ static void spawn(struct stage *s, int in, int out, const struct sigaction *on_i
 	_exit(MT_EXIT_SYSTEM);
 }
 
-/* Run the n stages connected by pipes, the last one writing to out (-1:
- * mt's standard output); wait for all of them. */
-static void run_stages(struct stage *st, int n, int out, int verbose)
+/* Run the n stages connected by pipes, the last one writing to mt's
+ * standard output; wait for all of them. */
+static void run_stages(struct stage *st, int n, int verbose)
 {
 	struct sigaction ign, old_int;
 	int i, left = n, prev = -1;
@@ -294,9 +212,9 @@ static void run_stages(struct stage *st, int n, int out, int verbose)
 				mt_shell_quote(stderr, st[i].argv.v[j]);
 			}
 		}
-		if (out >= 0) {
+		if (output_tmp_name()) {
 			fputs(" >", stderr);
-			mt_shell_quote(stderr, tmp_path);
+			mt_shell_quote(stderr, output_tmp_name());
 		}
 		putc('\n', stderr);
 	}
@@ -317,7 +235,7 @@ static void run_stages(struct stage *st, int n, int out, int verbose)
 
 		if (i < n - 1 && pipe2(p, O_CLOEXEC))
 			die_errno(MT_EXIT_SYSTEM, "pipe");
-		spawn(&st[i], prev, i < n - 1 ? p[1] : out, i ? &ign : &old_int);
+		spawn(&st[i], prev, i < n - 1 ? p[1] : -1, i ? &ign : &old_int);
 		if (prev >= 0)
 			close(prev);
 		if (p[1] >= 0)
@@ -558,10 +476,8 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	const char *const *cmd = NULL;
 	int verbose = 0, dry_run = 0, have_pid = 0, have_trigger = 0, dashdash = -1, i;
 	int ncmd = 0, spans, events;
-	int gz = 0, direct_fd = -1;
-	static char *resolved; /* out through its link; static: kept to the end */
+	int gz = 0;
 	const struct stage *bad;
-	sigset_t mask;
 	struct stage *st = stages;
 	struct stat sb;
 
@@ -650,7 +566,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	}
 	if (dry_run) {
 		/* mt-record only shows what it would do */
-		run_stages(st, 1, -1, verbose);
+		run_stages(st, 1, verbose);
 		if ((bad = culprit(st, 1)))
 			return report_failure(bad, "");
 		close_stdout_or_die();
@@ -666,34 +582,20 @@ static int pipeline(enum mode mode, int argc, char **argv)
 			args_add(&st[i].argv, "-v");
 	}
 	if (strcmp(out, "-")) {
-		gz = output_name_is_gz(out);
-		if (!stat(out, &sb) && S_ISDIR(sb.st_mode))
-			die(MT_EXIT_SYSTEM, "%s: is a directory", out);
-		if (!stat(out, &sb) && !S_ISREG(sb.st_mode)) {
-			/* a terminal, /dev/null, a FIFO: written as it is,
-			 * never moved or replaced */
-			direct_fd = open(out, O_WRONLY | O_CLOEXEC);
-			if (direct_fd < 0)
-				die_errno(MT_EXIT_SYSTEM, "%s", out);
-		} else {
-			/* a link is followed, as common/output does: the
-			 * file it names is the one replaced (and kept as .old) */
-			if (!lstat(out, &sb) && S_ISLNK(sb.st_mode) &&
-			    (resolved = realpath(out, NULL)))
-				out = resolved;
-			/* fail now rather than after the recording */
-			tmp_create(out);
-		}
-		if (gz)
+		/* fail now rather than after the recording */
+		output_to_or_die(out);
+		output_keep_old();
+		if (output_name_is_gz(out)) {
+			gz = 1;
 			args_add(&st[3].argv, "--gzip");
+		}
 	}
 
-	run_stages(st, NSTAGES, tmp_live ? tmp_fd : direct_fd, verbose);
-	if (direct_fd >= 0)
-		close(direct_fd);
+	run_stages(st, NSTAGES, verbose);
 
 	bad = culprit(st, NSTAGES);
-	if (!tmp_live) {
+	if (!output_tmp_name()) {
+		/* the standard output, or a device or FIFO written as it is */
 		if (bad)
 			return report_failure(bad, "");
 		close_stdout_or_die();
@@ -706,7 +608,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	 */
 	if (!bad || (bad == &st[3] && WIFEXITED(bad->status) &&
 		     WEXITSTATUS(bad->status) == MT_EXIT_DATA))
-		trace_contents(tmp_fd, gz, tmp_path, &spans, &events);
+		trace_contents(STDOUT_FILENO, gz, output_tmp_name(), &spans, &events);
 	else
 		spans = 1;
 	if (bad && spans)
@@ -715,7 +617,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 		char *kept = lstat(out, &sb) ? xstrdup("no trace written") :
 			xfmt("%s left as it was", out);
 
-		tmp_remove();
+		output_discard();
 		if (!events && have_trigger)
 			warn("no snapshot was taken (the trigger never fired); %s", kept);
 		else if (!events)
@@ -725,25 +627,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 		free(kept);
 		return MT_EXIT_DATA;
 	}
-	if (fchmod(tmp_fd, out_mode(out)))
-		die_errno(MT_EXIT_SYSTEM, "%s", tmp_path);
-	if (!lstat(out, &sb)) {
-		char *old = xfmt("%s.old", out);
-
-		if (rename(out, old)) {
-			tmp_live = 0; /* keep the new trace */
-			die_errno(MT_EXIT_SYSTEM, "moving %s to %s (the new trace is "
-				  "in %s)", out, old, tmp_path);
-		}
-		warn("moved the previous %s to %s", out, old);
-		free(old);
-	}
-	block_fatal(&mask);
-	if (rename(tmp_path, out))
-		die_errno(MT_EXIT_SYSTEM, "moving %s to %s", tmp_path, out);
-	tmp_live = 0;
-	sigprocmask(SIG_SETMASK, &mask, NULL);
-	close(tmp_fd);
+	close_stdout_or_die();
 	fprintf(stderr, "%s: wrote %s; to view it: mt view ", mt_progname(), out);
 	mt_shell_quote(stderr, out);
 	fputs(" (or open https://ui.perfetto.dev and choose \"Open trace file\")\n",
