@@ -971,6 +971,8 @@ static void run(void)
 
 static void report(int verbose)
 {
+	/* everything is written by now: what was flushed and what is not yet */
+	unsigned long long bytes = out_bytes + olen;
 	size_t i;
 
 	for (i = 0; i < nthreads; i++) {
@@ -995,9 +997,9 @@ static void report(int verbose)
 		return;
 	fprintf(stderr, "%s: %s: %llu spans, %llu instants, %llu counters, "
 		"%zu threads, %llu bytes", mt_progname(), out_name, nspans,
-		ninstants, ncounters, nthreads, out_bytes);
+		ninstants, ncounters, nthreads, bytes);
 	if (nspans)
-		fprintf(stderr, " (%.1f per span)", (double)out_bytes / (double)nspans);
+		fprintf(stderr, " (%.1f per span)", (double)bytes / (double)nspans);
 	if (!json)
 		fprintf(stderr, "; %llu string records (%llu re-registered), "
 			"%llu thread records", string_records, evictions,
