@@ -584,8 +584,8 @@ static void span(const struct mt_span *s)
 		args[n++] = (struct arg){ MT_FXT_ARG_BOOL, S_CLIPEND, 1 };
 	if (with_dso && s->dso)
 		args[n++] = (struct arg){ MT_FXT_ARG_STRING, S_DSO, str_ref(s->dso) };
-	event(MT_FXT_EV_COMPLETE, t, s->name ? str_ref(s->name) : S_UNKNOWN, s->start, s->end,
-	      args, n);
+	event(MT_FXT_EV_COMPLETE, t, s->name ? str_ref(s->name) : S_UNKNOWN,
+	      s->start, s->end, args, n);
 }
 
 static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
@@ -600,7 +600,8 @@ static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 
 	ninstants++;
 	if (!json) {
-		event(MT_FXT_EV_INSTANT, t, name, time == MT_NONE64 ? 0 : time, 0, args, n);
+		event(MT_FXT_EV_INSTANT, t, name, time == MT_NONE64 ? 0 : time,
+		      0, args, n);
 		return;
 	}
 	json_begin("i", pid, tid);
@@ -619,8 +620,8 @@ static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 			json_sid(args[i].value, "");
 			continue;
 		}
-		snprintf(b, sizeof(b), args[i].type == MT_FXT_ARG_POINTER ? ":\"0x%llx\"" : ":%llu",
-			 (unsigned long long)args[i].value);
+		snprintf(b, sizeof(b), args[i].type == MT_FXT_ARG_POINTER ?
+			 ":\"0x%llx\"" : ":%llu", (unsigned long long)args[i].value);
 		json_lit(b);
 	}
 	json_lit("}}");
