@@ -1,8 +1,10 @@
 /*
  * Reading FXT (Fuchsia trace format) files the way Perfetto imports them.
- * The layout and the import rules are in ../shared/notes/fxt.md (section 1:
- * the records; section 2: what Perfetto's importer does with them); the
- * section numbers below refer to it.
+ * The layout and the import rules are in docs/fxt.md (section 1: the
+ * records; section 2: what Perfetto's importer does with them); the section
+ * numbers below refer to it. The names of the format (magic, record, event,
+ * argument and object types) are defined here once, for the writer
+ * (fxtwrite.h) too.
  *
  * Two layers:
  *
@@ -36,6 +38,8 @@
 #include <stdint.h>
 
 #include "intern.h"
+
+/* ---- the format's names, shared with fxtwrite.h ---- */
 
 /* The magic number record, the whole first word of a file (1.3). */
 #define MT_FXT_MAGIC 0x0016547846040010ull

@@ -1,7 +1,7 @@
 /*
  * mt-fxt: span streams in, Fuchsia trace format (or Chrome JSON) out, as
  * Perfetto imports it. See docs/mt-fxt.1; the layout and Perfetto's rules
- * are in ../shared/notes/fxt.md.
+ * are in docs/fxt.md, the records are written by common/fxtwrite.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +13,7 @@
 
 #include "die.h"
 #include "err.h"
+#include "fxtwrite.h"
 #include "stream.h"
 #include "tidmap.h"
 #include "wire.h"
@@ -63,27 +64,19 @@ static void out_mem(const void *p, size_t n)
 	olen += n;
 }
 
-static void word(uint64_t w)
+/* FXT records go through the same buffer as JSON */
+static int fxt_write(void *ctx, const void *p, size_t n)
 {
-	unsigned char b[8];
-
-	mt_put64(b, w);
-	out_mem(b, 8);
+	out_mem(p, n);
+	return 0;
 }
 
-/* A string stream: the bytes, zero-padded to whole words. */
-static void stream(const char *s, size_t len)
-{
-	static const unsigned char zero[8];
+static struct mt_fxtw fw;
 
-	out_mem(s, len);
-	if (len % 8)
-		out_mem(zero, 8 - len % 8);
-}
-
-static size_t words_of(size_t len)
+static void fxt_check(int err)
 {
-	return (len + 7) / 8;
+	if (err < 0)
+		die_mt(err, "%s: writing FXT", out_name);
 }
 
 /* ---- names: valid UTF-8, cut to what FXT can hold ---- */
@@ -216,14 +209,11 @@ static const char *text_of(uint32_t id, size_t *len, char **tmp)
 /* ---- the string table: 32767 indexes, re-registered when full ---- */
 
 /*
- * Slots 1..NPINNED hold the fixed names (arg names, instant names); the
- * rest hold input strings, evicted by the clock algorithm when the table is
- * full: a slot used since the hand last passed gets a second chance. An
- * evicted string is registered again, in a STRING record, the next time it
- * is used; Perfetto resolves every event by the registration in force where
- * the event stands in the file.
+ * Indexes 1..NPINNED hold the fixed names (arg names, instant names); the
+ * rest hold input strings (keyed by their input id), evicted by the clock
+ * when the table is full and registered again the next time they are used
+ * (fxtwrite.h).
  */
-#define STR_SLOTS 32767
 
 enum {
 	S_PROCESS = 1, S_ADDRESS, S_INFERRED, S_OPEN, S_CLIPSTART, S_CLIPEND,
@@ -249,22 +239,6 @@ static const char *const pinned[NPINNED + 1] = {
 	[S_CBR_THREAD] = "cpu frequency of thread",
 };
 
-static uint32_t slot_owner[STR_SLOTS + 1]; /* input id in each slot */
-static uint8_t slot_used[STR_SLOTS + 1];   /* clock reference bits */
-static uint32_t clock_hand = NPINNED;
-static uint16_t *slot_of;                  /* input id -> slot */
-static size_t slot_of_cap;
-static unsigned long long string_records, evictions;
-
-static void string_record(uint32_t slot, const char *s, size_t len)
-{
-	word(2 | (uint64_t)(1 + words_of(len)) << 4 | (uint64_t)slot << 16 |
-	     (uint64_t)len << 32);
-	stream(s, len);
-	string_records++;
-}
-
-
 /* The string index of input string id (0 for none), registering it. */
 static uint32_t str_ref(uint32_t id)
 {
@@ -272,15 +246,12 @@ static uint32_t str_ref(uint32_t id)
 	const char *s;
 	size_t len;
 	char *tmp;
+	int got;
 
 	if (!id)
 		return 0;
-	grow_or_die(&slot_of, &slot_of_cap, id, sizeof(*slot_of));
-	slot = slot_of[id];
-	if (slot) {
-		slot_used[slot] = 1;
+	if ((slot = mt_fxtw_str_find(&fw, id)))
 		return slot;
-	}
 	s = text_of(id, &len, &tmp);
 	if (!s)
 		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name, id);
@@ -288,42 +259,16 @@ static uint32_t str_ref(uint32_t id)
 		free(tmp);
 		return 0;
 	}
-	/* find a free slot, or evict by the clock */
-	for (;;) {
-		clock_hand = clock_hand >= STR_SLOTS ? NPINNED + 1 : clock_hand + 1;
-		if (!slot_owner[clock_hand])
-			break;
-		if (!slot_used[clock_hand])
-			break;
-		slot_used[clock_hand] = 0;
-	}
-	slot = clock_hand;
-	if (slot_owner[slot]) {
-		slot_of[slot_owner[slot]] = 0;
-		evictions++;
-	}
-	slot_owner[slot] = id;
-	slot_used[slot] = 1;
-	slot_of[id] = (uint16_t)slot;
-	string_record(slot, s, len);
+	got = mt_fxtw_str_add(&fw, id, s, len);
+	fxt_check(got);
 	free(tmp);
-	return slot;
-}
-
-/* An input STRING record redefined id: its old text no longer applies. */
-static void forget_string(uint32_t id)
-{
-	if (id < slot_of_cap && slot_of[id]) {
-		slot_owner[slot_of[id]] = 0;
-		slot_of[id] = 0;
-	}
+	return (uint32_t)got;
 }
 
 /* ---- threads: 255 indexes, re-registered when full ---- */
 
 struct thread {
 	uint32_t pid, tid;
-	uint8_t slot;      /* 0: not registered now */
 	int32_t min_depth, max_depth;
 	int has_depth;
 	uint32_t comm;     /* input id of the name given */
@@ -333,10 +278,6 @@ struct thread {
 static struct thread *threads; /* by index in thread_ids */
 static size_t nthreads, thread_cap;
 static struct mt_tidmap thread_ids;
-static uint32_t thread_in_slot[256]; /* thread index + 1, 0: free */
-static uint8_t thread_used[256];
-static unsigned thread_hand;
-static unsigned long long thread_records;
 
 static struct thread *thread_get(uint32_t pid, uint32_t tid)
 {
@@ -362,47 +303,11 @@ static uint64_t koid(uint32_t id)
 
 static uint32_t thread_ref(struct thread *t)
 {
-	unsigned s;
+	int got = mt_fxtw_thread_ref(&fw, (uint32_t)(t - threads), koid(t->pid),
+				     koid(t->tid));
 
-	if (t->slot) {
-		thread_used[t->slot] = 1;
-		return t->slot;
-	}
-	for (;;) {
-		thread_hand = thread_hand >= 255 ? 1 : thread_hand + 1;
-		if (!thread_in_slot[thread_hand] || !thread_used[thread_hand])
-			break;
-		thread_used[thread_hand] = 0;
-	}
-	s = thread_hand;
-	if (thread_in_slot[s])
-		threads[thread_in_slot[s] - 1].slot = 0;
-	thread_in_slot[s] = (uint32_t)(t - threads) + 1;
-	thread_used[s] = 1;
-	t->slot = (uint8_t)s;
-	word(3 | 3 << 4 | (uint64_t)s << 16);
-	word(koid(t->pid));
-	word(koid(t->tid));
-	thread_records++;
-	return s;
-}
-
-/* Kernel objects name processes and threads; their names go inline. */
-static void kernel_object(unsigned type, uint64_t id, const char *name,
-			  size_t len, uint64_t process)
-{
-	size_t nw = 2 + words_of(len) + (type == 2 ? 2 : 0);
-
-	word(7 | (uint64_t)nw << 4 | (uint64_t)type << 16 |
-	     (uint64_t)(len ? 0x8000 | len : 0) << 24 |
-	     (uint64_t)(type == 2) << 40);
-	word(id);
-	stream(name, len);
-	if (type == 2) {
-		/* the "process" argument, of type koid (8) */
-		word(8 | 2 << 4 | (uint64_t)S_PROCESS << 16);
-		word(process);
-	}
+	fxt_check(got);
+	return (uint32_t)got;
 }
 
 static void name_thread(const struct mt_thread *th)
@@ -425,9 +330,12 @@ static void name_thread(const struct mt_thread *th)
 		free(tmp);
 		return;
 	}
+	/* names go inline; "process" is a pinned index */
 	if (th->pid == th->tid || th->pid == MT_NONE32)
-		kernel_object(1, koid(th->pid), s, len, 0);
-	kernel_object(2, koid(th->tid), s, len, koid(th->pid));
+		fxt_check(mt_fxtw_process_name(&fw, koid(th->pid),
+					       MT_FXTW_INLINE(s, len)));
+	fxt_check(mt_fxtw_thread_name(&fw, koid(th->tid), MT_FXTW_INLINE(s, len),
+				      koid(th->pid), MT_FXTW_INDEX(S_PROCESS)));
 	free(tmp);
 }
 
@@ -436,55 +344,36 @@ static void name_thread(const struct mt_thread *th)
 static unsigned long long nspans, ninstants, ncounters, nskipped_branches,
 	deep_threads;
 
+/* An argument: its name a pinned index; a string value an input id until
+ * fix_string_args() makes it an index (JSON keeps the id). */
 struct arg {
-	unsigned type; /* 1 int32, 4 uint64, 6 string, 7 pointer, 9 bool */
+	unsigned type; /* MT_FXT_ARG_INT32, _UINT64, _STRING, _POINTER, _BOOL */
 	uint32_t name;
 	uint64_t value;
 };
 
-static size_t arg_words(const struct arg *a)
-{
-	return a->type == 4 || a->type == 7 ? 2 : 1;
-}
-
-static void put_arg(const struct arg *a)
-{
-	size_t w = arg_words(a);
-	uint64_t h = a->type | (uint64_t)w << 4 | (uint64_t)a->name << 16;
-
-	switch (a->type) {
-	case 1:
-	case 6:
-	case 9:
-		word(h | (a->value & 0xffffffffu) << 32);
-		break;
-	default:
-		word(h);
-		word(a->value);
-	}
-}
-
-/* One event record: type 0 instant, 1 counter (end: the counter id),
- * 4 complete. */
+/* One event record: an instant, a counter (word: the counter id) or a
+ * complete event (word: its end), its strings indexes, no category. */
 static void event(unsigned etype, struct thread *t, uint32_t name,
-		  uint64_t ts, uint64_t end, const struct arg *args,
+		  uint64_t ts, uint64_t word, const struct arg *args,
 		  size_t nargs)
 {
-	uint32_t tref = thread_ref(t);
-	size_t nw = 2, i;
+	struct mt_fxtw_arg fa[MT_FXT_MAX_ARGS];
+	struct mt_fxtw_event ev = {
+		.thread = { .index = thread_ref(t) },
+		.name = MT_FXTW_INDEX(name), .ts = ts,
+		.args = fa, .nargs = (unsigned)nargs,
+	};
+	size_t i;
 
-	for (i = 0; i < nargs; i++)
-		nw += arg_words(&args[i]);
-	if (etype == 1 || etype == 4)
-		nw++;
-	word(4 | (uint64_t)nw << 4 | (uint64_t)etype << 16 |
-	     (uint64_t)nargs << 20 | (uint64_t)tref << 24 |
-	     (uint64_t)name << 48);
-	word(ts);
-	for (i = 0; i < nargs; i++)
-		put_arg(&args[i]);
-	if (etype == 1 || etype == 4)
-		word(end);
+	for (i = 0; i < nargs; i++) {
+		fa[i] = (struct mt_fxtw_arg){ .type = args[i].type,
+					      .name = MT_FXTW_INDEX(args[i].name),
+					      .u = args[i].value };
+		if (args[i].type == MT_FXT_ARG_STRING)
+			fa[i].s = MT_FXTW_INDEX((unsigned)args[i].value);
+	}
+	fxt_check(mt_fxtw_event(&fw, etype, &ev, word));
 }
 
 /* ---- JSON ---- */
@@ -684,19 +573,19 @@ static void span(const struct mt_span *s)
 		return;
 	}
 	if (s->address)
-		args[n++] = (struct arg){ 7, S_ADDRESS, s->address };
+		args[n++] = (struct arg){ MT_FXT_ARG_POINTER, S_ADDRESS, s->address };
 	if (s->flags & MT_SF_INFERRED)
-		args[n++] = (struct arg){ 9, S_INFERRED, 1 };
+		args[n++] = (struct arg){ MT_FXT_ARG_BOOL, S_INFERRED, 1 };
 	if (s->flags & MT_SF_OPEN)
-		args[n++] = (struct arg){ 9, S_OPEN, 1 };
+		args[n++] = (struct arg){ MT_FXT_ARG_BOOL, S_OPEN, 1 };
 	if (s->flags & MT_SF_CLIPSTART)
-		args[n++] = (struct arg){ 9, S_CLIPSTART, 1 };
+		args[n++] = (struct arg){ MT_FXT_ARG_BOOL, S_CLIPSTART, 1 };
 	if (s->flags & MT_SF_CLIPEND)
-		args[n++] = (struct arg){ 9, S_CLIPEND, 1 };
+		args[n++] = (struct arg){ MT_FXT_ARG_BOOL, S_CLIPEND, 1 };
 	if (with_dso && s->dso)
-		args[n++] = (struct arg){ 6, S_DSO, str_ref(s->dso) };
-	event(4, t, s->name ? str_ref(s->name) : S_UNKNOWN, s->start, s->end,
-	      args, n);
+		args[n++] = (struct arg){ MT_FXT_ARG_STRING, S_DSO, str_ref(s->dso) };
+	event(MT_FXT_EV_COMPLETE, t, s->name ? str_ref(s->name) : S_UNKNOWN,
+	      s->start, s->end, args, n);
 }
 
 static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
@@ -711,7 +600,8 @@ static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 
 	ninstants++;
 	if (!json) {
-		event(0, t, name, time == MT_NONE64 ? 0 : time, 0, args, n);
+		event(MT_FXT_EV_INSTANT, t, name, time == MT_NONE64 ? 0 : time,
+		      0, args, n);
 		return;
 	}
 	json_begin("i", pid, tid);
@@ -725,13 +615,13 @@ static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 		if (i)
 			json_lit(",");
 		json_str(pinned[args[i].name], strlen(pinned[args[i].name]));
-		if (args[i].type == 6) {
+		if (args[i].type == MT_FXT_ARG_STRING) {
 			json_lit(":");
 			json_sid(args[i].value, "");
 			continue;
 		}
-		snprintf(b, sizeof(b), args[i].type == 7 ? ":\"0x%llx\"" : ":%llu",
-			 (unsigned long long)args[i].value);
+		snprintf(b, sizeof(b), args[i].type == MT_FXT_ARG_POINTER ?
+			 ":\"0x%llx\"" : ":%llu", (unsigned long long)args[i].value);
 		json_lit(b);
 	}
 	json_lit("}}");
@@ -743,7 +633,7 @@ static void fix_string_args(struct arg *a, size_t n)
 	size_t i;
 
 	for (i = 0; i < n && !json; i++)
-		if (a[i].type == 6)
+		if (a[i].type == MT_FXT_ARG_STRING)
 			a[i].value = str_ref((uint32_t)a[i].value);
 }
 
@@ -753,10 +643,10 @@ static void error_rec(const struct mt_error *e)
 	size_t n = 0;
 
 	if (e->msg)
-		a[n++] = (struct arg){ 6, S_MESSAGE, e->msg };
-	a[n++] = (struct arg){ 1, S_CODE, e->code };
+		a[n++] = (struct arg){ MT_FXT_ARG_STRING, S_MESSAGE, e->msg };
+	a[n++] = (struct arg){ MT_FXT_ARG_INT32, S_CODE, e->code };
 	if (e->ip)
-		a[n++] = (struct arg){ 7, S_IP, e->ip };
+		a[n++] = (struct arg){ MT_FXT_ARG_POINTER, S_IP, e->ip };
 	fix_string_args(a, n);
 	instant(e->pid, e->tid, e->time,
 		e->class == MT_ERRC_LOST ? S_LOST : S_DECODE,
@@ -775,7 +665,7 @@ static void cbr(const struct mt_mark *m)
 	int by_cpu = m->cpu != MT_NONE32;
 	uint64_t id = by_cpu ? m->cpu : koid(m->tid);
 	unsigned name = by_cpu ? S_CBR : S_CBR_THREAD;
-	struct arg a = { 1, S_MHZ, m->value };
+	struct arg a = { MT_FXT_ARG_INT32, S_MHZ, m->value };
 
 	ncounters++;
 	if (json) {
@@ -792,7 +682,7 @@ static void cbr(const struct mt_mark *m)
 		json_lit(b);
 		return;
 	}
-	event(1, t, name, m->time == MT_NONE64 ? 0 : m->time, id, &a, 1);
+	event(MT_FXT_EV_COUNTER, t, name, m->time == MT_NONE64 ? 0 : m->time, id, &a, 1);
 }
 
 static void mark(const struct mt_mark *m)
@@ -810,22 +700,22 @@ static void mark(const struct mt_mark *m)
 	case MT_MARK_TRIGGER:
 		name = S_TRIGGER;
 		if (m->text)
-			a[n++] = (struct arg){ 6, S_FUNCTION, m->text };
+			a[n++] = (struct arg){ MT_FXT_ARG_STRING, S_FUNCTION, m->text };
 		break;
 	case MT_MARK_SNAPSHOT:
 		name = S_SNAPSHOT;
-		a[n++] = (struct arg){ 4, S_VALUE, m->value };
+		a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_VALUE, m->value };
 		break;
 	case MT_MARK_WALLCLOCK:
 		/* absolute time of this instant: unix time ns; for any other
 		 * time t, unix time = unix_ns + (t - perf_ns) */
 		name = S_WALLCLOCK;
-		a[n++] = (struct arg){ 4, S_UNIX_NS, m->value };
-		a[n++] = (struct arg){ 4, S_PERF_NS, m->time };
+		a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_UNIX_NS, m->value };
+		a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_PERF_NS, m->time };
 		break;
 	case MT_MARK_PTWRITE:
 		name = S_PTWRITE;
-		a[n++] = (struct arg){ 4, S_PAYLOAD, m->value };
+		a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_PAYLOAD, m->value };
 		break;
 	case MT_MARK_POWER:
 		name = S_POWER;
@@ -838,7 +728,7 @@ static void mark(const struct mt_mark *m)
 		break;
 	}
 	if (m->text && m->kind != MT_MARK_TRIGGER)
-		a[n++] = (struct arg){ 6, S_TEXT, m->text };
+		a[n++] = (struct arg){ MT_FXT_ARG_STRING, S_TEXT, m->text };
 	fix_string_args(a, n);
 	instant(m->pid, m->tid, m->time, name, pinned[name], a, n);
 }
@@ -851,15 +741,12 @@ static void header(void)
 
 	if (json)
 		return; /* json_head(), once the base is known */
-	word(0x0016547846040010ull);            /* magic */
-	word(0 | 2 << 4 | 1 << 16 | (uint64_t)2 << 52); /* provider 0 "mt" */
-	stream("mt", 2);
-	word(1 | 2 << 4);                       /* initialization */
-	word(1000000000);                       /* ticks per second */
-	for (i = 1; i <= NPINNED; i++) {
-		string_record(i, pinned[i], strlen(pinned[i]));
-		slot_owner[i] = 0;
-	}
+	fxt_check(mt_fxtw_magic(&fw));
+	fxt_check(mt_fxtw_provider(&fw, 0, "mt", 2));
+	fxt_check(mt_fxtw_initialization(&fw, MT_FXT_TICKS_NS));
+	fxt_check(mt_fxtw_str_pin(&fw, NPINNED));
+	for (i = 1; i <= NPINNED; i++)
+		fxt_check(mt_fxtw_string(&fw, i, pinned[i], strlen(pinned[i])));
 }
 
 static void json_names(void)
@@ -930,7 +817,7 @@ static void run(void)
 		case MT_REC_STRING:
 			if (pending_uses(r.u.string.id))
 				flush_pending(0, 0);
-			forget_string(r.u.string.id);
+			mt_fxtw_str_forget(&fw, r.u.string.id);
 			break;
 		case MT_REC_THREAD:
 			name_thread(&r.u.thread);
@@ -971,6 +858,8 @@ static void run(void)
 
 static void report(int verbose)
 {
+	/* everything is written by now: what was flushed and what is not yet */
+	unsigned long long bytes = out_bytes + olen;
 	size_t i;
 
 	for (i = 0; i < nthreads; i++) {
@@ -995,13 +884,15 @@ static void report(int verbose)
 		return;
 	fprintf(stderr, "%s: %s: %llu spans, %llu instants, %llu counters, "
 		"%zu threads, %llu bytes", mt_progname(), out_name, nspans,
-		ninstants, ncounters, nthreads, out_bytes);
+		ninstants, ncounters, nthreads, bytes);
 	if (nspans)
-		fprintf(stderr, " (%.1f per span)", (double)out_bytes / (double)nspans);
+		fprintf(stderr, " (%.1f per span)", (double)bytes / (double)nspans);
 	if (!json)
 		fprintf(stderr, "; %llu string records (%llu re-registered), "
-			"%llu thread records", string_records, evictions,
-			thread_records);
+			"%llu thread records",
+			(unsigned long long)fw.string_records,
+			(unsigned long long)fw.evictions,
+			(unsigned long long)fw.thread_records);
 	fputc('\n', stderr);
 }
 
@@ -1061,6 +952,7 @@ int main(int argc, char **argv)
 		output_gzip();
 	if ((err = mt_reader_init_fd(&in, fd, NULL, 0)))
 		die_mt(err, "%s", in_name);
+	mt_fxtw_init(&fw, fxt_write, NULL);
 	header();
 	run();
 	if (json) {
@@ -1079,6 +971,7 @@ int main(int argc, char **argv)
 		    "trace is empty", in_name);
 	}
 	flush_out();
+	mt_fxtw_release(&fw);
 	mt_reader_release(&in);
 	close_stdout_or_die();
 	return MT_EXIT_OK;

@@ -18,6 +18,7 @@
 #include "duration.h"
 #include "err.h"
 #include "fxtread.h"
+#include "fxtwrite.h"
 #include "stream.h"
 #include "tidmap.h"
 #include "wire.h"
@@ -497,11 +498,10 @@ static void span(const struct mt_span *in_s)
  * its place in the file (one that stands at the window's start, held so
  * that Perfetto meets them in the input's order) is rewritten with its
  * strings and thread inline: by then its table indexes may mean something
- * else.
+ * else (docs/fxt.md 3.2; the records are written by common/fxtwrite.h).
  */
 
 #define FXT_SIZE_MAX (MT_FXT_MAX_WORDS * 8)
-#define FXT_MAGIC "\x10\x00\x04\x46\x78\x54\x16\x00"
 
 static unsigned char fxt_rec[FXT_SIZE_MAX];
 static struct mt_fxt_reader fxr;
@@ -640,53 +640,36 @@ static void buf_add(struct mt_buf *b, const void *p, size_t n)
 		die(MT_EXIT_SYSTEM, "out of memory");
 }
 
-static void buf_word(struct mt_buf *b, uint64_t w)
+/* ---- rewriting event records (common/fxtwrite.h) ---- */
+
+static struct mt_buf tmp_out; /* the record rewritten last */
+static struct mt_fxtw fw;     /* appends to tmp_out */
+
+static void fxt_check(int err)
 {
-	unsigned char x[8];
-
-	mt_put64(x, w);
-	buf_add(b, x, 8);
+	if (err)
+		die_mt(err, "%s: writing FXT", in_name);
 }
-
-static size_t words_of(size_t len)
-{
-	return (len + 7) / 8;
-}
-
-static void buf_stream(struct mt_buf *b, const char *s, size_t len)
-{
-	static const char zero[8];
-
-	buf_add(b, s, len);
-	if (len % 8)
-		buf_add(b, zero, 8 - len % 8);
-}
-
-/* ---- rewriting event records ---- */
 
 static uint64_t field(uint64_t w, unsigned lo, unsigned hi)
 {
 	return (w >> lo) & ((1ull << (hi - lo + 1)) - 1);
 }
 
-static uint64_t set_field(uint64_t w, unsigned lo, unsigned hi, uint64_t v)
+/* The words a string ref read takes in its record: an inline one's. */
+static size_t ref_words(const struct mt_fxt_str *s)
 {
-	uint64_t m = ((1ull << (hi - lo + 1)) - 1) << lo;
-
-	return (w & ~m) | (v << lo & m);
-}
-
-static size_t ref_words(unsigned ref)
-{
-	return ref & 0x8000 ? words_of(ref & 0x7fff) : 0;
+	if (!(s->ref & 0x8000))
+		return 0;
+	return mt_fxtw_str_words(MT_FXTW_INLINE(s->p, s->ref & 0x7fffu));
 }
 
 /* Bytes of an event record up to the end of its arguments: what comes
  * after (a complete event's end, an id) is type-specific. */
 static size_t body_len(const struct mt_fxt_event *ev)
 {
-	size_t w = 2 + (ev->thread.ref ? 0 : 2) + ref_words(ev->cat.ref) +
-		   ref_words(ev->name.ref);
+	size_t w = 2 + (ev->thread.ref ? 0 : 2) + ref_words(&ev->cat) +
+		   ref_words(&ev->name);
 	unsigned i;
 
 	for (i = 0; i < ev->nargs; i++)
@@ -694,148 +677,110 @@ static size_t body_len(const struct mt_fxt_event *ev)
 	return w * 8;
 }
 
-/* A bool argument set to true, its name inline. */
-static void add_flag(struct mt_buf *args, unsigned *n, const char *name)
-{
-	size_t len = strlen(name);
+/* Arguments added to a rewritten event: bools set to true, names inline. */
+struct flags {
+	struct mt_fxtw_arg a[2];
+	unsigned n;
+};
 
-	buf_word(args, 9 | (uint64_t)(1 + words_of(len)) << 4 |
-		 (uint64_t)(0x8000 | len) << 16 | 1ull << 32);
-	buf_stream(args, name, len);
-	++*n;
+static void add_flag(struct flags *f, const char *name)
+{
+	f->a[f->n++] = (struct mt_fxtw_arg){
+		.type = MT_FXT_ARG_BOOL, .name = MT_FXTW_INLINE(name, strlen(name)),
+		.u = 1 };
 }
 
-/* The arguments of ev with their names and string values inline, appended
- * to b; those of unknown types are copied as they are. */
-static void inline_args(struct mt_buf *b, unsigned *n,
-			const struct mt_fxt_event *ev, const unsigned char *raw)
+/* How many of the flags fit after a body of nw words holding n arguments:
+ * 15 arguments at most, and room left for an end word. The rest are left
+ * out. */
+static unsigned flags_fit(size_t nw, unsigned n, const struct flags *f)
 {
-	size_t off = body_len(ev);
 	unsigned i;
 
+	for (i = 0; i < f->n; i++) {
+		size_t sz = mt_fxtw_arg_words(&f->a[i]);
+
+		if (n >= MT_FXT_MAX_ARGS || nw + sz + 1 > MT_FXT_MAX_WORDS)
+			break;
+		nw += sz;
+		n++;
+	}
+	return i;
+}
+
+/* An argument read, its name and string value inline; one of an unknown
+ * type (or too long to inline) as it is, from raw. */
+static struct mt_fxtw_arg inline_arg(const struct mt_fxt_arg *a,
+				     const unsigned char *raw)
+{
+	struct mt_fxtw_arg o = { .type = a->type, .u = a->u, .d = a->d };
+
+	if (a->type > MT_FXT_ARG_BOOL || a->name.len > 0x7fff ||
+	    (a->type == MT_FXT_ARG_STRING && a->s.len > 0x7fff))
+		return (struct mt_fxtw_arg){ .raw = raw, .raw_len = a->size * 8 };
+	o.name = MT_FXTW_INLINE(a->name.p, a->name.len);
+	if (a->type == MT_FXT_ARG_STRING)
+		o.s = MT_FXTW_INLINE(a->s.p, a->s.len);
+	return o;
+}
+
+/*
+ * The event of rec into tmp_out at ts (a complete one ending at end), the
+ * flags after its arguments, its bytes as they are but for the time, the
+ * type's fields and the flags.
+ */
+static void again_as_is(const struct mt_fxt_record *rec, uint64_t ts,
+			uint64_t end, const struct flags *f)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	size_t len = body_len(ev);
+	unsigned n = flags_fit(len / 8, (unsigned)field(rec->header, 20, 23), f);
+
+	mt_buf_reset(&tmp_out);
+	fxt_check(mt_fxtw_event_again(&fw, ev->type, rec->raw, len, ts, f->a, n,
+				      end));
+}
+
+/*
+ * The same with thread, category, name and arguments inline, for an event
+ * written later than its place in the file, where the table indexes may
+ * mean something else. As it is when the inline form would not fit in a
+ * record.
+ */
+static void again_inline(const struct mt_fxt_record *rec, uint64_t ts,
+			 uint64_t end, const struct flags *f)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	struct mt_fxtw_arg a[MT_FXT_MAX_ARGS + 2];
+	struct mt_fxtw_event e = {
+		.thread = { 0, ev->thread.pid, ev->thread.tid },
+		.cat = MT_FXTW_INLINE(ev->cat.p, ev->cat.len),
+		.name = MT_FXTW_INLINE(ev->name.p, ev->name.len),
+		.ts = ts, .args = a,
+	};
+	size_t off = body_len(ev), nw;
+	unsigned i, n;
+
+	if (ev->cat.len > 0x7fff || ev->name.len > 0x7fff) {
+		again_as_is(rec, ts, end, f);
+		return;
+	}
+	nw = 4 + mt_fxtw_str_words(e.cat) + mt_fxtw_str_words(e.name);
 	for (i = 0; i < ev->nargs; i++)
 		off -= ev->args[i].size * 8;
 	for (i = 0; i < ev->nargs; off += ev->args[i].size * 8, i++) {
-		const struct mt_fxt_arg *a = &ev->args[i];
-		size_t nw = words_of(a->name.len), vw = 0;
-		uint64_t h, value = 0;
-		int has_word = 0;
-
-		if (a->type > MT_FXT_ARG_BOOL || a->name.len > 0x7fff ||
-		    (a->type == MT_FXT_ARG_STRING && a->s.len > 0x7fff)) {
-			buf_add(b, raw + off, a->size * 8);
-			++*n;
-			continue;
-		}
-		h = a->type | (uint64_t)(a->name.len ? 0x8000 | a->name.len : 0) << 16;
-		switch (a->type) {
-		case MT_FXT_ARG_INT32:
-		case MT_FXT_ARG_UINT32:
-		case MT_FXT_ARG_BOOL:
-			h |= (a->u & 0xffffffffu) << 32;
-			break;
-		case MT_FXT_ARG_INT64:
-		case MT_FXT_ARG_UINT64:
-		case MT_FXT_ARG_POINTER:
-		case MT_FXT_ARG_KOID:
-			value = a->u;
-			has_word = 1;
-			break;
-		case MT_FXT_ARG_DOUBLE:
-			memcpy(&value, &a->d, 8);
-			has_word = 1;
-			break;
-		case MT_FXT_ARG_STRING:
-			if (a->s.len)
-				h |= (uint64_t)(0x8000 | a->s.len) << 32;
-			vw = words_of(a->s.len);
-			break;
-		default:
-			break;
-		}
-		h |= (uint64_t)(1 + nw + vw + (size_t)has_word) << 4;
-		buf_word(b, h);
-		buf_stream(b, a->name.p, a->name.len);
-		if (has_word)
-			buf_word(b, value);
-		if (a->type == MT_FXT_ARG_STRING)
-			buf_stream(b, a->s.p, a->s.len);
-		++*n;
+		a[i] = inline_arg(&ev->args[i], rec->raw + off);
+		nw += mt_fxtw_arg_words(&a[i]);
 	}
-}
-
-/* Set the header's size from the buffer's length. */
-static void seal(struct mt_buf *b)
-{
-	unsigned char *p = (unsigned char *)b->p;
-
-	mt_put64(p, set_field(mt_get64(p), 4, 15, b->len / 8));
-}
-
-/*
- * The body of an event (header to the end of its arguments) with thread,
- * category, name and arguments inline, replacing b. Falls back on the
- * record as it is when the inline form would not fit in a record.
- */
-static void save_body(struct mt_buf *b, const struct mt_fxt_record *rec)
-{
-	const struct mt_fxt_event *ev = &rec->u.event;
-	uint64_t h = rec->header;
-	unsigned n = 0;
-
-	mt_buf_reset(b);
-	h = set_field(h, 24, 31, 0);
-	h = set_field(h, 32, 47, ev->cat.len ? 0x8000 | ev->cat.len : 0);
-	h = set_field(h, 48, 63, ev->name.len ? 0x8000 | ev->name.len : 0);
-	if (ev->cat.len > 0x7fff || ev->name.len > 0x7fff)
-		goto raw;
-	buf_word(b, h);
-	buf_word(b, ev->ts);
-	buf_word(b, ev->thread.pid);
-	buf_word(b, ev->thread.tid);
-	buf_stream(b, ev->cat.p, ev->cat.len);
-	buf_stream(b, ev->name.p, ev->name.len);
-	inline_args(b, &n, ev, rec->raw);
-	if (b->len / 8 + 2 + 2 * 3 > MT_FXT_MAX_WORDS)
-		goto raw;
-	seal(b);
-	return;
-raw:
-	mt_buf_reset(b);
-	buf_add(b, rec->raw, body_len(ev));
-}
-
-/*
- * Write body (from save_body, or a record's own bytes up to its arguments)
- * as an event of type etype at ts, with nextra arguments more from extra;
- * a complete event gets end. Arguments past 15 are left out.
- */
-static void emit(struct mt_buf *o, const unsigned char *body, size_t len,
-		 unsigned etype, uint64_t ts, uint64_t end,
-		 const struct mt_buf *extra, unsigned nextra)
-{
-	uint64_t h = mt_get64(body);
-	unsigned n = (unsigned)field(h, 20, 23);
-	size_t i, off = 0;
-
-	mt_buf_reset(o);
-	buf_add(o, body, len);
-	for (i = 0; i < nextra; i++) {
-		size_t sz = field(mt_get64((unsigned char *)extra->p + off), 4, 15) * 8;
-
-		if (n >= MT_FXT_MAX_ARGS || (o->len + sz) / 8 + 1 > MT_FXT_MAX_WORDS)
-			break;
-		buf_add(o, extra->p + off, sz);
-		off += sz;
-		n++;
+	if (nw + 2 + 2 * 3 > MT_FXT_MAX_WORDS) {
+		again_as_is(rec, ts, end, f);
+		return;
 	}
-	if (etype == MT_FXT_EV_COMPLETE)
-		buf_word(o, end);
-	h = set_field(h, 16, 19, etype);
-	h = set_field(h, 20, 23, n);
-	mt_put64((unsigned char *)o->p, h);
-	mt_put64((unsigned char *)o->p + 8, ts);
-	seal(o);
+	n = flags_fit(nw, ev->nargs, f);
+	memcpy(a + ev->nargs, f->a, n * sizeof(*a));
+	e.nargs = ev->nargs + n;
+	mt_buf_reset(&tmp_out);
+	fxt_check(mt_fxtw_event(&fw, ev->type, &e, end));
 }
 
 /* ---- times: the window is in ns, records in ticks ---- */
@@ -1453,7 +1398,6 @@ static int fx_kept(void)
 
 /* ---- the second pass: writing what was decided ---- */
 
-static struct mt_buf tmp_out, tmp_args, saved;
 
 static void emit_out(void)
 {
@@ -1517,12 +1461,10 @@ static void fhold(const struct mt_fxt_event *ev, uint64_t key, uint64_t seq)
 static void fhold_as_is(const struct mt_fxt_record *rec, uint64_t key,
 			uint64_t seq)
 {
-	const struct mt_fxt_event *ev = &rec->u.event;
+	static const struct flags none;
 
-	save_body(&saved, rec);
-	emit(&tmp_out, (unsigned char *)saved.p, saved.len, ev->type, ev->ts,
-	     ev->end_ts, NULL, 0);
-	fhold(ev, key, seq);
+	again_inline(rec, rec->u.event.ts, rec->u.event.end_ts, &none);
+	fhold(&rec->u.event, key, seq);
 }
 
 /* begins never ended, kept: an end at the window's end on their thread */
@@ -1551,17 +1493,16 @@ static void close_later(const struct mt_fxt_record *rec)
 
 static void close_at_end(const struct fclose *c)
 {
-	unsigned char body[32];
-	unsigned n = 0;
+	struct flags f = { .n = 0 };
+	struct mt_fxtw_event e = {
+		.thread = { 0, c->pid, c->tid }, .ts = to_ticks(win_to, c->tps),
+		.args = f.a,
+	};
 
-	mt_put64(body, MT_FXT_EVENT | 4 << 4 | MT_FXT_EV_END << 16);
-	mt_put64(body + 8, 0);
-	mt_put64(body + 16, c->pid);
-	mt_put64(body + 24, c->tid);
-	mt_buf_reset(&tmp_args);
-	add_flag(&tmp_args, &n, "clipped end");
-	emit(&tmp_out, body, sizeof(body), MT_FXT_EV_END,
-	     to_ticks(win_to, c->tps), 0, &tmp_args, n);
+	add_flag(&f, "clipped end");
+	e.nargs = f.n;
+	mt_buf_reset(&tmp_out);
+	fxt_check(mt_fxtw_end(&fw, &e));
 	emit_out();
 	nf_clipped++;
 }
@@ -1572,50 +1513,43 @@ static void fxt_complete(const struct mt_fxt_record *rec, uint64_t s, uint64_t e
 	const struct mt_fxt_event *ev = &rec->u.event;
 	uint64_t tps = rec->provider->ticks_per_second;
 	uint64_t cs = s, ce = e;
-	unsigned n = 0;
+	struct flags f = { .n = 0 };
 
-	mt_buf_reset(&tmp_args);
 	if (s < win_from) {
 		cs = win_from;
-		add_flag(&tmp_args, &n, "clipped start");
+		add_flag(&f, "clipped start");
 	}
 	if (win_to != MT_NONE64 && e > win_to) {
 		ce = win_to;
-		add_flag(&tmp_args, &n, "clipped end");
+		add_flag(&f, "clipped end");
 	}
-	if (n)
+	if (f.n)
 		nf_clipped++;
 	if (cs == win_from && have_from) {
-		save_body(&saved, rec);
-		emit(&tmp_out, (unsigned char *)saved.p, saved.len,
-		     MT_FXT_EV_COMPLETE, cs == s ? ev->ts : to_ticks(cs, tps),
-		     ce == e ? ev->end_ts : to_ticks(ce, tps), &tmp_args, n);
+		again_inline(rec, cs == s ? ev->ts : to_ticks(cs, tps),
+			     ce == e ? ev->end_ts : to_ticks(ce, tps), &f);
 		fhold(ev, s, seq);
 		return;
 	}
-	if (!n) {
+	if (!f.n) {
 		out_bytes(rec->raw, rec->size);
 		nf_kept++;
 		return;
 	}
-	emit(&tmp_out, rec->raw, body_len(ev), MT_FXT_EV_COMPLETE,
-	     cs == s ? ev->ts : to_ticks(cs, tps),
-	     ce == e ? ev->end_ts : to_ticks(ce, tps), &tmp_args, n);
+	again_as_is(rec, cs == s ? ev->ts : to_ticks(cs, tps),
+		    ce == e ? ev->end_ts : to_ticks(ce, tps), &f);
 	emit_out();
 }
 
 static void fxt_begin(const struct mt_fxt_record *rec, uint64_t ts, uint64_t seq)
 {
 	const struct mt_fxt_event *ev = &rec->u.event;
-	unsigned n = 0;
+	struct flags f = { .n = 0 };
 
 	if (ts < win_from) {
-		save_body(&saved, rec);
-		mt_buf_reset(&tmp_args);
-		add_flag(&tmp_args, &n, "clipped start");
-		emit(&tmp_out, (unsigned char *)saved.p, saved.len,
-		     MT_FXT_EV_BEGIN, to_ticks(win_from, rec->provider->ticks_per_second),
-		     0, &tmp_args, n);
+		add_flag(&f, "clipped start");
+		again_inline(rec, to_ticks(win_from, rec->provider->ticks_per_second),
+			     0, &f);
 		fhold(ev, ts, seq);
 		nf_clipped++;
 	} else if (have_from && ts == win_from) {
@@ -1628,15 +1562,12 @@ static void fxt_begin(const struct mt_fxt_record *rec, uint64_t ts, uint64_t seq
 
 static void fxt_end(const struct mt_fxt_record *rec, uint64_t ts, uint64_t seq)
 {
-	const struct mt_fxt_event *ev = &rec->u.event;
-	unsigned n = 0;
+	struct flags f = { .n = 0 };
 
 	if (win_to != MT_NONE64 && ts > win_to) {
-		mt_buf_reset(&tmp_args);
-		add_flag(&tmp_args, &n, "clipped end");
-		emit(&tmp_out, rec->raw, body_len(ev), MT_FXT_EV_END,
-		     to_ticks(win_to, rec->provider->ticks_per_second), 0,
-		     &tmp_args, n);
+		add_flag(&f, "clipped end");
+		again_as_is(rec, to_ticks(win_to, rec->provider->ticks_per_second),
+			    0, &f);
 		emit_out();
 		nf_clipped++;
 	} else if (have_from && ts == win_from) {
@@ -1798,6 +1729,7 @@ static void fxt_run(void)
 	int decide = have_from || have_to || opt_dur != MT_NONE64 || have_min ||
 		     have_max_depth || match_re;
 
+	mt_fxtw_init_buf(&fw, &tmp_out);
 	if (decide) {
 		fx_pass = FX_COLLECT;
 		fx_copy = fx_tmp();
@@ -1816,6 +1748,8 @@ static void fxt_run(void)
 	fxt_pass();
 	fxt_finish();
 	out_flush();
+	mt_fxtw_release(&fw);
+	mt_buf_release(&tmp_out);
 	if (verbose || nf_short)
 		fprintf(stderr, "%s: %s: %llu records read, %llu written, %llu spans "
 			"clipped, %llu shorter than --min-duration dropped\n",
@@ -2160,7 +2094,7 @@ int main(int argc, char **argv)
 			die(MT_EXIT_SYSTEM, "out of memory");
 		src_gz = 1;
 		got = (ssize_t)src_read(magic, sizeof(magic));
-		if (got < 8 || memcmp(magic, FXT_MAGIC, 8))
+		if (got < 8 || mt_get64(magic) != MT_FXT_MAGIC)
 			die(MT_EXIT_DATA, "%s: gzip data holding no FXT file (an mt "
 			    "stream must be given as it is)", in_name);
 		peek_len = 8;
@@ -2172,7 +2106,7 @@ int main(int argc, char **argv)
 		close_stdout_or_die();
 		return MT_EXIT_OK;
 	}
-	if (got == 8 && !memcmp(magic, FXT_MAGIC, 8)) {
+	if (got == 8 && mt_get64(magic) == MT_FXT_MAGIC) {
 		memcpy(src_pre, magic, 8);
 		src_pre_len = 8;
 		if (gzip)

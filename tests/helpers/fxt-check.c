@@ -1,6 +1,6 @@
 /*
  * fxt-check: read an FXT file the way Perfetto imports it (common/fxtread.h,
- * ../shared/notes/fxt.md) and report everything Perfetto would drop, refuse
+ * docs/fxt.md) and report everything Perfetto would drop, refuse
  * or misplace.
  *
  * usage: fxt-check [--slices] [--names] [--counters] FILE

@@ -1,6 +1,6 @@
 /*
  * spans-check STREAM: read the SPAN records of an mt stream the way
- * Perfetto's slice tracker reads complete events (../shared/notes/fxt.md
+ * Perfetto's slice tracker reads complete events (docs/fxt.md
  * 2.5-2.6), per thread: sorted by start with ties in file order, half-open
  * intervals, a slice that ends when or before the next starts is closed,
  * a slice that ends after its enclosing one is dropped ("partial overlap").

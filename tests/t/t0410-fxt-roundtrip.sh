@@ -37,6 +37,8 @@ awk 'BEGIN {
 mt-asm scale.txt >scale.mt
 mt-fxt -v scale.mt >scale.fxt 2>err
 contains err "36000 spans"
+# -v counts every byte written, the last buffer's too
+contains err " $(wc -c <scale.fxt | tr -d ' ') bytes"
 grep -q 're-registered' err || fail "no re-registration reported"
 fxt-check scale.fxt >check || { cat check >&2; fail "scale: fxt-check found problems"; }
 fxt-check --slices scale.fxt | awk '{ print $1, $2, $3, $4, $6 }' | sort >got
@@ -59,6 +61,8 @@ fxt-check long.fxt >check || { cat check >&2; fail "long name: fxt-check"; }
 name=$(fxt-check --slices long.fxt | awk '{ print $6 }')
 case $name in *'...[cut]') ;; *) fail "long name not cut with a mark" ;; esac
 [ "${#name}" -le 32000 ] || fail "cut name is ${#name} bytes"
+mt-asm long.txt | mt-fxt -v 2>err | wc -c | tr -d ' ' >nbytes
+contains err " $(cat nbytes) bytes"
 
 # whole pipelines: real fixtures and simulated traces with errors
 for f in "$MT_FIXTURES"/perf-script/magic-trace-*.txt; do

@@ -1,7 +1,7 @@
 /*
  * Unit tests for the FXT reader and checker (common/fxtread.h), on FXT
  * buffers built by hand word by word. The worked examples of
- * ../shared/notes/fxt.md 1.5-1.11 are used byte for byte.
+ * docs/fxt.md 1.5-1.11 are used byte for byte.
  */
 #include <stdint.h>
 #include <stdlib.h>
