@@ -15,6 +15,12 @@
  * --stall MS (for tests) leaves the rings unread for MS milliseconds after
  * attaching, so that the kernel loses events. --background-close: the
  * probes are removed in the background (mt_uprobe_opts.background_close).
+ *
+ * The choice of functions here is a simpler copy of mt-record's
+ * (probe_file, add_functions): the executable's .symtab only (no debug
+ * file, no libraries), every function by default (no exclusions, no cap),
+ * the trigger in the same engine. The t09xx tests exercise the engine;
+ * mt-record's own selection is tested by t11xx (mt-record --backend uprobe).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +36,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "symtab.h"
@@ -64,25 +71,6 @@ static size_t number(const char *s, const char *what)
 	if (errno || end == s || *end)
 		die(MT_EXIT_USAGE, "%s: not a number: %s", what, s);
 	return (size_t)v;
-}
-
-/* The program file of a command: as given with a '/', else from PATH. */
-static char *find_program(const char *cmd)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-
-	if (strchr(cmd, '/'))
-		return strdup(cmd);
-	for (path = path ? path : "/usr/bin:/bin"; *path;) {
-		size_t n = strcspn(path, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", cmd);
-		if (access(buf, X_OK) == 0)
-			return strdup(buf);
-		path += n + (path[n] == ':');
-	}
-	return NULL;
 }
 
 static void die_up(struct mt_uprobe *u, int err)
@@ -222,7 +210,7 @@ int main(int argc, char **argv)
 		if (asprintf(&exe, "/proc/%d/exe", (int)pid) < 0)
 			exe = NULL;
 	} else {
-		exe = find_program(argv[optind]);
+		exe = mt_which(argv[optind]);
 		if (!exe)
 			die(MT_EXIT_SYSTEM, "%s: command not found", argv[optind]);
 	}
