@@ -112,3 +112,67 @@ wait_mapped() {
 first_cpu() {
 	sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status
 }
+
+# dump_spans MT: the spans (not the gaps) of an mt stream, one a line,
+# sorted: "pid tid start end name", times in ns as integers (mt-dump's
+# "380.583" without its point). The form of gen-perf-script's truth that
+# clip_truth prints, for the slice tests to compare.
+dump_spans() {
+	mt-dump "$1" | awk '/ SPAN / && !/kind=gap/ {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		name = $0; sub(/.* name="/, "", name); sub(/" dso=.*/, "", name)
+		s = f["start"]; e = f["end"]; sub(/\./, "", s); sub(/\./, "", e)
+		printf "%s %s %.0f %.0f %s\n", f["pid"], f["tid"], s, e, name }' | sort
+}
+
+# clip_truth TRUTH BASE FROM TO [MIN]: the spans of gen-perf-script's
+# --truth file TRUTH that a window FROM..TO (ns after BASE) keeps, cut to
+# it, those shorter than MIN ns left out, sorted as dump_spans prints them.
+clip_truth() {
+	awk -F'\t' -v lo=$(($2 + $3)) -v hi=$(($2 + $4)) -v min="${5:-0}" '{
+		$4 += 0; $5 += 0
+		s = $4; e = $5
+		if (e - s < min) next
+		if (s >= hi || (s < lo && e <= lo)) next
+		if (s < lo) s = lo
+		if (e > hi) e = hi
+		printf "%s %s %.0f %.0f %s\n", $1, $2, s, e, $7 }' "$1" | sort
+}
+
+# fxt_slices FXT: the slices Perfetto would make of FXT (fxt-check
+# --slices), sorted: "pid tid start end depth name"; fails if fxt-check
+# finds a problem. Leaves the files sl and check behind.
+fxt_slices() {
+	fxt-check --slices "$1" >sl 2>check || { cat check >&2; fail "$1: fxt-check"; }
+	sort sl
+}
+
+# note WHAT FILE: record a failure to report at the end: print WHAT and the
+# first lines of FILE, add WHAT to $bad (the caller fails if it is set).
+note() {
+	echo "$1:" >&2
+	sed 's/^/    | /' "$2" | head -40 >&2
+	bad="$bad; $1"
+}
+
+# group_ends PERF: how many trace ends (tr end, tr end syscall) of the perf
+# text PERF follow a call in their timestamp group and end it (the thread's
+# next line has another time): the pseudo-spans coarse times make.
+group_ends() {
+	awk '
+	{
+		for (i = 1; i < NF; i++)
+			if ($i ~ /^[0-9]+\/[0-9]+$/) { tid = $i; tm = $(i + 1); break }
+		if (pend[tid] && tm != last[tid])
+			n++
+		pend[tid] = 0
+		if (tm != last[tid])
+			called[tid] = 0
+		last[tid] = tm
+		if ($0 ~ /branches[^ ]*: +call /)
+			called[tid] = 1
+		else if ($0 ~ /branches[^ ]*: +tr end / && called[tid])
+			pend[tid] = 1
+	}
+	END { print n + 0 }' "$1"
+}

@@ -9,12 +9,21 @@
  * "uprobe-rec: recording" says the probes are in place.
  *
  * usage: uprobe-rec [--ring bytes] [--mmap bytes] [--functions regex]
- *                   [--trigger sym] [--stall ms] [--background-close]
+ *                   [--trigger sym] [--stall ms] [--background-close] [--list]
  *                   (-p pid | -- cmd [arg ...])
  *
  * --stall MS (for tests) leaves the rings unread for MS milliseconds after
  * attaching, so that the kernel loses events. --background-close: the
  * probes are removed in the background (mt_uprobe_opts.background_close).
+ * --list prints the names of the functions it would probe, one a line, and
+ * exits without starting CMD or recording (t0912 compares them with
+ * mt-record's).
+ *
+ * The choice of functions here is a simpler copy of mt-record's
+ * (probe_file, add_functions): the executable's .symtab only (no debug
+ * file, no libraries), every function by default (no exclusions, no cap),
+ * the trigger in the same engine. The t09xx tests exercise the engine;
+ * mt-record's own selection is tested by t11xx (mt-record --backend uprobe).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +39,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "symtab.h"
@@ -38,7 +48,7 @@
 
 #define USAGE "usage: uprobe-rec [--ring bytes] [--mmap bytes] " \
 	"[--functions regex] [--trigger sym] [--stall ms] [--background-close] " \
-	"(-p pid | -- cmd [arg ...])\n"
+	"[--list] (-p pid | -- cmd [arg ...])\n"
 
 static volatile sig_atomic_t got_signal;
 
@@ -66,25 +76,6 @@ static size_t number(const char *s, const char *what)
 	return (size_t)v;
 }
 
-/* The program file of a command: as given with a '/', else from PATH. */
-static char *find_program(const char *cmd)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-
-	if (strchr(cmd, '/'))
-		return strdup(cmd);
-	for (path = path ? path : "/usr/bin:/bin"; *path;) {
-		size_t n = strcspn(path, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", cmd);
-		if (access(buf, X_OK) == 0)
-			return strdup(buf);
-		path += n + (path[n] == ':');
-	}
-	return NULL;
-}
-
 static void die_up(struct mt_uprobe *u, int err)
 {
 	if (err == MT_EIO)
@@ -92,9 +83,10 @@ static void die_up(struct mt_uprobe *u, int err)
 	die_mt(err, "%s", u->what);
 }
 
-/* Probe each function of exe matching re (one per address), and trigger. */
+/* Probe each function of exe matching re (one per address), and trigger;
+ * with list, print their names instead. */
 static int add_probes(struct mt_uprobe *u, const char *exe, const char *re_text,
-		      const char *trigger)
+		      const char *trigger, int list)
 {
 	struct mt_symtab t = MT_SYMTAB_INIT;
 	pcre2_code *re;
@@ -140,10 +132,14 @@ static int add_probes(struct mt_uprobe *u, const char *exe, const char *re_text,
 			have_trigger = 1;
 		}
 		last = s->addr;
+		added++;
+		if (list) {
+			printf("%s\n", s->name);
+			continue;
+		}
 		err = mt_uprobe_add(u, exe, s->name, s->addr, flags);
 		if (err < 0)
 			die_up(u, err);
-		added++;
 	}
 	if (trigger && !have_trigger)
 		die(MT_EXIT_DATA, "%s: no function '%s'", exe, trigger);
@@ -160,6 +156,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "functions", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "mmap", required_argument, NULL, 'm' },
 		{ "ring", required_argument, NULL, 'r' },
 		{ "stall", required_argument, NULL, 's' },
@@ -178,7 +175,7 @@ int main(int argc, char **argv)
 	pid_t pid = 0, child = 0;
 	size_t stall = 0;
 	uint64_t until = MT_UPROBE_ALL;
-	int c, err, r, nprobes, gate[2] = { -1, -1 };
+	int c, err, r, nprobes, list = 0, gate[2] = { -1, -1 };
 	unsigned w;
 
 	mt_set_progname(argv[0]);
@@ -189,6 +186,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage_ok(USAGE);
+		case 'l':
+			list = 1;
+			break;
 		case 'm':
 			opts.mmap_bytes = number(optarg, "--mmap");
 			break;
@@ -222,7 +222,7 @@ int main(int argc, char **argv)
 		if (asprintf(&exe, "/proc/%d/exe", (int)pid) < 0)
 			exe = NULL;
 	} else {
-		exe = find_program(argv[optind]);
+		exe = mt_which(argv[optind]);
 		if (!exe)
 			die(MT_EXIT_SYSTEM, "%s: command not found", argv[optind]);
 	}
@@ -232,7 +232,13 @@ int main(int argc, char **argv)
 	err = mt_uprobe_init(&u, &opts);
 	if (err)
 		die_up(&u, err);
-	nprobes = add_probes(&u, exe, re, trigger);
+	nprobes = add_probes(&u, exe, re, trigger, list);
+	if (list) {
+		mt_uprobe_release(&u);
+		free(exe);
+		close_stdout_or_die();
+		return 0;
+	}
 
 	if (!pid) {
 		/* the child waits on the gate until the probes are in place */

@@ -10,12 +10,6 @@
 . "$MT_TOP/tests/lib.sh"
 
 bad=
-# note WHAT REPORT: a failed check, shown and remembered
-note() {
-	echo "$1:" >&2
-	sed 's/^/    | /' "$2" | head -20 >&2
-	bad="$bad; $1"
-}
 
 for start in 0 380710891095 9999999600000 10568710891095 1922856569416852 \
 	99999999999600000 4000000000000000000; do

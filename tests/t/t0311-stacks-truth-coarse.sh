@@ -18,12 +18,6 @@
 
 bad=
 
-# note WHAT REPORT: a failed check, shown and remembered
-note() {
-	echo "$1:" >&2
-	sed 's/^/    | /' "$2" | head -40 >&2
-	bad="$bad; $1"
-}
 
 for coarse in 50 1000; do
 	for seed in 1 2 3; do
@@ -47,27 +41,6 @@ for coarse in 50 1000; do
 	done
 done
 
-# group_ends FILE: how many trace ends (tr end, tr end syscall) of the perf
-# text follow a call in their timestamp group and end it (the thread's next
-# line has another time)
-group_ends() {
-	awk '
-	{
-		for (i = 1; i < NF; i++)
-			if ($i ~ /^[0-9]+\/[0-9]+$/) { tid = $i; tm = $(i + 1); break }
-		if (pend[tid] && tm != last[tid])
-			n++
-		pend[tid] = 0
-		if (tm != last[tid])
-			called[tid] = 0
-		last[tid] = tm
-		if ($0 ~ /branches[^ ]*: +call /)
-			called[tid] = 1
-		else if ($0 ~ /branches[^ ]*: +tr end / && called[tid])
-			pend[tid] = 1
-	}
-	END { print n + 0 }' "$1"
-}
 gen-perf-script --coarse 1000 --lines 30000 --seed 1 --threads 4 --no-errors >in.txt
 n=$(group_ends in.txt)
 [ "$n" -ge 200 ] || fail "--coarse 1000: only $n trace ends end their timestamp group after a call"

@@ -11,12 +11,6 @@
 layouts="magic-trace legacy comm-cpu perf615"
 bad=
 
-# note WHAT REPORT: a failed check, shown and remembered
-note() {
-	echo "$1:" >&2
-	sed 's/^/    | /' "$2" | head -40 >&2
-	bad="$bad; $1"
-}
 
 # spans FILE: mt-stacks' spans in FILE without offsets and DSOs
 spans() {

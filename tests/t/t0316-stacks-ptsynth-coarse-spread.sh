@@ -16,26 +16,6 @@
 . "$MT_TOP/tests/ptsynth/lib.sh"
 ptsynth_need signal
 
-# group_ends FILE: how many trace ends of the perf text follow a call in
-# their timestamp group and end it (the thread's next line has another time)
-group_ends() {
-	awk '
-	{
-		for (i = 1; i < NF; i++)
-			if ($i ~ /^[0-9]+\/[0-9]+$/) { tid = $i; tm = $(i + 1); break }
-		if (pend[tid] && tm != last[tid])
-			n++
-		pend[tid] = 0
-		if (tm != last[tid])
-			called[tid] = 0
-		last[tid] = tm
-		if ($0 ~ /branches[^ ]*: +call /)
-			called[tid] = 1
-		else if ($0 ~ /branches[^ ]*: +tr end / && called[tid])
-			pend[tid] = 1
-	}
-	END { print n + 0 }' "$1"
-}
 
 bad=
 for p in signal; do

@@ -10,37 +10,18 @@ gen-perf-script --lines 30000 --seed 5 --threads 3 --start-depth 4 --no-errors \
 	--truth truth.txt | mt-script-parse | mt-stacks --no-spread >spans.mt
 base=$(sort -n -k4,4 truth.txt | head -1 | cut -f4)
 
-# the truth's spans clipped to [base+FROM, base+TO): pid tid start end name
-clip() {
-	awk -F'\t' -v lo=$(($base + $1)) -v hi=$(($base + $2)) -v min="${3:-0}" '{
-		$4 += 0; $5 += 0
-		s = $4; e = $5
-		if (e - s < min) next
-		if (s >= hi || (s < lo && e <= lo)) next
-		if (s < lo) s = lo
-		if (e > hi) e = hi
-		printf "%s %s %.0f %.0f %s\n", $1, $2, s, e, $7 }' truth.txt | sort
-}
-# the spans of a stream in the same form (function, untraced and syscall)
-spans() {
-	mt-dump "$1" | awk '/ SPAN / && !/kind=gap/ {
-		for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-		name = $0; sub(/.* name="/, "", name); sub(/" dso=.*/, "", name)
-		s = f["start"]; e = f["end"]; sub(/\./, "", s); sub(/\./, "", e)
-		printf "%s %s %.0f %.0f %s\n", f["pid"], f["tid"], s, e, name }' | sort
-}
 
 # the truth covers the whole trace: mt-stacks reproduces it
-clip 0 999999999999 >want
-spans spans.mt >got
+clip_truth truth.txt "$base" 0 999999999999 >want
+dump_spans spans.mt >got
 same_file want got
 
 for w in "1000 5000" "0 2000" "7000 9000000"; do
 	set -- $w
 	mt-slice --from "${1}ns" --to "${2}ns" spans.mt >slice.mt
 	spans-check slice.mt >check || { cat check >&2; fail "window $w: spans-check"; }
-	clip "$1" "$2" >want
-	spans slice.mt >got
+	clip_truth truth.txt "$base" "$1" "$2" >want
+	dump_spans slice.mt >got
 	same_file want got
 	# clipped spans, and only they, carry the flags
 	c=$(mt-dump slice.mt | grep -c 'CLIPSTART\|CLIPEND' || true)
@@ -59,8 +40,8 @@ cmp a.mt c.mt || fail "--abs differs"
 
 # --min-duration 200ns: no shorter span remains, the rest are all there
 mt-slice --min-duration 200ns spans.mt >long.mt 2>err
-clip 0 999999999999 200 >want
-spans long.mt >got
+clip_truth truth.txt "$base" 0 999999999999 200 >want
+dump_spans long.mt >got
 same_file want got
 spans-check long.mt >check || { cat check >&2; fail "--min-duration: spans-check"; }
 mt-fxt long.mt >long.fxt
@@ -69,7 +50,7 @@ fxt-check long.fxt >check || { cat check >&2; fail "--min-duration: fxt-check"; 
 # --tid
 tid=$(cut -f2 truth.txt | sort -u | head -1)
 mt-slice --tid "$tid" spans.mt >one.mt
-n=$(spans one.mt | awk -v t="$tid" '$2 != t' | wc -l)
+n=$(dump_spans one.mt | awk -v t="$tid" '$2 != t' | wc -l)
 [ "$n" -eq 0 ] || fail "--tid kept $n spans of other threads"
-[ "$(spans one.mt | wc -l)" -eq "$(awk -F'\t' -v t="$tid" '$2 == t' truth.txt | wc -l)" ] ||
+[ "$(dump_spans one.mt | wc -l)" -eq "$(awk -F'\t' -v t="$tid" '$2 == t' truth.txt | wc -l)" ] ||
 	fail "--tid lost spans of its thread"

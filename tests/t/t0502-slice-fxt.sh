@@ -14,18 +14,7 @@ mt-fxt spans.mt >t.fxt
 fxt-check --slices t.fxt 2>/dev/null | fxt-be >be.fxt
 fxt-check be.fxt >check || { cat check >&2; fail "fxt-be writes a bad file"; }
 
-# the truth's spans clipped to [base+FROM, base+TO): pid tid start end name
-clip() {
-	awk -F'\t' -v lo=$(($base + $1)) -v hi=$(($base + $2)) -v min="${3:-0}" '{
-		$4 += 0; $5 += 0
-		s = $4; e = $5
-		if (e - s < min) next
-		if (s >= hi || (s < lo && e <= lo)) next
-		if (s < lo) s = lo
-		if (e > hi) e = hi
-		printf "%s %s %.0f %.0f %s\n", $1, $2, s, e, $7 }' truth.txt | sort
-}
-# the slices of an FXT file in the same form, after checking it
+# the slices of an FXT file in clip_truth's form (no depth), after checking it
 slices() {
 	fxt-check --slices "$1" >sl 2>check || { cat check >&2; fail "$1: fxt-check"; }
 	sed 's/^\([^ ]* [^ ]* [^ ]* [^ ]*\) [^ ]* /\1 /' sl | sort
@@ -36,14 +25,14 @@ mt-slice t.fxt >all.fxt
 cmp t.fxt all.fxt || fail "mt-slice without options changed the file"
 
 for f in t be; do
-	clip 0 999999999999 >want
+	clip_truth truth.txt "$base" 0 999999999999 >want
 	slices $f.fxt >got
 	same_file want got
 	for w in "1000 5000" "0 2000" "7000 9000000"; do
 		set -- $w
 		lo=$(($base + $1)); hi=$(($base + $2))
 		mt-slice --abs --from "${lo}ns" --to "${hi}ns" $f.fxt >w.fxt
-		clip "$1" "$2" >want
+		clip_truth truth.txt "$base" "$1" "$2" >want
 		slices w.fxt >got
 		same_file want got
 		# gzip input, the same output
@@ -52,13 +41,13 @@ for f in t be; do
 	done
 	# --min-duration 200ns: no shorter span, the rest all there
 	mt-slice --min-duration 200ns $f.fxt >long.fxt 2>err
-	clip 0 999999999999 200 >want
+	clip_truth truth.txt "$base" 0 999999999999 200 >want
 	slices long.fxt >got
 	same_file want got
 	lo=$(($base + 1000)); hi=$(($base + 5000))
 	mt-slice --min-duration 200ns --abs --from "${lo}ns" --to "${hi}ns" \
 		$f.fxt >long.fxt 2>err
-	clip 1000 5000 200 >want
+	clip_truth truth.txt "$base" 1000 5000 200 >want
 	slices long.fxt >got
 	same_file want got
 done

@@ -9,13 +9,6 @@
 gen-perf-script --lines 30000 --seed 7 --threads 3 --start-depth 4 --no-errors \
 	--truth truth.txt | mt-script-parse | mt-stacks --no-spread >spans.mt
 
-spans() {
-	mt-dump "$1" | awk '/ SPAN / && !/kind=gap/ {
-		for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-		name = $0; sub(/.* name="/, "", name); sub(/" dso=.*/, "", name)
-		s = f["start"]; e = f["end"]; sub(/\./, "", s); sub(/\./, "", e)
-		printf "%s %s %.0f %.0f %s\n", f["pid"], f["tid"], s, e, name }' | sort
-}
 # the truth's spans related to a match of RE: matches, spans containing a
 # match (ancestors) and spans a match contains (descendants), per thread
 related() {
@@ -49,7 +42,7 @@ for re in '^__memmove' 'Feed_parser' 'drop'; do
 	# comparison: from times alone, which one holds them is ambiguous
 	related "$re" | awk '$3 != $4' >want
 	[ -s want ] || fail "--match $re: the truth has no match (pick another name)"
-	spans m.mt | awk '$3 != $4' >got
+	dump_spans m.mt | awk '$3 != $4' >got
 	same_file want got
 done
 

@@ -16,19 +16,6 @@ mt-fxt spans.mt >t.fxt
 fxt-check --slices t.fxt 2>/dev/null | fxt-be >be.fxt
 fxt-check --slices t.fxt 2>/dev/null | sort >all.t
 
-spans() {
-	mt-dump "$1" | awk '/ SPAN / && !/kind=gap/ {
-		for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-		name = $0; sub(/.* name="/, "", name); sub(/" dso=.*/, "", name)
-		s = f["start"]; e = f["end"]; sub(/\./, "", s); sub(/\./, "", e)
-		printf "%s %s %.0f %.0f %s\n", f["pid"], f["tid"], s, e, name }' | sort
-}
-# the slices of an FXT file after checking it, with their depth:
-# pid tid start end depth name
-slices() {
-	fxt-check --slices "$1" >sl 2>check || { cat check >&2; fail "$1: fxt-check"; }
-	sort sl
-}
 nodepth() {
 	sed 's/^\([^ ]* [^ ]* [^ ]* [^ ]*\) [^ ]* /\1 /' "$1" | sort
 }
@@ -57,16 +44,16 @@ for re in '^__memmove' 'Feed_parser' 'drop'; do
 		related "$re" all | sort >want
 		[ -s want ] || fail "--match $re: no match (pick another name)"
 		mt-slice --match "$re" $f.fxt >m.fxt
-		slices m.fxt >got
+		fxt_slices m.fxt >got
 		same_file want got
 	done
 	# the mt stream agrees on the spans of non-zero length but for those
 	# whose only related match is a zero-length one Perfetto put beside
 	# them (at their start or end)
 	mt-slice --match "$re" spans.mt >m.mt
-	spans m.mt | awk '$3 != $4' >stream
+	dump_spans m.mt | awk '$3 != $4' >stream
 	mt-slice --match "$re" t.fxt >m.fxt
-	slices m.fxt >got.d
+	fxt_slices m.fxt >got.d
 	nodepth got.d | awk '$3 != $4' >got
 	comm -13 stream got >extra
 	[ ! -s extra ] || { cat extra >&2; fail "--match $re: FXT kept spans the stream did not"; }
@@ -82,11 +69,11 @@ done
 
 # --max-depth: the slices shallower than N by Perfetto's depth, all of them
 for f in t be; do
-	slices $f.fxt >all
+	fxt_slices $f.fxt >all
 	for n in 0 2 5; do
 		mt-slice --max-depth $n $f.fxt >d.fxt
 		awk -v n=$n '$5 < n' all >want
-		slices d.fxt >got.d
+		fxt_slices d.fxt >got.d
 		awk -v n=$n '$5 >= n' got.d >deep
 		[ ! -s deep ] || fail "$f: --max-depth $n: deeper slices left"
 		same_file want got.d
@@ -100,11 +87,11 @@ lo=$(($base + 200000)); hi=$(($base + 700000))
 for f in t be; do
 	mt-slice --abs --from "${lo}ns" --to "${hi}ns" --min-duration 20ns \
 		--match Feed_parser spans.mt >m.mt
-	spans m.mt | awk '$3 != $4' >want
+	dump_spans m.mt | awk '$3 != $4' >want
 	[ -s want ] || fail "window: no match"
 	mt-slice --abs --from "${lo}ns" --to "${hi}ns" --min-duration 20ns \
 		--match Feed_parser $f.fxt >m.fxt
-	slices m.fxt >got.d
+	fxt_slices m.fxt >got.d
 	nodepth got.d | awk '$3 != $4' >got
 	same_file want got
 	# gzip input: the same output
@@ -115,7 +102,7 @@ done
 
 # a match nowhere: no slice, the file still good
 mt-slice --match 'no such name at all' t.fxt >none.fxt
-slices none.fxt >got
+fxt_slices none.fxt >got
 [ ! -s got ] || fail "--match of nothing kept slices"
 
 # bad input still fails naming the byte offset

@@ -16,12 +16,7 @@ fxt-check --slices t.fxt 2>/dev/null | sort -n -s -k1,1 -k2,2 -k3,3 | fxt-mtrace
 fxt-check mt.fxt >check || { cat check >&2; fail "fxt-mtrace writes a bad file"; }
 grep -a -q inferred_start_time mt.fxt || fail "no inferred frame in the file"
 
-# the slices of an FXT file, sorted: pid tid start end depth name
-slices() {
-	fxt-check --slices "$1" >sl 2>check || { cat check >&2; fail "$1: fxt-check"; }
-	sort sl
-}
-slices mt.fxt >all
+fxt_slices mt.fxt >all
 n=$(awk '$5 == 0' all | wc -l)
 [ "$n" -lt "$(wc -l <all)" ] || fail "no nesting in the file"
 
@@ -29,7 +24,7 @@ for o in "--from 0 --to 1s" "--min-duration 0" "--max-depth 1000000" "--match ."
 	"--abs --from 0" "--duration 1s" "--from 0"; do
 	# shellcheck disable=SC2086
 	mt-slice $o mt.fxt >o.fxt
-	slices o.fxt >got
+	fxt_slices o.fxt >got
 	same_file all got
 done
 
@@ -49,27 +44,27 @@ for w in "1000 5000" "0 2000" "7000 9000000" "250000 600000"; do
 	mt-slice --from "${1}ns" --to "${2}ns" mt.fxt >w.fxt
 	clip "$1" "$2" >want
 	[ -s want ] || fail "window $w: empty"
-	slices w.fxt >got
+	fxt_slices w.fxt >got
 	same_file want got
 done
 mt-slice --min-duration 200ns mt.fxt >long.fxt 2>err
 clip 0 999999999999 200 >want
-slices long.fxt >got
+fxt_slices long.fxt >got
 same_file want got
 for d in 1 3 6; do
 	mt-slice --max-depth $d mt.fxt >d.fxt
 	awk -v d=$d '$5 < d' all >want
-	slices d.fxt >got
+	fxt_slices d.fxt >got
 	same_file want got
 done
 
 # a slice [100, 200) and an instant at 200 written before its end: cut
 # at --from 200ns, only the enclosing root and the instant are left
 printf '7 7 50 300 0 root\n7 7 100 200 1 A\n7 7 200 i 2 mark\n' | fxt-mtrace >i.fxt
-slices i.fxt >got
+fxt_slices i.fxt >got
 printf '7 7 100 200 1 A\n7 7 200 200 2 mark\n7 7 50 300 0 root\n' | sort >want
 same_file want got
 mt-slice --abs --from 200ns i.fxt >o.fxt
-slices o.fxt >got
+fxt_slices o.fxt >got
 printf '7 7 200 200 1 mark\n7 7 200 300 0 root\n' >want
 same_file want got

@@ -20,10 +20,6 @@ awk '/ THREAD / && !done {
 mt-dump spans.mt | grep -q ' MARK .*kind=trigger' || fail "no mark added"
 mt-fxt spans.mt >t.fxt
 
-slices() {
-	fxt-check --slices "$1" >sl 2>check || { cat check >&2; fail "$1: fxt-check"; }
-	sort sl
-}
 for o in "--from 1us --to 4us" "--duration 2us" "--from 0 --duration 2us" \
 	"--to 3us" "--from 2us" "--max-depth 2" "--max-depth 4" \
 	"--max-depth 1 --from 2us" "--min-duration 100ns --max-depth 3 --from 1us --duration 5us"; do
@@ -31,8 +27,8 @@ for o in "--from 1us --to 4us" "--duration 2us" "--from 0 --duration 2us" \
 	mt-slice $o spans.mt | mt-fxt >a.fxt
 	# shellcheck disable=SC2086
 	mt-slice $o t.fxt >b.fxt
-	slices a.fxt >a.txt
-	slices b.fxt >b.txt
+	fxt_slices a.fxt >a.txt
+	fxt_slices b.fxt >b.txt
 	[ -s a.txt ] || fail "$o: nothing kept"
 	same_file a.txt b.txt
 done
@@ -40,16 +36,16 @@ done
 # came before, as --to does); with --from 0, the same less the mark
 mt-slice --duration 2us t.fxt >a.fxt
 mt-slice --to 2us t.fxt >b.fxt
-slices a.fxt >a.txt
-slices b.fxt >b.txt
+fxt_slices a.fxt >a.txt
+fxt_slices b.fxt >b.txt
 same_file a.txt b.txt
 mt-slice --from 0 --duration 2us t.fxt >b.fxt
-slices b.fxt >b.txt
+fxt_slices b.fxt >b.txt
 grep -v ' trigger$' a.txt >want
 same_file want b.txt
 # --max-depth N keeps Perfetto's depths below N, on both
-slices t.fxt >all
+fxt_slices t.fxt >all
 mt-slice --max-depth 2 spans.mt | mt-fxt >a.fxt
-slices a.fxt >got
+fxt_slices a.fxt >got
 awk '$5 < 2' all >want
 same_file want got

@@ -32,8 +32,9 @@ gcc -O0 -g -fPIE -pie -o p p.c -ldl
 ./p "$PWD/libt.so" >addrs &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
-i=0
-while [ "$(wc -l <addrs)" -lt 3 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+# the program wrote its three addresses
+three_lines() { [ "$(wc -l <addrs)" -ge 3 ]; }
+wait_for three_lines || :
 [ "$(wc -l <addrs)" -eq 3 ] || fail "the program did not start"
 
 mt-symbols -p "$pid" >list

@@ -116,8 +116,7 @@ rustc -C opt-level=1 -o rs rs.rs
 ./rs >rs.out &
 rpid=$!
 trap 'kill $rpid 2>/dev/null || true' EXIT
-i=0
-while [ ! -s rs.out ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+wait_for test -s rs.out || :
 want=$(sed -n 's/^marker //p' rs.out)
 [ -n "$want" ] || fail "the Rust program did not start"
 got=$(mt-symbols -p $rpid --exact 'rs::marker' | cut -f2)

@@ -58,12 +58,7 @@ caught_usr1() {
 wait_for caught_usr1 || fail "the target never set its SIGUSR1 handler"
 # probes on outer that an earlier recorder is still removing in the
 # background would show here: wait for them to go
-i=0
-until same; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "work is probed before recording: $(peek)"
-	sleep 0.05
-done
+wait_for same || fail "work is probed before recording: $(peek)"
 
 : >err
 uprobe-rec --functions '^work$' -p "$target" >lines 2>err &
@@ -83,12 +78,7 @@ fi
 kill -9 "$rec"
 wait "$rec" 2>/dev/null || :
 rec=
-i=0
-until same; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "work is still probed after SIGKILL: $(peek)"
-	sleep 0.05
-done
+wait_for same || fail "work is still probed after SIGKILL: $(peek)"
 kill -0 "$target" || fail "the target died"
 sleep 0.1
 kill -0 "$target" || fail "the target died"

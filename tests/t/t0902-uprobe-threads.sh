@@ -20,23 +20,13 @@ mkfifo go
 "$outer" -w -t 3 <go >out &
 target=$!
 exec 3>go
-i=0
-until grep -q ready out; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the target did not start"
-	sleep 0.05
-done
+wait_for grep -q ready out || fail "the target did not start"
 [ "$(ls /proc/$target/task | wc -l)" -eq 1 ] || fail "the target has threads already"
 
 : >err
 uprobe-rec --functions '^(work|outer)$' -p "$target" >lines 2>err &
 rec=$!
-i=0
-until grep -q recording err; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { cat err >&2; fail "uprobe-rec did not start"; }
-	sleep 0.05
-done
+wait_for grep -q recording err || { cat err >&2; fail "uprobe-rec did not start"; }
 echo go >&3
 exec 3>&-
 wait "$target" || fail "the target failed"

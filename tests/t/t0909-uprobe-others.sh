@@ -24,12 +24,7 @@ wait_mapped "$a" "$outer"
 touch err
 uprobe-rec --functions '^(work|outer)$' -p "$a" >lines 2>err &
 rec=$!
-i=0
-until grep -q recording err; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { cat err >&2; fail "uprobe-rec did not start"; }
-	sleep 0.05
-done
+wait_for grep -q recording err || { cat err >&2; fail "uprobe-rec did not start"; }
 sleep 0.5
 kill -INT "$rec"
 wait "$rec" || { cat err >&2; fail "uprobe-rec failed after SIGINT"; }

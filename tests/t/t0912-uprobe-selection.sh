@@ -1,0 +1,41 @@
+#!/bin/sh
+# The t09xx tests drive the uprobe engine through uprobe-rec, whose choice
+# of functions is a copy of mt-record's: for every --functions regex they
+# use (and a broad one), uprobe-rec --list names the same functions as
+# mt-record --backend uprobe probes (its "# mt: entry-only" lines on a Go
+# program list every probed function). Without --functions, mt-record
+# probes the program's own functions: those of its symbol table (nm),
+# one per address, but for the ones starting with '_', frame_dummy and
+# [de]register_tm_clones; uprobe-rec probes them all.
+. "$MT_TOP/tests/lib.sh"
+need_uprobes
+prog=$MT_TESTBIN/progs/outer-go
+
+# mt_selection [OPTIONS]: the functions mt-record probes on prog, sorted
+mt_selection() {
+	mt-record --backend uprobe "$@" -- "$prog" -n 1 >rec.txt 2>err ||
+		{ cat err >&2; fail "mt-record $* failed"; }
+	sed -n 's/^# mt: entry-only //p' rec.txt | sort
+}
+
+for re in '^(work|outer)$' '^work$' '^deep$' '^main$' 'o' '.'; do
+	mt_selection --functions "$re" >mt.txt
+	[ -s mt.txt ] || fail "--functions '$re': mt-record probed nothing"
+	uprobe-rec --list --functions "$re" -- "$prog" >rec.txt 2>err ||
+		{ cat err >&2; fail "uprobe-rec --list --functions '$re' failed"; }
+	sort rec.txt >up.txt
+	diff -u mt.txt up.txt >&2 ||
+		fail "--functions '$re': uprobe-rec probes other functions than mt-record"
+done
+
+# the default: the symbol table's functions, one name per address, less
+# the toolchain's
+nm --defined-only "$prog" | awk '$2 == "T" || $2 == "t"' | sort -s -k1,1 |
+	awk '$1 != last { print $3; last = $1 }' | sort >all.txt
+[ -s all.txt ] || fail "nm found no function in $prog"
+grep -v -e '^_' -e '^frame_dummy$' -e 'register_tm_clones' all.txt >want.txt
+grep -qx work want.txt || fail "nm does not list work"
+mt_selection >got.txt
+same_file want.txt got.txt
+uprobe-rec --list -- "$prog" | sort >up.txt
+same_file all.txt up.txt
