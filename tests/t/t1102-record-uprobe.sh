@@ -136,7 +136,7 @@ set -- $hit
 
 # --repeat 2: two snapshots, one file each
 mt-record --backend uprobe --functions '^outer$' --trigger . --repeat 2 -o snaps/ -- \
-	"$prog" -e -u 3000 -n 400 >rep.out 2>err || { cat err >&2; fail "--repeat failed"; }
+	"$prog" -e -u 3000 -n 4000 >rep.out 2>err || { cat err >&2; fail "--repeat failed"; }
 [ -s snaps/snapshot-000.txt ] && [ -s snaps/snapshot-001.txt ] || fail "--repeat: $(ls snaps)"
 [ ! -e snaps/snapshot-002.txt ] || fail "--repeat 2 made a third snapshot"
 contains snaps/snapshot-000.txt "# mt: snapshot 0 "
@@ -148,7 +148,7 @@ awk -v a="$t1" -v b="$first2" 'BEGIN { exit !(b > a) }' || fail "--repeat: secon
 # again into the same directory: the earlier snapshots stay
 cp snaps/snapshot-000.txt first.txt
 mt-record --backend uprobe --functions '^outer$' --trigger . --repeat 2 -o snaps/ -- \
-	"$prog" -e -u 3000 -n 400 >rep.out 2>err || { cat err >&2; fail "--repeat again failed"; }
+	"$prog" -e -u 3000 -n 4000 >rep.out 2>err || { cat err >&2; fail "--repeat again failed"; }
 cmp -s first.txt snaps/snapshot-000.txt || fail "a second run replaced snapshot-000.txt"
 [ -s snaps/snapshot-002.txt ] && [ -s snaps/snapshot-003.txt ] || fail "--repeat again: $(ls snaps)"
 contains err "wrote snaps//snapshot-003.txt"
