@@ -39,6 +39,7 @@
 #include "perfline.h"
 #include "proc.h"
 #include "stream.h"
+#include "perf.h"
 #include "symtab.h"
 #include "target.h"
 #include "uprobe.h"
@@ -77,7 +78,6 @@ static const char *perf = "perf";
 /* ---- state ---- */
 
 static volatile sig_atomic_t got_signal, signals;
-static char *workdir;          /* perf's private directory */
 static int out_fd = 1;
 static uint64_t t0_mono;       /* CLOCK_MONOTONIC when recording started */
 static struct target tgt;      /* what is recorded: target.h */
@@ -148,269 +148,6 @@ static uint64_t parse_size(const char *arg)
 	if (*end || !v || v > (1ull << 40) / mult)
 		die(MT_EXIT_USAGE, "--snapshot-size %s: expected a size such as 4M", arg);
 	return v * mult;
-}
-
-/* ---- child processes ---- */
-
-/* A perf (or other) process, its pidfd-less handle. */
-struct proc {
-	pid_t pid;
-	int status;
-	int done;
-	char *errfile; /* its stderr, shown when it fails */
-};
-
-static int reap(struct proc *p, int block)
-{
-	int st;
-	pid_t r;
-
-	if (p->done || !p->pid)
-		return 1;
-	do
-		r = waitpid(p->pid, &st, block ? 0 : WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r == p->pid) {
-		p->done = 1;
-		p->status = st;
-		return 1;
-	}
-	return 0;
-}
-
-static void show_stderr(const struct proc *p)
-{
-	char buf[4096];
-	ssize_t n;
-	int fd;
-
-	if (!p->errfile || (fd = open(p->errfile, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		if (write(2, buf, (size_t)n) < 0)
-			break;
-	close(fd);
-}
-
-/*
- * perf's configuration: none (its PERF_CONFIG, /dev/null, keeps it from
- * reading /etc/perfconfig and ~/.perfconfig, whose [script], [call-graph],
- * [intel-pt], [record] keys change the text mt-script-parse reads or what
- * is recorded), or MT_PERF_CONFIG's file.
- */
-static const char *perf_config(void)
-{
-	const char *c = getenv("MT_PERF_CONFIG");
-
-	return c && *c ? c : "/dev/null";
-}
-
-/*
- * The environment perf runs in: perf_config(), and HOME the private
- * directory, so that its build-id cache (~/.debug) is written there, not
- * into the user's home (as root), and goes with the directory.
- */
-static void perf_env(void)
-{
-	setenv("PERF_CONFIG", perf_config(), 1);
-	if (workdir)
-		setenv("HOME", workdir, 1);
-}
-
-/* Print argv shell-quoted (for --dry-run and -v), a perf command with
- * the environment perf_env() gives it. */
-static void print_argv(FILE *f, char *const *argv, int is_perf)
-{
-	size_t i;
-
-	if (is_perf) {
-		fputs("PERF_CONFIG=", f);
-		mt_shell_quote(f, perf_config());
-		fputs(" HOME=", f);
-		mt_shell_quote(f, workdir ? workdir : "DIR");
-		fputc(' ', f);
-	}
-	for (i = 0; argv[i]; i++) {
-		if (i)
-			fputc(' ', f);
-		mt_shell_quote(f, argv[i]);
-	}
-	fputc('\n', f);
-}
-
-/*
- * Start argv (never through a shell) in its own process group, so that a
- * terminal's Ctrl+C reaches us and not it; it dies with us
- * (PR_SET_PDEATHSIG). keep[] are descriptors it inherits (others are
- * close-on-exec); stdout goes to out (-1: /dev/null), stderr to errname;
- * is_perf: argv is a perf command, run in perf_env().
- */
-static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
-		  size_t nkeep, const char *errname, int is_perf)
-{
-	pid_t parent = getpid();
-	size_t i;
-
-	memset(p, 0, sizeof(*p));
-	if (errname && !(p->errfile = strdup(errname)))
-		die(MT_EXIT_SYSTEM, "out of memory");
-	if (verbose) {
-		fprintf(stderr, "%s: running: ", mt_progname());
-		print_argv(stderr, argv, is_perf);
-	}
-	p->pid = fork();
-	if (p->pid < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (p->pid)
-		return;
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	for (i = 0; i < nkeep; i++) {
-		int fl = fcntl(keep[i], F_GETFD);
-
-		if (fl >= 0)
-			fcntl(keep[i], F_SETFD, fl & ~FD_CLOEXEC);
-	}
-	if (out < 0)
-		out = open("/dev/null", O_WRONLY);
-	if (out >= 0 && out != 1)
-		dup2(out, 1);
-	if (errname) {
-		int e = open(errname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-		if (e >= 0)
-			dup2(e, 2);
-	}
-	setenv("PAGER", "cat", 1); /* perf would start less on bad options */
-	if (is_perf)
-		perf_env();
-	execvp(argv[0], argv);
-	fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-/* ---- the private directory ---- */
-
-/*
- * Runs argv with its standard output into buf (len bytes, NUL-terminated;
- * what fits of its first read): the bytes read, or -1 when it failed or
- * exited non-zero.
- */
-static ssize_t run_output(char *const *argv, char *buf, size_t len, int is_perf)
-{
-	int fds[2];
-	struct proc p;
-	ssize_t n;
-
-	if (pipe2(fds, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	spawn(&p, argv, fds[1], NULL, 0, NULL, is_perf);
-	close(fds[1]);
-	n = read(fds[0], buf, len - 1);
-	close(fds[0]);
-	reap(&p, 1);
-	free(p.errfile);
-	if (n < 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
-/* Removes path and what it holds; a symbolic link (perf's build-id cache
- * is made of them) is removed, never followed. */
-static void rm_rf(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-
-	if (d) {
-		while ((e = readdir(d)) != NULL) {
-			char *sub;
-
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			if (asprintf(&sub, "%s/%s", path, e->d_name) < 0)
-				continue;
-			rm_rf(sub);
-			free(sub);
-		}
-		closedir(d);
-		rmdir(path);
-	} else {
-		if (fd >= 0)
-			close(fd);
-		unlink(path);
-	}
-}
-
-static pid_t main_pid;
-
-static void remove_workdir(void)
-{
-	if (workdir && !keep_dir && getpid() == main_pid)
-		rm_rf(workdir);
-}
-
-/*
- * A private directory for perf's files, removed when mt-record ends,
- * however it ends: a watcher process removes it once our end of a pipe
- * closes, which SIGKILL does too. With --keep the directory is the
- * user's and stays.
- */
-static void make_workdir(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	int gate[2];
-	pid_t w;
-
-	char *made;
-
-	/* absolute: it is perf's HOME too */
-	if (keep_dir) {
-		if (mkdir(keep_dir, 0700) && errno != EEXIST)
-			die_errno(MT_EXIT_SYSTEM, "--keep %s", keep_dir);
-		workdir = realpath(keep_dir, NULL);
-		if (!workdir)
-			die_errno(MT_EXIT_SYSTEM, "--keep %s", keep_dir);
-		return;
-	}
-	if (asprintf(&made, "%s/mt-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	if (!mkdtemp(made))
-		die_errno(MT_EXIT_SYSTEM, "%s", made);
-	workdir = realpath(made, NULL);
-	if (!workdir) {
-		rmdir(made);
-		die_errno(MT_EXIT_SYSTEM, "%s", made);
-	}
-	free(made);
-	atexit(remove_workdir); /* at once; the watcher is for kills */
-	if (pipe2(gate, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	w = fork();
-	if (w < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!w) {
-		char b;
-		int fd;
-
-		/* keep nothing of ours open: not the output pipe */
-		setpgid(0, 0);
-		for (fd = 0; fd < 1024; fd++)
-			if (fd != gate[0])
-				close(fd);
-		while (read(gate[0], &b, 1) < 0 && errno == EINTR)
-			;
-		rm_rf(workdir);
-		_exit(0);
-	}
-	close(gate[0]); /* gate[1] stays open until we end */
 }
 
 static int round_no;
@@ -680,7 +417,7 @@ static void record_argv(struct argv *a, int ctl, int ack, int with_trigger)
 	arg(a, "%s", perf);
 	arg(a, "record");
 	arg(a, "-o");
-	arg(a, "%s/perf.data", workdir ? workdir : "DIR");
+	arg(a, "%s/perf.data", workdir_path() ? workdir_path() : "DIR");
 	if (backend == BE_PT) {
 		const char *terms = pt_terms();
 		uint64_t pages = aux_pages();
@@ -809,7 +546,7 @@ static void perf_start(struct perf_rec *r, int with_trigger)
 	record_argv(&a, c[0], k[1], with_trigger);
 	keep[0] = c[0];
 	keep[1] = k[1];
-	if (asprintf(&errname, "%s/perf-record.err", workdir) < 0)
+	if (asprintf(&errname, "%s/perf-record.err", workdir_path()) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	spawn(&r->proc, a.v, -1, keep, 2, errname, 1);
 	free(errname);
@@ -869,7 +606,7 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
 	script_argv(&a, data, pt);
 	if (pipe2(fds, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	if (asprintf(&errname, "%s/perf-script.err", workdir) < 0)
+	if (asprintf(&errname, "%s/perf-script.err", workdir_path()) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	spawn(&p, a.v, fds[1], NULL, 0, errname, 1);
 	free(errname);
@@ -1702,7 +1439,7 @@ static enum stop run_round(struct trig *tr)
 		perf_stop(&pr);
 		if (backend == BE_SAMPLE)
 			wallclock_line();
-		if (asprintf(&data, "%s/perf.data", workdir) < 0)
+		if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
 			die(MT_EXIT_SYSTEM, "out of memory");
 		/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
 		 * line goes at the end there */
@@ -1908,7 +1645,7 @@ int main(int argc, char **argv)
 	int c, n;
 
 	mt_set_progname(argv[0]);
-	main_pid = getpid();
+	work_init();
 	target_init(&tgt);
 	if (getenv("MT_PERF") && *getenv("MT_PERF"))
 		perf = getenv("MT_PERF");
@@ -2003,6 +1740,7 @@ int main(int argc, char **argv)
 			usage_fail(USAGE);
 		}
 	}
+	work_set_options(verbose, keep_dir);
 	if (optind < argc)
 		tgt.cmd = argv + optind;
 	n = !!tgt.npids + !!input + !!tgt.cmd;
@@ -2155,8 +1893,6 @@ int main(int argc, char **argv)
 	free(probed);
 	free(tgt.exe);
 	free(tgt.pids);
-	remove_workdir();
-	free(workdir);
-	workdir = NULL; /* for the atexit handler */
+	workdir_done();
 	return 0;
 }
