@@ -1609,7 +1609,8 @@ static int one_of(const char *opt, const char *arg, const char *const *names, in
 	die(MT_EXIT_USAGE, "%s %s: expected %s%s", opt, arg, list, names[0]);
 }
 
-int main(int argc, char **argv)
+/* The options, into the option statics; dies (usage) on a bad one. */
+static void parse_options(int argc, char **argv)
 {
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
 	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
@@ -1638,17 +1639,8 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct trig tr = { 0 }, *trp = NULL;
-	struct sigaction sa;
-	sigset_t block;
-	const char *dir_out = NULL;
-	int c, n;
+	int c;
 
-	mt_set_progname(argv[0]);
-	work_init();
-	target_init(&tgt);
-	if (getenv("MT_PERF") && *getenv("MT_PERF"))
-		perf = getenv("MT_PERF");
 	while ((c = getopt_long(argc, argv, "+i:o:p:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -1740,6 +1732,22 @@ int main(int argc, char **argv)
 			usage_fail(USAGE);
 		}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	struct trig tr = { 0 }, *trp = NULL;
+	struct sigaction sa;
+	sigset_t block;
+	const char *dir_out = NULL;
+	int n;
+
+	mt_set_progname(argv[0]);
+	work_init();
+	target_init(&tgt);
+	if (getenv("MT_PERF") && *getenv("MT_PERF"))
+		perf = getenv("MT_PERF");
+	parse_options(argc, argv);
 	work_set_options(verbose, keep_dir);
 	if (optind < argc)
 		tgt.cmd = argv + optind;
