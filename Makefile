@@ -26,7 +26,8 @@ TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-reco
 mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
-mt-record_OBJS := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/hwbp.o
+mt-record_OBJS := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/hwbp.o \
+	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o
 mt_OBJS := $(BUILD)/mt/view.o
 mt_LIBS := -lz
 mt-record_LIBS := -ldw -lelf -lz -lpcre2-8

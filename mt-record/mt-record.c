@@ -39,7 +39,9 @@
 #include "perfline.h"
 #include "proc.h"
 #include "stream.h"
+#include "perf.h"
 #include "symtab.h"
+#include "target.h"
 #include "uprobe.h"
 #include "banned.h"
 
@@ -71,19 +73,14 @@ static const char *const via_names[] = { "auto", "breakpoint", "uprobe" };
 static enum via trigger_via = VIA_AUTO;
 static int use_bp;            /* the trigger is a hardware breakpoint */
 static const char *via_note;  /* why it is not one, for the armed line */
-static pid_t *pids;
-static size_t npids, pids_cap;
-static char **cmd;
 static const char *perf = "perf";
 
 /* ---- state ---- */
 
 static volatile sig_atomic_t got_signal, signals;
-static char *workdir;          /* perf's private directory */
 static int out_fd = 1;
-static pid_t target, child;   /* the traced process; our child if we ran it */
-static char *exe;              /* its executable */
 static uint64_t t0_mono;       /* CLOCK_MONOTONIC when recording started */
+static struct target tgt;      /* what is recorded: target.h */
 
 static uint64_t now_mono(void)
 {
@@ -153,533 +150,11 @@ static uint64_t parse_size(const char *arg)
 	return v * mult;
 }
 
-static void add_pids(const char *arg)
-{
-	const char *p = arg;
-
-	while (*p) {
-		char *end;
-		long v;
-		size_t i;
-
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (end == p || errno || v <= 0 || v > INT_MAX || (*end && *end != ','))
-			die(MT_EXIT_USAGE, "-p %s: expected process ids, as 12 or 12,34", arg);
-		for (i = 0; i < npids; i++)
-			if (pids[i] == (pid_t)v)
-				die(MT_EXIT_USAGE, "-p %s: %ld given twice", arg, v);
-		grow_or_die(&pids, &pids_cap, npids, sizeof(*pids));
-		pids[npids++] = (pid_t)v;
-		p = *end ? end + 1 : end;
-	}
-}
-
-/* ---- child processes ---- */
-
-/* A perf (or other) process, its pidfd-less handle. */
-struct proc {
-	pid_t pid;
-	int status;
-	int done;
-	char *errfile; /* its stderr, shown when it fails */
-};
-
-static int reap(struct proc *p, int block)
-{
-	int st;
-	pid_t r;
-
-	if (p->done || !p->pid)
-		return 1;
-	do
-		r = waitpid(p->pid, &st, block ? 0 : WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r == p->pid) {
-		p->done = 1;
-		p->status = st;
-		return 1;
-	}
-	return 0;
-}
-
-static void show_stderr(const struct proc *p)
-{
-	char buf[4096];
-	ssize_t n;
-	int fd;
-
-	if (!p->errfile || (fd = open(p->errfile, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		if (write(2, buf, (size_t)n) < 0)
-			break;
-	close(fd);
-}
-
-/*
- * perf's configuration: none (its PERF_CONFIG, /dev/null, keeps it from
- * reading /etc/perfconfig and ~/.perfconfig, whose [script], [call-graph],
- * [intel-pt], [record] keys change the text mt-script-parse reads or what
- * is recorded), or MT_PERF_CONFIG's file.
- */
-static const char *perf_config(void)
-{
-	const char *c = getenv("MT_PERF_CONFIG");
-
-	return c && *c ? c : "/dev/null";
-}
-
-/*
- * The environment perf runs in: perf_config(), and HOME the private
- * directory, so that its build-id cache (~/.debug) is written there, not
- * into the user's home (as root), and goes with the directory.
- */
-static void perf_env(void)
-{
-	setenv("PERF_CONFIG", perf_config(), 1);
-	if (workdir)
-		setenv("HOME", workdir, 1);
-}
-
-/* Print argv shell-quoted (for --dry-run and -v), a perf command with
- * the environment perf_env() gives it. */
-static void print_argv(FILE *f, char *const *argv, int is_perf)
-{
-	size_t i;
-
-	if (is_perf) {
-		fputs("PERF_CONFIG=", f);
-		mt_shell_quote(f, perf_config());
-		fputs(" HOME=", f);
-		mt_shell_quote(f, workdir ? workdir : "DIR");
-		fputc(' ', f);
-	}
-	for (i = 0; argv[i]; i++) {
-		if (i)
-			fputc(' ', f);
-		mt_shell_quote(f, argv[i]);
-	}
-	fputc('\n', f);
-}
-
-/*
- * Start argv (never through a shell) in its own process group, so that a
- * terminal's Ctrl+C reaches us and not it; it dies with us
- * (PR_SET_PDEATHSIG). keep[] are descriptors it inherits (others are
- * close-on-exec); stdout goes to out (-1: /dev/null), stderr to errname;
- * is_perf: argv is a perf command, run in perf_env().
- */
-static void spawn(struct proc *p, char *const *argv, int out, const int *keep,
-		  size_t nkeep, const char *errname, int is_perf)
-{
-	pid_t parent = getpid();
-	size_t i;
-
-	memset(p, 0, sizeof(*p));
-	if (errname && !(p->errfile = strdup(errname)))
-		die(MT_EXIT_SYSTEM, "out of memory");
-	if (verbose) {
-		fprintf(stderr, "%s: running: ", mt_progname());
-		print_argv(stderr, argv, is_perf);
-	}
-	p->pid = fork();
-	if (p->pid < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (p->pid)
-		return;
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	for (i = 0; i < nkeep; i++) {
-		int fl = fcntl(keep[i], F_GETFD);
-
-		if (fl >= 0)
-			fcntl(keep[i], F_SETFD, fl & ~FD_CLOEXEC);
-	}
-	if (out < 0)
-		out = open("/dev/null", O_WRONLY);
-	if (out >= 0 && out != 1)
-		dup2(out, 1);
-	if (errname) {
-		int e = open(errname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-		if (e >= 0)
-			dup2(e, 2);
-	}
-	setenv("PAGER", "cat", 1); /* perf would start less on bad options */
-	if (is_perf)
-		perf_env();
-	execvp(argv[0], argv);
-	fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-/* ---- the private directory ---- */
-
-/*
- * Runs argv with its standard output into buf (len bytes, NUL-terminated;
- * what fits of its first read): the bytes read, or -1 when it failed or
- * exited non-zero.
- */
-static ssize_t run_output(char *const *argv, char *buf, size_t len, int is_perf)
-{
-	int fds[2];
-	struct proc p;
-	ssize_t n;
-
-	if (pipe2(fds, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	spawn(&p, argv, fds[1], NULL, 0, NULL, is_perf);
-	close(fds[1]);
-	n = read(fds[0], buf, len - 1);
-	close(fds[0]);
-	reap(&p, 1);
-	free(p.errfile);
-	if (n < 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
-/* Removes path and what it holds; a symbolic link (perf's build-id cache
- * is made of them) is removed, never followed. */
-static void rm_rf(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-
-	if (d) {
-		while ((e = readdir(d)) != NULL) {
-			char *sub;
-
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			if (asprintf(&sub, "%s/%s", path, e->d_name) < 0)
-				continue;
-			rm_rf(sub);
-			free(sub);
-		}
-		closedir(d);
-		rmdir(path);
-	} else {
-		if (fd >= 0)
-			close(fd);
-		unlink(path);
-	}
-}
-
-static pid_t main_pid;
-
-static void remove_workdir(void)
-{
-	if (workdir && !keep_dir && getpid() == main_pid)
-		rm_rf(workdir);
-}
-
-/*
- * A private directory for perf's files, removed when mt-record ends,
- * however it ends: a watcher process removes it once our end of a pipe
- * closes, which SIGKILL does too. With --keep the directory is the
- * user's and stays.
- */
-static void make_workdir(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	int gate[2];
-	pid_t w;
-
-	char *made;
-
-	/* absolute: it is perf's HOME too */
-	if (keep_dir) {
-		if (mkdir(keep_dir, 0700) && errno != EEXIST)
-			die_errno(MT_EXIT_SYSTEM, "--keep %s", keep_dir);
-		workdir = realpath(keep_dir, NULL);
-		if (!workdir)
-			die_errno(MT_EXIT_SYSTEM, "--keep %s", keep_dir);
-		return;
-	}
-	if (asprintf(&made, "%s/mt-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	if (!mkdtemp(made))
-		die_errno(MT_EXIT_SYSTEM, "%s", made);
-	workdir = realpath(made, NULL);
-	if (!workdir) {
-		rmdir(made);
-		die_errno(MT_EXIT_SYSTEM, "%s", made);
-	}
-	free(made);
-	atexit(remove_workdir); /* at once; the watcher is for kills */
-	if (pipe2(gate, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	w = fork();
-	if (w < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!w) {
-		char b;
-		int fd;
-
-		/* keep nothing of ours open: not the output pipe */
-		setpgid(0, 0);
-		for (fd = 0; fd < 1024; fd++)
-			if (fd != gate[0])
-				close(fd);
-		while (read(gate[0], &b, 1) < 0 && errno == EINTR)
-			;
-		rm_rf(workdir);
-		_exit(0);
-	}
-	close(gate[0]); /* gate[1] stays open until we end */
-}
-
 static int round_no;
 
 /* The functions the uprobe backend probes, for the entry-only lines. */
 static char **probed;
 static size_t nprobed, probed_cap;
-
-/* ---- targets ---- */
-
-/* The command's executable, resolved as execvp would, then made
- * absolute (uprobes and symbols need the real file). */
-static char *find_in_path(const char *name)
-{
-	char *p = mt_which(name), *r;
-
-	if (!p)
-		return NULL;
-	r = realpath(p, NULL);
-	free(p);
-	return r;
-}
-
-static int gate_w = -1;
-
-/* Fork the command, held until release_child(); its stdout goes to our
- * stderr, so that it does not mix with the trace text. */
-static void start_child(void)
-{
-	int gate[2];
-
-	exe = find_in_path(cmd[0]);
-	if (!exe)
-		die(MT_EXIT_DATA, "%s: command not found", cmd[0]);
-	if (pipe2(gate, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	child = fork();
-	if (child < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!child) {
-		char b;
-
-		close(gate[1]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (read(gate[0], &b, 1) != 1)
-			_exit(127); /* mt-record gave up */
-		if (out_fd == 1)
-			dup2(2, 1);
-		/* 't': stop after execve (a traced child gets SIGTRAP there),
-		 * for a breakpoint that needs the program's addresses or a
-		 * trigger in its libraries */
-		if (b == 't' && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
-			fprintf(stderr, "mt-record: ptrace(PTRACE_TRACEME): %s "
-				"(--trigger-via uprobe does without)\n", strerror(errno));
-			_exit(126);
-		}
-		execv(exe, cmd);
-		fprintf(stderr, "mt-record: %s: %s\n", exe, strerror(errno));
-		_exit(127);
-	}
-	close(gate[0]);
-	gate_w = gate[1];
-	target = child;
-}
-
-static int child_stopped; /* at its execve, traced: resume_child() */
-static int trace_start;   /* release_child() holds the command again */
-
-/* Lets the command run; with trace_start it stops again right after
- * execve (or has ended: then child is 0), until resume_child(). */
-static void release_child(void)
-{
-	int st;
-
-	if (gate_w < 0)
-		return;
-	if (write(gate_w, trace_start ? "t" : "x", 1) != 1)
-		die_errno(MT_EXIT_SYSTEM, "starting %s", cmd[0]);
-	close(gate_w);
-	gate_w = -1;
-	if (!trace_start)
-		return;
-	while (waitpid(child, &st, 0) < 0)
-		if (errno != EINTR)
-			die_errno(MT_EXIT_SYSTEM, "waitpid(%d)", (int)child);
-	if (WIFSTOPPED(st))
-		child_stopped = 1;
-	else
-		child = 0; /* execve failed (its message is out), or killed */
-}
-
-/*
- * The held command, from its execve to its entry point, where the dynamic
- * loader has mapped its libraries (and run their constructors): a
- * breakpoint instruction there, then the original code back. x86-64 only;
- * elsewhere it stays at its execve. Signals on the way are passed on.
- */
-static void run_to_entry(void)
-{
-#if defined(__x86_64__)
-	char path[64];
-	uint64_t av[2], entry = 0;
-	struct user_regs_struct regs;
-	long word;
-	int fd, st;
-
-	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)child);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	while (fd >= 0 && read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) && av[0])
-		if (av[0] == AT_ENTRY)
-			entry = av[1];
-	if (fd >= 0)
-		close(fd);
-	if (!entry)
-		die(MT_EXIT_SYSTEM, "%s: no entry point in %s", cmd[0], path);
-	errno = 0;
-	word = ptrace(PTRACE_PEEKTEXT, child, (void *)entry, NULL);
-	if (errno || ptrace(PTRACE_POKETEXT, child, (void *)entry,
-			    (void *)((word & ~0xffL) | 0xcc)) ||
-	    ptrace(PTRACE_CONT, child, NULL, NULL))
-		die_errno(MT_EXIT_SYSTEM, "ptrace(%s, to its entry point)", cmd[0]);
-	for (;;) {
-		while (waitpid(child, &st, 0) < 0)
-			if (errno != EINTR)
-				die_errno(MT_EXIT_SYSTEM, "waitpid(%d)", (int)child);
-		if (!WIFSTOPPED(st)) {
-			child = 0;
-			child_stopped = 0;
-			die(MT_EXIT_DATA, "%s ended before its entry point", cmd[0]);
-		}
-		if (WSTOPSIG(st) == SIGTRAP)
-			break;
-		if (ptrace(PTRACE_CONT, child, NULL, (void *)(long)WSTOPSIG(st)))
-			die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_CONT, %d)", (int)child);
-	}
-	if (ptrace(PTRACE_POKETEXT, child, (void *)entry, (void *)word) ||
-	    ptrace(PTRACE_GETREGS, child, NULL, &regs))
-		die_errno(MT_EXIT_SYSTEM, "ptrace(%s, at its entry point)", cmd[0]);
-	regs.rip = entry;
-	if (ptrace(PTRACE_SETREGS, child, NULL, &regs))
-		die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_SETREGS, %d)", (int)child);
-#endif
-}
-
-static void resume_child(void)
-{
-	if (!child_stopped)
-		return;
-	child_stopped = 0;
-	if (ptrace(PTRACE_DETACH, child, NULL, NULL))
-		die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_DETACH, %d)", (int)child);
-}
-
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-#define PF_KTHREAD 0x00200000 /* the kernel's flag in /proc/PID/stat */
-
-/*
- * Why process pid cannot be recorded, into msg (len bytes): 1, or 0 when
- * it can. Kernel threads and zombies have no /proc/PID/exe; a process
- * whose main thread has exited has none either (its /proc/PID/maps is
- * empty too).
- */
-static int unrecordable(pid_t pid, char *msg, size_t len)
-{
-	char path[64], stat[1024], state = 0, *p;
-	unsigned long flags = 0;
-	int threads = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_small(path, stat, sizeof(stat))) {
-		if (kill(pid, 0) && errno == ESRCH) {
-			snprintf(msg, len, "no such process: %d", (int)pid);
-			return 1;
-		}
-		return 0; /* the later reads will say what is wrong */
-	}
-	/* pid (comm) state ppid pgrp session tty_nr tpgid flags ... */
-	p = strrchr(stat, ')');
-	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
-		return 0;
-	*p = '\0';
-	p = strchr(stat, '(');
-	if (flags & PF_KTHREAD) {
-		snprintf(msg, len, "PID %d is a kernel thread (%s): it runs no user "
-			 "code to record", (int)pid, p ? p + 1 : "?");
-		return 1;
-	}
-	if (state != 'Z' && state != 'X')
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (read_small(path, stat, sizeof(stat)) == 0 &&
-	    (p = strstr(stat, "\nThreads:")) != NULL)
-		threads = atoi(p + 10);
-	if (threads > 1)
-		snprintf(msg, len, "PID %d: its main thread has exited (a zombie) "
-			 "while %d other thread%s run%s on; mt-record needs its "
-			 "main thread, for its executable and mappings", (int)pid,
-			 threads - 1, threads > 2 ? "s" : "", threads > 2 ? "" : "s");
-	else
-		snprintf(msg, len, "PID %d has exited (a zombie that its parent has "
-			 "not reaped): nothing left to record", (int)pid);
-	return 1;
-}
-
-/* The -p processes: each one recordable, or die (bad input). */
-static void check_pids(void)
-{
-	char msg[256];
-	size_t i;
-
-	for (i = 0; i < npids; i++)
-		if (unrecordable(pids[i], msg, sizeof(msg)))
-			die(MT_EXIT_DATA, "%s", msg);
-}
-
-static void check_target(void)
-{
-	char link[64], buf[PATH_MAX];
-	ssize_t n;
-
-	target = pids[0];
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)target);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", link);
-	buf[n] = '\0';
-	exe = strdup(buf);
-	if (!exe)
-		die(MT_EXIT_SYSTEM, "out of memory");
-}
 
 #define DELETED " (deleted)"
 
@@ -710,13 +185,13 @@ static char *inode_path(const char *name)
 	size_t cap = 0;
 	FILE *f;
 
-	if (!is_deleted(name) || !target) {
+	if (!is_deleted(name) || !tgt.pid) {
 		r = strdup(name);
-	} else if (exe && !strcmp(name, exe)) {
-		if (asprintf(&r, "/proc/%d/exe", (int)target) < 0)
+	} else if (tgt.exe && !strcmp(name, tgt.exe)) {
+		if (asprintf(&r, "/proc/%d/exe", (int)tgt.pid) < 0)
 			r = NULL;
 	} else {
-		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
 		f = fopen(maps, "re");
 		while (f && !r && getline(&line, &cap, f) >= 0) {
 			struct mt_map m;
@@ -725,7 +200,7 @@ static char *inode_path(const char *name)
 			    memcmp(m.path, name, m.path_len))
 				continue;
 			if (asprintf(&r, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
-				     (int)target, m.start, m.end) < 0)
+				     (int)tgt.pid, m.start, m.end) < 0)
 				r = NULL;
 			break;
 		}
@@ -753,17 +228,17 @@ static int open_mapped(const char *name)
 
 static int target_alive(void)
 {
-	if (child) {
+	if (tgt.child) {
 		int st;
-		pid_t r = waitpid(child, &st, WNOHANG);
+		pid_t r = waitpid(tgt.child, &st, WNOHANG);
 
-		if (r == child) {
-			child = 0;
+		if (r == tgt.child) {
+			tgt.child = 0;
 			return 0;
 		}
 		return 1;
 	}
-	return !(kill(target, 0) && errno == ESRCH);
+	return !(kill(tgt.pid, 0) && errno == ESRCH);
 }
 
 /* ---- Intel PT ---- */
@@ -920,11 +395,11 @@ static void target_args(struct argv *a, int per_thread_ok)
 	size_t i;
 	char buf[4096] = "";
 
-	for (i = 0; i < npids || (!i && target); i++) {
+	for (i = 0; i < tgt.npids || (!i && tgt.pid); i++) {
 		size_t l = strlen(buf);
 
 		snprintf(buf + l, sizeof(buf) - l, "%s%d", i ? "," : "",
-			 (int)(npids ? pids[i] : target));
+			 (int)(tgt.npids ? tgt.pids[i] : tgt.pid));
 	}
 	if (!multi_thread && per_thread_ok) {
 		arg(a, "--per-thread");
@@ -942,7 +417,7 @@ static void record_argv(struct argv *a, int ctl, int ack, int with_trigger)
 	arg(a, "%s", perf);
 	arg(a, "record");
 	arg(a, "-o");
-	arg(a, "%s/perf.data", workdir ? workdir : "DIR");
+	arg(a, "%s/perf.data", workdir_path() ? workdir_path() : "DIR");
 	if (backend == BE_PT) {
 		const char *terms = pt_terms();
 		uint64_t pages = aux_pages();
@@ -1055,8 +530,8 @@ static void perf_failed(struct perf_rec *r, const char *doing)
 		reap(&r->proc, 1);
 	}
 	show_stderr(&r->proc);
-	if (child)
-		kill(child, SIGKILL);
+	if (tgt.child)
+		kill(tgt.child, SIGKILL);
 	die(MT_EXIT_SYSTEM, "perf record failed %s (its messages are above)", doing);
 }
 
@@ -1071,7 +546,7 @@ static void perf_start(struct perf_rec *r, int with_trigger)
 	record_argv(&a, c[0], k[1], with_trigger);
 	keep[0] = c[0];
 	keep[1] = k[1];
-	if (asprintf(&errname, "%s/perf-record.err", workdir) < 0)
+	if (asprintf(&errname, "%s/perf-record.err", workdir_path()) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	spawn(&r->proc, a.v, -1, keep, 2, errname, 1);
 	free(errname);
@@ -1131,7 +606,7 @@ static void decode(const char *data, int pt, const struct mark_line *mk)
 	script_argv(&a, data, pt);
 	if (pipe2(fds, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	if (asprintf(&errname, "%s/perf-script.err", workdir) < 0)
+	if (asprintf(&errname, "%s/perf-script.err", workdir_path()) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	spawn(&p, a.v, fds[1], NULL, 0, errname, 1);
 	free(errname);
@@ -1224,7 +699,7 @@ static char **mapped_libraries(void)
 	FILE *f;
 
 	grow_or_die(&v, &vcap, 0, sizeof(*v));
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
 	f = fopen(maps, "re");
 	while (f && getline(&line, &cap, f) >= 0) {
 		struct mt_map m;
@@ -1237,7 +712,7 @@ static char **mapped_libraries(void)
 		path[m.path_len] = '\0';
 		for (k = 0; k < n; k++)
 			seen |= !strcmp(v[k], path);
-		if (seen || !strcmp(path, exe))
+		if (seen || !strcmp(path, tgt.exe))
 			continue;
 		grow_or_die(&v, &vcap, n + 1, sizeof(*v));
 		if (!(v[n++] = strdup(path)))
@@ -1298,9 +773,9 @@ static int line_addr(const struct mt_symtab *t, const char *sel, uint64_t *addr)
 	if (err)
 		return err;
 	err = MT_ENOENT;
-	fd = open_mapped(exe);
+	fd = open_mapped(tgt.exe);
 	if (fd >= 0 && !t->has_debug_info) {
-		int dfd = mt_symtab_find_debug(t, exe, NULL, 0, NULL);
+		int dfd = mt_symtab_find_debug(t, tgt.exe, NULL, 0, NULL);
 
 		if (dfd >= 0) {
 			close(fd);
@@ -1373,7 +848,7 @@ enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
 static char *pick_function(void)
 {
 	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
-	char *file = inode_path(exe), line[4096], *tab, *name;
+	char *file = inode_path(tgt.exe), line[4096], *tab, *name;
 	char *argv[] = { "mt-symbols", "--pick", file, NULL };
 	size_t i;
 	ssize_t n = run_output(argv, line, sizeof(line), 0);
@@ -1424,7 +899,7 @@ static void resolve_trigger(struct trig *tr)
 	uint64_t v;
 	size_t i = 0;
 
-	tr->path = exe;
+	tr->path = tgt.exe;
 	if (!strncmp(sel, "symbol:", 7)) {
 		kind = SEL_SYMBOL;
 		sel += 7;
@@ -1445,7 +920,7 @@ static void resolve_trigger(struct trig *tr)
 			    "with fzf (? or symbol:?); give line:FILE:LINE", trigger_sel);
 		sel = picked = pick_function();
 	}
-	read_symbols(&t, exe, 1);
+	read_symbols(&t, tgt.exe, 1);
 	if (kind <= SEL_SYMBOL)
 		for (i = 0; i < t.n; i++)
 			if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
@@ -1480,14 +955,14 @@ static void resolve_trigger(struct trig *tr)
 		free(file);
 		die(MT_EXIT_DATA, "--trigger %s: no code at that line%s in %s "
 		    "(its DWARF line tables: build with -g)", trigger_sel,
-		    col ? " and column" : "", exe);
+		    col ? " and column" : "", tgt.exe);
 	} else if (kind == SEL_ADDR) {
 		die(MT_EXIT_USAGE, "--trigger %s: expected a hexadecimal address",
 		    trigger_sel);
-	} else if (!child && in_libraries(sel, tr)) {
+	} else if (!tgt.child && in_libraries(sel, tr)) {
 		/* a function of a shared library the process maps */
 #if defined(__x86_64__)
-	} else if (child && kind <= SEL_SYMBOL && calls_through_plt(&t, sel)) {
+	} else if (tgt.child && kind <= SEL_SYMBOL && calls_through_plt(&t, sel)) {
 		/* a function of a library the command loads (it calls it
 		 * through its PLT): looked up once it has run to its entry
 		 * point, where its libraries are mapped */
@@ -1496,8 +971,8 @@ static void resolve_trigger(struct trig *tr)
 #endif
 	} else {
 		die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
-		    "(mt-symbols --match lists them)", trigger_sel, exe,
-		    child ? "" : " nor in the libraries it maps");
+		    "(mt-symbols --match lists them)", trigger_sel, tgt.exe,
+		    tgt.child ? "" : " nor in the libraries it maps");
 	}
 	if (!tr->name)
 		die(MT_EXIT_SYSTEM, "out of memory");
@@ -1513,12 +988,12 @@ static void resolve_in_libraries(struct trig *tr)
 	tr->name = NULL;
 	tr->in_lib = 0;
 	if (!in_libraries(sel, tr)) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-		child = 0;
+		kill(tgt.child, SIGKILL);
+		waitpid(tgt.child, NULL, 0);
+		tgt.child = 0;
 		die(MT_EXIT_DATA, "--trigger %s: no such function in %s nor in the "
 		    "libraries it loaded (mt-symbols --match lists them)",
-		    trigger_sel, exe);
+		    trigger_sel, tgt.exe);
 	}
 	free(sel);
 }
@@ -1627,8 +1102,8 @@ static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 		}
 		sel.md = pcre2_match_data_create_from_pattern(sel.re, NULL);
 	}
-	probe_file(u, exe, 1, &sel);
-	if (sel.re && !child) {
+	probe_file(u, tgt.exe, 1, &sel);
+	if (sel.re && !tgt.child) {
 		char **libs = mapped_libraries();
 		size_t k;
 
@@ -1638,16 +1113,16 @@ static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 	}
 	if (sel.skipped)
 		warn("probing the first %zu functions of %s; %zu more left out: "
-		     "choose with --functions REGEX", sel.n, exe, sel.skipped);
+		     "choose with --functions REGEX", sel.n, tgt.exe, sel.skipped);
 	if (sel.lib_skipped)
 		warn("probing %d functions of shared libraries; %zu more that "
 		     "--functions matches left out", MAX_LIBRARY_FUNCTIONS,
 		     sel.lib_skipped);
 	if (!sel.n)
-		die(MT_EXIT_DATA, "%s: no function matches %s", exe,
+		die(MT_EXIT_DATA, "%s: no function matches %s", tgt.exe,
 		    functions ? functions : "(the program's own functions)");
 	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
-		warn("%s: %s", exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
+		warn("%s: %s", tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
 	pcre2_match_data_free(sel.md);
 	pcre2_code_free(sel.re);
 	return (int)sel.n;
@@ -1686,7 +1161,7 @@ static uint64_t runtime_addr(const struct trig *tr)
 	FILE *f;
 
 	read_symbols(&t, tr->path, 1);
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)target);
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
 	f = fopen(maps, "re");
 	if (!f)
 		die_errno(MT_EXIT_DATA, "%s", maps);
@@ -1708,7 +1183,7 @@ static uint64_t runtime_addr(const struct trig *tr)
 	if (!found)
 		die(MT_EXIT_DATA, "--trigger %s: 0x%" PRIx64 " of %s is in no "
 		    "executable mapping of process %d", tr->name, tr->addr,
-		    tr->path, (int)target);
+		    tr->path, (int)tgt.pid);
 	return rt;
 }
 
@@ -1720,7 +1195,7 @@ static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
 	if (use_bp) {
 		uint64_t rt = runtime_addr(tr);
 
-		err = mt_hwbp_arm(&tg->bp, target, rt);
+		err = mt_hwbp_arm(&tg->bp, tgt.pid, rt);
 		if (err == MT_EIO && (errno == EACCES || errno == EPERM))
 			die(MT_EXIT_SYSTEM, "%s: %s (perf_event_paranoid above 2, "
 			    "or another user's process: --trigger-via uprobe, as "
@@ -1745,7 +1220,7 @@ static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
 		free(file);
 	}
 	if (!err || err > 0)
-		err = mt_uprobe_attach(&tg->tu, target, mode);
+		err = mt_uprobe_attach(&tg->tu, tgt.pid, mode);
 	if (err < 0)
 		die_up(&tg->tu, err);
 	warn("trigger armed: %s @ 0x%" PRIx64 " in %s (uprobe%s%s)", tr->name,
@@ -1821,7 +1296,7 @@ static enum stop run_round(struct trig *tr)
 
 	memset(&u, 0, sizeof(u));
 	memset(&tg, 0, sizeof(tg));
-	mode = child && round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
+	mode = tgt.child && round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
 	if (backend == BE_UPROBE) {
 		struct mt_uprobe_opts o = { 0 };
 
@@ -1832,33 +1307,33 @@ static enum stop run_round(struct trig *tr)
 		if (r)
 			die_up(&u, r);
 		add_functions(&u, tr);
-		r = mt_uprobe_attach(&u, target, mode);
+		r = mt_uprobe_attach(&u, tgt.pid, mode);
 		if (r)
 			die_up(&u, r);
 		have_u = 1;
 	} else {
 		perf_start(&pr, tr != NULL);
 	}
-	if (tr && !arm_after_ns && !(trace_start && mode == MT_UPROBE_EXEC)) {
+	if (tr && !arm_after_ns && !(tgt.trace_start && mode == MT_UPROBE_EXEC)) {
 		arm_trigger(&tg, tr, mode);
 		armed = 1;
 	}
-	release_child();
-	if (tr && tr->in_lib && child_stopped) {
-		run_to_entry();
+	target_release_child(&tgt);
+	if (tr && tr->in_lib && tgt.child_stopped) {
+		target_run_to_entry(&tgt);
 		resolve_in_libraries(tr);
 	}
-	if (tr && !arm_after_ns && !armed && child) {
+	if (tr && !arm_after_ns && !armed && tgt.child) {
 		/* the command is stopped after its execve, or at its entry */
 		arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
 		armed = 1;
 	}
-	resume_child();
+	target_resume_child(&tgt);
 	start = now_mono();
 	if (!t0_mono)
 		t0_mono = start;
 	fprintf(stderr, "%s: recording %d with %s%s; Ctrl+C %s\n", mt_progname(),
-		(int)target, backend_names[backend],
+		(int)tgt.pid, backend_names[backend],
 		full ? " (full)" : "",
 		tr ? "ends without a snapshot" : "takes the snapshot");
 
@@ -1964,7 +1439,7 @@ static enum stop run_round(struct trig *tr)
 		perf_stop(&pr);
 		if (backend == BE_SAMPLE)
 			wallclock_line();
-		if (asprintf(&data, "%s/perf.data", workdir) < 0)
+		if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
 			die(MT_EXIT_SYSTEM, "out of memory");
 		/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
 		 * line goes at the end there */
@@ -2057,7 +1532,7 @@ static void dry_run_print(void)
 	if (backend == BE_UPROBE) {
 		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
 		       "functions of %s matching %s; no perf command\n",
-		       exe ? exe : "the program", functions ? functions : "(default)");
+		       tgt.exe ? tgt.exe : "the program", functions ? functions : "(default)");
 		return;
 	}
 	record_argv(&a, -1, -1, trigger_sel != NULL);
@@ -2134,7 +1609,8 @@ static int one_of(const char *opt, const char *arg, const char *const *names, in
 	die(MT_EXIT_USAGE, "%s %s: expected %s%s", opt, arg, list, names[0]);
 }
 
-int main(int argc, char **argv)
+/* The options, into the option statics; dies (usage) on a bad one. */
+static void parse_options(int argc, char **argv)
 {
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
 	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
@@ -2163,16 +1639,8 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct trig tr = { 0 }, *trp = NULL;
-	struct sigaction sa;
-	sigset_t block;
-	const char *dir_out = NULL;
-	int c, n;
+	int c;
 
-	mt_set_progname(argv[0]);
-	main_pid = getpid();
-	if (getenv("MT_PERF") && *getenv("MT_PERF"))
-		perf = getenv("MT_PERF");
 	while ((c = getopt_long(argc, argv, "+i:o:p:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -2182,7 +1650,7 @@ int main(int argc, char **argv)
 			output = optarg;
 			break;
 		case 'p':
-			add_pids(optarg);
+			target_add_pids(&tgt, optarg);
 			break;
 		case 'v':
 			verbose = 1;
@@ -2264,9 +1732,26 @@ int main(int argc, char **argv)
 			usage_fail(USAGE);
 		}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	struct trig tr = { 0 }, *trp = NULL;
+	struct sigaction sa;
+	sigset_t block;
+	const char *dir_out = NULL;
+	int n;
+
+	mt_set_progname(argv[0]);
+	work_init();
+	target_init(&tgt);
+	if (getenv("MT_PERF") && *getenv("MT_PERF"))
+		perf = getenv("MT_PERF");
+	parse_options(argc, argv);
+	work_set_options(verbose, keep_dir);
 	if (optind < argc)
-		cmd = argv + optind;
-	n = !!npids + !!input + !!cmd;
+		tgt.cmd = argv + optind;
+	n = !!tgt.npids + !!input + !!tgt.cmd;
 	if (n != 1)
 		die(MT_EXIT_USAGE, "name one target: -p PID, -i perf.data, or -- COMMAND");
 	if (strcmp(timing, "low") && strcmp(timing, "normal") && strcmp(timing, "high"))
@@ -2304,11 +1789,11 @@ int main(int argc, char **argv)
 		size_t i;
 
 		/* the processes are not looked at, but what would fail is said */
-		for (i = 0; i < npids; i++)
-			if (unrecordable(pids[i], msg, sizeof(msg)))
+		for (i = 0; i < tgt.npids; i++)
+			if (target_unrecordable(tgt.pids[i], msg, sizeof(msg)))
 				warn("%s (recording would fail)", msg);
-		if (npids)
-			target = pids[0];
+		if (tgt.npids)
+			tgt.pid = tgt.pids[0];
 		dry_run_print();
 		close_stdout_or_die();
 		return 0;
@@ -2340,7 +1825,7 @@ int main(int argc, char **argv)
 		close_stdout_or_die();
 		return 0;
 	}
-	check_pids(); /* bad input first: before what this machine lacks */
+	target_check_pids(&tgt); /* bad input first: before what this machine lacks */
 	if (backend == BE_PT && !have_pt())
 		no_pt();
 	if (backend != BE_UPROBE)
@@ -2352,14 +1837,14 @@ int main(int argc, char **argv)
 	if (trigger_sel)
 		choose_trigger_via();
 	make_workdir();
-	if (cmd)
-		start_child();
+	if (tgt.cmd)
+		target_start_child(&tgt, out_fd);
 	else
-		check_target();
+		target_check_target(&tgt);
 	if (trigger_sel) {
 		resolve_trigger(&tr);
 		trp = &tr;
-		trace_start = child && (use_bp || tr.in_lib);
+		tgt.trace_start = tgt.child && (use_bp || tr.in_lib);
 	}
 	for (round_no = 0; repeat == 0 || round_no < repeat; round_no++) {
 		char tmp[PATH_MAX];
@@ -2395,29 +1880,27 @@ int main(int argc, char **argv)
 		if (why != STOP_TRIGGER || !target_alive())
 			break;
 	}
-	if (child && target_alive()) {
+	if (tgt.child && target_alive()) {
 		/* a command we ran that goes on after its snapshot ends with us */
 		int tries;
 
-		kill(child, SIGTERM);
+		kill(tgt.child, SIGTERM);
 		for (tries = 0; tries < 50 && target_alive(); tries++)
 			usleep(20000);
-		if (child && target_alive()) {
-			kill(child, SIGKILL);
-			waitpid(child, NULL, 0);
+		if (tgt.child && target_alive()) {
+			kill(tgt.child, SIGKILL);
+			waitpid(tgt.child, NULL, 0);
 		}
 	}
 	close_stdout_or_die();
 	free(tr.name);
-	if (tr.path != exe)
+	if (tr.path != tgt.exe)
 		free(tr.path);
 	while (nprobed)
 		free(probed[--nprobed]);
 	free(probed);
-	free(exe);
-	free(pids);
-	remove_workdir();
-	free(workdir);
-	workdir = NULL; /* for the atexit handler */
+	free(tgt.exe);
+	free(tgt.pids);
+	workdir_done();
 	return 0;
 }

@@ -1,0 +1,70 @@
+/*
+ * The process mt-record records: the -p PIDs, or the command after --,
+ * which it forks held on a pipe (the gate) until target_release_child().
+ * struct target is owned by its caller (one per mt-record run); the
+ * functions here read and write only its fields. Every failure dies
+ * through die.h with mt-record's messages and exit codes.
+ */
+#ifndef MT_RECORD_TARGET_H
+#define MT_RECORD_TARGET_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct target {
+	pid_t *pids;        /* -p, in the order given, no duplicates */
+	size_t npids, pids_cap;
+	char **cmd;         /* the command after --, or NULL */
+	pid_t pid;          /* the traced process (pids[0] or child) */
+	pid_t child;        /* our child, if we ran it; 0 once it ended */
+	char *exe;          /* the target's executable, absolute */
+	int gate_w;         /* write end of the child's gate, -1 when none */
+	int child_stopped;  /* at its execve, traced: target_resume_child() */
+	int trace_start;    /* target_release_child() holds the command again */
+};
+
+/* No pids, no command, no child, no gate. */
+void target_init(struct target *t);
+
+/* Adds the PIDs of -p arg ("12" or "12,34") to t->pids; dies (usage) on
+ * a malformed list or a PID given twice. */
+void target_add_pids(struct target *t, const char *arg);
+
+/* Dies (bad input) unless each of t->pids can be recorded: not a kernel
+ * thread, not a zombie, existing. */
+void target_check_pids(const struct target *t);
+
+/* Sets t->pid to t->pids[0] and t->exe to its executable. */
+void target_check_target(struct target *t);
+
+/*
+ * Forks t->cmd (resolved as execvp would into t->exe), held until
+ * target_release_child(); its stdout goes to our stderr when out_fd is 1,
+ * so that it does not mix with the trace text. Sets t->child, t->pid.
+ */
+void target_start_child(struct target *t, int out_fd);
+
+/* Lets the held command run (nothing without a gate); with t->trace_start
+ * it stops again right after execve (t->child_stopped), or has ended
+ * (t->child becomes 0). */
+void target_release_child(struct target *t);
+
+/* The stopped command, from its execve to its entry point, where the
+ * dynamic loader has mapped its libraries. x86-64 only; elsewhere it stays
+ * at its execve. Dies if it ends on the way. */
+void target_run_to_entry(struct target *t);
+
+/* Detaches from the stopped command (nothing if not stopped). */
+void target_resume_child(struct target *t);
+
+/*
+ * Why process pid cannot be recorded, into msg (len bytes): 1, or 0 when
+ * it can (or when only the later reads would tell).
+ */
+int target_unrecordable(pid_t pid, char *msg, size_t len);
+
+/* Reads at most len - 1 bytes of the file path into buf, NUL-terminated:
+ * 0, or -1 (errno) when it cannot be opened or read. */
+int read_small(const char *path, char *buf, size_t len);
+
+#endif
