@@ -90,7 +90,7 @@ $(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB)
 
-$(BUILD)/tests/%: tests/helpers/%.c $(TOOL_LIB) $(LIB)
+$(BUILD)/tests/%: tests/helpers/%.c $(wildcard tests/helpers/*.h) $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIB) $(LIB)
 

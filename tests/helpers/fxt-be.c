@@ -17,34 +17,10 @@
 #include <string.h>
 
 #include "die.h"
-#include "wire.h"
+#include "fxt-words.h"
 #include "banned.h"
 
 #define NSLOTS 4
-
-static void word(unsigned long long w)
-{
-	unsigned char b[8];
-
-	mt_put64(b, w);
-	if (fwrite(b, 8, 1, stdout) != 1)
-		die_errno(MT_EXIT_SYSTEM, "writing");
-}
-
-static void stream(const char *s, size_t len)
-{
-	static const char zero[8];
-
-	if (len && fwrite(s, len, 1, stdout) != 1)
-		die_errno(MT_EXIT_SYSTEM, "writing");
-	if (len % 8 && fwrite(zero, 8 - len % 8, 1, stdout) != 1)
-		die_errno(MT_EXIT_SYSTEM, "writing");
-}
-
-static size_t words(size_t len)
-{
-	return (len + 7) / 8;
-}
 
 static unsigned long long nev;
 static unsigned slot_next;

@@ -41,32 +41,8 @@
 #include <string.h>
 
 #include "die.h"
-#include "wire.h"
+#include "fxt-words.h"
 #include "banned.h"
-
-static void word(unsigned long long w)
-{
-	unsigned char b[8];
-
-	mt_put64(b, w);
-	if (fwrite(b, 8, 1, stdout) != 1)
-		die_errno(MT_EXIT_SYSTEM, "writing");
-}
-
-static void stream(const char *s, size_t len)
-{
-	static const char zero[8];
-
-	if (len && fwrite(s, len, 1, stdout) != 1)
-		die_errno(MT_EXIT_SYSTEM, "writing");
-	if (len % 8 && fwrite(zero, 8 - len % 8, 1, stdout) != 1)
-		die_errno(MT_EXIT_SYSTEM, "writing");
-}
-
-static size_t words(size_t len)
-{
-	return (len + 7) / 8;
-}
 
 /* ---- interned strings, never evicted (ids 102..32767) ---- */
 
