@@ -67,19 +67,31 @@ for i in 1 2; do
 done
 
 # on a terminal: script(1) runs mt on a pty; a ^C written to the pty is
-# turned into SIGINT to the foreground process group by its line discipline
+# turned into SIGINT to the foreground process group by its line discipline.
+# script runs its command with $SHELL -c, and the ^C reaches that shell
+# too: dash dies of it while bash waits for mt. So the command is ./onpty,
+# which ignores SIGINT only in itself while mt runs (perl's system) and
+# reports how mt ended, whatever the user's shell.
 command -v script >/dev/null || fail "script(1) is needed (util-linux, scripts/deps.sh)"
+cat >onpty <<'EOF'
+#!/usr/bin/perl
+# onpty ERR CMD...: run CMD with its stderr in ERR; print status=N or signal=N
+open STDERR, ">", shift or die "onpty: $!\n";
+system @ARGV;
+print $? == -1 ? "exec failed: $!\n" : $? & 127 ? "signal=" . ($? & 127) . "\n" : "status=" . ($? >> 8) . "\n";
+EOF
+chmod +x onpty
 for i in 1 2; do
 	rm -f ready in
 	mkfifo in
 	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "$ARGV[0]: $!\n"' \
-		script -qec "mt run --trigger never_called -- ./prog 2>err; echo \"status=\$?\"" \
+		script -qec "./onpty err mt run --trigger never_called -- ./prog" \
 		/dev/null <in >log 2>&1 &
 	spid=$!
 	exec 8>in
 	ready_or_fail
 	printf '\003' >&8
-	wait_for grep -q status= log || { exec 8>&-; kill "$spid"; fail "pty $i: mt did not end: $(cat log)"; }
+	wait_for grep -q -e status= -e signal= -e 'exec failed' log || { exec 8>&-; kill "$spid" 2>/dev/null; fail "pty $i: mt did not end: $(cat log)"; }
 	exec 8>&-
 	wait "$spid" || :
 	tr -d '\r' <log >log.txt
@@ -109,13 +121,13 @@ unset MT_RECORD
 rm -f err
 mkfifo in2
 perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "$ARGV[0]: $!\n"' \
-	script -qec "mt run --backend sample --trigger . -- '$prog' -l -u 1000 2>err; echo \"status=\$?\"" \
+	script -qec "./onpty err mt run --backend sample --trigger . -- '$prog' -l -u 1000" \
 	/dev/null <in2 >log 2>&1 &
 spid=$!
 exec 8>in2
 if wait_for grep -qs "recording .* Ctrl+C ends without a snapshot" err; then
 	printf '\003' >&8
-	wait_for grep -q status= log || { exec 8>&-; kill "$spid"; fail "real: mt did not end: $(cat log)"; }
+	wait_for grep -q -e status= -e signal= -e 'exec failed' log || { exec 8>&-; kill "$spid" 2>/dev/null; fail "real: mt did not end: $(cat log)"; }
 	exec 8>&-
 	wait "$spid" || :
 	tr -d '\r' <log >log.txt
