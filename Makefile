@@ -52,8 +52,9 @@ all: $(TOOL_BIN)
 help:
 	@echo 'make              build the tools into $(BUILD)/bin'
 	@echo 'make check        install missing packages, build, run every test, then'
-	@echo '                  again under ASan+UBSan, then short libFuzzer runs'
-	@echo 'make check-long   make check plus long fuzzing runs'
+	@echo '                  again under ASan+UBSan (replaying the ptsynth recordings),'
+	@echo '                  then short libFuzzer runs'
+	@echo 'make check-long   make check plus long fuzzing runs, ptsynth recording in both passes'
 	@echo 'make test         build and run the tests once (no sanitizers, no fuzzing);'
 	@echo '                  TESTS="t05* unit" runs only those'
 	@echo 'make bench        benchmarks (figures as ratios to a baseline in the same run); SECTIONS="10 30" runs only those'
@@ -114,13 +115,21 @@ FUZZ_RUNS ?= 20
 fuzz-test:
 	@FUZZ_SECONDS=$(FUZZ_RUNS) BUILD=$(BUILD)/fuzz tests/fuzz/run
 
+# The ASan pass replays the plain pass's ptsynth recordings (single-
+# stepping is most of the time of the t08NN tests; tests/ptsynth/lib.sh);
+# check-long records in both passes.
+PTS_CACHE = $(abspath $(BUILD))/pts-cache
+PTS_REPLAY ?= 1
 check: deps
-	@$(MAKE) --no-print-directory test
-	@$(MAKE) --no-print-directory asan-test
+	@rm -rf $(PTS_CACHE)
+	@if [ $(PTS_REPLAY) = 1 ]; then mkdir -p $(PTS_CACHE); fi
+	@MT_PTS_CACHE=$(PTS_CACHE) $(MAKE) --no-print-directory test
+	@MT_PTS_CACHE=$(PTS_CACHE) $(MAKE) --no-print-directory asan-test
+	@rm -rf $(PTS_CACHE)
 	@$(MAKE) --no-print-directory fuzz-test
 
 check-long: deps
-	@$(MAKE) --no-print-directory check FUZZ_RUNS=600
+	@$(MAKE) --no-print-directory check FUZZ_RUNS=600 PTS_REPLAY=0
 
 bench: deps all $(HELPER_BIN)
 	@tests/bench/run $(BUILD) $(SECTIONS)

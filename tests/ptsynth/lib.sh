@@ -65,9 +65,7 @@ pts_run() {
 	name=$1 timing=$2
 	shift 2
 	out=$name-$timing${PTS_TAG:+-$PTS_TAG}
-	ptsynth --timing "$timing" -o "$out.data" --truth "$out.truth" "$@" \
-		-- "$CORPUS/$name" >"$out.log" 2>&1 || {
-		cat "$out.log" >&2; fail "ptsynth failed on $name"; }
+	pts_record "$name" "$timing" "$@"
 	perf_branches "$out.data" "$out.pb"
 	truth_branches "$out.truth" "$out.tb"
 	[ -s "$out.tb" ] || fail "$name: the truth has no branches"
@@ -85,7 +83,45 @@ pts_run() {
 	stacks-check "$out.spans" "$out.mt" >"$out.report" 2>&1 || spans_ok=0
 	summary=$(sed -n 's/^all threads: matched \([0-9]*\) of \([0-9]*\) truth spans, \([0-9]*\) extra.*/\1 of \2 (\3 extra)/p' "$out.report")
 	[ -n "$summary" ] || { cat "$out.report" >&2; fail "$name: no stacks-check summary"; }
-	echo "$name ($timing${PTS_TAG:+, $PTS_TAG}): $(wc -l <"$out.tb") branches equal; spans matched $summary"
+	echo "$name ($timing${PTS_TAG:+, $PTS_TAG}): $(wc -l <"$out.tb") branches equal; spans matched $summary$reused"
+}
+
+# pts_record NAME TIMING [PTSYNTH OPTIONS]: ptsynth's recording of NAME
+# into $out.data, .truth and .log. Single-stepping is most of the time
+# of these tests (70,000 steps a second, ld.so's start alone 100,000), so
+# when MT_PTS_CACHE names a directory (make check sets one for its two
+# passes), a recording is kept there under the hash of the program's bytes
+# and the options (and ptsynth's source), and a later pass over the same program replays it:
+# the ASan pass then checks perf's decoding and mt's tools under the
+# sanitizers on the recording the plain pass made. The recording's own
+# truth travels with it, so a replayed run is checked exactly as the
+# first. make check-long leaves MT_PTS_CACHE unset: every pass records.
+pts_record() {
+	reused=
+	key=
+	if [ -n "${MT_PTS_CACHE:-}" ] && [ -d "$MT_PTS_CACHE" ]; then
+		key=$({ sha256sum <"$CORPUS/$1"; cat "$MT_TOP"/tests/ptsynth/*.[ch]
+			printf '%s\n' "$@"; } | sha256sum | cut -c1-32)
+		if [ -s "$MT_PTS_CACHE/$key.truth" ]; then
+			for x in data truth log; do
+				cp "$MT_PTS_CACHE/$key.$x" "$out.$x" || fail "cannot copy $MT_PTS_CACHE/$key.$x"
+			done
+			reused=" (replayed: recorded by an earlier pass)"
+			return 0
+		fi
+	fi
+	_n=$1 _t=$2
+	shift 2
+	ptsynth --timing "$_t" -o "$out.data" --truth "$out.truth" "$@" \
+		-- "$CORPUS/$_n" >"$out.log" 2>&1 || {
+		cat "$out.log" >&2; fail "ptsynth failed on $_n"; }
+	[ -z "$key" ] && return 0
+	# the truth last, under its final name last: it marks the set whole
+	for x in data log truth; do
+		cp "$out.$x" "$MT_PTS_CACHE/.$key.$x" &&
+			mv "$MT_PTS_CACHE/.$key.$x" "$MT_PTS_CACHE/$key.$x" ||
+			fail "cannot keep $out.$x in $MT_PTS_CACHE"
+	done
 }
 
 # pts_verdict NAME LIMIT: after pts_run, fail on a span mismatch unless

@@ -19,8 +19,8 @@ ptsynth_need signal
 
 bad=
 for p in signal; do
-	ptsynth --timing coarse -o "$p.data" --truth "$p.truth" \
-		-- "$CORPUS/$p" >"$p.log" 2>&1 || { cat "$p.log" >&2; fail "ptsynth failed on $p"; }
+	out=$p
+	pts_record "$p" coarse
 	mt-record -i "$p.data" >"$p.perf" 2>"$p.perr" ||
 		{ cat "$p.perr" >&2; fail "mt-record -i failed on $p"; }
 	truth_spans "$p.truth" "$p.spans"
@@ -29,7 +29,7 @@ for p in signal; do
 	[ "$ne" -ge 10 ] || fail "$p: only $ne trace ends end their timestamp group after a call"
 	mt-script-parse "$p.perf" | mt-stacks >"$p.mt" || fail "$p: mt-script-parse | mt-stacks failed"
 	if stacks-check --no-times "$p.spans" "$p.mt" >"$p.report" 2>&1; then
-		echo "$p (coarse, spread): $np pseudo-spans ($ne ending a timestamp group after a call): $(tail -n 1 "$p.report")"
+		echo "$p (coarse, spread$reused): $np pseudo-spans ($ne ending a timestamp group after a call): $(tail -n 1 "$p.report")"
 	else
 		echo "$p: mt-stacks' spread spans differ from the truth:" >&2
 		sed 's/^/    | /' "$p.report" | head -30 >&2
