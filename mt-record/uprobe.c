@@ -1,6 +1,6 @@
 /*
  * The uprobe capture engine; the contract is in uprobe.h. Facts it relies
- * on are in shared/notes/perf.md section 4.
+ * on are in docs/perf.md section 4.
  */
 #include <ctype.h>
 #include <dirent.h>

@@ -6,7 +6,7 @@
 # probed call, against the untraced run of the same section.
 # Probe sites: outer starts with push %rbp (an emulated instruction),
 # work with a rip-relative mov (single-stepped out of line): uprobe costs
-# differ by instruction (../shared/notes/perf.md 4.3).
+# differ by instruction (docs/perf.md section 4).
 # shellcheck shell=sh disable=SC2034,SC2154
 set -u
 prog=$BENCH_TESTBIN/progs/stopper

@@ -19,7 +19,7 @@
  * some branches; PSB and CBR events appear now and then.
  *
  * Columns follow perf 6.1 builtin-script.c byte for byte (see
- * shared/notes/perf.md 2.2-2.6). The output is a function of N, S and T
+ * docs/perf.md 2.2-2.6). The output is a function of N, S and T
  * only (and W, D, --no-errors, --coarse, --layout), and the first N lines
  * for given options do not depend on N. Without --start-depth, --no-errors,
  * --coarse and --layout (D = 0, errors on) the text is what it always was:

@@ -1,8 +1,8 @@
 /*
  * A perf.data file that perf 6.1 (and later) decodes as Intel PT, written
- * from scratch (see shared/notes/ptsynth.md section 1 for why each piece is
- * there): one event attr of size 64 (PERF_ATTR_SIZE_VER0, readable by any
- * perf) with one id, the AUXTRACE_INFO record, the sideband (COMM, MMAP2,
+ * from scratch (tests/ptsynth/README.md, "What perf needs in the file",
+ * says why each piece is there): one event attr of size 64
+ * (PERF_ATTR_SIZE_VER0, readable by any perf) with one id, the AUXTRACE_INFO record, the sideband (COMM, MMAP2,
  * FORK) in time order with {pid,tid}{time}{identifier} trailers, one
  * AUXTRACE buffer per thread (per-thread mode), and the HEADER_AUXTRACE
  * feature, without which perf script refuses -F addr.
