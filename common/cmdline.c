@@ -4,7 +4,40 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "die.h"
 #include "banned.h"
+
+void mt_option_default(int c, const char *usage)
+{
+	if (c == MT_OPT_HELP)
+		usage_ok(usage);
+	if (c == MT_OPT_VERSION)
+		version_ok();
+	usage_fail(usage);
+}
+
+void mt_filter_option(struct mt_filter_io *io, int c, const char *usage)
+{
+	if (c == 'o')
+		io->out_name = optarg;
+	else if (c == 'v')
+		io->verbose = 1;
+	else
+		mt_option_default(c, usage);
+}
+
+void mt_filter_open_or_die(struct mt_filter_io *io, int n, char **operands,
+			   const char *usage)
+{
+	const char *name = n ? operands[0] : NULL;
+
+	if (n > 1)
+		usage_fail(usage);
+	io->in_name = name && strcmp(name, "-") ? name : "<stdin>";
+	io->in_fd = open_input_or_die(name);
+	if (io->out_name)
+		output_to_or_die(io->out_name);
+}
 
 static int is_executable(const char *path)
 {

@@ -3,7 +3,6 @@
  * docs/format.md section 6).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "names.h"
@@ -474,55 +474,30 @@ static void dump(int fd, const char *name)
 	out_flush();
 }
 
-static _Noreturn void usage(void)
-{
-	fputs(usage_text, stderr);
-	exit(MT_EXIT_USAGE);
-}
-
 int main(int argc, char **argv)
 {
-	enum { OPT_HELP = 256, OPT_IDS, OPT_VERSION };
+	enum { OPT_IDS = 256 };
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, OPT_HELP },
+		{ "help", no_argument, NULL, MT_OPT_HELP },
 		{ "ids", no_argument, NULL, OPT_IDS },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "version", no_argument, NULL, MT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *name = "<stdin>";
-	int fd = STDIN_FILENO;
+	struct mt_filter_io io = { 0 }; /* no -o: the dump goes to stdout */
 	int ch;
 
 	mt_set_progname(argv[0]);
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
-		case OPT_HELP:
-			fputs(usage_text, stdout);
-			close_stdout_or_die();
-			return MT_EXIT_OK;
 		case OPT_IDS:
 			show_ids = 1;
 			break;
-		case OPT_VERSION:
-			version_ok();
 		default:
-			usage();
+			mt_option_default(ch, usage_text);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
-		usage();
-
-	if (argc == 1 && strcmp(argv[0], "-") != 0) {
-		name = argv[0];
-		fd = open(name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", name);
-	}
-	dump(fd, name);
-	if (fd != STDIN_FILENO)
-		close(fd);
+	mt_filter_open_or_die(&io, argc - optind, argv + optind, usage_text);
+	dump(io.in_fd, io.in_name);
 	close_stdout_or_die();
 	return MT_EXIT_OK;
 }

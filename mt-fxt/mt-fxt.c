@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "fxtwrite.h"
@@ -21,7 +22,7 @@
 
 #define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [-o output] [file]\n"
 
-static const char *in_name = "<stdin>";
+static const char *in_name; /* for messages (mt_filter_open_or_die) */
 static const char *out_name = "<stdout>";
 static struct mt_reader in;
 static int json, with_dso;
@@ -898,19 +899,16 @@ static void report(int verbose)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP, OPT_HELP, OPT_VERSION };
+	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "dso", no_argument, NULL, OPT_DSO },
 		{ "gzip", no_argument, NULL, OPT_GZIP },
-		{ "output", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *oname = NULL;
-	int verbose = 0, gzip = 0, fd, c, err;
+	struct mt_filter_io io = { 0 };
+	int gzip = 0, c, err;
 
 	mt_set_progname(argv[0]);
 	mt_finish_on_interrupt();
@@ -925,32 +923,17 @@ int main(int argc, char **argv)
 		case OPT_GZIP:
 			gzip = 1;
 			break;
-		case 'o':
-			oname = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case OPT_HELP:
-			usage_ok(USAGE);
-		case OPT_VERSION:
-			version_ok();
 		default:
-			usage_fail(USAGE);
+			mt_filter_option(&io, c, USAGE);
 		}
 	}
-	if (argc - optind > 1)
-		usage_fail(USAGE);
-	if (optind < argc && strcmp(argv[optind], "-"))
-		in_name = argv[optind];
-	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
-	if (oname) {
-		out_name = oname;
-		output_to_or_die(oname);
-	}
-	if (gzip || output_name_is_gz(oname))
+	mt_filter_open_or_die(&io, argc - optind, argv + optind, USAGE);
+	in_name = io.in_name;
+	if (io.out_name)
+		out_name = io.out_name;
+	if (gzip || output_name_is_gz(io.out_name))
 		output_gzip();
-	if ((err = mt_reader_init_fd(&in, fd, NULL, 0)))
+	if ((err = mt_reader_init_fd(&in, io.in_fd, NULL, 0)))
 		die_mt(err, "%s", in_name);
 	mt_fxtw_init(&fw, fxt_write, NULL);
 	header();
@@ -959,12 +942,12 @@ int main(int argc, char **argv)
 		json_names();
 		json_lit("\n]}\n");
 	}
-	report(verbose);
+	report(io.verbose);
 	if (!nspans && !ninstants && !ncounters) {
 		/* nothing recorded replaces nothing */
 		if (output_discard())
 			die(MT_EXIT_DATA, "%s: no spans, instants or counters: "
-			    "nothing written, %s left as it was", in_name, oname);
+			    "nothing written, %s left as it was", in_name, out_name);
 		flush_out();
 		close_stdout_or_die();
 		die(MT_EXIT_DATA, "%s: no spans, instants or counters: the "

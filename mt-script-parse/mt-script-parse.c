@@ -15,6 +15,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "perfline.h"
@@ -25,7 +26,7 @@
 
 #define USAGE "usage: mt-script-parse [-kv] [-o output] [file]\n"
 
-static const char *in_name = "<stdin>";
+static const char *in_name; /* for messages (mt_filter_open_or_die) */
 static struct mt_writer out;
 static int keep_going;
 static int bad_line; /* the current line holds a NUL byte in a name */
@@ -834,14 +835,11 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "keep-going", no_argument, NULL, 'k' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out_name = NULL;
-	int verbose = 0, fd, c, err;
+	struct mt_filter_io io = { 0 };
+	int c, err;
 
 	mt_set_progname(argv[0]);
 	mt_finish_on_interrupt();
@@ -850,28 +848,12 @@ int main(int argc, char **argv)
 		case 'k':
 			keep_going = 1;
 			break;
-		case 'o':
-			out_name = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'h':
-			usage_ok(USAGE);
-		case 'V':
-			version_ok();
 		default:
-			usage_fail(USAGE);
+			mt_filter_option(&io, c, USAGE);
 		}
 	}
-	if (argc - optind > 1)
-		usage_fail(USAGE);
-	if (optind < argc && strcmp(argv[optind], "-"))
-		in_name = argv[optind];
-	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
-	if (out_name) {
-		output_to_or_die(out_name);
-	}
+	mt_filter_open_or_die(&io, argc - optind, argv + optind, USAGE);
+	in_name = io.in_name;
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");
 	{
@@ -879,10 +861,10 @@ int main(int argc, char **argv)
 
 		check(mt_write_meta(&out, &m));
 	}
-	parse(fd);
+	parse(io.in_fd);
 	if ((err = mt_writer_finish(&out)))
 		die_mt(err, "%s: writing the stream", in_name);
-	report(verbose);
+	report(io.verbose);
 	mt_writer_release(&out);
 	close_stdout_or_die();
 	return MT_EXIT_OK;

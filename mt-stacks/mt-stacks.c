@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "stream.h"
@@ -18,7 +19,7 @@
 
 #define USAGE "usage: mt-stacks [-v] [--no-spread] [--keep-after-trigger] [-o output] [file]\n"
 
-static const char *in_name = "<stdin>";
+static const char *in_name; /* for messages (mt_filter_open_or_die) */
 static struct mt_reader in;
 static struct mt_writer out;
 static int spread = 1, keep_after_trigger;
@@ -1598,18 +1599,15 @@ static void report(int verbose)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_NO_SPREAD = 256, OPT_KEEP, OPT_HELP, OPT_VERSION };
+	enum { OPT_NO_SPREAD = 256, OPT_KEEP };
 	static const struct option longopts[] = {
 		{ "no-spread", no_argument, NULL, OPT_NO_SPREAD },
 		{ "keep-after-trigger", no_argument, NULL, OPT_KEEP },
-		{ "output", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out_name = NULL;
-	int verbose = 0, fd, c, err;
+	struct mt_filter_io io = { 0 };
+	int c, err;
 
 	mt_set_progname(argv[0]);
 	mt_finish_on_interrupt();
@@ -1621,29 +1619,13 @@ int main(int argc, char **argv)
 		case OPT_KEEP:
 			keep_after_trigger = 1;
 			break;
-		case 'o':
-			out_name = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case OPT_HELP:
-			usage_ok(USAGE);
-		case OPT_VERSION:
-			version_ok();
 		default:
-			usage_fail(USAGE);
+			mt_filter_option(&io, c, USAGE);
 		}
 	}
-	if (argc - optind > 1)
-		usage_fail(USAGE);
-	if (optind < argc && strcmp(argv[optind], "-"))
-		in_name = argv[optind];
-	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
-	if (out_name) {
-		output_to_or_die(out_name);
-	}
-	if ((err = mt_reader_init_fd(&in, fd, NULL, 0)))
+	mt_filter_open_or_die(&io, argc - optind, argv + optind, USAGE);
+	in_name = io.in_name;
+	if ((err = mt_reader_init_fd(&in, io.in_fd, NULL, 0)))
 		die_mt(err, "%s", in_name);
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");
@@ -1654,7 +1636,7 @@ int main(int argc, char **argv)
 	}
 	run();
 	check(mt_writer_finish(&out));
-	report(verbose);
+	report(io.verbose);
 	mt_reader_release(&in);
 	mt_writer_release(&out);
 	close_stdout_or_die();

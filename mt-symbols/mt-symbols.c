@@ -682,7 +682,7 @@ static void set_pid(const char *arg)
 int main(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_MATCH, OPT_EXACT, OPT_ADDR, OPT_LINES,
-	       OPT_PICK, OPT_DEBUG_DIR, OPT_HELP, OPT_VERSION };
+	       OPT_PICK, OPT_DEBUG_DIR };
 	static const struct option longopts[] = {
 		{ "addr", required_argument, NULL, OPT_ADDR },
 		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
@@ -692,8 +692,8 @@ int main(int argc, char **argv)
 		{ "match", required_argument, NULL, OPT_MATCH },
 		{ "pick", no_argument, NULL, OPT_PICK },
 		{ "pid", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "help", no_argument, NULL, MT_OPT_HELP },
+		{ "version", no_argument, NULL, MT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	size_t k;
@@ -728,12 +728,8 @@ int main(int argc, char **argv)
 		case OPT_PICK:
 			pick = 1;
 			break;
-		case OPT_HELP:
-			usage_ok(USAGE);
-		case OPT_VERSION:
-			version_ok();
 		default:
-			usage_fail(USAGE);
+			mt_option_default(c, USAGE);
 		}
 	}
 	argc -= optind;
