@@ -143,6 +143,8 @@ void output_to_or_die(const char *name)
 
 	if (!name || !strcmp(name, "-"))
 		return;
+	if (!*name)
+		die(MT_EXIT_USAGE, "-o: the output file name is empty");
 	shown = name;
 	if (!fstat(STDIN_FILENO, &in0) && S_ISREG(in0.st_mode) && !have_in) {
 		in_st = in0;

@@ -21,8 +21,8 @@
  * Send standard output to the file name, as above. A symbolic link is
  * followed: the file it names is replaced. The new file gets the mode of
  * the one it replaces, or 0666 less the umask. Dies naming the file when
- * it cannot be created, and (MT_EXIT_USAGE) when it is the file the tool
- * reads (open_input_or_die's file, or standard input).
+ * it cannot be created, and (MT_EXIT_USAGE) when the name is empty or it
+ * is the file the tool reads (open_input_or_die's file, or standard input).
  */
 void output_to_or_die(const char *name);
 

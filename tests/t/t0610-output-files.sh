@@ -53,6 +53,12 @@ cp ../spans.mt s.mt
 expect_exit 2 mt-stacks -o s.mt s.mt 2>err
 cmp -s s.mt ../spans.mt || fail "mt-stacks -o same same changed it"
 rm s.mt err
+# an empty name is a bad command line, and leaves no temporary behind
+for tool in mt-fxt mt-slice mt-stacks mt-script-parse; do
+	expect_exit 2 $tool -o '' ../spans.mt 2>err
+	contains err "$tool: -o: the output file name is empty"
+done
+rm err
 only keep.fxt orig link.fxt
 
 # 4. success replaces the file through the link, keeping its mode
