@@ -12,6 +12,7 @@
 #include "die.h"
 #include "err.h"
 #include "quote.h"
+#include "stream.h"
 #include "banned.h"
 
 static const char *progname = "mt";
@@ -109,6 +110,26 @@ void die_mt(int err, const char *fmt, ...)
 	vreport(fmt, ap, both);
 	va_end(ap);
 	exit(err == MT_ENOMEM || err == MT_EIO ? MT_EXIT_SYSTEM : MT_EXIT_DATA);
+}
+
+void die_reader(const struct mt_reader *r, int err, const char *name)
+{
+	unsigned long long off = mt_reader_offset(r);
+	const char *like = err == MT_EMAGIC ? mt_reader_looks_like(r) : NULL;
+	const char *hint = "";
+
+	if (!like)
+		die_mt(err, "%s: byte offset 0x%llx", name, off);
+	if (!strcmp(like, "an FXT trace"))
+		hint = "; mt-slice reads FXT, Perfetto shows it";
+	else if (!strcmp(like, "text"))
+		hint = "; perf script output goes through mt-script-parse first";
+	else if (!strcmp(like, "a perf.data file"))
+		hint = "; mt-record -i decodes it";
+	else if (!strcmp(like, "gzip-compressed data"))
+		hint = "; decompress it first (zcat)";
+	die(MT_EXIT_DATA, "%s: byte offset 0x%llx: %s: it is %s%s", name, off,
+	    mt_strerror(err), like, hint);
 }
 
 void write_or_die(int fd, const void *buf, size_t n)

@@ -44,6 +44,15 @@ _Noreturn void die_errno(int code, const char *fmt, ...)
 _Noreturn void die_mt(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Die because reading the mt stream r (named name in messages) failed with
+ * err: "NAME: byte offset 0xN: <die_mt's text>", and when the input is no
+ * stream at all, what it looks like and which tool reads that
+ * (mt_reader_looks_like: an FXT trace, perf script text, ...).
+ */
+struct mt_reader;
+_Noreturn void die_reader(const struct mt_reader *r, int err, const char *name);
+
 /* Exit quietly with SIGPIPE's status. */
 _Noreturn void die_pipe(void);
 

@@ -225,6 +225,31 @@ static int check_loc(const struct mt_reader *r, const struct mt_loc *l)
 	return err ? err : check_sid(r, l->dso);
 }
 
+const char *mt_reader_looks_like(const struct mt_reader *r)
+{
+	/* the FXT magic record as it is on disk (docs/fxt.md) */
+	static const unsigned char fxt[8] = { 0x10, 0x00, 0x04, 0x46,
+					      0x78, 0x54, 0x16, 0x00 };
+	const unsigned char *p = r->buf + r->start;
+	size_t n = r->end - r->start, i;
+
+	if (!n)
+		return r->eof ? "empty" : NULL;
+	if (n >= 8 && !memcmp(p, fxt, 8))
+		return "an FXT trace";
+	if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+		return "gzip-compressed data";
+	if (n >= 8 && !memcmp(p, "PERFILE2", 8))
+		return "a perf.data file";
+	if (n >= 4 && !memcmp(p, "\x7f" "ELF", 4))
+		return "an ELF file";
+	for (i = 0; i < n; i++)
+		if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t' &&
+		     p[i] != '\r') || p[i] >= 0x7f)
+			return NULL;
+	return "text";
+}
+
 static int read_header(struct mt_reader *r)
 {
 	int got = fill(r, MT_HEADER_LEN);

@@ -280,6 +280,14 @@ static inline uint64_t mt_reader_offset(const struct mt_reader *r)
 	return r->err_offset;
 }
 
+/*
+ * After MT_EMAGIC: what the first bytes look like instead, as a phrase for
+ * a message ("an FXT trace", "gzip-compressed data", "text" (printable
+ * ASCII), "a perf.data file", "an ELF file", "empty"), or NULL when they
+ * look like nothing known.
+ */
+const char *mt_reader_looks_like(const struct mt_reader *r);
+
 /* Text of string id (NUL-terminated) and its length; NULL for id 0 or an
  * undefined id. */
 const char *mt_reader_str(const struct mt_reader *r, uint32_t id, size_t *len);

@@ -462,13 +462,11 @@ static void dump(int fd, const char *name)
 		dump_record(&r, &rec);
 	}
 	if (err < 0) {
-		unsigned long long off = mt_reader_offset(&r);
 		int e = errno; /* for MT_EIO: out_flush() may change it */
 
-		mt_reader_release(&r);
 		out_flush();
 		errno = e;
-		die_mt(err, "%s: byte offset 0x%llx", name, off);
+		die_reader(&r, err, name);
 	}
 	mt_reader_release(&r);
 	out_flush();

@@ -850,8 +850,7 @@ static void run(void)
 		}
 	}
 	if (got < 0)
-		die_mt(got, "%s: byte offset 0x%llx", in_name,
-		       (unsigned long long)mt_reader_offset(&in));
+		die_reader(&in, got, in_name);
 	flush_pending(0, 0);
 	if (show && nrec > 0xfffff)
 		fputs("\r\033[K", stderr);

@@ -1568,8 +1568,7 @@ static void run(void)
 			cut_all();
 	}
 	if (got < 0)
-		die_mt(got, "%s: byte offset 0x%llx", in_name,
-		       (unsigned long long)mt_reader_offset(&in));
+		die_reader(&in, got, in_name);
 	if (show && nrec > 0xfffff)
 		fputs("\r\033[K", stderr);
 	for (i = 0; i < nthreads; i++)
