@@ -35,6 +35,13 @@ const char *output_name(void)
 	return shown ? shown : "standard output";
 }
 
+void output_binary_or_die(const char *what)
+{
+	if (!shown && isatty(STDOUT_FILENO))
+		die(MT_EXIT_USAGE, "not writing %s to a terminal: give -o FILE "
+		    "or a pipe", what);
+}
+
 int output_name_is_gz(const char *name)
 {
 	size_t n = name ? strlen(name) : 0;

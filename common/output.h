@@ -55,6 +55,14 @@ const char *output_name(void);
  */
 int output_discard(void);
 
+/*
+ * For a tool whose output is binary (what: "an mt stream", "FXT"): dies
+ * (MT_EXIT_USAGE) when standard output is a terminal that no -o named, as
+ * gzip refuses to write compressed data to one; the message says how to
+ * send it elsewhere. Call after output_to_or_die.
+ */
+void output_binary_or_die(const char *what);
+
 /* Whether name asks for compressed output: it ends in ".gz". */
 int output_name_is_gz(const char *name);
 

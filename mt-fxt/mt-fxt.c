@@ -930,8 +930,12 @@ int main(int argc, char **argv)
 	in_name = io.in_name;
 	if (io.out_name)
 		out_name = io.out_name;
-	if (gzip || output_name_is_gz(io.out_name))
+	if (gzip || output_name_is_gz(io.out_name)) {
+		output_binary_or_die("compressed data");
 		output_gzip();
+	} else if (!json) {
+		output_binary_or_die("an FXT trace");
+	}
 	if ((err = mt_reader_init_fd(&in, io.in_fd, NULL, 0)))
 		die_mt(err, "%s", in_name);
 	mt_fxtw_init(&fw, fxt_write, NULL);

@@ -17,6 +17,7 @@
 
 #include "cmdline.h"
 #include "die.h"
+#include "output.h"
 #include "err.h"
 #include "perfline.h"
 #include "quote.h"
@@ -853,6 +854,7 @@ int main(int argc, char **argv)
 		}
 	}
 	mt_filter_open_or_die(&io, argc - optind, argv + optind, USAGE);
+	output_binary_or_die("an mt stream");
 	in_name = io.in_name;
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");

@@ -12,6 +12,7 @@
 
 #include "cmdline.h"
 #include "die.h"
+#include "output.h"
 #include "err.h"
 #include "stream.h"
 #include "tidmap.h"
@@ -1623,6 +1624,7 @@ int main(int argc, char **argv)
 		}
 	}
 	mt_filter_open_or_die(&io, argc - optind, argv + optind, USAGE);
+	output_binary_or_die("an mt stream");
 	in_name = io.in_name;
 	if ((err = mt_reader_init_fd(&in, io.in_fd, NULL, 0)))
 		die_mt(err, "%s", in_name);
