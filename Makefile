@@ -141,6 +141,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(TOOLS:%=docs/%.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/mt
+	install -m 644 docs/format.md docs/fxt.md docs/perf.md README.md $(DESTDIR)$(PREFIX)/share/doc/mt/
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(TOOLS:%=$(DESTDIR)$(PREFIX)/share/man/man1/%.1)

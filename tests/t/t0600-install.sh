@@ -12,6 +12,11 @@ for t in mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols; do
 	[ -f "$dest/opt/mt/share/man/man1/$t.1" ] || fail "$t.1 not installed"
 	"$dest/opt/mt/bin/$t" --help | grep -q "^usage: $t " || fail "$t --help"
 done
+# the documents the man pages refer to
+for d in format.md fxt.md perf.md README.md; do
+	[ -f "$dest/opt/mt/share/doc/mt/$d" ] || fail "share/doc/mt/$d not installed"
+done
+grep -q 'share/doc/mt' "$dest/opt/mt/share/man/man1/mt-dump.1" || fail "mt-dump.1 does not say where format.md is"
 bin=$dest/opt/mt/bin
 gen-perf-script --lines 20000 --seed 4 --threads 2 |
 	"$bin/mt-script-parse" | "$bin/mt-stacks" |
