@@ -7,6 +7,104 @@
 #include "die.h"
 #include "banned.h"
 
+/* Edit distance of a and b (insertions, deletions, substitutions and
+ * swaps of neighbours), up to 3: more is reported as 3. */
+static int distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	int d[34][34];
+	size_t i, j;
+
+	if (na > 32 || nb > 32)
+		return 3;
+	for (i = 0; i <= na; i++)
+		d[i][0] = (int)i;
+	for (j = 0; j <= nb; j++)
+		d[0][j] = (int)j;
+	for (i = 1; i <= na; i++) {
+		for (j = 1; j <= nb; j++) {
+			int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[na][nb] < 3 ? d[na][nb] : 3;
+}
+
+/* Say what was wrong with the long option text ("--name[=value]"). */
+static void bad_long(const char *text, const struct option *longopts)
+{
+	const char *name = text + 2, *eq = strchr(name, '=');
+	size_t n = eq ? (size_t)(eq - name) : strlen(name), nprefix = 0;
+	const struct option *o, *match = NULL, *near = NULL;
+	int best = 3;
+	char list[256] = "";
+
+	for (o = longopts; o->name; o++) {
+		size_t len = strlen(o->name), used = strlen(list);
+		int d = distance(name, n, o->name, len);
+
+		if (len == n && !memcmp(o->name, name, n)) {
+			match = o;
+			nprefix = 1;
+			break;
+		}
+		if (len > n && !memcmp(o->name, name, n)) {
+			if (!nprefix++)
+				match = o;
+			if (used + len + 5 < sizeof(list))
+				snprintf(list + used, sizeof(list) - used, "%s--%s",
+					 used ? ", " : "", o->name);
+		}
+		if (d < best) {
+			best = d;
+			near = o;
+		}
+	}
+	if (nprefix == 1 && eq && match->has_arg == no_argument)
+		warn("option '--%s' takes no value", match->name);
+	else if (nprefix == 1 && !eq && match->has_arg == required_argument)
+		warn("option '--%s' needs a value", match->name);
+	else if (nprefix > 1)
+		warn("option '--%.*s' is ambiguous: %s", (int)n, name, list);
+	else if (!nprefix && near)
+		warn("unknown option '--%.*s'; did you mean '--%s'?", (int)n, name,
+		     near->name);
+	else if (!nprefix)
+		warn("unknown option '--%.*s'", (int)n, name);
+	else
+		warn("bad option '%s'", text);
+}
+
+int mt_getopt(int argc, char **argv, const char *shortopts,
+	      const struct option *longopts, const char *usage)
+{
+	int saved = opterr, c, prev = optind;
+	const char *text;
+
+	opterr = 0;
+	c = getopt_long(argc, argv, shortopts, longopts, NULL);
+	opterr = saved;
+	if (c != '?')
+		return c;
+	text = optind > prev ? argv[optind - 1] : argv[prev];
+	if (!strncmp(text, "--", 2) && text[2])
+		bad_long(text, longopts);
+	else if (optopt && optopt != ':' && strchr(shortopts, optopt))
+		warn("option '-%c' needs a value", optopt);
+	else if (optopt > ' ' && optopt < 127)
+		warn("unknown option '-%c'", optopt);
+	else
+		warn("bad option '%s'", text);
+	usage_fail(usage);
+}
+
 void mt_option_default(int c, const char *usage)
 {
 	if (c == MT_OPT_HELP)

@@ -16,6 +16,17 @@
 enum { MT_OPT_HELP = 0x10000, MT_OPT_VERSION };
 
 /*
+ * getopt_long(3) for the tools, with the house's messages: returns what it
+ * returns, but for a bad option (unknown, ambiguous, missing or unwanted
+ * value) prints one line naming it, with the nearest option's name when
+ * one is close ("unknown option '--bakend'; did you mean '--backend'?"),
+ * then the usage (usage_fail: exit MT_EXIT_USAGE). getopt's own message,
+ * which names the program by its full path, is not printed.
+ */
+int mt_getopt(int argc, char **argv, const char *shortopts,
+	      const struct option *longopts, const char *usage);
+
+/*
  * The default case of a tool's option switch, c being what getopt_long
  * returned: MT_OPT_HELP prints usage on standard output and exits 0
  * (usage_ok), MT_OPT_VERSION prints the version (version_ok), anything

@@ -485,7 +485,7 @@ int main(int argc, char **argv)
 	int ch;
 
 	mt_set_progname(argv[0]);
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = mt_getopt(argc, argv, "", longopts, usage_text)) != -1) {
 		switch (ch) {
 		case OPT_IDS:
 			show_ids = 1;

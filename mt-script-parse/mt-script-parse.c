@@ -844,7 +844,7 @@ int main(int argc, char **argv)
 
 	mt_set_progname(argv[0]);
 	mt_finish_on_interrupt();
-	while ((c = getopt_long(argc, argv, "ko:v", longopts, NULL)) != -1) {
+	while ((c = mt_getopt(argc, argv, "ko:v", longopts, USAGE)) != -1) {
 		switch (c) {
 		case 'k':
 			keep_going = 1;

@@ -1611,7 +1611,7 @@ int main(int argc, char **argv)
 
 	mt_set_progname(argv[0]);
 	mt_finish_on_interrupt();
-	while ((c = getopt_long(argc, argv, "o:v", longopts, NULL)) != -1) {
+	while ((c = mt_getopt(argc, argv, "o:v", longopts, USAGE)) != -1) {
 		switch (c) {
 		case OPT_NO_SPREAD:
 			spread = 0;
