@@ -67,3 +67,14 @@ contains err "mt: decode: give one file after --"
 usage decode --
 usage view
 usage view --no-open
+
+# mt(1) names every option mt passes on to mt-record (all of mt-record's
+# but -o, -v and -i, which mt run and mt decode handle themselves)
+mt-record --help | tr ' []' '\n\n\n' | grep '^-' | sort -u |
+	grep -v -x -e -o -e -v -e -i -e -- -e --help -e --version >record-opts
+[ -s record-opts ] || fail "no options in mt-record --help"
+sed -n '/^\.It Ar record-option/,/^\.El/p' "$MT_TOP/docs/mt.1" |
+	sed -n 's/^\.Fl \(\\-\)\{0,1\}\([a-z-]*\).*/\1\2/p' | sed 's/^\\-/--/; s/^\([a-z]\)$/-\1/' |
+	sort -u >mt1-opts
+missing=$(comm -23 record-opts mt1-opts | tr '\n' ' ')
+[ -z "$missing" ] || fail "mt(1) does not name these mt-record options: $missing"
