@@ -26,9 +26,8 @@
 #include "die.h"
 #include "err.h"
 #include "dwline.h"
-#include "proc.h"
+#include "procsyms.h"
 #include "quote.h"
-#include "symtab.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-symbols [--json] [--lines] [--pick] [--match regex] " \
@@ -39,15 +38,22 @@ struct obj {
 	char *file;     /* the name printed */
 	char *shown;    /* file as messages show it (mt_quote): a path from
 			 * a process's maps may hold any byte */
-	char *open_as;  /* where to read it: /proc/PID/map_files/..., or NULL */
+	struct mt_procfile *pf; /* with -p, the process's file, which holds
+			 * the symbols; else NULL */
+	struct mt_symfile own;  /* the symbols of the others */
 	uint64_t bias;  /* runtime address - file address (with -p) */
 	uint64_t start, end; /* its mapping (with -p): for --addr */
 	int jit;        /* a perf map */
 	int vdso;       /* read from the process's memory */
-	struct mt_symtab t;
-	int dwfd;       /* the file with DWARF for --lines, or -1 */
 	struct mt_dwlines *dl;
 };
+
+static struct mt_procsyms proc = MT_PROCSYMS_INIT; /* with -p */
+
+static struct mt_symfile *sym(struct obj *o)
+{
+	return o->pf ? &o->pf->sym : &o->own;
+}
 
 static int json, multi, lines, pick, first_obj = 1;
 static pid_t pid;
@@ -218,10 +224,11 @@ static void print_sym(struct obj *o, const struct mt_sym *s, const char *shown)
 
 static void list(struct obj *o)
 {
+	const struct mt_symtab *t = &sym(o)->t;
 	size_t i;
 
-	for (i = 0; i < o->t.n; i++) {
-		const struct mt_sym *s = &o->t.v[i];
+	for (i = 0; i < t->n; i++) {
+		const struct mt_sym *s = &t->v[i];
 		char *dm = demangle(s->name);
 		const char *shown = dm ? dm : s->name;
 
@@ -237,7 +244,7 @@ static void list(struct obj *o)
  * no symbol of o. */
 static int resolve_one(struct obj *o, uint64_t a)
 {
-	const struct mt_sym *s = mt_symtab_lookup(&o->t, a - o->bias);
+	const struct mt_sym *s = mt_symtab_lookup(&sym(o)->t, a - o->bias);
 	const char *shown, *src = NULL;
 	char *dm;
 	int line = 0;
@@ -287,7 +294,7 @@ static int resolve(struct obj *objs, size_t nobjs)
 		for (k = 0; k < nobjs && !found; k++) {
 			struct obj *o = &objs[k];
 
-			if (!o->t.n)
+			if (!sym(o)->t.n)
 				continue;
 			/* with -p, an address belongs to the file mapped there */
 			if (o->end && !o->jit &&
@@ -309,122 +316,95 @@ static int resolve(struct obj *objs, size_t nobjs)
 	return status;
 }
 
-/* The separate debug file, for symbols a stripped file lacks and for
- * DWARF; quiet when there is none. */
-static void load_debug(struct obj *o)
+/* What became of the debug file and DWARF of o, read without error. */
+static void debug_and_lines(struct obj *o)
 {
-	char *found = NULL, q[MT_QUOTE_SIZE(PATH_MAX)];
-	int fd, n;
-
-	if (o->t.has_symtab && (o->t.has_debug_info || !lines))
-		return;
-	fd = mt_symtab_find_debug(&o->t, o->file, debug_dirs, n_debug_dirs,
-				  &found);
-	if (fd == MT_ENOMEM)
-		die_mt(fd, "%s", o->shown);
-	if (fd < 0)
-		return;
-	n = mt_symtab_merge(&o->t, fd);
-	if (n == MT_ENOMEM)
-		die_mt(n, "%s", mt_quote_str(q, sizeof(q), found));
-	if (n < 0) {
-		warn("%s: debug file %s: %s: not used", o->shown,
-		     mt_quote_str(q, sizeof(q), found),
-		     n == MT_EMISMATCH ? "of another build" : mt_strerror(n));
-		close(fd);
-	} else if (lines && o->dwfd < 0) {
-		o->dwfd = fd; /* kept open for libdw */
-	} else {
-		close(fd);
-	}
-	free(found);
-}
-
-static void open_lines(struct obj *o, int fd)
-{
+	struct mt_symfile *f = sym(o);
+	char q[MT_QUOTE_SIZE(PATH_MAX)];
 	int err;
 
-	if (o->dwfd < 0 && o->t.has_debug_info)
-		o->dwfd = dup(fd);
-	if (o->dwfd < 0)
+	if (f->debug_err)
+		warn("%s: debug file %s: %s: not used", o->shown,
+		     mt_quote_str(q, sizeof(q), f->debug),
+		     f->debug_err == MT_EMISMATCH ? "of another build" :
+		     mt_strerror(f->debug_err));
+	if (!lines || f->dwfd < 0)
 		return;
-	err = mt_dwlines_open(&o->dl, o->dwfd);
+	err = mt_dwlines_open(&o->dl, f->dwfd);
 	if (err == MT_ENOMEM)
 		die_mt(err, "%s", o->shown);
+}
+
+/* A perf map's symbols. */
+static int load_jit(struct obj *o)
+{
+	size_t bad = 0;
+	int fd = open(o->file, O_RDONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
+	n = mt_symtab_read_perfmap(&o->own.t, fd, &bad);
+	close(fd);
+	if (n == MT_ESYNTAX) {
+		warn("%s:%zu: not a perf map line (START SIZE NAME)", o->shown, bad);
+		return MT_EXIT_DATA;
+	}
+	if (n < 0)
+		die_mt(n, "%s", o->shown);
+	return MT_EXIT_OK;
 }
 
 /* Read o's symbols. Returns the exit status for this file; dies on a
  * system error. */
 static int load(struct obj *o)
 {
+	unsigned flags = lines ? MT_SYMFILE_DWARF : 0;
+	char q[MT_QUOTE_SIZE(PATH_MAX)];
 	int fd, n;
 
-	o->dwfd = -1;
-	if (o->jit) {
-		size_t bad = 0;
-
+	if (o->jit)
+		return load_jit(o);
+	if (o->vdso) {
+		n = mt_procsyms_load(&proc, (size_t)(o->pf - proc.files), NULL, 0, 0);
+		if (n == MT_ENOMEM)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		if (n < 0)
+			warn("process %d: [vdso]: cannot be read: %s", (int)pid,
+			     mt_strerror(n));
+		o->bias = o->pf->bias;
+		return MT_EXIT_OK; /* the rest is still worth listing */
+	}
+	if (o->pf) {
+		n = mt_procsyms_load(&proc, (size_t)(o->pf - proc.files), debug_dirs,
+				     n_debug_dirs, flags);
+		if (n == MT_ENOENT)
+			die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
+	} else {
 		fd = open(o->file, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
-		n = mt_symtab_read_perfmap(&o->t, fd, &bad);
+		n = mt_symfile_read(&o->own, fd, o->file, debug_dirs, n_debug_dirs,
+				    flags);
 		close(fd);
-		if (n == MT_ESYNTAX) {
-			warn("%s:%zu: not a perf map line (START SIZE NAME)",
-			     o->shown, bad);
-			return MT_EXIT_DATA;
-		}
-		if (n < 0)
-			die_mt(n, "%s", o->shown);
-		return MT_EXIT_OK;
 	}
-	if (o->vdso) {
-		char *img = malloc(o->end - o->start), mem[64];
-		ssize_t got;
-
-		if (!img)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		snprintf(mem, sizeof(mem), "/proc/%d/mem", (int)pid);
-		fd = open(mem, O_RDONLY | O_CLOEXEC);
-		got = fd < 0 ? -1 : pread(fd, img, o->end - o->start, (off_t)o->start);
-		if (fd >= 0)
-			close(fd);
-		n = got == (ssize_t)(o->end - o->start) ?
-			mt_symtab_read_mem(&o->t, img, (size_t)got) : MT_EIO;
-		free(img);
-		if (n < 0) {
-			warn("process %d: [vdso]: cannot be read: %s", (int)pid,
-			     mt_strerror(n));
-			return MT_EXIT_OK; /* the rest is still worth listing */
-		}
-		mt_symtab_bias(&o->t, o->start, 0, &o->bias);
-		return MT_EXIT_OK;
-	}
-	fd = open(o->open_as ? o->open_as : o->file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && o->open_as)
-		fd = open(o->file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
-	n = mt_symtab_read(&o->t, fd);
 	switch (n) {
 	case MT_EMAGIC:
 		warn("%s: not an ELF file", o->shown);
-		close(fd);
 		return MT_EXIT_DATA;
 	case MT_ECORRUPT:
 		warn("%s: malformed ELF file", o->shown);
-		close(fd);
 		return MT_EXIT_DATA;
+	case MT_ENOMEM:
+		die_mt(n, "%s", sym(o)->debug ?
+		       mt_quote_str(q, sizeof(q), sym(o)->debug) : o->shown);
 	default:
 		if (n < 0)
 			die_mt(n, "%s", o->shown);
 	}
-	load_debug(o);
-	if (lines)
-		open_lines(o, fd);
-	close(fd);
-	if (!o->t.n) {
+	debug_and_lines(o);
+	if (!sym(o)->t.n) {
 		warn("%s: no function symbols%s", o->shown,
-		     o->t.debuglink || o->t.build_id_len ?
+		     sym(o)->t.debuglink || sym(o)->t.build_id_len ?
 		     " (stripped; its debug file was not found: see --debug-dir)" :
 		     "");
 		return MT_EXIT_DATA;
@@ -435,12 +415,9 @@ static int load(struct obj *o)
 static void unload(struct obj *o)
 {
 	mt_dwlines_free(o->dl);
-	if (o->dwfd >= 0)
-		close(o->dwfd);
-	mt_symtab_release(&o->t);
+	mt_symfile_release(&o->own);
 	free(o->file);
 	free(o->shown);
-	free(o->open_as);
 }
 
 static struct obj *objs;
@@ -453,7 +430,7 @@ static struct obj *new_obj(const char *file)
 	grow_or_die(&objs, &objs_cap, nobjs, sizeof(*objs));
 	o = &objs[nobjs++];
 	memset(o, 0, sizeof(*o));
-	o->dwfd = -1;
+	mt_symfile_init(&o->own);
 	o->file = strdup(file);
 	o->shown = malloc(MT_QUOTE_SIZE(strlen(file)));
 	if (!o->file || !o->shown)
@@ -467,87 +444,52 @@ static struct obj *new_obj(const char *file)
  * executable mapping gives the load bias), then [vdso], then the perf map
  * of a JIT if there is one.
  */
-static int add_process(void)
+static void add_process(void)
 {
-	char path[64], *line = NULL;
-	size_t cap = 0, first = nobjs, k;
-	FILE *f;
+	char path[64];
+	size_t first = nobjs, k;
 	struct stat st;
+	int n = mt_procsyms_read(&proc, pid);
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f) {
-		if (errno == ENOENT)
-			die(MT_EXIT_DATA, "no such process: %d", (int)pid);
+	if (n == MT_ENOENT && errno == ENOENT)
+		die(MT_EXIT_DATA, "no such process: %d", (int)pid);
+	if (n == MT_ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (n < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	}
-	while (getline(&line, &cap, f) >= 0) {
-		unsigned long long start, end, pgoff;
-		int dup_file = 0;
-		char *name;
+	for (k = 0; k < proc.nfiles; k++) {
+		struct mt_procfile *f = &proc.files[k];
 		struct obj *o;
-		struct mt_map m;
 
-		if (mt_maps_parse(line, &m) || !m.exec)
+		/* not anonymous (JIT: the perf map) nor [vsyscall] */
+		if (!f->vdso && f->path[0] != '/')
 			continue;
-		start = m.start;
-		end = m.end;
-		pgoff = m.pgoff;
-		name = line + (m.path - line);
-		name[m.path_len] = '\0';
-		if (!strcmp(name, "[vdso]")) {
-			o = new_obj(name);
-			o->vdso = 1;
-			o->start = start;
-			o->end = end;
-			continue;
-		}
-		if (name[0] != '/')
-			continue; /* anonymous (JIT: the perf map), [vsyscall] */
-		for (k = first; k < nobjs; k++)
-			if (!strcmp(objs[k].file, name))
-				dup_file = 1;
-		if (dup_file)
-			continue;
-		o = new_obj(name);
-		o->start = start;
-		o->end = end;
-		if (asprintf(&o->open_as, "/proc/%d/map_files/%llx-%llx", (int)pid,
-			     start, end) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		o->bias = pgoff; /* pgoff until the file is read */
+		o = new_obj(f->path);
+		o->pf = f;
+		o->vdso = f->vdso;
+		o->start = f->start;
+		o->end = f->end;
 	}
-	free(line);
-	if (ferror(f))
-		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	fclose(f);
 	if (nobjs == first)
 		die(MT_EXIT_DATA, "process %d: no executable mappings (a kernel thread?)",
 		    (int)pid);
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
 	if (stat(path, &st) == 0)
 		new_obj(path)->jit = 1;
-	return 0;
 }
 
 /* A file mapped by the process: the bias from its mapping, and a mapping
  * end that covers all its segments (for --addr). */
 static void place(struct obj *o)
 {
-	uint64_t pgoff = o->bias, bias;
-	size_t i;
-
-	o->bias = 0;
-	if (mt_symtab_bias(&o->t, o->start, pgoff, &bias) != 0) {
+	if (!o->pf->placed) {
 		warn("%s: mapped from offset 0x%" PRIx64 ", in no segment: "
-		     "addresses not relocated", o->shown, pgoff);
+		     "addresses not relocated", o->shown, o->pf->pgoff);
 		return;
 	}
-	o->bias = bias;
-	for (i = 0; i < o->t.nseg; i++)
-		if (o->t.seg[i].exec &&
-		    o->t.seg[i].vaddr + o->t.seg[i].memsz + bias > o->end)
-			o->end = o->t.seg[i].vaddr + o->t.seg[i].memsz + bias;
+	o->bias = o->pf->bias;
+	o->end = o->pf->code_end;
 }
 
 /* Whether fzf can be run. */
@@ -756,8 +698,7 @@ int main(int argc, char **argv)
 
 		if (st > status)
 			status = st;
-		if (pid && objs[k].end && !objs[k].vdso && !objs[k].jit &&
-		    objs[k].t.nseg)
+		if (objs[k].pf && !objs[k].vdso && sym(&objs[k])->t.nseg)
 			place(&objs[k]);
 	}
 	if (pick)
@@ -783,6 +724,7 @@ int main(int argc, char **argv)
 	for (k = 0; k < nobjs; k++)
 		unload(&objs[k]);
 	free(objs);
+	mt_procsyms_release(&proc);
 	free(debug_dirs);
 	pcre2_match_data_free(match_md);
 	pcre2_code_free(match_re);
