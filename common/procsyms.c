@@ -180,17 +180,15 @@ int mt_procsyms_read(struct mt_procsyms *ps, pid_t pid)
 		if (mt_maps_parse(line, &m) == 0)
 			err = add_map(ps, &m);
 	}
-	if (!err && ferror(f))
-		err = MT_EIO;
 	e = errno;
+	if (!err && ferror(f))
+		err = MT_ETRUNCATED; /* what was read is kept */
 	free(line);
 	fclose(f);
-	if (err) {
+	if (err == MT_ENOMEM)
 		mt_procsyms_release(ps);
-		errno = e;
-		return err;
-	}
-	return (int)ps->nfiles;
+	errno = e;
+	return err ? err : (int)ps->nfiles;
 }
 
 /* [vdso]: an ELF image in the process's memory. */

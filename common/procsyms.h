@@ -118,10 +118,12 @@ void mt_procsyms_release(struct mt_procsyms *ps);
  * Read the mappings of process pid from /proc/PID/maps into ps, which must
  * be empty; lines that do not parse are passed over. Symbols are not read
  * (mt_procsyms_load). Returns the number of files, or
- *   MT_ENOENT  no such process (errno ENOENT or ESRCH, kept)
- *   MT_EIO     the maps could not be opened or read (errno kept)
- *   MT_ENOMEM  out of memory
- * On error ps is left empty.
+ *   MT_ENOENT      no such process (errno ENOENT or ESRCH, kept)
+ *   MT_EIO         the maps could not be opened (errno kept)
+ *   MT_ETRUNCATED  reading them failed (errno kept); ps holds the mappings
+ *                  read before (the process may be exiting)
+ *   MT_ENOMEM      out of memory
+ * On the other errors ps is left empty.
  */
 int mt_procsyms_read(struct mt_procsyms *ps, pid_t pid);
 
