@@ -28,6 +28,7 @@
 #include "dwline.h"
 #include "procsyms.h"
 #include "quote.h"
+#include "spawn.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-symbols [--json] [--lines] [--pick] [--match regex] " \
@@ -492,76 +493,31 @@ static void place(struct obj *o)
 	o->end = o->pf->code_end;
 }
 
-/* Whether fzf can be run. */
-static int have_fzf(void)
+static struct mt_fzf fzf;
+
+/* Start fzf: candidates go to pick_out. */
+static void start_fzf(void)
 {
-	char *p = mt_which("fzf");
+	char *argv[] = { "fzf", "--delimiter=\\t", "--with-nth=1",
+			 "--prompt=function> ", "--no-multi", NULL };
 
-	free(p);
-	return p != NULL;
-}
-
-static pid_t fzf_pid;
-static int fzf_result = -1;
-
-/* Start fzf: candidates go to pick_out, its choice comes back on the
- * returned fd. */
-static int start_fzf(void)
-{
-	int in[2], out[2];
-
-	if (!have_fzf())
+	pick_out = mt_fzf_start(&fzf, argv);
+	if (!pick_out)
 		die(MT_EXIT_SYSTEM, "--pick needs fzf, which is not installed "
 		    "(Debian, Ubuntu: apt install fzf); or name the function "
 		    "with --exact NAME");
-	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	fzf_pid = fork();
-	if (fzf_pid < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!fzf_pid) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		execlp("fzf", "fzf", "--delimiter=\\t", "--with-nth=1",
-		       "--prompt=function> ", "--no-multi", (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	signal(SIGPIPE, SIG_IGN); /* fzf may exit before it has read all */
-	pick_out = fdopen(in[1], "w");
-	if (!pick_out)
-		die_errno(MT_EXIT_SYSTEM, "fdopen");
-	fzf_result = out[0];
-	return out[0];
 }
 
 /* Wait for fzf and print the line of the picked symbol. */
 static int finish_fzf(void)
 {
 	char buf[65536];
-	size_t len = 0;
-	ssize_t got;
-	int st;
+	ssize_t len = mt_fzf_finish(&fzf, buf, sizeof(buf));
 	char *tab, *nl;
 
-	fclose(pick_out); /* EPIPE here only means fzf had its answer */
-	while (len < sizeof(buf) - 1 &&
-	       (got = read(fzf_result, buf + len, sizeof(buf) - 1 - len)) != 0) {
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno(MT_EXIT_SYSTEM, "reading fzf's choice");
-		}
-		len += (size_t)got;
-	}
-	buf[len] = '\0';
-	close(fzf_result);
-	while (waitpid(fzf_pid, &st, 0) < 0)
-		if (errno != EINTR)
-			die_errno(MT_EXIT_SYSTEM, "waitpid");
-	signal(SIGPIPE, SIG_DFL);
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+	if (len < 0)
+		die_errno(MT_EXIT_SYSTEM, "reading fzf's choice");
+	if (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == 127)
 		die(MT_EXIT_SYSTEM, "fzf could not be run");
 	nl = strchr(buf, '\n');
 	tab = strchr(buf, '\t');
