@@ -19,15 +19,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "dwline.h"
 #include "procsyms.h"
 #include "quote.h"
+#include "regex.h"
 #include "spawn.h"
 #include "banned.h"
 
@@ -62,8 +60,7 @@ static const char **debug_dirs;
 static size_t n_debug_dirs, debug_dirs_cap;
 static FILE *pick_out; /* fzf's standard input */
 static const char *exact;
-static pcre2_code *match_re;
-static pcre2_match_data *match_md;
+static struct mt_regex match = MT_REGEX_INIT;
 static uint64_t *addrs;
 static size_t n_addrs, addrs_cap;
 
@@ -101,17 +98,12 @@ static char *demangle(const char *name)
 	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_GNU_V3);
 }
 
-static int re_match(const char *s)
-{
-	return pcre2_match(match_re, (PCRE2_SPTR)s, strlen(s), 0, 0, match_md,
-			   NULL) >= 0;
-}
-
 static int wanted(const char *mangled, const char *shown)
 {
 	if (exact && strcmp(exact, mangled) && strcmp(exact, shown))
 		return 0;
-	if (match_re && !re_match(shown) && !re_match(mangled))
+	if (match.re && !mt_regex_match(&match, shown) &&
+	    !mt_regex_match(&match, mangled))
 		return 0;
 	return 1;
 }
@@ -530,25 +522,6 @@ static int finish_fzf(void)
 	return MT_EXIT_OK;
 }
 
-static void set_match(const char *re)
-{
-	int code;
-	PCRE2_SIZE at;
-
-	match_re = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &code,
-				 &at, NULL);
-	if (!match_re) {
-		PCRE2_UCHAR msg[256];
-
-		pcre2_get_error_message(code, msg, sizeof(msg));
-		die(MT_EXIT_USAGE, "--match %s: at offset %zu: %s", re, (size_t)at,
-		    (char *)msg);
-	}
-	match_md = pcre2_match_data_create_from_pattern(match_re, NULL);
-	if (!match_md)
-		die(MT_EXIT_SYSTEM, "out of memory");
-}
-
 static void add_addr(const char *arg)
 {
 	const char *p = arg;
@@ -621,7 +594,7 @@ int main(int argc, char **argv)
 			lines = 1;
 			break;
 		case OPT_MATCH:
-			set_match(optarg);
+			mt_regex_option(&match, "--match", optarg);
 			break;
 		case OPT_PICK:
 			pick = 1;
@@ -638,7 +611,7 @@ int main(int argc, char **argv)
 	argv += optind;
 	if (argc < 1 && !pid)
 		usage_fail(USAGE);
-	if (n_addrs && (exact || match_re || pick))
+	if (n_addrs && (exact || match.re || pick))
 		die(MT_EXIT_USAGE, "--addr cannot be combined with --match, --exact "
 		    "or --pick");
 	if (pick && json)
@@ -682,8 +655,7 @@ int main(int argc, char **argv)
 	free(objs);
 	mt_procsyms_release(&proc);
 	free(debug_dirs);
-	pcre2_match_data_free(match_md);
-	pcre2_code_free(match_re);
+	mt_regex_release(&match);
 	free(addrs);
 	return status;
 }
