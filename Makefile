@@ -88,9 +88,12 @@ $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 $(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
 
 # unit tests link only the library, so a print or exit in common/ shows up
+# (and the system libraries its pieces need: unit_NAME_LIBS)
+unit_procsyms_LIBS := -lelf -lz
+unit_regex_LIBS := -lpcre2-8
 $(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB) $(unit_$*_LIBS)
 
 $(BUILD)/tests/%: tests/helpers/%.c $(wildcard tests/helpers/*.h) $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)
