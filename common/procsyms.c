@@ -263,19 +263,18 @@ int mt_procsyms_load(struct mt_procsyms *ps, size_t i,
 	return n;
 }
 
-int mt_procsyms_runtime(const struct mt_procsyms *ps, size_t i, uint64_t addr,
-			uint64_t *rt)
+int mt_procsyms_runtime(const struct mt_procsyms *ps, size_t i,
+			const struct mt_symtab *t, uint64_t addr, uint64_t *rt)
 {
 	size_t k;
 
-	if (i >= ps->nfiles || ps->files[i].loaded != 1)
+	if (i >= ps->nfiles)
 		return MT_EINVAL;
 	for (k = 0; k < ps->nmaps; k++) {
 		const struct mt_procmap *m = &ps->maps[k];
 		uint64_t bias;
 
-		if (m->file != i ||
-		    mt_symtab_bias(&ps->files[i].sym.t, m->start, m->pgoff, &bias))
+		if (m->file != i || mt_symtab_bias(t, m->start, m->pgoff, &bias))
 			continue;
 		if (addr + bias >= m->start && addr + bias < m->end) {
 			*rt = addr + bias;

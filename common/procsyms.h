@@ -162,12 +162,13 @@ int mt_procsyms_load(struct mt_procsyms *ps, size_t i,
 		     const char *const *dirs, size_t ndirs, unsigned flags);
 
 /*
- * Where the file address addr of loaded file i is in the process: for each
+ * Where the file address addr of file i is in the process, t the file's
+ * table (&files[i].sym.t once loaded, or one the caller read): for each
  * executable mapping of the file in turn, its bias (mt_symtab_bias); the
  * first that puts addr inside that mapping. 0 and *rt set, or MT_ENOENT
- * (in no mapping), MT_EINVAL (i out of range or not loaded).
+ * (in no mapping), MT_EINVAL (i out of range).
  */
-int mt_procsyms_runtime(const struct mt_procsyms *ps, size_t i, uint64_t addr,
-			uint64_t *rt);
+int mt_procsyms_runtime(const struct mt_procsyms *ps, size_t i,
+			const struct mt_symtab *t, uint64_t addr, uint64_t *rt);
 
 #endif

@@ -30,9 +30,14 @@ int mt_regex_compile(struct mt_regex *r, const char *pattern, size_t *at,
 	return 0;
 }
 
+int mt_regex_match_len(const struct mt_regex *r, const char *s, size_t len)
+{
+	return pcre2_match(r->re, (PCRE2_SPTR)s, len, 0, 0, r->md, NULL) >= 0;
+}
+
 int mt_regex_match(const struct mt_regex *r, const char *s)
 {
-	return pcre2_match(r->re, (PCRE2_SPTR)s, strlen(s), 0, 0, r->md, NULL) >= 0;
+	return mt_regex_match_len(r, s, strlen(s));
 }
 
 void mt_regex_release(struct mt_regex *r)

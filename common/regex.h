@@ -36,6 +36,8 @@ int mt_regex_compile(struct mt_regex *r, const char *pattern, size_t *at,
 
 /* 1 when s matches r anywhere, else 0. r must hold a pattern. */
 int mt_regex_match(const struct mt_regex *r, const char *s);
+/* The same for the len bytes at s (which may hold NULs). */
+int mt_regex_match_len(const struct mt_regex *r, const char *s, size_t len);
 
 void mt_regex_release(struct mt_regex *r);
 

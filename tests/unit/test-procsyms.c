@@ -54,7 +54,9 @@ static void test_self(void)
 	CHECK_EQ(ps.maps[f->map].file, i);
 	CHECK_EQ(f->start, ps.maps[f->map].start);
 	CHECK_EQ(f->loaded, 0);
-	CHECK_EQ(mt_procsyms_runtime(&ps, (size_t)i, 0, &rt), MT_EINVAL);
+	CHECK_EQ(mt_procsyms_runtime(&ps, ps.nfiles, &f->sym.t, 0, &rt), MT_EINVAL);
+	/* an empty table: no segment, no bias */
+	CHECK_EQ(mt_procsyms_runtime(&ps, (size_t)i, &f->sym.t, 0, &rt), MT_ENOENT);
 
 	n = mt_procsyms_load(&ps, (size_t)i, NULL, 0, 0);
 	CHECK(n > 0);
@@ -69,10 +71,11 @@ static void test_self(void)
 	if (s) {
 		CHECK_STR(s->name, "procsyms_probe");
 		CHECK_EQ(s->addr + f->bias, at);
-		CHECK_EQ(mt_procsyms_runtime(&ps, (size_t)i, s->addr, &rt), 0);
+		CHECK_EQ(mt_procsyms_runtime(&ps, (size_t)i, &f->sym.t, s->addr, &rt), 0);
 		CHECK_EQ(rt, at);
 	}
-	CHECK_EQ(mt_procsyms_runtime(&ps, (size_t)i, UINT64_MAX / 2, &rt), MT_ENOENT);
+	CHECK_EQ(mt_procsyms_runtime(&ps, (size_t)i, &f->sym.t, UINT64_MAX / 2, &rt),
+		 MT_ENOENT);
 
 	/* the first mapping of the file, whatever its permissions */
 	m = mt_procsyms_map_of(&ps, self_exe());

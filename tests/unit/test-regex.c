@@ -17,6 +17,8 @@ static void test_match(void)
 	CHECK_EQ(at, 99); /* untouched on success */
 	CHECK_EQ(mt_regex_match(&r, "main"), 1);
 	CHECK_EQ(mt_regex_match(&r, "xmain"), 0);
+	CHECK_EQ(mt_regex_match_len(&r, "mainly", 4), 1); /* len bytes only */
+	CHECK_EQ(mt_regex_match_len(&r, "ma\0n", 4), 1); /* a NUL is a byte */
 	/* a second pattern replaces the first */
 	CHECK_EQ(mt_regex_compile(&r, "ai", &at, msg, sizeof(msg)), 0);
 	CHECK_EQ(mt_regex_match(&r, "main"), 1);
