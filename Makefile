@@ -20,8 +20,9 @@ ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/fxtread.c common/fxtwrite.c \
 	common/tidmap.c common/names.c common/proc.c common/quote.c \
-	common/symtab.c common/dwline.c
-TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c
+	common/symtab.c common/dwline.c common/procsyms.c common/regex.c
+TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c \
+	common/spawn.c common/regexopt.c
 TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-record
 mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
@@ -87,9 +88,12 @@ $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 $(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
 
 # unit tests link only the library, so a print or exit in common/ shows up
+# (and the system libraries its pieces need: unit_NAME_LIBS)
+unit_procsyms_LIBS := -lelf -lz
+unit_regex_LIBS := -lpcre2-8
 $(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB) $(unit_$*_LIBS)
 
 $(BUILD)/tests/%: tests/helpers/%.c $(wildcard tests/helpers/*.h) $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)

@@ -22,10 +22,9 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "buf.h"
 #include "err.h"
 #include "proc.h"
-#include "symtab.h"
+#include "procsyms.h"
 #include "uprobe.h"
 #include "banned.h"
 
@@ -67,7 +66,7 @@ struct mt_uprobe_file {
 	char *source;    /* what opens it, when path does not: a /proc link */
 	int loaded;      /* 0 not tried, 1 read, -1 unreadable */
 	int go;          /* a Go program */
-	struct mt_symtab syms;
+	struct mt_symfile sym;  /* its symbols, with its debug file's */
 	struct symcache *cache;
 };
 
@@ -371,7 +370,7 @@ void mt_uprobe_release(struct mt_uprobe *u)
 	for (i = 0; i < u->nfiles; i++) {
 		free(u->files[i].path);
 		free(u->files[i].source);
-		mt_symtab_release(&u->files[i].syms);
+		mt_symfile_release(&u->files[i].sym);
 		free(u->files[i].cache);
 	}
 	free(u->files);
@@ -425,6 +424,7 @@ static int file_index(struct mt_uprobe *u, const char *path, size_t len,
 	memcpy(p, path, len);
 	p[len] = '\0';
 	memset(&u->files[u->nfiles], 0, sizeof(u->files[0]));
+	mt_symfile_init(&u->files[u->nfiles].sym);
 	u->files[u->nfiles].path = p;
 	*idx = (uint32_t)u->nfiles++;
 	return 0;
@@ -464,24 +464,17 @@ static int file_load(struct mt_uprobe *u, uint32_t idx)
 		what(u, "opening %s", f->path);
 		return MT_EIO;
 	}
-	err = mt_symtab_read(&f->syms, fd);
+	/* with a separate debug file's symbols when it has no .symtab
+	 * (/usr/lib/debug/.build-id, .gnu_debuglink): perf's choice too */
+	err = mt_symfile_read(&f->sym, fd, f->path, NULL, 0, 0);
 	close(fd);
 	if (err < 0) {
 		what(u, "reading the ELF file %s", f->path);
 		return err;
 	}
-	if (!f->syms.has_symtab) {
-		/* perf's choice too: the symbols of a separate debug file
-		 * (/usr/lib/debug/.build-id, .gnu_debuglink) */
-		fd = mt_symtab_find_debug(&f->syms, f->path, NULL, 0, NULL);
-		if (fd >= 0) {
-			mt_symtab_merge(&f->syms, fd); /* unchanged on error */
-			close(fd);
-		}
-	}
-	f->go = f->syms.is_go;
-	for (i = 0; !f->go && i < f->syms.n; i++)
-		f->go = !strcmp(f->syms.v[i].name, "runtime.main");
+	f->go = f->sym.t.is_go;
+	for (i = 0; !f->go && i < f->sym.t.n; i++)
+		f->go = !strcmp(f->sym.t.v[i].name, "runtime.main");
 	f->loaded = 1;
 	return 0;
 }
@@ -494,11 +487,11 @@ static const struct mt_sym *file_lookup(struct mt_uprobe_file *f,
 	if (!f->cache)
 		f->cache = calloc(SYMCACHE, sizeof(*f->cache));
 	if (!f->cache)
-		return mt_symtab_lookup(&f->syms, vaddr);
+		return mt_symtab_lookup(&f->sym.t, vaddr);
 	c = &f->cache[(vaddr ^ (vaddr >> 10)) % SYMCACHE];
 	if (!c->valid || c->vaddr != vaddr) {
 		c->vaddr = vaddr;
-		c->sym = mt_symtab_lookup(&f->syms, vaddr);
+		c->sym = mt_symtab_lookup(&f->sym.t, vaddr);
 		c->valid = 1;
 	}
 	return c->sym;
@@ -648,7 +641,7 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 			what(u, "reading %s", f->path);
 		return err;
 	}
-	if (mt_symtab_file_offset(&f->syms, addr, &off)) {
+	if (mt_symtab_file_offset(&f->sym.t, addr, &off)) {
 		what(u, "placing %s at 0x%llx: in no loadable segment of %s",
 		     name, (unsigned long long)addr, f->path);
 		return MT_ERANGE;
@@ -902,21 +895,20 @@ static const struct map *map_find(struct mt_uprobe *u, uint32_t pid,
  * link to its mapping, now: the process may be gone when the snapshot is
  * symbolized.
  */
-static int deleted_source(struct mt_uprobe *u, pid_t pid, const struct mt_map *m)
+static int deleted_source(struct mt_uprobe *u, const struct mt_procsyms *ps,
+			  const struct mt_procmap *m)
 {
 	struct mt_uprobe_file *f;
+	char link[MT_PROCSYMS_LINK_SIZE];
 	uint32_t fi;
-	int err = file_index(u, m->path, m->path_len, &fi);
+	int err = file_index(u, m->path, strlen(m->path), &fi);
 
 	if (err)
 		return err;
 	f = &u->files[fi];
-	if (!f->source && asprintf(&f->source, "/proc/%d/map_files/%llx-%llx",
-				   (int)pid, (unsigned long long)m->start,
-				   (unsigned long long)m->end) < 0) {
-		f->source = NULL;
+	mt_procsyms_link(ps, m, link);
+	if (!f->source && !(f->source = strdup(link)))
 		return MT_ENOMEM;
-	}
 	if (!f->loaded)
 		file_load(u, fi); /* unreadable: [unknown] symbols */
 	return 0;
@@ -925,28 +917,32 @@ static int deleted_source(struct mt_uprobe *u, pid_t pid, const struct mt_map *m
 /* The executable mappings of a running process, from /proc/PID/maps. */
 static int read_proc_maps(struct mt_uprobe *u, pid_t pid)
 {
-	char path[64], line[PATH_MAX + 128];
-	FILE *fp;
-	int err = 0;
+	struct mt_procsyms ps = MT_PROCSYMS_INIT;
+	size_t i;
+	int err = mt_procsyms_read(&ps, pid);
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	fp = fopen(path, "re");
-	if (!fp) {
-		what(u, "opening %s", path);
-		return errno == ENOENT || errno == ESRCH ? MT_ENOENT : MT_EIO;
-	}
-	while (!err && fgets(line, sizeof(line), fp)) {
-		struct mt_map m;
+	if (err == MT_ENOENT || err == MT_EIO) {
+		int e = errno;
 
-		if (mt_maps_parse(line, &m) || !m.exec || !m.path_len)
-			continue;
-		err = map_add(u, (uint32_t)pid, m.start, m.end - m.start,
-			      m.pgoff, m.path, m.path_len, 0);
-		if (!err && is_deleted(m.path, m.path_len))
-			err = deleted_source(u, pid, &m);
+		what(u, "opening /proc/%d/maps", (int)pid);
+		errno = e;
+		return err;
 	}
-	fclose(fp);
-	return err;
+	if (err == MT_ETRUNCATED)
+		err = 0; /* what could be read */
+	for (i = 0; err >= 0 && i < ps.nmaps; i++) {
+		const struct mt_procmap *m = &ps.maps[i];
+		size_t len = strlen(m->path);
+
+		if (m->file == MT_PROCSYMS_NOFILE)
+			continue; /* not executable, or anonymous */
+		err = map_add(u, (uint32_t)pid, m->start, m->end - m->start,
+			      m->pgoff, m->path, len, 0);
+		if (!err && is_deleted(m->path, len))
+			err = deleted_source(u, &ps, m);
+	}
+	mt_procsyms_release(&ps);
+	return err < 0 ? err : 0;
 }
 
 /* ---- attaching ---- */
@@ -1828,7 +1824,7 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 	}
 	f = &u->files[m->file];
 	if (file_load(u, m->file) == 0 &&
-	    mt_symtab_bias(&f->syms, m->start, m->pgoff, &bias) == 0) {
+	    mt_symtab_bias(&f->sym.t, m->start, m->pgoff, &bias) == 0) {
 		v = ip - bias;
 		s = file_lookup(f, v);
 		if (s)

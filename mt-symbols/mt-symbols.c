@@ -19,16 +19,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "dwline.h"
-#include "proc.h"
+#include "procsyms.h"
 #include "quote.h"
-#include "symtab.h"
+#include "regex.h"
+#include "spawn.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-symbols [--json] [--lines] [--pick] [--match regex] " \
@@ -39,15 +37,22 @@ struct obj {
 	char *file;     /* the name printed */
 	char *shown;    /* file as messages show it (mt_quote): a path from
 			 * a process's maps may hold any byte */
-	char *open_as;  /* where to read it: /proc/PID/map_files/..., or NULL */
+	struct mt_procfile *pf; /* with -p, the process's file, which holds
+			 * the symbols; else NULL */
+	struct mt_symfile own;  /* the symbols of the others */
 	uint64_t bias;  /* runtime address - file address (with -p) */
 	uint64_t start, end; /* its mapping (with -p): for --addr */
 	int jit;        /* a perf map */
 	int vdso;       /* read from the process's memory */
-	struct mt_symtab t;
-	int dwfd;       /* the file with DWARF for --lines, or -1 */
 	struct mt_dwlines *dl;
 };
+
+static struct mt_procsyms proc = MT_PROCSYMS_INIT; /* with -p */
+
+static struct mt_symfile *sym(struct obj *o)
+{
+	return o->pf ? &o->pf->sym : &o->own;
+}
 
 static int json, multi, lines, pick, first_obj = 1;
 static pid_t pid;
@@ -55,8 +60,7 @@ static const char **debug_dirs;
 static size_t n_debug_dirs, debug_dirs_cap;
 static FILE *pick_out; /* fzf's standard input */
 static const char *exact;
-static pcre2_code *match_re;
-static pcre2_match_data *match_md;
+static struct mt_regex match = MT_REGEX_INIT;
 static uint64_t *addrs;
 static size_t n_addrs, addrs_cap;
 
@@ -94,17 +98,12 @@ static char *demangle(const char *name)
 	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_GNU_V3);
 }
 
-static int re_match(const char *s)
-{
-	return pcre2_match(match_re, (PCRE2_SPTR)s, strlen(s), 0, 0, match_md,
-			   NULL) >= 0;
-}
-
 static int wanted(const char *mangled, const char *shown)
 {
 	if (exact && strcmp(exact, mangled) && strcmp(exact, shown))
 		return 0;
-	if (match_re && !re_match(shown) && !re_match(mangled))
+	if (match.re && !mt_regex_match(&match, shown) &&
+	    !mt_regex_match(&match, mangled))
 		return 0;
 	return 1;
 }
@@ -218,10 +217,11 @@ static void print_sym(struct obj *o, const struct mt_sym *s, const char *shown)
 
 static void list(struct obj *o)
 {
+	const struct mt_symtab *t = &sym(o)->t;
 	size_t i;
 
-	for (i = 0; i < o->t.n; i++) {
-		const struct mt_sym *s = &o->t.v[i];
+	for (i = 0; i < t->n; i++) {
+		const struct mt_sym *s = &t->v[i];
 		char *dm = demangle(s->name);
 		const char *shown = dm ? dm : s->name;
 
@@ -237,7 +237,7 @@ static void list(struct obj *o)
  * no symbol of o. */
 static int resolve_one(struct obj *o, uint64_t a)
 {
-	const struct mt_sym *s = mt_symtab_lookup(&o->t, a - o->bias);
+	const struct mt_sym *s = mt_symtab_lookup(&sym(o)->t, a - o->bias);
 	const char *shown, *src = NULL;
 	char *dm;
 	int line = 0;
@@ -287,7 +287,7 @@ static int resolve(struct obj *objs, size_t nobjs)
 		for (k = 0; k < nobjs && !found; k++) {
 			struct obj *o = &objs[k];
 
-			if (!o->t.n)
+			if (!sym(o)->t.n)
 				continue;
 			/* with -p, an address belongs to the file mapped there */
 			if (o->end && !o->jit &&
@@ -309,122 +309,95 @@ static int resolve(struct obj *objs, size_t nobjs)
 	return status;
 }
 
-/* The separate debug file, for symbols a stripped file lacks and for
- * DWARF; quiet when there is none. */
-static void load_debug(struct obj *o)
+/* What became of the debug file and DWARF of o, read without error. */
+static void debug_and_lines(struct obj *o)
 {
-	char *found = NULL, q[MT_QUOTE_SIZE(PATH_MAX)];
-	int fd, n;
-
-	if (o->t.has_symtab && (o->t.has_debug_info || !lines))
-		return;
-	fd = mt_symtab_find_debug(&o->t, o->file, debug_dirs, n_debug_dirs,
-				  &found);
-	if (fd == MT_ENOMEM)
-		die_mt(fd, "%s", o->shown);
-	if (fd < 0)
-		return;
-	n = mt_symtab_merge(&o->t, fd);
-	if (n == MT_ENOMEM)
-		die_mt(n, "%s", mt_quote_str(q, sizeof(q), found));
-	if (n < 0) {
-		warn("%s: debug file %s: %s: not used", o->shown,
-		     mt_quote_str(q, sizeof(q), found),
-		     n == MT_EMISMATCH ? "of another build" : mt_strerror(n));
-		close(fd);
-	} else if (lines && o->dwfd < 0) {
-		o->dwfd = fd; /* kept open for libdw */
-	} else {
-		close(fd);
-	}
-	free(found);
-}
-
-static void open_lines(struct obj *o, int fd)
-{
+	struct mt_symfile *f = sym(o);
+	char q[MT_QUOTE_SIZE(PATH_MAX)];
 	int err;
 
-	if (o->dwfd < 0 && o->t.has_debug_info)
-		o->dwfd = dup(fd);
-	if (o->dwfd < 0)
+	if (f->debug_err)
+		warn("%s: debug file %s: %s: not used", o->shown,
+		     mt_quote_str(q, sizeof(q), f->debug),
+		     f->debug_err == MT_EMISMATCH ? "of another build" :
+		     mt_strerror(f->debug_err));
+	if (!lines || f->dwfd < 0)
 		return;
-	err = mt_dwlines_open(&o->dl, o->dwfd);
+	err = mt_dwlines_open(&o->dl, f->dwfd);
 	if (err == MT_ENOMEM)
 		die_mt(err, "%s", o->shown);
+}
+
+/* A perf map's symbols. */
+static int load_jit(struct obj *o)
+{
+	size_t bad = 0;
+	int fd = open(o->file, O_RDONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
+	n = mt_symtab_read_perfmap(&o->own.t, fd, &bad);
+	close(fd);
+	if (n == MT_ESYNTAX) {
+		warn("%s:%zu: not a perf map line (START SIZE NAME)", o->shown, bad);
+		return MT_EXIT_DATA;
+	}
+	if (n < 0)
+		die_mt(n, "%s", o->shown);
+	return MT_EXIT_OK;
 }
 
 /* Read o's symbols. Returns the exit status for this file; dies on a
  * system error. */
 static int load(struct obj *o)
 {
+	unsigned flags = lines ? MT_SYMFILE_DWARF : 0;
+	char q[MT_QUOTE_SIZE(PATH_MAX)];
 	int fd, n;
 
-	o->dwfd = -1;
-	if (o->jit) {
-		size_t bad = 0;
-
+	if (o->jit)
+		return load_jit(o);
+	if (o->vdso) {
+		n = mt_procsyms_load(&proc, (size_t)(o->pf - proc.files), NULL, 0, 0);
+		if (n == MT_ENOMEM)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		if (n < 0)
+			warn("process %d: [vdso]: cannot be read: %s", (int)pid,
+			     mt_strerror(n));
+		o->bias = o->pf->bias;
+		return MT_EXIT_OK; /* the rest is still worth listing */
+	}
+	if (o->pf) {
+		n = mt_procsyms_load(&proc, (size_t)(o->pf - proc.files), debug_dirs,
+				     n_debug_dirs, flags);
+		if (n == MT_ENOENT)
+			die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
+	} else {
 		fd = open(o->file, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
-		n = mt_symtab_read_perfmap(&o->t, fd, &bad);
+		n = mt_symfile_read(&o->own, fd, o->file, debug_dirs, n_debug_dirs,
+				    flags);
 		close(fd);
-		if (n == MT_ESYNTAX) {
-			warn("%s:%zu: not a perf map line (START SIZE NAME)",
-			     o->shown, bad);
-			return MT_EXIT_DATA;
-		}
-		if (n < 0)
-			die_mt(n, "%s", o->shown);
-		return MT_EXIT_OK;
 	}
-	if (o->vdso) {
-		char *img = malloc(o->end - o->start), mem[64];
-		ssize_t got;
-
-		if (!img)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		snprintf(mem, sizeof(mem), "/proc/%d/mem", (int)pid);
-		fd = open(mem, O_RDONLY | O_CLOEXEC);
-		got = fd < 0 ? -1 : pread(fd, img, o->end - o->start, (off_t)o->start);
-		if (fd >= 0)
-			close(fd);
-		n = got == (ssize_t)(o->end - o->start) ?
-			mt_symtab_read_mem(&o->t, img, (size_t)got) : MT_EIO;
-		free(img);
-		if (n < 0) {
-			warn("process %d: [vdso]: cannot be read: %s", (int)pid,
-			     mt_strerror(n));
-			return MT_EXIT_OK; /* the rest is still worth listing */
-		}
-		mt_symtab_bias(&o->t, o->start, 0, &o->bias);
-		return MT_EXIT_OK;
-	}
-	fd = open(o->open_as ? o->open_as : o->file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && o->open_as)
-		fd = open(o->file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", o->shown);
-	n = mt_symtab_read(&o->t, fd);
 	switch (n) {
 	case MT_EMAGIC:
 		warn("%s: not an ELF file", o->shown);
-		close(fd);
 		return MT_EXIT_DATA;
 	case MT_ECORRUPT:
 		warn("%s: malformed ELF file", o->shown);
-		close(fd);
 		return MT_EXIT_DATA;
+	case MT_ENOMEM:
+		die_mt(n, "%s", sym(o)->debug ?
+		       mt_quote_str(q, sizeof(q), sym(o)->debug) : o->shown);
 	default:
 		if (n < 0)
 			die_mt(n, "%s", o->shown);
 	}
-	load_debug(o);
-	if (lines)
-		open_lines(o, fd);
-	close(fd);
-	if (!o->t.n) {
+	debug_and_lines(o);
+	if (!sym(o)->t.n) {
 		warn("%s: no function symbols%s", o->shown,
-		     o->t.debuglink || o->t.build_id_len ?
+		     sym(o)->t.debuglink || sym(o)->t.build_id_len ?
 		     " (stripped; its debug file was not found: see --debug-dir)" :
 		     "");
 		return MT_EXIT_DATA;
@@ -435,12 +408,9 @@ static int load(struct obj *o)
 static void unload(struct obj *o)
 {
 	mt_dwlines_free(o->dl);
-	if (o->dwfd >= 0)
-		close(o->dwfd);
-	mt_symtab_release(&o->t);
+	mt_symfile_release(&o->own);
 	free(o->file);
 	free(o->shown);
-	free(o->open_as);
 }
 
 static struct obj *objs;
@@ -453,7 +423,7 @@ static struct obj *new_obj(const char *file)
 	grow_or_die(&objs, &objs_cap, nobjs, sizeof(*objs));
 	o = &objs[nobjs++];
 	memset(o, 0, sizeof(*o));
-	o->dwfd = -1;
+	mt_symfile_init(&o->own);
 	o->file = strdup(file);
 	o->shown = malloc(MT_QUOTE_SIZE(strlen(file)));
 	if (!o->file || !o->shown)
@@ -467,159 +437,79 @@ static struct obj *new_obj(const char *file)
  * executable mapping gives the load bias), then [vdso], then the perf map
  * of a JIT if there is one.
  */
-static int add_process(void)
+static void add_process(void)
 {
-	char path[64], *line = NULL;
-	size_t cap = 0, first = nobjs, k;
-	FILE *f;
+	char path[64];
+	size_t first = nobjs, k;
 	struct stat st;
+	int n = mt_procsyms_read(&proc, pid);
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f) {
-		if (errno == ENOENT)
-			die(MT_EXIT_DATA, "no such process: %d", (int)pid);
+	if (n == MT_ENOENT && errno == ENOENT)
+		die(MT_EXIT_DATA, "no such process: %d", (int)pid);
+	if (n == MT_ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (n < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	}
-	while (getline(&line, &cap, f) >= 0) {
-		unsigned long long start, end, pgoff;
-		int dup_file = 0;
-		char *name;
+	for (k = 0; k < proc.nfiles; k++) {
+		struct mt_procfile *f = &proc.files[k];
 		struct obj *o;
-		struct mt_map m;
 
-		if (mt_maps_parse(line, &m) || !m.exec)
+		/* not anonymous (JIT: the perf map) nor [vsyscall] */
+		if (!f->vdso && f->path[0] != '/')
 			continue;
-		start = m.start;
-		end = m.end;
-		pgoff = m.pgoff;
-		name = line + (m.path - line);
-		name[m.path_len] = '\0';
-		if (!strcmp(name, "[vdso]")) {
-			o = new_obj(name);
-			o->vdso = 1;
-			o->start = start;
-			o->end = end;
-			continue;
-		}
-		if (name[0] != '/')
-			continue; /* anonymous (JIT: the perf map), [vsyscall] */
-		for (k = first; k < nobjs; k++)
-			if (!strcmp(objs[k].file, name))
-				dup_file = 1;
-		if (dup_file)
-			continue;
-		o = new_obj(name);
-		o->start = start;
-		o->end = end;
-		if (asprintf(&o->open_as, "/proc/%d/map_files/%llx-%llx", (int)pid,
-			     start, end) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		o->bias = pgoff; /* pgoff until the file is read */
+		o = new_obj(f->path);
+		o->pf = f;
+		o->vdso = f->vdso;
+		o->start = f->start;
+		o->end = f->end;
 	}
-	free(line);
-	if (ferror(f))
-		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	fclose(f);
 	if (nobjs == first)
 		die(MT_EXIT_DATA, "process %d: no executable mappings (a kernel thread?)",
 		    (int)pid);
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
 	if (stat(path, &st) == 0)
 		new_obj(path)->jit = 1;
-	return 0;
 }
 
 /* A file mapped by the process: the bias from its mapping, and a mapping
  * end that covers all its segments (for --addr). */
 static void place(struct obj *o)
 {
-	uint64_t pgoff = o->bias, bias;
-	size_t i;
-
-	o->bias = 0;
-	if (mt_symtab_bias(&o->t, o->start, pgoff, &bias) != 0) {
+	if (!o->pf->placed) {
 		warn("%s: mapped from offset 0x%" PRIx64 ", in no segment: "
-		     "addresses not relocated", o->shown, pgoff);
+		     "addresses not relocated", o->shown, o->pf->pgoff);
 		return;
 	}
-	o->bias = bias;
-	for (i = 0; i < o->t.nseg; i++)
-		if (o->t.seg[i].exec &&
-		    o->t.seg[i].vaddr + o->t.seg[i].memsz + bias > o->end)
-			o->end = o->t.seg[i].vaddr + o->t.seg[i].memsz + bias;
+	o->bias = o->pf->bias;
+	o->end = o->pf->code_end;
 }
 
-/* Whether fzf can be run. */
-static int have_fzf(void)
+static struct mt_fzf fzf;
+
+/* Start fzf: candidates go to pick_out. */
+static void start_fzf(void)
 {
-	char *p = mt_which("fzf");
+	char *argv[] = { "fzf", "--delimiter=\\t", "--with-nth=1",
+			 "--prompt=function> ", "--no-multi", NULL };
 
-	free(p);
-	return p != NULL;
-}
-
-static pid_t fzf_pid;
-static int fzf_result = -1;
-
-/* Start fzf: candidates go to pick_out, its choice comes back on the
- * returned fd. */
-static int start_fzf(void)
-{
-	int in[2], out[2];
-
-	if (!have_fzf())
+	pick_out = mt_fzf_start(&fzf, argv);
+	if (!pick_out)
 		die(MT_EXIT_SYSTEM, "--pick needs fzf, which is not installed "
 		    "(Debian, Ubuntu: apt install fzf); or name the function "
 		    "with --exact NAME");
-	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	fzf_pid = fork();
-	if (fzf_pid < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!fzf_pid) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		execlp("fzf", "fzf", "--delimiter=\\t", "--with-nth=1",
-		       "--prompt=function> ", "--no-multi", (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	signal(SIGPIPE, SIG_IGN); /* fzf may exit before it has read all */
-	pick_out = fdopen(in[1], "w");
-	if (!pick_out)
-		die_errno(MT_EXIT_SYSTEM, "fdopen");
-	fzf_result = out[0];
-	return out[0];
 }
 
 /* Wait for fzf and print the line of the picked symbol. */
 static int finish_fzf(void)
 {
 	char buf[65536];
-	size_t len = 0;
-	ssize_t got;
-	int st;
+	ssize_t len = mt_fzf_finish(&fzf, buf, sizeof(buf));
 	char *tab, *nl;
 
-	fclose(pick_out); /* EPIPE here only means fzf had its answer */
-	while (len < sizeof(buf) - 1 &&
-	       (got = read(fzf_result, buf + len, sizeof(buf) - 1 - len)) != 0) {
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno(MT_EXIT_SYSTEM, "reading fzf's choice");
-		}
-		len += (size_t)got;
-	}
-	buf[len] = '\0';
-	close(fzf_result);
-	while (waitpid(fzf_pid, &st, 0) < 0)
-		if (errno != EINTR)
-			die_errno(MT_EXIT_SYSTEM, "waitpid");
-	signal(SIGPIPE, SIG_DFL);
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+	if (len < 0)
+		die_errno(MT_EXIT_SYSTEM, "reading fzf's choice");
+	if (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == 127)
 		die(MT_EXIT_SYSTEM, "fzf could not be run");
 	nl = strchr(buf, '\n');
 	tab = strchr(buf, '\t');
@@ -630,25 +520,6 @@ static int finish_fzf(void)
 	*nl = '\0';
 	puts(tab + 1); /* the first line, should fzf print several */
 	return MT_EXIT_OK;
-}
-
-static void set_match(const char *re)
-{
-	int code;
-	PCRE2_SIZE at;
-
-	match_re = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &code,
-				 &at, NULL);
-	if (!match_re) {
-		PCRE2_UCHAR msg[256];
-
-		pcre2_get_error_message(code, msg, sizeof(msg));
-		die(MT_EXIT_USAGE, "--match %s: at offset %zu: %s", re, (size_t)at,
-		    (char *)msg);
-	}
-	match_md = pcre2_match_data_create_from_pattern(match_re, NULL);
-	if (!match_md)
-		die(MT_EXIT_SYSTEM, "out of memory");
 }
 
 static void add_addr(const char *arg)
@@ -723,7 +594,7 @@ int main(int argc, char **argv)
 			lines = 1;
 			break;
 		case OPT_MATCH:
-			set_match(optarg);
+			mt_regex_option(&match, "--match", optarg);
 			break;
 		case OPT_PICK:
 			pick = 1;
@@ -736,7 +607,7 @@ int main(int argc, char **argv)
 	argv += optind;
 	if (argc < 1 && !pid)
 		usage_fail(USAGE);
-	if (n_addrs && (exact || match_re || pick))
+	if (n_addrs && (exact || match.re || pick))
 		die(MT_EXIT_USAGE, "--addr cannot be combined with --match, --exact "
 		    "or --pick");
 	if (pick && json)
@@ -752,8 +623,7 @@ int main(int argc, char **argv)
 
 		if (st > status)
 			status = st;
-		if (pid && objs[k].end && !objs[k].vdso && !objs[k].jit &&
-		    objs[k].t.nseg)
+		if (objs[k].pf && !objs[k].vdso && sym(&objs[k])->t.nseg)
 			place(&objs[k]);
 	}
 	if (pick)
@@ -779,9 +649,9 @@ int main(int argc, char **argv)
 	for (k = 0; k < nobjs; k++)
 		unload(&objs[k]);
 	free(objs);
+	mt_procsyms_release(&proc);
 	free(debug_dirs);
-	pcre2_match_data_free(match_md);
-	pcre2_code_free(match_re);
+	mt_regex_release(&match);
 	free(addrs);
 	return status;
 }

@@ -23,6 +23,7 @@
 #include "die.h"
 #include "fxtread.h"
 #include "output.h"
+#include "spawn.h"
 #include "wire.h"
 #include "view.h"
 #include "banned.h"
@@ -162,35 +163,33 @@ struct stage {
 
 enum { NSTAGES = 4 };
 
+/* A stage's signals: SIGINT as given, SIGPIPE the default. */
+static void stage_signals(void *on_int)
+{
+	sigaction(SIGINT, on_int, NULL);
+	signal(SIGPIPE, SIG_DFL);
+}
+
 /*
  * Start stage s with in and out (-1: inherit) as its standard input and
  * output and on_int as its SIGINT disposition.
  */
 static void spawn(struct stage *s, int in, int out, const struct sigaction *on_int)
 {
-	pid_t pid;
+	struct mt_spawn sp = MT_SPAWN_INIT;
 
 	/* a child that dies before its exec removes nothing of mt's: only
-	 * the process that made the temporary does (common/output) */
-	pid = fork();
-	if (pid < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (pid) {
-		s->pid = pid;
-		return;
-	}
-	/* the pipes are close-on-exec: only these two copies go on */
-	if ((in >= 0 && dup2(in, STDIN_FILENO) < 0) ||
-	    (out >= 0 && dup2(out, STDOUT_FILENO) < 0)) {
-		dprintf(STDERR_FILENO, "%s: %s: dup2: %s\n", mt_progname(), s->name,
-			strerror(errno));
-		_exit(MT_EXIT_SYSTEM);
-	}
-	sigaction(SIGINT, on_int, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	execv(s->path, (char *const *)s->argv.v);
-	dprintf(STDERR_FILENO, "%s: %s: %s\n", mt_progname(), s->path, strerror(errno));
-	_exit(MT_EXIT_SYSTEM);
+	 * the process that made the temporary does (common/output); the
+	 * pipes are close-on-exec: only these two copies go on */
+	sp.in = in;
+	sp.out = out;
+	sp.path = s->path;
+	sp.name = s->name;
+	sp.child_setup = stage_signals;
+	sp.child_arg = (void *)on_int;
+	if (mt_spawn_start(&sp, (char *const *)s->argv.v))
+		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);
+	s->pid = sp.pid;
 }
 
 /* Run the n stages connected by pipes, the last one writing to mt's
@@ -385,36 +384,19 @@ static int is_pid_option(const char *w)
  */
 static char *pick_process(void)
 {
-	char *fzf = mt_which("fzf"), line[8192], *pid;
-	int in[2], out[2], st;
+	char *argv[] = { "fzf", "--no-multi", "--prompt=process> ", NULL };
+	char line[8192], *pid;
+	struct mt_fzf fzf;
 	DIR *d;
 	struct dirent *e;
-	FILE *f;
-	pid_t p;
+	FILE *f = mt_fzf_start(&fzf, argv);
 	ssize_t n;
-	size_t len = 0;
 
-	if (!fzf)
+	if (!f)
 		die(MT_EXIT_USAGE, "attach: give the process with -p pid (with fzf "
 		    "installed, mt attach lets you pick one)");
-	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	p = fork();
-	if (p < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!p) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		execl(fzf, "fzf", "--no-multi", "--prompt=process> ", (char *)NULL);
-		_exit(127);
-	}
-	free(fzf);
-	close(in[0]);
-	close(out[1]);
-	signal(SIGPIPE, SIG_IGN);
-	f = fdopen(in[1], "w");
 	d = opendir("/proc");
-	while (f && d && (e = readdir(d)) != NULL) {
+	while (d && (e = readdir(d)) != NULL) {
 		char path[300], cmd[4096];
 		ssize_t k, i;
 		int fd;
@@ -439,21 +421,7 @@ static char *pick_process(void)
 	}
 	if (d)
 		closedir(d);
-	if (f)
-		fclose(f); /* EPIPE: fzf had its answer */
-	while (len < sizeof(line) - 1 &&
-	       (n = read(out[0], line + len, sizeof(line) - 1 - len)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		len += (size_t)n;
-	}
-	line[len] = '\0';
-	close(out[0]);
-	while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-		;
-	signal(SIGPIPE, SIG_DFL);
+	mt_fzf_finish(&fzf, line, sizeof(line)); /* what it printed */
 	n = (ssize_t)strspn(line, "0123456789");
 	if (!n || line[n] != ' ')
 		die(MT_EXIT_USAGE, "attach: give the process with -p pid (nothing "

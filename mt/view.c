@@ -22,6 +22,7 @@
 #include "cmdline.h"
 #include "die.h"
 #include "quote.h"
+#include "spawn.h"
 #include "view.h"
 #include "banned.h"
 
@@ -436,8 +437,8 @@ static pid_t open_browser(const char *url)
 #else
 	const char *opener = "xdg-open";
 #endif
-	char *path = mt_which(opener);
-	pid_t pid;
+	char *path = mt_which(opener), *argv[] = { (char *)opener, (char *)url, NULL };
+	struct mt_spawn sp = MT_SPAWN_INIT;
 
 #ifndef __APPLE__
 	/* without a display, xdg-open falls back on a text browser in this
@@ -450,26 +451,16 @@ static pid_t open_browser(const char *url)
 	if (!path)
 		return -1;
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		warn("fork: %s", strerror(errno));
+	sp.in = sp.out = sp.err = MT_SPAWN_NULL;
+	sp.path = path;
+	sp.new_session = 1;
+	if (mt_spawn_start(&sp, argv)) {
+		warn("%s: %s", sp.failed, strerror(errno));
 		free(path);
 		return -1;
 	}
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		setsid();
-		execl(path, opener, url, (char *)NULL);
-		_exit(127);
-	}
 	free(path);
-	return pid;
+	return sp.pid;
 }
 
 int mt_view(int argc, char **argv, const char *usage)
