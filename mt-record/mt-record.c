@@ -39,6 +39,7 @@
 #include "perfline.h"
 #include "proc.h"
 #include "stream.h"
+#include "opts.h"
 #include "perf.h"
 #include "symtab.h"
 #include "target.h"
@@ -52,61 +53,34 @@
 	"[--multi-thread] [--kernel] [--frequency hz] [--call-graph mode] " \
 	"[--dry-run] [--keep dir] [-p pid] [-i perf.data] [-- command ...]\n"
 
-enum backend { BE_AUTO, BE_PT, BE_UPROBE, BE_SAMPLE };
 static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample" };
 
-#define PT_SYSFS "/sys/bus/event_source/devices/intel_pt"
 #define STOP_INDICATOR "magic_trace_stop_indicator"
 #define DEFAULT_MAX_FUNCTIONS 64
 
 /* ---- options ---- */
 
-static int verbose, full, multi_thread, kernel, dry_run, repeat = 1;
-static enum backend backend = BE_AUTO;
-static const char *output, *functions, *trigger_sel, *timing = "normal",
-	*callgraph = "fp", *keep_dir, *input;
-static uint64_t arm_after_ns, snapshot_bytes, frequency = 1000;
+static struct rec_opts opt = {
+	.repeat = 1, .backend = BE_AUTO, .trigger_via = VIA_AUTO, .timing = "normal",
+	.callgraph = "fp", .perf = "perf", .frequency = 1000,
+};
 
 /* How the trigger stops the program: --trigger-via. */
-enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };
 static const char *const via_names[] = { "auto", "breakpoint", "uprobe" };
-static enum via trigger_via = VIA_AUTO;
 static int use_bp;            /* the trigger is a hardware breakpoint */
 static const char *via_note;  /* why it is not one, for the armed line */
-static const char *perf = "perf";
 
 /* ---- state ---- */
 
 static volatile sig_atomic_t got_signal, signals;
 static int out_fd = 1;
-static uint64_t t0_mono;       /* CLOCK_MONOTONIC when recording started */
 static struct target tgt;      /* what is recorded: target.h */
-
-static uint64_t now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
 	if (++signals >= 3)
 		_exit(128 + sig); /* the third one: the user means it */
-}
-
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!verbose)
-		return;
-	va_start(ap, fmt);
-	vwarn(fmt, ap);
-	va_end(ap);
 }
 
 static void out_text(const char *p, size_t n)
@@ -239,412 +213,6 @@ static int target_alive(void)
 		return 1;
 	}
 	return !(kill(tgt.pid, 0) && errno == ESRCH);
-}
-
-/* ---- Intel PT ---- */
-
-static int have_pt(void)
-{
-	struct stat st;
-
-	return stat(PT_SYSFS, &st) == 0;
-}
-
-/* Why there is no PT, from /proc/cpuinfo: vendor, flags, hypervisor. */
-static void no_pt(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char *line = NULL, vendor[64] = "unknown";
-	size_t cap = 0;
-	int flag_pt = 0, hv = 0, seen_flags = 0;
-
-	while (f && getline(&line, &cap, f) >= 0) {
-		if (!strncmp(line, "vendor_id", 9) && strchr(line, ':'))
-			sscanf(strchr(line, ':') + 1, " %63s", vendor);
-		if (!seen_flags && !strncmp(line, "flags", 5)) {
-			seen_flags = 1;
-			flag_pt = strstr(line, " intel_pt") != NULL;
-			hv = strstr(line, " hypervisor") != NULL;
-		}
-	}
-	free(line);
-	if (f)
-		fclose(f);
-	die(MT_EXIT_SYSTEM, "no Intel PT here: %s does not exist (CPU vendor %s, "
-	    "%s intel_pt flag in /proc/cpuinfo%s); use --backend uprobe "
-	    "--functions REGEX for the exact calls of chosen functions, or "
-	    "--backend sample for sampled stacks", PT_SYSFS, vendor,
-	    flag_pt ? "an" : "no",
-	    hv ? ", in a virtual machine, which rarely passes PT through" : "");
-}
-
-/* The intel_pt event's config terms for --timing. */
-static const char *pt_terms(void)
-{
-	char caps[16];
-
-	if (!strcmp(timing, "low"))
-		return "";
-	if (!strcmp(timing, "normal") || !strcmp(timing, "high")) {
-		if (!dry_run && (read_small(PT_SYSFS "/caps/psb_cyc", caps, sizeof(caps)) ||
-				 caps[0] != '1')) {
-			warn("this CPU has no cycle-accurate PT timing (caps/psb_cyc): "
-			     "timing will be ~1us instead of ~10ns");
-			return "";
-		}
-		return !strcmp(timing, "normal") ? "cyc=1,cyc_thresh=1,mtc_period=0" :
-			"cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1";
-	}
-	return timing; /* raw terms, checked below */
-}
-
-/* Raw terms: only the ones magic-trace exposes, values checked against
- * the PMU's caps bitmaps where there is one. */
-static void check_raw_terms(const char *t)
-{
-	static const struct { const char *name, *caps; } known[] = {
-		{ "cyc", NULL }, { "cyc_thresh", "cycle_thresholds" },
-		{ "mtc", NULL }, { "mtc_period", "mtc_periods" },
-		{ "noretcomp", NULL }, { "psb_period", "psb_periods" },
-	};
-	char *copy = strdup(t), *save = NULL, *term;
-
-	if (!copy)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	for (term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(term, '='), *end, path[256], caps[64];
-		unsigned long v = 1;
-		size_t i;
-
-		if (eq) {
-			*eq = '\0';
-			errno = 0;
-			v = strtoul(eq + 1, &end, 0);
-			if (!eq[1] || *end || errno || v > 15)
-				die(MT_EXIT_USAGE, "--timing %s: %s=%s: expected a small number",
-				    t, term, eq + 1);
-		}
-		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-			if (!strcmp(term, known[i].name))
-				break;
-		if (i == sizeof(known) / sizeof(known[0]))
-			die(MT_EXIT_USAGE, "--timing %s: unknown term '%s' (low, normal, "
-			    "high, or terms cyc, cyc_thresh, mtc, mtc_period, noretcomp, "
-			    "psb_period)", t, term);
-		if (dry_run || !known[i].caps)
-			continue;
-		snprintf(path, sizeof(path), PT_SYSFS "/caps/%s", known[i].caps);
-		if (read_small(path, caps, sizeof(caps)) == 0 &&
-		    !((strtoul(caps, NULL, 16) >> v) & 1))
-			die(MT_EXIT_USAGE, "--timing: %s=%lu is not supported by this CPU "
-			    "(caps/%s = %s)", term, v, known[i].caps, caps);
-	}
-	free(copy);
-}
-
-/* The -m,PAGES of --snapshot-size: a power of two of pages, warned. */
-static uint64_t aux_pages(void)
-{
-	uint64_t pages, p2 = 1;
-
-	if (!snapshot_bytes)
-		return 0;
-	pages = (snapshot_bytes + 4095) / 4096;
-	while (p2 < pages)
-		p2 <<= 1;
-	if (p2 * 4096 != snapshot_bytes)
-		warn("--snapshot-size: %" PRIu64 " bytes rounded up to %" PRIu64
-		     " KiB (a power of two of 4 KiB pages)", snapshot_bytes, p2 * 4);
-	return p2;
-}
-
-/* ---- perf command lines ---- */
-
-struct argv {
-	char **v;
-	size_t n, cap;
-};
-
-static void arg(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void arg(struct argv *a, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	va_end(ap);
-	grow_or_die(&a->v, &a->cap, a->n + 1, sizeof(*a->v));
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-static void argv_free(struct argv *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-	memset(a, 0, sizeof(*a));
-}
-
-static void target_args(struct argv *a, int per_thread_ok)
-{
-	size_t i;
-	char buf[4096] = "";
-
-	for (i = 0; i < tgt.npids || (!i && tgt.pid); i++) {
-		size_t l = strlen(buf);
-
-		snprintf(buf + l, sizeof(buf) - l, "%s%d", i ? "," : "",
-			 (int)(tgt.npids ? tgt.pids[i] : tgt.pid));
-	}
-	if (!multi_thread && per_thread_ok) {
-		arg(a, "--per-thread");
-		arg(a, "-t");
-	} else {
-		arg(a, "-p");
-	}
-	arg(a, "%s", buf[0] ? buf : "PID");
-}
-
-/* perf record for the pt and sample backends; ctl/ack: perf's control
- * descriptors (-1 for --dry-run). */
-static void record_argv(struct argv *a, int ctl, int ack, int with_trigger)
-{
-	arg(a, "%s", perf);
-	arg(a, "record");
-	arg(a, "-o");
-	arg(a, "%s/perf.data", workdir_path() ? workdir_path() : "DIR");
-	if (backend == BE_PT) {
-		const char *terms = pt_terms();
-		uint64_t pages = aux_pages();
-
-		arg(a, "--timestamp");
-		arg(a, "-e");
-		arg(a, "intel_pt/%s/%s", terms, kernel ? "uk" : "u");
-		target_args(a, 1);
-		if (!full)
-			arg(a, with_trigger ? "--snapshot" : "--snapshot=e");
-		if (pages)
-			arg(a, "-m,%" PRIu64, pages);
-		if (kernel)
-			arg(a, "--kcore");
-	} else {
-		arg(a, "-e");
-		arg(a, "cpu-clock/freq=%" PRIu64 "/%s", frequency, kernel ? "" : "u");
-		arg(a, "-k");
-		arg(a, "mono");
-		arg(a, "--call-graph");
-		arg(a, "%s", callgraph);
-		if (!full)
-			arg(a, "--overwrite");
-		target_args(a, 0);
-	}
-	arg(a, "-D");
-	arg(a, "-1");
-	if (ctl >= 0)
-		arg(a, "--control=fd:%d,%d", ctl, ack);
-	else
-		arg(a, "--control=fd:CTL,ACK");
-}
-
-/* perf script of a recording: the field set mt-script-parse reads. */
-static void script_argv(struct argv *a, const char *data, int pt)
-{
-	arg(a, "%s", perf);
-	arg(a, "script");
-	arg(a, "-i");
-	arg(a, "%s", data);
-	arg(a, "--ns");
-	if (pt) {
-		arg(a, "--itrace=bep");
-		arg(a, "-F");
-		arg(a, "comm,pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period");
-	} else {
-		arg(a, "-F");
-		arg(a, "comm,pid,tid,time,event,ip,sym,symoff,dso");
-	}
-}
-
-/* Whether a perf.data holds AUX area tracing (HEADER_AUXTRACE, feature
- * bit 18 of the header's feature bitmap at byte 72). */
-static int is_auxtrace(const char *path)
-{
-	unsigned char h[104];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	n = pread(fd, h, sizeof(h), 0);
-	close(fd);
-	if (n < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	if (n < (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8))
-		die(MT_EXIT_DATA, "%s: not a perf.data file", path);
-	return (h[72 + 18 / 8] >> (18 % 8)) & 1;
-}
-
-/* ---- control of a running perf record ---- */
-
-struct perf_rec {
-	struct proc proc;
-	int ctl, ack; /* our ends */
-};
-
-/* Send a control command and wait for perf's ack (8 s at most, as
- * magic-trace; perf gone is an error the caller reports). */
-static int perf_ctl(struct perf_rec *r, const char *cmd_text)
-{
-	char buf[16];
-	size_t got = 0;
-	struct pollfd pfd = { r->ack, POLLIN, 0 };
-	uint64_t deadline = now_mono() + 8000000000ull;
-
-	say("perf control: %s", cmd_text);
-	if (write(r->ctl, cmd_text, strlen(cmd_text)) < 0)
-		return -1;
-	while (got < 4) {
-		int wait_ms = (int)((deadline - now_mono()) / 1000000);
-		ssize_t n;
-
-		if (now_mono() >= deadline || poll(&pfd, 1, wait_ms > 0 ? wait_ms : 0) == 0)
-			return -1;
-		n = read(r->ack, buf + got, sizeof(buf) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		got += (size_t)n;
-	}
-	return memcmp(buf, "ack\n", 4) ? -1 : 0;
-}
-
-static void perf_failed(struct perf_rec *r, const char *doing)
-{
-	if (r->proc.pid && !reap(&r->proc, 0)) {
-		kill(r->proc.pid, SIGKILL);
-		reap(&r->proc, 1);
-	}
-	show_stderr(&r->proc);
-	if (tgt.child)
-		kill(tgt.child, SIGKILL);
-	die(MT_EXIT_SYSTEM, "perf record failed %s (its messages are above)", doing);
-}
-
-static void perf_start(struct perf_rec *r, int with_trigger)
-{
-	struct argv a = { 0 };
-	int c[2], k[2], keep[2];
-	char *errname;
-
-	if (pipe2(c, O_CLOEXEC) || pipe2(k, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	record_argv(&a, c[0], k[1], with_trigger);
-	keep[0] = c[0];
-	keep[1] = k[1];
-	if (asprintf(&errname, "%s/perf-record.err", workdir_path()) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	spawn(&r->proc, a.v, -1, keep, 2, errname, 1);
-	free(errname);
-	argv_free(&a);
-	close(c[0]);
-	close(k[1]);
-	r->ctl = c[1];
-	r->ack = k[0];
-	/* perf starts with its events disabled (-D -1): the ack of
-	 * "enable" says it is recording, no fixed sleep */
-	if (perf_ctl(r, "enable\n"))
-		perf_failed(r, "to start");
-}
-
-static void perf_stop(struct perf_rec *r)
-{
-	int tries;
-
-	if (perf_ctl(r, "stop\n") && !reap(&r->proc, 0))
-		kill(r->proc.pid, SIGTERM);
-	for (tries = 0; tries < 300 && !reap(&r->proc, 0); tries++)
-		usleep(20000);
-	if (!reap(&r->proc, 0)) {
-		kill(r->proc.pid, SIGKILL);
-		reap(&r->proc, 1);
-	}
-	close(r->ctl);
-	close(r->ack);
-	if (!WIFEXITED(r->proc.status) || WEXITSTATUS(r->proc.status)) {
-		show_stderr(&r->proc);
-		die(MT_EXIT_SYSTEM, "perf record failed (status %d; its messages are above)",
-		    r->proc.status);
-	}
-	free(r->proc.errfile);
-	r->proc.errfile = NULL;
-}
-
-/* ---- decoding: perf script, with a mark put in time order ---- */
-
-struct mark_line {
-	uint64_t time; /* MT_NONE64: none */
-	char text[512];
-};
-
-static void decode(const char *data, int pt, const struct mark_line *mk)
-{
-	struct argv a = { 0 };
-	struct proc p;
-	int fds[2], pending = mk && mk->time != MT_NONE64;
-	char *errname, *buf = NULL;
-	size_t cap = 0, len = 0;
-	unsigned long long lines = 0;
-	int show = mt_progress_enabled();
-	ssize_t n;
-	FILE *in;
-
-	script_argv(&a, data, pt);
-	if (pipe2(fds, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	if (asprintf(&errname, "%s/perf-script.err", workdir_path()) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	spawn(&p, a.v, fds[1], NULL, 0, errname, 1);
-	free(errname);
-	argv_free(&a);
-	close(fds[1]);
-	in = fdopen(fds[0], "r");
-	if (!in)
-		die_errno(MT_EXIT_SYSTEM, "fdopen");
-	while ((n = getline(&buf, &cap, in)) > 0) {
-		if (show && !(++lines & 0xffff))
-			fprintf(stderr, "\r%s: decoding: %llu lines", mt_progname(),
-				lines);
-		if (pending) {
-			struct mt_perf_line l;
-			const char *why;
-
-			len = (size_t)n;
-			if (!mt_perf_parse_line(buf, len - (buf[len - 1] == '\n'), &l, &why) &&
-			    l.time != MT_NONE64 && l.time > mk->time) {
-				out_text(mk->text, strlen(mk->text));
-				pending = 0;
-			}
-		}
-		out_text(buf, (size_t)n);
-	}
-	free(buf);
-	fclose(in);
-	if (show && lines > 0xffff)
-		fprintf(stderr, "\r%s: decoded %llu lines\n", mt_progname(), lines);
-	reap(&p, 1);
-	if (pending)
-		out_text(mk->text, strlen(mk->text));
-	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status)) {
-		show_stderr(&p);
-		die(MT_EXIT_SYSTEM, "perf script failed on %s (its messages are above)",
-		    data);
-	}
-	free(p.errfile);
 }
 
 /* ---- symbols for uprobes and triggers ---- */
@@ -855,14 +423,14 @@ static char *pick_function(void)
 
 	free(file);
 	if (n <= 0)
-		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger_sel);
+		die(MT_EXIT_USAGE, "--trigger %s: no function picked", opt.trigger);
 	line[strcspn(line, "\n")] = '\0';
 	tab = line;
 	for (i = 0; i < 3 && tab; i++)
 		tab = strchr(tab + 1, '\t');
 	if (!tab)
 		die(MT_EXIT_SYSTEM, "--trigger %s: unexpected mt-symbols output",
-		    trigger_sel);
+		    opt.trigger);
 	name = strndup(tab + 1, strcspn(tab + 1, "\t"));
 	if (!name)
 		die(MT_EXIT_SYSTEM, "out of memory");
@@ -893,7 +461,7 @@ static int parse_addr(const char *p, uint64_t *v)
 static void resolve_trigger(struct trig *tr)
 {
 	struct mt_symtab t = MT_SYMTAB_INIT;
-	const char *sel = trigger_sel;
+	const char *sel = opt.trigger;
 	enum sel_kind kind = SEL_ANY;
 	char *picked = NULL;
 	uint64_t v;
@@ -911,13 +479,13 @@ static void resolve_trigger(struct trig *tr)
 		sel += 5;
 	}
 	if (!*sel)
-		die(MT_EXIT_USAGE, "--trigger %s: nothing after the prefix", trigger_sel);
+		die(MT_EXIT_USAGE, "--trigger %s: nothing after the prefix", opt.trigger);
 	if (kind <= SEL_SYMBOL && !strcmp(sel, "."))
 		sel = STOP_INDICATOR;
 	if (!strcmp(sel, "?")) {
 		if (kind > SEL_SYMBOL)
 			die(MT_EXIT_USAGE, "--trigger %s: only functions are picked "
-			    "with fzf (? or symbol:?); give line:FILE:LINE", trigger_sel);
+			    "with fzf (? or symbol:?); give line:FILE:LINE", opt.trigger);
 		sel = picked = pick_function();
 	}
 	read_symbols(&t, tgt.exe, 1);
@@ -951,14 +519,14 @@ static void resolve_trigger(struct trig *tr)
 
 		if (split_line_sel(sel, &file, &line, &col))
 			die(MT_EXIT_USAGE, "--trigger %s: expected FILE:LINE or "
-			    "FILE:LINE:COLUMN", trigger_sel);
+			    "FILE:LINE:COLUMN", opt.trigger);
 		free(file);
 		die(MT_EXIT_DATA, "--trigger %s: no code at that line%s in %s "
-		    "(its DWARF line tables: build with -g)", trigger_sel,
+		    "(its DWARF line tables: build with -g)", opt.trigger,
 		    col ? " and column" : "", tgt.exe);
 	} else if (kind == SEL_ADDR) {
 		die(MT_EXIT_USAGE, "--trigger %s: expected a hexadecimal address",
-		    trigger_sel);
+		    opt.trigger);
 	} else if (!tgt.child && in_libraries(sel, tr)) {
 		/* a function of a shared library the process maps */
 #if defined(__x86_64__)
@@ -971,7 +539,7 @@ static void resolve_trigger(struct trig *tr)
 #endif
 	} else {
 		die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
-		    "(mt-symbols --match lists them)", trigger_sel, tgt.exe,
+		    "(mt-symbols --match lists them)", opt.trigger, tgt.exe,
 		    tgt.child ? "" : " nor in the libraries it maps");
 	}
 	if (!tr->name)
@@ -993,7 +561,7 @@ static void resolve_in_libraries(struct trig *tr)
 		tgt.child = 0;
 		die(MT_EXIT_DATA, "--trigger %s: no such function in %s nor in the "
 		    "libraries it loaded (mt-symbols --match lists them)",
-		    trigger_sel, tgt.exe);
+		    opt.trigger, tgt.exe);
 	}
 	free(sel);
 }
@@ -1087,18 +655,18 @@ static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 {
 	struct fn_sel sel = { NULL, NULL, tr, 0, 0, 0, 0 };
 
-	if (functions) {
+	if (opt.functions) {
 		int code;
 		PCRE2_SIZE off;
 
-		sel.re = pcre2_compile((PCRE2_SPTR)functions, PCRE2_ZERO_TERMINATED,
+		sel.re = pcre2_compile((PCRE2_SPTR)opt.functions, PCRE2_ZERO_TERMINATED,
 				       0, &code, &off, NULL);
 		if (!sel.re) {
 			PCRE2_UCHAR msg[256];
 
 			pcre2_get_error_message(code, msg, sizeof(msg));
 			die(MT_EXIT_USAGE, "--functions %s: at offset %zu: %s",
-			    functions, (size_t)off, (char *)msg);
+			    opt.functions, (size_t)off, (char *)msg);
 		}
 		sel.md = pcre2_match_data_create_from_pattern(sel.re, NULL);
 	}
@@ -1120,7 +688,7 @@ static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 		     sel.lib_skipped);
 	if (!sel.n)
 		die(MT_EXIT_DATA, "%s: no function matches %s", tgt.exe,
-		    functions ? functions : "(the program's own functions)");
+		    opt.functions ? opt.functions : "(the program's own functions)");
 	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
 		warn("%s: %s", tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
 	pcre2_match_data_free(sel.md);
@@ -1297,12 +865,12 @@ static enum stop run_round(struct trig *tr)
 	memset(&u, 0, sizeof(u));
 	memset(&tg, 0, sizeof(tg));
 	mode = tgt.child && round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
-	if (backend == BE_UPROBE) {
+	if (opt.backend == BE_UPROBE) {
 		struct mt_uprobe_opts o = { 0 };
 
 		o.background_close = 1;
-		if (snapshot_bytes)
-			o.ring_bytes = snapshot_bytes;
+		if (opt.snapshot_bytes)
+			o.ring_bytes = opt.snapshot_bytes;
 		r = mt_uprobe_init(&u, &o);
 		if (r)
 			die_up(&u, r);
@@ -1312,9 +880,9 @@ static enum stop run_round(struct trig *tr)
 			die_up(&u, r);
 		have_u = 1;
 	} else {
-		perf_start(&pr, tr != NULL);
+		perf_start(&pr, &opt, &tgt, tr != NULL);
 	}
-	if (tr && !arm_after_ns && !(tgt.trace_start && mode == MT_UPROBE_EXEC)) {
+	if (tr && !opt.arm_after_ns && !(tgt.trace_start && mode == MT_UPROBE_EXEC)) {
 		arm_trigger(&tg, tr, mode);
 		armed = 1;
 	}
@@ -1323,18 +891,16 @@ static enum stop run_round(struct trig *tr)
 		target_run_to_entry(&tgt);
 		resolve_in_libraries(tr);
 	}
-	if (tr && !arm_after_ns && !armed && tgt.child) {
+	if (tr && !opt.arm_after_ns && !armed && tgt.child) {
 		/* the command is stopped after its execve, or at its entry */
 		arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
 		armed = 1;
 	}
 	target_resume_child(&tgt);
 	start = now_mono();
-	if (!t0_mono)
-		t0_mono = start;
 	fprintf(stderr, "%s: recording %d with %s%s; Ctrl+C %s\n", mt_progname(),
-		(int)tgt.pid, backend_names[backend],
-		full ? " (full)" : "",
+		(int)tgt.pid, backend_names[opt.backend],
+		opt.full ? " (full)" : "",
 		tr ? "ends without a snapshot" : "takes the snapshot");
 
 	for (;;) {
@@ -1342,7 +908,7 @@ static enum stop run_round(struct trig *tr)
 			why = STOP_SIGNAL;
 			break;
 		}
-		if (tr && !armed && now_mono() - start >= arm_after_ns) {
+		if (tr && !armed && now_mono() - start >= opt.arm_after_ns) {
 			arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
 			armed = 1;
 		}
@@ -1396,7 +962,7 @@ static enum stop run_round(struct trig *tr)
 			 " %u/%u 0x%" PRIx64 " %s\n", hit.time / 1000000000u,
 			 hit.time % 1000000000u, hit.pid, hit.tid, tr->addr, tr->name);
 	}
-	if (repeat != 1 || round_no)
+	if (opt.repeat != 1 || round_no)
 		out_printf("# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", round_no,
 			   (why == STOP_TRIGGER ? hit.time : now_mono()) / 1000000000u,
 			   (why == STOP_TRIGGER ? hit.time : now_mono()) % 1000000000u);
@@ -1404,7 +970,7 @@ static enum stop run_round(struct trig *tr)
 		r = mt_uprobe_finish(&u);
 		if (r)
 			die_up(&u, r);
-		if (backend == BE_UPROBE)
+		if (opt.backend == BE_UPROBE)
 			wallclock_line();
 		if (mt_uprobe_warnings(&u) & MT_UPROBE_W_GO) {
 			/* no return probes (Go): mt-stacks makes each call an
@@ -1433,19 +999,19 @@ static enum stop run_round(struct trig *tr)
 
 		/* a trigger: the snapshot of what led to it; otherwise the
 		 * at-exit snapshot that stop takes (--snapshot=e) */
-		if (why == STOP_TRIGGER && backend == BE_PT && !full &&
+		if (why == STOP_TRIGGER && opt.backend == BE_PT && !opt.full &&
 		    perf_ctl(&pr, "snapshot\n"))
 			perf_failed(&pr, "to take the snapshot");
 		perf_stop(&pr);
-		if (backend == BE_SAMPLE)
+		if (opt.backend == BE_SAMPLE)
 			wallclock_line();
 		if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
 			die(MT_EXIT_SYSTEM, "out of memory");
 		/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
 		 * line goes at the end there */
-		if (backend == BE_PT && mk.time != MT_NONE64)
+		if (opt.backend == BE_PT && mk.time != MT_NONE64)
 			mk.time = UINT64_MAX - 1;
-		decode(data, backend == BE_PT, &mk);
+		decode(opt.perf, data, opt.backend == BE_PT, &mk, out_fd);
 		free(data);
 	}
 	if (armed)
@@ -1488,10 +1054,10 @@ static void choose_trigger_via(void)
 {
 	int r;
 
-	if (trigger_via == VIA_UPROBE)
+	if (opt.trigger_via == VIA_UPROBE)
 		return;
 	r = mt_hwbp_fires();
-	if (trigger_via == VIA_BREAKPOINT) {
+	if (opt.trigger_via == VIA_BREAKPOINT) {
 		if (r < 0)
 			die(MT_EXIT_SYSTEM, "--trigger-via breakpoint: no hardware "
 			    "breakpoint can be made here: perf_event_open: %s",
@@ -1514,87 +1080,52 @@ static void dry_run_print(void)
 {
 	struct argv a = { 0 };
 
-	if (input) {
-		script_argv(&a, input, 1);
+	if (opt.input) {
+		script_argv(&a, opt.perf, opt.input, 1);
 		print_argv(stdout, a.v, 1);
 		argv_free(&a);
 		return;
 	}
-	if (trigger_sel) {
+	if (opt.trigger) {
 		choose_trigger_via();
 		if (use_bp)
 			printf("# trigger %s: a hardware breakpoint on every thread "
-			       "(perf_event_open, breakpoint PMU)\n", trigger_sel);
+			       "(perf_event_open, breakpoint PMU)\n", opt.trigger);
 		else
 			printf("# trigger %s: a uprobe (perf_event_open, uprobe PMU)%s%s\n",
-			       trigger_sel, via_note ? ": " : "", via_note ? via_note : "");
+			       opt.trigger, via_note ? ": " : "", via_note ? via_note : "");
 	}
-	if (backend == BE_UPROBE) {
+	if (opt.backend == BE_UPROBE) {
 		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
 		       "functions of %s matching %s; no perf command\n",
-		       tgt.exe ? tgt.exe : "the program", functions ? functions : "(default)");
+		       tgt.exe ? tgt.exe : "the program", opt.functions ? opt.functions : "(default)");
 		return;
 	}
-	record_argv(&a, -1, -1, trigger_sel != NULL);
+	record_argv(&a, &opt, &tgt, -1, -1, opt.trigger != NULL);
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
-	script_argv(&a, "DIR/perf.data", backend == BE_PT);
+	script_argv(&a, opt.perf, "DIR/perf.data", opt.backend == BE_PT);
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 }
 
 static void choose_backend(void)
 {
-	if (backend != BE_AUTO)
+	if (opt.backend != BE_AUTO)
 		return;
 	if (have_pt()) {
-		backend = BE_PT;
+		opt.backend = BE_PT;
 		return;
 	}
-	backend = BE_SAMPLE;
-	if (!dry_run && !input)
+	opt.backend = BE_SAMPLE;
+	if (!opt.dry_run && !opt.input)
 		fprintf(stderr, "%s: no Intel PT here: sampling stacks with perf "
 			"instead; for the exact calls of chosen functions use "
 			"--backend uprobe --functions REGEX\n", mt_progname());
 }
 
-
-static void check_perf(void)
-{
-	char *argv[] = { (char *)perf, "version", NULL }, buf[256];
-	int major = 0, minor = 0;
-	ssize_t n = run_output(argv, buf, sizeof(buf), 1);
-
-	if (n <= 0)
-		die(MT_EXIT_SYSTEM, "%s: cannot run perf (Debian: apt install linux-perf; "
-		    "or set MT_PERF to its path)", perf);
-	if (sscanf(buf, "perf version %d.%d", &major, &minor) != 2)
-		warn("%s: cannot read its version from \"%.40s\"; going on", perf, buf);
-	else if (major < 5 || (major == 5 && minor < 11))
-		die(MT_EXIT_SYSTEM, "perf %d.%d is too old: mt-record needs perf 5.11 "
-		    "or later (--control with -D -1)", major, minor);
-}
-
-static void check_kernel(void)
-{
-	char buf[32];
-	int paranoid = 2;
-
-	if (!kernel || geteuid() == 0)
-		return;
-	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) == 0)
-		paranoid = atoi(buf);
-	if (paranoid > 1)
-		die(MT_EXIT_SYSTEM, "--kernel needs root, or CAP_PERFMON on perf, or "
-		    "kernel.perf_event_paranoid <= 1 (it is %d)", paranoid);
-	if (read_small("/proc/sys/kernel/kptr_restrict", buf, sizeof(buf)) == 0 &&
-	    atoi(buf) > 0)
-		warn("kernel.kptr_restrict is %d: kernel symbols will not resolve",
-		     atoi(buf));
-}
-
 /* The index of arg among the n names; dies (usage) naming them. */
-static int one_of(const char *opt, const char *arg, const char *const *names, int n)
+static int one_of(const char *what, const char *arg, const char *const *names, int n)
 {
 	char list[256] = "";
 	int i;
@@ -1606,7 +1137,7 @@ static int one_of(const char *opt, const char *arg, const char *const *names, in
 	for (i = 1; i < n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 			 names[i], i < n - 1 ? ", " : " or ");
-	die(MT_EXIT_USAGE, "%s %s: expected %s%s", opt, arg, list, names[0]);
+	die(MT_EXIT_USAGE, "%s %s: expected %s%s", what, arg, list, names[0]);
 }
 
 /* The options, into the option statics; dies (usage) on a bad one. */
@@ -1644,24 +1175,24 @@ static void parse_options(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+i:o:p:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			input = optarg;
+			opt.input = optarg;
 			break;
 		case 'o':
-			output = optarg;
+			opt.output = optarg;
 			break;
 		case 'p':
 			target_add_pids(&tgt, optarg);
 			break;
 		case 'v':
-			verbose = 1;
+			opt.verbose = 1;
 			break;
 		case OPT_ARM:
-			if (mt_parse_duration(optarg, &arm_after_ns))
+			if (mt_parse_duration(optarg, &opt.arm_after_ns))
 				die(MT_EXIT_USAGE, "--arm-after %s: expected a duration "
 				    "such as 500ms", optarg);
 			break;
 		case OPT_BACKEND:
-			backend = (enum backend)one_of("--backend", optarg,
+			opt.backend = (enum backend)one_of("--backend", optarg,
 						       backend_names, 4);
 			break;
 		case OPT_CG:
@@ -1669,35 +1200,35 @@ static void parse_options(int argc, char **argv)
 			    strcmp(optarg, "lbr"))
 				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf "
 				    "or lbr", optarg);
-			callgraph = optarg;
+			opt.callgraph = optarg;
 			break;
 		case OPT_DRY:
-			dry_run = 1;
+			opt.dry_run = 1;
 			break;
 		case OPT_FREQ: {
 			char *end;
 
 			errno = 0;
-			frequency = strtoull(optarg, &end, 10);
-			if (*end || errno || !frequency || frequency > 1000000)
+			opt.frequency = strtoull(optarg, &end, 10);
+			if (*end || errno || !opt.frequency || opt.frequency > 1000000)
 				die(MT_EXIT_USAGE, "--frequency %s: expected hertz, "
 				    "1 to 1000000", optarg);
 			break;
 		}
 		case OPT_FULL:
-			full = 1;
+			opt.full = 1;
 			break;
 		case OPT_FUNCTIONS:
-			functions = optarg;
+			opt.functions = optarg;
 			break;
 		case OPT_KEEP:
-			keep_dir = optarg;
+			opt.keep_dir = optarg;
 			break;
 		case OPT_KERNEL:
-			kernel = 1;
+			opt.kernel = 1;
 			break;
 		case OPT_MULTI:
-			multi_thread = 1;
+			opt.multi_thread = 1;
 			break;
 		case OPT_REPEAT: {
 			char *end;
@@ -1708,20 +1239,20 @@ static void parse_options(int argc, char **argv)
 			if (*end || errno || v < 0 || v > INT_MAX || end == optarg)
 				die(MT_EXIT_USAGE, "--repeat %s: expected a count "
 				    "(0: forever)", optarg);
-			repeat = (int)v;
+			opt.repeat = (int)v;
 			break;
 		}
 		case OPT_SIZE:
-			snapshot_bytes = parse_size(optarg);
+			opt.snapshot_bytes = parse_size(optarg);
 			break;
 		case OPT_TIMING:
-			timing = optarg;
+			opt.timing = optarg;
 			break;
 		case OPT_TRIGGER:
-			trigger_sel = optarg;
+			opt.trigger = optarg;
 			break;
 		case OPT_VIA:
-			trigger_via = (enum via)one_of("--trigger-via", optarg,
+			opt.trigger_via = (enum via)one_of("--trigger-via", optarg,
 						       via_names, 3);
 			break;
 		case OPT_HELP:
@@ -1746,45 +1277,45 @@ int main(int argc, char **argv)
 	work_init();
 	target_init(&tgt);
 	if (getenv("MT_PERF") && *getenv("MT_PERF"))
-		perf = getenv("MT_PERF");
+		opt.perf = getenv("MT_PERF");
 	parse_options(argc, argv);
-	work_set_options(verbose, keep_dir);
+	work_set_options(opt.verbose, opt.keep_dir);
 	if (optind < argc)
 		tgt.cmd = argv + optind;
-	n = !!tgt.npids + !!input + !!tgt.cmd;
+	n = !!tgt.npids + !!opt.input + !!tgt.cmd;
 	if (n != 1)
 		die(MT_EXIT_USAGE, "name one target: -p PID, -i perf.data, or -- COMMAND");
-	if (strcmp(timing, "low") && strcmp(timing, "normal") && strcmp(timing, "high"))
-		check_raw_terms(timing);
-	if (repeat != 1 && !trigger_sel)
+	if (strcmp(opt.timing, "low") && strcmp(opt.timing, "normal") && strcmp(opt.timing, "high"))
+		check_raw_terms(opt.timing, opt.dry_run);
+	if (opt.repeat != 1 && !opt.trigger)
 		die(MT_EXIT_USAGE, "--repeat needs --trigger");
-	if (arm_after_ns && !trigger_sel)
+	if (opt.arm_after_ns && !opt.trigger)
 		die(MT_EXIT_USAGE, "--arm-after needs --trigger");
-	if (trigger_via != VIA_AUTO && !trigger_sel)
+	if (opt.trigger_via != VIA_AUTO && !opt.trigger)
 		die(MT_EXIT_USAGE, "--trigger-via needs --trigger");
-	if (input && (trigger_sel || functions))
+	if (opt.input && (opt.trigger || opt.functions))
 		die(MT_EXIT_USAGE, "-i decodes a recording: --trigger and --functions "
 		    "do not apply");
-	if (backend == BE_UPROBE && full)
+	if (opt.backend == BE_UPROBE && opt.full)
 		die(MT_EXIT_USAGE, "--full does not apply to the uprobe backend "
 		    "(use a large --snapshot-size)");
-	if (output) {
-		size_t l = strlen(output);
+	if (opt.output) {
+		size_t l = strlen(opt.output);
 
-		if (l && output[l - 1] == '/') {
-			if (!trigger_sel || repeat == 1)
+		if (l && opt.output[l - 1] == '/') {
+			if (!opt.trigger || opt.repeat == 1)
 				die(MT_EXIT_USAGE, "-o DIR/ (one file per snapshot) needs "
 				    "--trigger and --repeat");
-			dir_out = output;
+			dir_out = opt.output;
 			if (mkdir(dir_out, 0777) && errno != EEXIST)
 				die_errno(MT_EXIT_SYSTEM, "%s", dir_out);
-		} else if (!dry_run) {
-			output_to_or_die(output);
+		} else if (!opt.dry_run) {
+			output_to_or_die(opt.output);
 		}
 	}
 	choose_backend();
 
-	if (dry_run) {
+	if (opt.dry_run) {
 		char msg[256];
 		size_t i;
 
@@ -1818,35 +1349,35 @@ int main(int argc, char **argv)
 	if (getenv("MT_PERF_CONFIG") && *getenv("MT_PERF_CONFIG") &&
 	    access(getenv("MT_PERF_CONFIG"), R_OK))
 		die_errno(MT_EXIT_SYSTEM, "MT_PERF_CONFIG %s", getenv("MT_PERF_CONFIG"));
-	if (input) {
-		check_perf();
+	if (opt.input) {
+		check_perf(opt.perf);
 		make_workdir();
-		decode(input, is_auxtrace(input), NULL);
+		decode(opt.perf, opt.input, is_auxtrace(opt.input), NULL, out_fd);
 		close_stdout_or_die();
 		return 0;
 	}
 	target_check_pids(&tgt); /* bad input first: before what this machine lacks */
-	if (backend == BE_PT && !have_pt())
+	if (opt.backend == BE_PT && !have_pt())
 		no_pt();
-	if (backend != BE_UPROBE)
-		check_perf();
-	if (backend == BE_UPROBE && !mt_uprobe_supported())
+	if (opt.backend != BE_UPROBE)
+		check_perf(opt.perf);
+	if (opt.backend == BE_UPROBE && !mt_uprobe_supported())
 		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
 		    "(/sys/bus/event_source/devices/uprobe)");
-	check_kernel();
-	if (trigger_sel)
+	check_kernel(opt.kernel);
+	if (opt.trigger)
 		choose_trigger_via();
 	make_workdir();
 	if (tgt.cmd)
 		target_start_child(&tgt, out_fd);
 	else
 		target_check_target(&tgt);
-	if (trigger_sel) {
+	if (opt.trigger) {
 		resolve_trigger(&tr);
 		trp = &tr;
 		tgt.trace_start = tgt.child && (use_bp || tr.in_lib);
 	}
-	for (round_no = 0; repeat == 0 || round_no < repeat; round_no++) {
+	for (round_no = 0; opt.repeat == 0 || round_no < opt.repeat; round_no++) {
 		char tmp[PATH_MAX];
 		enum stop why;
 		int fd = -1;
@@ -1874,9 +1405,9 @@ int main(int argc, char **argv)
 			else
 				place_snapshot(dir_out, tmp);
 		}
-		if (why == STOP_SIGNAL && trp && !round_no && output &&
+		if (why == STOP_SIGNAL && trp && !round_no && opt.output &&
 		    output_discard())
-			warn("nothing recorded: %s left as it was", output);
+			warn("nothing recorded: %s left as it was", opt.output);
 		if (why != STOP_TRIGGER || !target_alive())
 			break;
 	}

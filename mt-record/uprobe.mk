@@ -24,3 +24,6 @@ EXTRA_TEST_BIN += $(BUILD)/tests/uprobe-rec $(BUILD)/tests/progs/outer \
 	$(BUILD)/tests/progs/outer-go
 
 $(BUILD)/mt-record/hwbp.o: mt-record/hwbp.h
+
+# mt-record's objects see each other's headers
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard mt-record/*.c)): $(wildcard mt-record/*.h)
