@@ -130,178 +130,6 @@ static int round_no;
 static char **probed;
 static size_t nprobed, probed_cap;
 
-#define DELETED " (deleted)"
-
-/*
- * Whether the name of a mapped file, as the kernel gives it in
- * /proc/PID/maps and its mmap events, says that the file was deleted
- * since it was mapped (or replaced by a rename, as a package upgrade
- * does): the name no longer opens it.
- */
-static int is_deleted(const char *name)
-{
-	size_t n = strlen(name), k = strlen(DELETED);
-
-	return n > k && !strcmp(name + n - k, DELETED);
-}
-
-/*
- * A path that opens the file the target maps under name (as
- * /proc/PID/maps names it): name itself, or for a deleted file the
- * kernel's link to the inode still mapped: /proc/PID/exe for the
- * executable, else /proc/PID/map_files/START-END of a mapping of it
- * (which only CAP_SYS_ADMIN may follow). Uprobes can be put on a file
- * through either link: the kernel resolves it to the inode. Malloced.
- */
-static char *inode_path(const char *name)
-{
-	char maps[64], *line = NULL, *r = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	if (!is_deleted(name) || !tgt.pid) {
-		r = strdup(name);
-	} else if (tgt.exe && !strcmp(name, tgt.exe)) {
-		if (asprintf(&r, "/proc/%d/exe", (int)tgt.pid) < 0)
-			r = NULL;
-	} else {
-		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
-		f = fopen(maps, "re");
-		while (f && !r && getline(&line, &cap, f) >= 0) {
-			struct mt_map m;
-
-			if (mt_maps_parse(line, &m) || m.path_len != strlen(name) ||
-			    memcmp(m.path, name, m.path_len))
-				continue;
-			if (asprintf(&r, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
-				     (int)tgt.pid, m.start, m.end) < 0)
-				r = NULL;
-			break;
-		}
-		free(line);
-		if (f)
-			fclose(f);
-		if (!r)
-			r = strdup(name);
-	}
-	if (!r)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return r;
-}
-
-/* open(2) of a file the target maps, by its name in the mappings. */
-static int open_mapped(const char *name)
-{
-	char *path = inode_path(name);
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e = errno;
-
-	free(path);
-	errno = e;
-	return fd;
-}
-
-static int target_alive(void)
-{
-	if (tgt.child) {
-		int st;
-		pid_t r = waitpid(tgt.child, &st, WNOHANG);
-
-		if (r == tgt.child) {
-			tgt.child = 0;
-			return 0;
-		}
-		return 1;
-	}
-	return !(kill(tgt.pid, 0) && errno == ESRCH);
-}
-
-/* ---- symbols for uprobes and triggers ---- */
-
-/*
- * The symbols of path, with those of its separate debug file when it has
- * no .symtab. must: die when it cannot be read; else return the error.
- */
-static int read_symbols(struct mt_symtab *t, const char *path, int must)
-{
-	int fd = open_mapped(path), n;
-
-	if (fd < 0) {
-		if (must && is_deleted(path)) {
-			int e = errno;
-			char *via = inode_path(path);
-
-			errno = e;
-			die_errno(MT_EXIT_SYSTEM, "%s: through %s", path, via);
-		}
-		if (must)
-			die_errno(MT_EXIT_SYSTEM, "%s", path);
-		return MT_EIO;
-	}
-	n = mt_symtab_read(t, fd);
-	if (n >= 0 && !t->has_symtab) {
-		int dfd = mt_symtab_find_debug(t, path, NULL, 0, NULL);
-
-		if (dfd >= 0) {
-			if (mt_symtab_merge(t, dfd) == MT_ENOMEM)
-				n = MT_ENOMEM;
-			close(dfd);
-		}
-	}
-	close(fd);
-	if (must && n == MT_EMAGIC)
-		die(MT_EXIT_DATA, "%s: not an ELF file", path);
-	if (must && n < 0)
-		die_mt(n, "%s", path);
-	return n < 0 ? n : 0;
-}
-
-/*
- * The files other than the executable that the target maps executable,
- * each once, in address order: a NULL-terminated array of paths, all
- * malloced (free_paths frees it).
- */
-static char **mapped_libraries(void)
-{
-	char maps[64], *line = NULL, **v = NULL;
-	size_t cap = 0, n = 0, vcap = 0, k;
-	FILE *f;
-
-	grow_or_die(&v, &vcap, 0, sizeof(*v));
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
-	f = fopen(maps, "re");
-	while (f && getline(&line, &cap, f) >= 0) {
-		struct mt_map m;
-		char *path;
-		int seen = 0;
-
-		if (mt_maps_parse(line, &m) || !m.exec || m.path[0] != '/')
-			continue;
-		path = line + (m.path - line);
-		path[m.path_len] = '\0';
-		for (k = 0; k < n; k++)
-			seen |= !strcmp(v[k], path);
-		if (seen || !strcmp(path, tgt.exe))
-			continue;
-		grow_or_die(&v, &vcap, n + 1, sizeof(*v));
-		if (!(v[n++] = strdup(path)))
-			die(MT_EXIT_SYSTEM, "out of memory");
-		v[n] = NULL;
-	}
-	free(line);
-	if (f)
-		fclose(f);
-	return v;
-}
-
-static void free_paths(char **v)
-{
-	size_t k;
-
-	for (k = 0; v[k]; k++)
-		free(v[k]);
-	free(v);
-}
-
 /* Parses FILE:LINE or FILE:LINE:COL: the file name malloced in *file. */
 static int split_line_sel(const char *sel, char **file, long *line, long *col)
 {
@@ -341,7 +169,7 @@ static int line_addr(const struct mt_symtab *t, const char *sel, uint64_t *addr)
 	if (err)
 		return err;
 	err = MT_ENOENT;
-	fd = open_mapped(tgt.exe);
+	fd = open_mapped(&tgt, tgt.exe);
 	if (fd >= 0 && !t->has_debug_info) {
 		int dfd = mt_symtab_find_debug(t, tgt.exe, NULL, 0, NULL);
 
@@ -372,14 +200,14 @@ struct trig {
  * sets tr's path (malloced), address and name. */
 static int in_libraries(const char *sel, struct trig *tr)
 {
-	char **libs = mapped_libraries();
+	char **libs = mapped_libraries(&tgt);
 	size_t k, i;
 	int found = 0;
 
 	for (k = 0; libs[k] && !found; k++) {
 		struct mt_symtab t = MT_SYMTAB_INIT;
 
-		if (read_symbols(&t, libs[k], 0) == 0) {
+		if (read_symbols(&tgt, &t, libs[k], 0) == 0) {
 			for (i = 0; i < t.n && !found; i++) {
 				if (t.v[i].bind == MT_SYM_PLT || strcmp(t.v[i].name, sel))
 					continue;
@@ -416,7 +244,7 @@ enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
 static char *pick_function(void)
 {
 	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
-	char *file = inode_path(tgt.exe), line[4096], *tab, *name;
+	char *file = inode_path(&tgt, tgt.exe), line[4096], *tab, *name;
 	char *argv[] = { "mt-symbols", "--pick", file, NULL };
 	size_t i;
 	ssize_t n = run_output(argv, line, sizeof(line), 0);
@@ -488,7 +316,7 @@ static void resolve_trigger(struct trig *tr)
 			    "with fzf (? or symbol:?); give line:FILE:LINE", opt.trigger);
 		sel = picked = pick_function();
 	}
-	read_symbols(&t, tgt.exe, 1);
+	read_symbols(&tgt, &t, tgt.exe, 1);
 	if (kind <= SEL_SYMBOL)
 		for (i = 0; i < t.n; i++)
 			if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
@@ -596,7 +424,7 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 	char *file = NULL; /* what opens it: inode_path() */
 	int err;
 
-	if (read_symbols(&t, path, is_exe)) {
+	if (read_symbols(&tgt, &t, path, is_exe)) {
 		mt_symtab_release(&t);
 		return; /* a library that cannot be read: not probed */
 	}
@@ -624,7 +452,7 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 		}
 		last = s->addr;
 		if (!file)
-			file = inode_path(path);
+			file = inode_path(&tgt, path);
 		err = mt_uprobe_add(u, file, s->name, s->addr,
 				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
 		if (err < 0)
@@ -672,7 +500,7 @@ static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 	}
 	probe_file(u, tgt.exe, 1, &sel);
 	if (sel.re && !tgt.child) {
-		char **libs = mapped_libraries();
+		char **libs = mapped_libraries(&tgt);
 		size_t k;
 
 		for (k = 0; libs[k]; k++)
@@ -728,7 +556,7 @@ static uint64_t runtime_addr(const struct trig *tr)
 	int found = 0;
 	FILE *f;
 
-	read_symbols(&t, tr->path, 1);
+	read_symbols(&tgt, &t, tr->path, 1);
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
 	f = fopen(maps, "re");
 	if (!f)
@@ -781,7 +609,7 @@ static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
 	o.reorder_ms = 2;
 	err = mt_uprobe_init(&tg->tu, &o);
 	if (!err) {
-		char *file = inode_path(tr->path);
+		char *file = inode_path(&tgt, tr->path);
 
 		err = mt_uprobe_add(&tg->tu, file, tr->name, tr->addr,
 				    MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER);
@@ -927,7 +755,7 @@ static enum stop run_round(struct trig *tr)
 
 			ppoll(NULL, 0, &ts, &wait_mask);
 		}
-		if (!target_alive())
+		if (!target_alive(&tgt))
 			break;
 		if (!have_u && reap(&pr.proc, 0))
 			perf_failed(&pr, "while recording");
@@ -1408,17 +1236,17 @@ int main(int argc, char **argv)
 		if (why == STOP_SIGNAL && trp && !round_no && opt.output &&
 		    output_discard())
 			warn("nothing recorded: %s left as it was", opt.output);
-		if (why != STOP_TRIGGER || !target_alive())
+		if (why != STOP_TRIGGER || !target_alive(&tgt))
 			break;
 	}
-	if (tgt.child && target_alive()) {
+	if (tgt.child && target_alive(&tgt)) {
 		/* a command we ran that goes on after its snapshot ends with us */
 		int tries;
 
 		kill(tgt.child, SIGTERM);
-		for (tries = 0; tries < 50 && target_alive(); tries++)
+		for (tries = 0; tries < 50 && target_alive(&tgt); tries++)
 			usleep(20000);
-		if (tgt.child && target_alive()) {
+		if (tgt.child && target_alive(&tgt)) {
 			kill(tgt.child, SIGKILL);
 			waitpid(tgt.child, NULL, 0);
 		}
