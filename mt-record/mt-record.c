@@ -35,6 +35,7 @@
 #include "duration.h"
 #include "dwline.h"
 #include "err.h"
+#include "functions.h"
 #include "hwbp.h"
 #include "perfline.h"
 #include "proc.h"
@@ -56,7 +57,6 @@
 static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample" };
 
 #define STOP_INDICATOR "magic_trace_stop_indicator"
-#define DEFAULT_MAX_FUNCTIONS 64
 
 /* ---- options ---- */
 
@@ -127,8 +127,7 @@ static uint64_t parse_size(const char *arg)
 static int round_no;
 
 /* The functions the uprobe backend probes, for the entry-only lines. */
-static char **probed;
-static size_t nprobed, probed_cap;
+static struct fn_names probed;
 
 /* Parses FILE:LINE or FILE:LINE:COL: the file name malloced in *file. */
 static int split_line_sel(const char *sel, char **file, long *line, long *col)
@@ -394,134 +393,48 @@ static void resolve_in_libraries(struct trig *tr)
 	free(sel);
 }
 
-static void die_up(const struct mt_uprobe *u, int err)
+/* read_symbols() and inode_path() of the target, for the selection. */
+static int target_symbols(void *ctx, struct mt_symtab *t, const char *path, int must)
 {
-	if (err == MT_EIO && (errno == EACCES || errno == EPERM))
-		die(MT_EXIT_SYSTEM, "%s: %s: uprobes (the uprobe backend and "
-		    "triggers) need root or CAP_SYS_ADMIN; without them use "
-		    "--backend sample and no --trigger", u->what, strerror(errno));
-	if (err == MT_EIO)
-		die(MT_EXIT_SYSTEM, "%s: %s", u->what, strerror(errno));
-	die_mt(err, "%s", u->what);
+	return read_symbols(ctx, t, path, must);
 }
 
-#define MAX_LIBRARY_FUNCTIONS 256
-
-struct fn_sel {
-	pcre2_code *re;
-	pcre2_match_data *md;
-	const struct trig *tr;
-	size_t n, skipped, lib_n, lib_skipped;
-};
-
-/* Probe the functions of one file that sel selects. */
-static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
-		       struct fn_sel *sel)
+static char *target_path(void *ctx, const char *path)
 {
-	struct mt_symtab t = MT_SYMTAB_INIT;
-	uint64_t last = UINT64_MAX;
-	size_t i, before = sel->n;
-	char *file = NULL; /* what opens it: inode_path() */
-	int err;
-
-	if (read_symbols(&tgt, &t, path, is_exe)) {
-		mt_symtab_release(&t);
-		return; /* a library that cannot be read: not probed */
-	}
-	for (i = 0; i < t.n; i++) {
-		const struct mt_sym *s = &t.v[i];
-
-		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr ||
-		    s->addr == last)
-			continue;
-		if (sel->tr && s->addr == sel->tr->addr && !strcmp(path, sel->tr->path))
-			continue; /* the trigger's own engine probes it */
-		if (sel->re && pcre2_match(sel->re, (PCRE2_SPTR)s->name,
-					   strlen(s->name), 0, 0, sel->md, NULL) < 0)
-			continue;
-		if (!sel->re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
-				 strstr(s->name, "register_tm_clones")))
-			continue; /* by default: the program's own functions */
-		if (!sel->re && sel->n >= DEFAULT_MAX_FUNCTIONS) {
-			sel->skipped++;
-			continue;
-		}
-		if (!is_exe && sel->lib_n >= MAX_LIBRARY_FUNCTIONS) {
-			sel->lib_skipped++;
-			continue;
-		}
-		last = s->addr;
-		if (!file)
-			file = inode_path(&tgt, path);
-		err = mt_uprobe_add(u, file, s->name, s->addr,
-				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
-		if (err < 0)
-			die_up(u, err);
-		if (round_no == 0) {
-			grow_or_die(&probed, &probed_cap, nprobed, sizeof(*probed));
-			if (!(probed[nprobed++] = strdup(s->name)))
-				die(MT_EXIT_SYSTEM, "out of memory");
-		}
-		sel->n++;
-		sel->lib_n += !is_exe;
-	}
-	if (!is_exe && sel->n > before)
-		warn("probing %zu functions of the shared library %s: every process "
-		     "that maps it takes their traps while recording (their events "
-		     "are dropped)", sel->n - before, path);
-	mt_symtab_release(&t);
-	free(file);
+	return inode_path(ctx, path);
 }
 
 /*
- * The uprobe backend's functions: --functions REGEX over the functions
- * of the executable and, when attached to a running process, of the
- * shared libraries it maps; without a regex, the executable's own
- * functions up to a cap.
+ * The uprobe backend's functions (functions.h): --functions REGEX over
+ * the functions of the executable and, when attached to a running
+ * process, of the shared libraries it maps; without a regex, the
+ * executable's own functions up to a cap. The names go to probed in the
+ * first round.
  */
 static int add_functions(struct mt_uprobe *u, const struct trig *tr)
 {
-	struct fn_sel sel = { NULL, NULL, tr, 0, 0, 0, 0 };
+	struct fn_files files = { target_symbols, target_path, &tgt };
+	struct fn_query q = { opt.functions, tgt.exe, NULL, NULL, 0, &files, NULL };
+	char **libs = NULL;
+	size_t n;
 
-	if (opt.functions) {
-		int code;
-		PCRE2_SIZE off;
-
-		sel.re = pcre2_compile((PCRE2_SPTR)opt.functions, PCRE2_ZERO_TERMINATED,
-				       0, &code, &off, NULL);
-		if (!sel.re) {
-			PCRE2_UCHAR msg[256];
-
-			pcre2_get_error_message(code, msg, sizeof(msg));
-			die(MT_EXIT_USAGE, "--functions %s: at offset %zu: %s",
-			    opt.functions, (size_t)off, (char *)msg);
-		}
-		sel.md = pcre2_match_data_create_from_pattern(sel.re, NULL);
+	if (tr) {
+		q.skip_path = tr->path;
+		q.skip_addr = tr->addr;
 	}
-	probe_file(u, tgt.exe, 1, &sel);
-	if (sel.re && !tgt.child) {
-		char **libs = mapped_libraries(&tgt);
-		size_t k;
-
-		for (k = 0; libs[k]; k++)
-			probe_file(u, libs[k], 0, &sel);
+	if (round_no == 0)
+		q.names = &probed;
+	if (opt.functions && !tgt.child)
+		q.libs = libs = mapped_libraries(&tgt);
+	n = fn_add_functions(u, &q);
+	if (libs)
 		free_paths(libs);
-	}
-	if (sel.skipped)
-		warn("probing the first %zu functions of %s; %zu more left out: "
-		     "choose with --functions REGEX", sel.n, tgt.exe, sel.skipped);
-	if (sel.lib_skipped)
-		warn("probing %d functions of shared libraries; %zu more that "
-		     "--functions matches left out", MAX_LIBRARY_FUNCTIONS,
-		     sel.lib_skipped);
-	if (!sel.n)
+	if (!n)
 		die(MT_EXIT_DATA, "%s: no function matches %s", tgt.exe,
 		    opt.functions ? opt.functions : "(the program's own functions)");
 	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
 		warn("%s: %s", tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
-	pcre2_match_data_free(sel.md);
-	pcre2_code_free(sel.re);
-	return (int)sel.n;
+	return (int)n;
 }
 
 static int emit(void *argp, const char *text, size_t len)
@@ -805,8 +718,8 @@ static enum stop run_round(struct trig *tr)
 			 * instant rather than a frame that never ends */
 			size_t k;
 
-			for (k = 0; k < nprobed; k++)
-				out_printf("# mt: entry-only %s\n", probed[k]);
+			for (k = 0; k < probed.n; k++)
+				out_printf("# mt: entry-only %s\n", probed.v[k]);
 		}
 		r = mt_uprobe_dump(&u, why == STOP_TRIGGER ? hit.time : MT_UPROBE_ALL,
 				   emit, NULL);
@@ -1255,9 +1168,7 @@ int main(int argc, char **argv)
 	free(tr.name);
 	if (tr.path != tgt.exe)
 		free(tr.path);
-	while (nprobed)
-		free(probed[--nprobed]);
-	free(probed);
+	fn_names_release(&probed);
 	free(tgt.exe);
 	free(tgt.pids);
 	workdir_done();
