@@ -44,6 +44,7 @@
 #include "perf.h"
 #include "symtab.h"
 #include "target.h"
+#include "trigger.h"
 #include "uprobe.h"
 #include "banned.h"
 
@@ -56,7 +57,6 @@
 
 static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample" };
 
-#define STOP_INDICATOR "magic_trace_stop_indicator"
 
 /* ---- options ---- */
 
@@ -66,9 +66,6 @@ static struct rec_opts opt = {
 };
 
 /* How the trigger stops the program: --trigger-via. */
-static const char *const via_names[] = { "auto", "breakpoint", "uprobe" };
-static int use_bp;            /* the trigger is a hardware breakpoint */
-static const char *via_note;  /* why it is not one, for the armed line */
 
 /* ---- state ---- */
 
@@ -129,270 +126,6 @@ static int round_no;
 /* The functions the uprobe backend probes, for the entry-only lines. */
 static struct fn_names probed;
 
-/* Parses FILE:LINE or FILE:LINE:COL: the file name malloced in *file. */
-static int split_line_sel(const char *sel, char **file, long *line, long *col)
-{
-	const char *c1 = strrchr(sel, ':'), *c0;
-	char *end;
-
-	*file = NULL;
-	*col = 0;
-	if (!c1 || c1 == sel)
-		return MT_ESYNTAX;
-	errno = 0;
-	*line = strtol(c1 + 1, &end, 10);
-	if (*end || errno || *line <= 0 || *line > INT_MAX || end == c1 + 1)
-		return MT_ESYNTAX;
-	/* FILE:LINE:COL: the number before the last one is the line */
-	for (c0 = c1 - 1; c0 > sel && *c0 >= '0' && *c0 <= '9'; c0--)
-		;
-	if (c0 > sel && *c0 == ':' && c0 + 1 < c1) {
-		*col = *line;
-		*line = strtol(c0 + 1, NULL, 10);
-		if (*line <= 0 || *line > INT_MAX || *col > INT_MAX)
-			return MT_ESYNTAX;
-		c1 = c0;
-	}
-	*file = strndup(sel, (size_t)(c1 - sel));
-	return *file ? 0 : MT_ENOMEM;
-}
-
-/* FILE:LINE[:COL] in the executable's line tables (or its debug file's). */
-static int line_addr(const struct mt_symtab *t, const char *sel, uint64_t *addr)
-{
-	struct mt_dwlines *d = NULL;
-	char *file;
-	long line, col;
-	int fd, err = split_line_sel(sel, &file, &line, &col);
-
-	if (err)
-		return err;
-	err = MT_ENOENT;
-	fd = open_mapped(&tgt, tgt.exe);
-	if (fd >= 0 && !t->has_debug_info) {
-		int dfd = mt_symtab_find_debug(t, tgt.exe, NULL, 0, NULL);
-
-		if (dfd >= 0) {
-			close(fd);
-			fd = dfd;
-		}
-	}
-	if (fd >= 0 && mt_dwlines_open(&d, fd) == 0) {
-		err = mt_dwlines_addr_of(d, file, (int)line, (int)col, addr);
-		mt_dwlines_free(d);
-	}
-	if (fd >= 0)
-		close(fd);
-	free(file);
-	return err;
-}
-
-struct trig {
-	char *path;
-	char *name;
-	uint64_t addr;  /* file address */
-	int in_lib;     /* a command's: looked up in its libraries once they
-			 * are loaded (run_to_entry) */
-};
-
-/* A function named sel in a file the running target maps executable:
- * sets tr's path (malloced), address and name. */
-static int in_libraries(const char *sel, struct trig *tr)
-{
-	char **libs = mapped_libraries(&tgt);
-	size_t k, i;
-	int found = 0;
-
-	for (k = 0; libs[k] && !found; k++) {
-		struct mt_symtab t = MT_SYMTAB_INIT;
-
-		if (read_symbols(&tgt, &t, libs[k], 0) == 0) {
-			for (i = 0; i < t.n && !found; i++) {
-				if (t.v[i].bind == MT_SYM_PLT || strcmp(t.v[i].name, sel))
-					continue;
-				found = 1;
-				tr->addr = t.v[i].addr;
-				tr->path = strdup(libs[k]);
-				tr->name = strdup(sel);
-				if (!tr->path || !tr->name)
-					die(MT_EXIT_SYSTEM, "out of memory");
-			}
-		}
-		mt_symtab_release(&t);
-	}
-	free_paths(libs);
-	return found;
-}
-
-/* Whether the file calls a function named name through its PLT. */
-static int calls_through_plt(const struct mt_symtab *t, const char *name)
-{
-	size_t i, n = strlen(name);
-
-	for (i = 0; i < t->n; i++)
-		if (t->v[i].bind == MT_SYM_PLT && !strncmp(t->v[i].name, name, n) &&
-		    !strcmp(t->v[i].name + n, "@plt"))
-			return 1;
-	return 0;
-}
-
-/* --trigger's kinds of selection: magic-trace's prefixes force one */
-enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
-
-/* A function picked with fzf through mt-symbols --pick: its name. */
-static char *pick_function(void)
-{
-	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
-	char *file = inode_path(&tgt, tgt.exe), line[4096], *tab, *name;
-	char *argv[] = { "mt-symbols", "--pick", file, NULL };
-	size_t i;
-	ssize_t n = run_output(argv, line, sizeof(line), 0);
-
-	free(file);
-	if (n <= 0)
-		die(MT_EXIT_USAGE, "--trigger %s: no function picked", opt.trigger);
-	line[strcspn(line, "\n")] = '\0';
-	tab = line;
-	for (i = 0; i < 3 && tab; i++)
-		tab = strchr(tab + 1, '\t');
-	if (!tab)
-		die(MT_EXIT_SYSTEM, "--trigger %s: unexpected mt-symbols output",
-		    opt.trigger);
-	name = strndup(tab + 1, strcspn(tab + 1, "\t"));
-	if (!name)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return name;
-}
-
-/* A hexadecimal address, with or without 0x. */
-static int parse_addr(const char *p, uint64_t *v)
-{
-	char *end;
-
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	if (!*p || !isxdigit((unsigned char)*p))
-		return MT_ESYNTAX;
-	errno = 0;
-	*v = strtoull(p, &end, 16);
-	return *end || errno ? MT_ESYNTAX : 0;
-}
-
-/*
- * Resolve --trigger: a symbol (mangled, as mt-symbols lists it) of the
- * executable, then of the libraries the process maps; a source line
- * FILE:LINE[:COL]; an address (a file address, as mt-symbols lists it);
- * '.' (the stop indicator); '?' (fzf through mt-symbols --pick). The
- * prefixes symbol:, line: and addr: force one kind, as in magic-trace.
- */
-static void resolve_trigger(struct trig *tr)
-{
-	struct mt_symtab t = MT_SYMTAB_INIT;
-	const char *sel = opt.trigger;
-	enum sel_kind kind = SEL_ANY;
-	char *picked = NULL;
-	uint64_t v;
-	size_t i = 0;
-
-	tr->path = tgt.exe;
-	if (!strncmp(sel, "symbol:", 7)) {
-		kind = SEL_SYMBOL;
-		sel += 7;
-	} else if (!strncmp(sel, "line:", 5)) {
-		kind = SEL_LINE;
-		sel += 5;
-	} else if (!strncmp(sel, "addr:", 5)) {
-		kind = SEL_ADDR;
-		sel += 5;
-	}
-	if (!*sel)
-		die(MT_EXIT_USAGE, "--trigger %s: nothing after the prefix", opt.trigger);
-	if (kind <= SEL_SYMBOL && !strcmp(sel, "."))
-		sel = STOP_INDICATOR;
-	if (!strcmp(sel, "?")) {
-		if (kind > SEL_SYMBOL)
-			die(MT_EXIT_USAGE, "--trigger %s: only functions are picked "
-			    "with fzf (? or symbol:?); give line:FILE:LINE", opt.trigger);
-		sel = picked = pick_function();
-	}
-	read_symbols(&tgt, &t, tgt.exe, 1);
-	if (kind <= SEL_SYMBOL)
-		for (i = 0; i < t.n; i++)
-			if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
-				break;
-	if (kind <= SEL_SYMBOL && i < t.n) {
-		tr->addr = t.v[i].addr;
-		tr->name = strdup(t.v[i].name);
-	} else if (kind != SEL_ADDR && kind != SEL_SYMBOL && strchr(sel, ':') &&
-		   line_addr(&t, sel, &v) == 0) {
-		const struct mt_sym *s = mt_symtab_lookup(&t, v);
-
-		tr->addr = v;
-		if (s && v != s->addr) {
-			if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", s->name,
-				     (uint64_t)(v - s->addr), sel) < 0)
-				tr->name = NULL;
-		} else {
-			tr->name = strdup(s ? s->name : sel);
-		}
-	} else if (kind != SEL_LINE && kind != SEL_SYMBOL && parse_addr(sel, &v) == 0) {
-		const struct mt_sym *s = mt_symtab_lookup(&t, v);
-
-		tr->addr = v;
-		tr->name = strdup(s ? s->name : sel);
-	} else if (kind == SEL_LINE || (kind == SEL_ANY && strchr(sel, ':'))) {
-		char *file;
-		long line, col;
-
-		if (split_line_sel(sel, &file, &line, &col))
-			die(MT_EXIT_USAGE, "--trigger %s: expected FILE:LINE or "
-			    "FILE:LINE:COLUMN", opt.trigger);
-		free(file);
-		die(MT_EXIT_DATA, "--trigger %s: no code at that line%s in %s "
-		    "(its DWARF line tables: build with -g)", opt.trigger,
-		    col ? " and column" : "", tgt.exe);
-	} else if (kind == SEL_ADDR) {
-		die(MT_EXIT_USAGE, "--trigger %s: expected a hexadecimal address",
-		    opt.trigger);
-	} else if (!tgt.child && in_libraries(sel, tr)) {
-		/* a function of a shared library the process maps */
-#if defined(__x86_64__)
-	} else if (tgt.child && kind <= SEL_SYMBOL && calls_through_plt(&t, sel)) {
-		/* a function of a library the command loads (it calls it
-		 * through its PLT): looked up once it has run to its entry
-		 * point, where its libraries are mapped */
-		tr->in_lib = 1;
-		tr->name = strdup(sel);
-#endif
-	} else {
-		die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
-		    "(mt-symbols --match lists them)", opt.trigger, tgt.exe,
-		    tgt.child ? "" : " nor in the libraries it maps");
-	}
-	if (!tr->name)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	mt_symtab_release(&t);
-	free(picked);
-}
-
-/* A command's trigger in its libraries, now that they are mapped. */
-static void resolve_in_libraries(struct trig *tr)
-{
-	char *sel = tr->name;
-
-	tr->name = NULL;
-	tr->in_lib = 0;
-	if (!in_libraries(sel, tr)) {
-		kill(tgt.child, SIGKILL);
-		waitpid(tgt.child, NULL, 0);
-		tgt.child = 0;
-		die(MT_EXIT_DATA, "--trigger %s: no such function in %s nor in the "
-		    "libraries it loaded (mt-symbols --match lists them)",
-		    opt.trigger, tgt.exe);
-	}
-	free(sel);
-}
-
 /* read_symbols() and inode_path() of the target, for the selection. */
 static int target_symbols(void *ctx, struct mt_symtab *t, const char *path, int must)
 {
@@ -450,138 +183,6 @@ enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
 
 static sigset_t wait_mask;
 
-/* The armed trigger: a uprobe, or hardware breakpoints. */
-struct trigger_run {
-	struct mt_uprobe tu;
-	struct mt_hwbp bp;
-};
-
-/*
- * Where the trigger's file address is in the target now: the mapping of
- * its file that holds it, through the file's load bias.
- */
-static uint64_t runtime_addr(const struct trig *tr)
-{
-	struct mt_symtab t = MT_SYMTAB_INIT;
-	char maps[64], *line = NULL;
-	size_t cap = 0;
-	uint64_t rt = 0;
-	int found = 0;
-	FILE *f;
-
-	read_symbols(&tgt, &t, tr->path, 1);
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
-	f = fopen(maps, "re");
-	if (!f)
-		die_errno(MT_EXIT_DATA, "%s", maps);
-	while (!found && getline(&line, &cap, f) >= 0) {
-		struct mt_map m;
-		uint64_t bias;
-
-		if (mt_maps_parse(line, &m) || !m.exec ||
-		    m.path_len != strlen(tr->path) ||
-		    memcmp(m.path, tr->path, m.path_len) ||
-		    mt_symtab_bias(&t, m.start, m.pgoff, &bias))
-			continue;
-		rt = tr->addr + bias;
-		found = rt >= m.start && rt < m.end;
-	}
-	free(line);
-	fclose(f);
-	mt_symtab_release(&t);
-	if (!found)
-		die(MT_EXIT_DATA, "--trigger %s: 0x%" PRIx64 " of %s is in no "
-		    "executable mapping of process %d", tr->name, tr->addr,
-		    tr->path, (int)tgt.pid);
-	return rt;
-}
-
-static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
-{
-	struct mt_uprobe_opts o = { 0 };
-	int err;
-
-	if (use_bp) {
-		uint64_t rt = runtime_addr(tr);
-
-		err = mt_hwbp_arm(&tg->bp, tgt.pid, rt);
-		if (err == MT_EIO && (errno == EACCES || errno == EPERM))
-			die(MT_EXIT_SYSTEM, "%s: %s (perf_event_paranoid above 2, "
-			    "or another user's process: --trigger-via uprobe, as "
-			    "root)", tg->bp.what, strerror(errno));
-		if (err < 0 && err != MT_ENOENT)
-			die(MT_EXIT_SYSTEM, "%s: %s (--trigger-via uprobe)", tg->bp.what,
-			    err == MT_EIO ? strerror(errno) : mt_strerror(err));
-		warn("trigger armed: %s @ 0x%" PRIx64 " in %s "
-		     "(hardware breakpoint at 0x%" PRIx64 ")", tr->name, tr->addr,
-		     tr->path, rt);
-		return;
-	}
-	o.ring_bytes = MT_UPROBE_EVENT_BYTES * 64;
-	o.background_close = 1;
-	o.reorder_ms = 2;
-	err = mt_uprobe_init(&tg->tu, &o);
-	if (!err) {
-		char *file = inode_path(&tgt, tr->path);
-
-		err = mt_uprobe_add(&tg->tu, file, tr->name, tr->addr,
-				    MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER);
-		free(file);
-	}
-	if (!err || err > 0)
-		err = mt_uprobe_attach(&tg->tu, tgt.pid, mode);
-	if (err < 0)
-		die_up(&tg->tu, err);
-	warn("trigger armed: %s @ 0x%" PRIx64 " in %s (uprobe%s%s)", tr->name,
-	     tr->addr, tr->path, via_note ? "; " : "", via_note ? via_note : "");
-}
-
-/* Waits up to timeout_ms for the trigger: 1 with *hit set when it fired. */
-static int trigger_wait(struct trigger_run *tg, int timeout_ms,
-			struct mt_uprobe_hit *hit)
-{
-	int r;
-
-	if (use_bp) {
-		struct mt_hwbp_hit h;
-
-		r = mt_hwbp_wait(&tg->bp, timeout_ms, &wait_mask, &h);
-		if (r < 0)
-			die(MT_EXIT_SYSTEM, "%s: %s", tg->bp.what,
-			    r == MT_EIO ? strerror(errno) : mt_strerror(r));
-		if (r != MT_HWBP_HIT)
-			return 0;
-		hit->time = h.time;
-		hit->pid = h.pid;
-		hit->tid = h.tid;
-		return 1;
-	}
-	r = mt_uprobe_wait(&tg->tu, timeout_ms, &wait_mask);
-	if (r < 0)
-		die_up(&tg->tu, r);
-	if (r != MT_UPROBE_TRIGGERED)
-		return 0;
-	mt_uprobe_trigger(&tg->tu, hit);
-	return 1;
-}
-
-/* After the recording: whether the trigger fired just before it ended. */
-static int trigger_finish(struct trigger_run *tg, struct mt_uprobe_hit *hit)
-{
-	if (use_bp)
-		return trigger_wait(tg, 0, hit);
-	mt_uprobe_finish(&tg->tu);
-	return mt_uprobe_trigger(&tg->tu, hit);
-}
-
-static void trigger_release(struct trigger_run *tg)
-{
-	if (use_bp)
-		mt_hwbp_release(&tg->bp);
-	else
-		mt_uprobe_release(&tg->tu);
-}
-
 static void wallclock_line(void)
 {
 	struct timespec m, r;
@@ -624,17 +225,17 @@ static enum stop run_round(struct trig *tr)
 		perf_start(&pr, &opt, &tgt, tr != NULL);
 	}
 	if (tr && !opt.arm_after_ns && !(tgt.trace_start && mode == MT_UPROBE_EXEC)) {
-		arm_trigger(&tg, tr, mode);
+		arm_trigger(&tg, tr, &tgt, mode);
 		armed = 1;
 	}
 	target_release_child(&tgt);
 	if (tr && tr->in_lib && tgt.child_stopped) {
 		target_run_to_entry(&tgt);
-		resolve_in_libraries(tr);
+		resolve_in_libraries(tr, &tgt);
 	}
 	if (tr && !opt.arm_after_ns && !armed && tgt.child) {
 		/* the command is stopped after its execve, or at its entry */
-		arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
+		arm_trigger(&tg, tr, &tgt, MT_UPROBE_PROCESS);
 		armed = 1;
 	}
 	target_resume_child(&tgt);
@@ -650,10 +251,10 @@ static enum stop run_round(struct trig *tr)
 			break;
 		}
 		if (tr && !armed && now_mono() - start >= opt.arm_after_ns) {
-			arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
+			arm_trigger(&tg, tr, &tgt, MT_UPROBE_PROCESS);
 			armed = 1;
 		}
-		if (armed && trigger_wait(&tg, have_u ? 0 : 50, &hit)) {
+		if (armed && trigger_wait(&tg, have_u ? 0 : 50, &wait_mask, &hit)) {
 			why = STOP_TRIGGER;
 			break;
 		}
@@ -677,7 +278,7 @@ static enum stop run_round(struct trig *tr)
 		/* the trigger may have fired just before the exit was seen */
 		struct mt_uprobe_hit late;
 
-		if (trigger_finish(&tg, &late) && why == STOP_EXIT) {
+		if (trigger_finish(&tg, &wait_mask, &late) && why == STOP_EXIT) {
 			hit = late;
 			why = STOP_TRIGGER;
 		}
@@ -787,37 +388,7 @@ static void place_snapshot(const char *dir_out, const char *tmp)
 	free(name);
 }
 
-/*
- * Hardware breakpoints where they fire (magic-trace's way: no privilege,
- * the program's code untouched), otherwise a uprobe.
- */
-static void choose_trigger_via(void)
-{
-	int r;
-
-	if (opt.trigger_via == VIA_UPROBE)
-		return;
-	r = mt_hwbp_fires();
-	if (opt.trigger_via == VIA_BREAKPOINT) {
-		if (r < 0)
-			die(MT_EXIT_SYSTEM, "--trigger-via breakpoint: no hardware "
-			    "breakpoint can be made here: perf_event_open: %s",
-			    strerror(errno));
-		if (r == 0)
-			warn("hardware breakpoints do not fire on this machine (a "
-			     "virtual machine that does not pass debug traps on): "
-			     "this trigger will not fire; --trigger-via uprobe will");
-		use_bp = 1;
-		return;
-	}
-	if (r == 1)
-		use_bp = 1;
-	else
-		via_note = r == 0 ? "hardware breakpoints do not fire on this machine"
-				  : "no hardware breakpoint can be made here";
-}
-
-static void dry_run_print(void)
+static void dry_run_print(struct trig *tr)
 {
 	struct argv a = { 0 };
 
@@ -828,13 +399,14 @@ static void dry_run_print(void)
 		return;
 	}
 	if (opt.trigger) {
-		choose_trigger_via();
-		if (use_bp)
+		choose_trigger_via(tr, opt.trigger_via);
+		if (tr->use_bp)
 			printf("# trigger %s: a hardware breakpoint on every thread "
 			       "(perf_event_open, breakpoint PMU)\n", opt.trigger);
 		else
 			printf("# trigger %s: a uprobe (perf_event_open, uprobe PMU)%s%s\n",
-			       opt.trigger, via_note ? ": " : "", via_note ? via_note : "");
+			       opt.trigger, tr->via_note ? ": " : "",
+			       tr->via_note ? tr->via_note : "");
 	}
 	if (opt.backend == BE_UPROBE) {
 		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
@@ -1020,6 +592,7 @@ int main(int argc, char **argv)
 	if (getenv("MT_PERF") && *getenv("MT_PERF"))
 		opt.perf = getenv("MT_PERF");
 	parse_options(argc, argv);
+	tr.sel = opt.trigger;
 	work_set_options(opt.verbose, opt.keep_dir);
 	if (optind < argc)
 		tgt.cmd = argv + optind;
@@ -1066,7 +639,7 @@ int main(int argc, char **argv)
 				warn("%s (recording would fail)", msg);
 		if (tgt.npids)
 			tgt.pid = tgt.pids[0];
-		dry_run_print();
+		dry_run_print(&tr);
 		close_stdout_or_die();
 		return 0;
 	}
@@ -1107,16 +680,16 @@ int main(int argc, char **argv)
 		    "(/sys/bus/event_source/devices/uprobe)");
 	check_kernel(opt.kernel);
 	if (opt.trigger)
-		choose_trigger_via();
+		choose_trigger_via(&tr, opt.trigger_via);
 	make_workdir();
 	if (tgt.cmd)
 		target_start_child(&tgt, out_fd);
 	else
 		target_check_target(&tgt);
 	if (opt.trigger) {
-		resolve_trigger(&tr);
+		resolve_trigger(&tr, &tgt);
 		trp = &tr;
-		tgt.trace_start = tgt.child && (use_bp || tr.in_lib);
+		tgt.trace_start = tgt.child && (tr.use_bp || tr.in_lib);
 	}
 	for (round_no = 0; opt.repeat == 0 || round_no < opt.repeat; round_no++) {
 		char tmp[PATH_MAX];
@@ -1165,9 +738,7 @@ int main(int argc, char **argv)
 		}
 	}
 	close_stdout_or_die();
-	free(tr.name);
-	if (tr.path != tgt.exe)
-		free(tr.path);
+	trig_release(&tr, &tgt);
 	fn_names_release(&probed);
 	free(tgt.exe);
 	free(tgt.pids);
