@@ -3,11 +3,15 @@
  * text: with Intel PT through perf (snapshot of the last moments), with
  * uprobes on chosen functions (exact calls, any CPU), or by sampling;
  * or decode an existing perf.data. See docs/mt-record.1.
+ *
+ * This file: the options (struct rec_opts, opts.h), their validation,
+ * the choice of backend and the loop of rounds, each recording until the
+ * trigger, an exit or a signal. perf.c drives perf, trigger.c the
+ * trigger, functions.c the uprobe backend's functions, target.c the
+ * process recorded, uprobe.c and hwbp.c the kernel's probes.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -17,31 +21,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/auxv.h>
-#include <sys/ptrace.h>
-#include <sys/user.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "cmdline.h"
 #include "die.h"
 #include "duration.h"
-#include "dwline.h"
 #include "err.h"
 #include "functions.h"
-#include "hwbp.h"
-#include "perfline.h"
-#include "proc.h"
-#include "stream.h"
 #include "opts.h"
 #include "perf.h"
+#include "stream.h"
 #include "symtab.h"
 #include "target.h"
 #include "trigger.h"
@@ -57,21 +49,35 @@
 
 static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample" };
 
+/* The signal handler's: the signal that came, and how many. */
+static volatile sig_atomic_t got_signal, signals;
 
-/* ---- options ---- */
-
-static struct rec_opts opt = {
-	.repeat = 1, .backend = BE_AUTO, .trigger_via = VIA_AUTO, .timing = "normal",
-	.callgraph = "fp", .perf = "perf", .frequency = 1000,
+/* Everything one run works with: main's, passed down. */
+struct rec {
+	struct rec_opts o;
+	struct target tgt;     /* what is recorded */
+	struct trig tr;        /* --trigger (tr.sel NULL without one) */
+	struct trig *trp;      /* &tr once resolved, NULL without --trigger */
+	const char *dir_out;   /* -o DIR/: one file per snapshot, or NULL */
+	int out_fd;            /* where the text goes: 1, or a snapshot file */
+	int round_no;          /* 0 for the first round */
+	int next_snapshot;     /* the NNN that place_snapshot() tries first */
+	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
+	sigset_t wait_mask;    /* ours, with SIGINT, SIGTERM, SIGHUP let in */
 };
 
-/* How the trigger stops the program: --trigger-via. */
+enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
 
-/* ---- state ---- */
-
-static volatile sig_atomic_t got_signal, signals;
-static int out_fd = 1;
-static struct target tgt;      /* what is recorded: target.h */
+/* One round's recording: the backend's engine and the trigger. */
+struct round {
+	struct perf_rec pr;        /* the pt and sample backends */
+	struct mt_uprobe u;        /* the uprobe backend (have_u) */
+	struct trigger_run tg;     /* the trigger (armed) */
+	struct mt_uprobe_hit hit;  /* where it fired (STOP_TRIGGER) */
+	struct mark_line mk;       /* the "# mt: trigger" line */
+	int armed, have_u, mode;
+	enum stop why;
+};
 
 static void on_signal(int sig)
 {
@@ -80,13 +86,14 @@ static void on_signal(int sig)
 		_exit(128 + sig); /* the third one: the user means it */
 }
 
-static void out_text(const char *p, size_t n)
+static void out_text(const struct rec *r, const char *p, size_t n)
 {
-	write_or_die(out_fd, p, n);
+	write_or_die(r->out_fd, p, n);
 }
 
-static void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void out_printf(const char *fmt, ...)
+static void out_printf(const struct rec *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void out_printf(const struct rec *r, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -96,8 +103,10 @@ static void out_printf(const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		out_text(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+		out_text(r, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
+
+/* ---- options ---- */
 
 static uint64_t parse_size(const char *arg)
 {
@@ -121,320 +130,30 @@ static uint64_t parse_size(const char *arg)
 	return v * mult;
 }
 
-static int round_no;
-
-/* The functions the uprobe backend probes, for the entry-only lines. */
-static struct fn_names probed;
-
-/* read_symbols() and inode_path() of the target, for the selection. */
-static int target_symbols(void *ctx, struct mt_symtab *t, const char *path, int must)
+static uint64_t parse_frequency(const char *arg)
 {
-	return read_symbols(ctx, t, path, must);
+	char *end;
+	uint64_t v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end || errno || !v || v > 1000000)
+		die(MT_EXIT_USAGE, "--frequency %s: expected hertz, "
+		    "1 to 1000000", arg);
+	return v;
 }
 
-static char *target_path(void *ctx, const char *path)
+static int parse_repeat(const char *arg)
 {
-	return inode_path(ctx, path);
-}
+	char *end;
+	long v;
 
-/*
- * The uprobe backend's functions (functions.h): --functions REGEX over
- * the functions of the executable and, when attached to a running
- * process, of the shared libraries it maps; without a regex, the
- * executable's own functions up to a cap. The names go to probed in the
- * first round.
- */
-static int add_functions(struct mt_uprobe *u, const struct trig *tr)
-{
-	struct fn_files files = { target_symbols, target_path, &tgt };
-	struct fn_query q = { opt.functions, tgt.exe, NULL, NULL, 0, &files, NULL };
-	char **libs = NULL;
-	size_t n;
-
-	if (tr) {
-		q.skip_path = tr->path;
-		q.skip_addr = tr->addr;
-	}
-	if (round_no == 0)
-		q.names = &probed;
-	if (opt.functions && !tgt.child)
-		q.libs = libs = mapped_libraries(&tgt);
-	n = fn_add_functions(u, &q);
-	if (libs)
-		free_paths(libs);
-	if (!n)
-		die(MT_EXIT_DATA, "%s: no function matches %s", tgt.exe,
-		    opt.functions ? opt.functions : "(the program's own functions)");
-	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
-		warn("%s: %s", tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
-	return (int)n;
-}
-
-static int emit(void *argp, const char *text, size_t len)
-{
-	(void)argp;
-	out_text(text, len);
-	return 0;
-}
-
-/* ---- one round: record until the trigger, an exit or a signal ---- */
-
-enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
-
-static sigset_t wait_mask;
-
-static void wallclock_line(void)
-{
-	struct timespec m, r;
-
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	clock_gettime(CLOCK_REALTIME, &r);
-	out_printf("# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
-		   m.tv_nsec, (long long)r.tv_sec, r.tv_nsec);
-}
-
-static enum stop run_round(struct trig *tr)
-{
-	struct perf_rec pr;
-	struct mt_uprobe u;
-	struct trigger_run tg;
-	struct mt_uprobe_hit hit = { 0 };
-	struct mark_line mk = { MT_NONE64, "" };
-	int armed = 0, have_u = 0, r, mode;
-	enum stop why = STOP_EXIT;
-	uint64_t start;
-
-	memset(&u, 0, sizeof(u));
-	memset(&tg, 0, sizeof(tg));
-	mode = tgt.child && round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
-	if (opt.backend == BE_UPROBE) {
-		struct mt_uprobe_opts o = { 0 };
-
-		o.background_close = 1;
-		if (opt.snapshot_bytes)
-			o.ring_bytes = opt.snapshot_bytes;
-		r = mt_uprobe_init(&u, &o);
-		if (r)
-			die_up(&u, r);
-		add_functions(&u, tr);
-		r = mt_uprobe_attach(&u, tgt.pid, mode);
-		if (r)
-			die_up(&u, r);
-		have_u = 1;
-	} else {
-		perf_start(&pr, &opt, &tgt, tr != NULL);
-	}
-	if (tr && !opt.arm_after_ns && !(tgt.trace_start && mode == MT_UPROBE_EXEC)) {
-		arm_trigger(&tg, tr, &tgt, mode);
-		armed = 1;
-	}
-	target_release_child(&tgt);
-	if (tr && tr->in_lib && tgt.child_stopped) {
-		target_run_to_entry(&tgt);
-		resolve_in_libraries(tr, &tgt);
-	}
-	if (tr && !opt.arm_after_ns && !armed && tgt.child) {
-		/* the command is stopped after its execve, or at its entry */
-		arm_trigger(&tg, tr, &tgt, MT_UPROBE_PROCESS);
-		armed = 1;
-	}
-	target_resume_child(&tgt);
-	start = now_mono();
-	fprintf(stderr, "%s: recording %d with %s%s; Ctrl+C %s\n", mt_progname(),
-		(int)tgt.pid, backend_names[opt.backend],
-		opt.full ? " (full)" : "",
-		tr ? "ends without a snapshot" : "takes the snapshot");
-
-	for (;;) {
-		if (got_signal) {
-			why = STOP_SIGNAL;
-			break;
-		}
-		if (tr && !armed && now_mono() - start >= opt.arm_after_ns) {
-			arm_trigger(&tg, tr, &tgt, MT_UPROBE_PROCESS);
-			armed = 1;
-		}
-		if (armed && trigger_wait(&tg, have_u ? 0 : 50, &wait_mask, &hit)) {
-			why = STOP_TRIGGER;
-			break;
-		}
-		if (have_u) {
-			r = mt_uprobe_wait(&u, 50, &wait_mask);
-			if (r < 0)
-				die_up(&u, r);
-			if (r == MT_UPROBE_EXITED)
-				break;
-		} else if (!armed) {
-			struct timespec ts = { 0, 50000000 };
-
-			ppoll(NULL, 0, &ts, &wait_mask);
-		}
-		if (!target_alive(&tgt))
-			break;
-		if (!have_u && reap(&pr.proc, 0))
-			perf_failed(&pr, "while recording");
-	}
-	if (armed) {
-		/* the trigger may have fired just before the exit was seen */
-		struct mt_uprobe_hit late;
-
-		if (trigger_finish(&tg, &wait_mask, &late) && why == STOP_EXIT) {
-			hit = late;
-			why = STOP_TRIGGER;
-		}
-	}
-
-	if (why == STOP_SIGNAL && tr) {
-		fprintf(stderr, "%s: interrupted before the trigger fired: no snapshot\n",
-			mt_progname());
-		if (have_u)
-			mt_uprobe_release(&u);
-		else
-			perf_stop(&pr);
-		if (armed)
-			trigger_release(&tg);
-		return why;
-	}
-	if (why == STOP_TRIGGER) {
-		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, tr->name,
-		     hit.pid, hit.tid, hit.time / 1000000000u,
-		     hit.time % 1000000000u);
-		mk.time = hit.time;
-		snprintf(mk.text, sizeof(mk.text), "# mt: trigger %" PRIu64 ".%09" PRIu64
-			 " %u/%u 0x%" PRIx64 " %s\n", hit.time / 1000000000u,
-			 hit.time % 1000000000u, hit.pid, hit.tid, tr->addr, tr->name);
-	}
-	if (opt.repeat != 1 || round_no)
-		out_printf("# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", round_no,
-			   (why == STOP_TRIGGER ? hit.time : now_mono()) / 1000000000u,
-			   (why == STOP_TRIGGER ? hit.time : now_mono()) % 1000000000u);
-	if (have_u) {
-		r = mt_uprobe_finish(&u);
-		if (r)
-			die_up(&u, r);
-		if (opt.backend == BE_UPROBE)
-			wallclock_line();
-		if (mt_uprobe_warnings(&u) & MT_UPROBE_W_GO) {
-			/* no return probes (Go): mt-stacks makes each call an
-			 * instant rather than a frame that never ends */
-			size_t k;
-
-			for (k = 0; k < probed.n; k++)
-				out_printf("# mt: entry-only %s\n", probed.v[k]);
-		}
-		r = mt_uprobe_dump(&u, why == STOP_TRIGGER ? hit.time : MT_UPROBE_ALL,
-				   emit, NULL);
-		if (r < 0)
-			die_up(&u, r);
-		if (mk.time != MT_NONE64)
-			out_text(mk.text, strlen(mk.text));
-		{
-			unsigned w;
-
-			for (w = 1; w; w <<= 1)
-				if ((mt_uprobe_warnings(&u) & w) && w != MT_UPROBE_W_GO)
-					warn("%s", mt_uprobe_warning_text(w));
-		}
-		mt_uprobe_release(&u);
-	} else {
-		char *data;
-
-		/* a trigger: the snapshot of what led to it; otherwise the
-		 * at-exit snapshot that stop takes (--snapshot=e) */
-		if (why == STOP_TRIGGER && opt.backend == BE_PT && !opt.full &&
-		    perf_ctl(&pr, "snapshot\n"))
-			perf_failed(&pr, "to take the snapshot");
-		perf_stop(&pr);
-		if (opt.backend == BE_SAMPLE)
-			wallclock_line();
-		if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
-		 * line goes at the end there */
-		if (opt.backend == BE_PT && mk.time != MT_NONE64)
-			mk.time = UINT64_MAX - 1;
-		decode(opt.perf, data, opt.backend == BE_PT, &mk, out_fd);
-		free(data);
-	}
-	if (armed)
-		trigger_release(&tg);
-	return why;
-}
-
-/* ---- main ---- */
-
-/*
- * A snapshot of -o DIR/, written to tmp (a temporary in DIR), becomes the
- * first DIR/snapshot-NNN.txt not yet there: link(2) never replaces a file,
- * so snapshots of earlier runs stay.
- */
-static void place_snapshot(const char *dir_out, const char *tmp)
-{
-	static int next;
-	char *name;
-
-	for (;; next++) {
-		if (asprintf(&name, "%s/snapshot-%03d.txt", dir_out, next) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		if (!link(tmp, name))
-			break;
-		if (errno != EEXIST)
-			die_errno(MT_EXIT_SYSTEM, "%s", name);
-		free(name);
-	}
-	next++;
-	unlink(tmp);
-	warn("wrote %s", name);
-	free(name);
-}
-
-static void dry_run_print(struct trig *tr)
-{
-	struct argv a = { 0 };
-
-	if (opt.input) {
-		script_argv(&a, opt.perf, opt.input, 1);
-		print_argv(stdout, a.v, 1);
-		argv_free(&a);
-		return;
-	}
-	if (opt.trigger) {
-		choose_trigger_via(tr, opt.trigger_via);
-		if (tr->use_bp)
-			printf("# trigger %s: a hardware breakpoint on every thread "
-			       "(perf_event_open, breakpoint PMU)\n", opt.trigger);
-		else
-			printf("# trigger %s: a uprobe (perf_event_open, uprobe PMU)%s%s\n",
-			       opt.trigger, tr->via_note ? ": " : "",
-			       tr->via_note ? tr->via_note : "");
-	}
-	if (opt.backend == BE_UPROBE) {
-		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
-		       "functions of %s matching %s; no perf command\n",
-		       tgt.exe ? tgt.exe : "the program", opt.functions ? opt.functions : "(default)");
-		return;
-	}
-	record_argv(&a, &opt, &tgt, -1, -1, opt.trigger != NULL);
-	print_argv(stdout, a.v, 1);
-	argv_free(&a);
-	script_argv(&a, opt.perf, "DIR/perf.data", opt.backend == BE_PT);
-	print_argv(stdout, a.v, 1);
-	argv_free(&a);
-}
-
-static void choose_backend(void)
-{
-	if (opt.backend != BE_AUTO)
-		return;
-	if (have_pt()) {
-		opt.backend = BE_PT;
-		return;
-	}
-	opt.backend = BE_SAMPLE;
-	if (!opt.dry_run && !opt.input)
-		fprintf(stderr, "%s: no Intel PT here: sampling stacks with perf "
-			"instead; for the exact calls of chosen functions use "
-			"--backend uprobe --functions REGEX\n", mt_progname());
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (*end || errno || v < 0 || v > INT_MAX || end == arg)
+		die(MT_EXIT_USAGE, "--repeat %s: expected a count "
+		    "(0: forever)", arg);
+	return (int)v;
 }
 
 /* The index of arg among the n names; dies (usage) naming them. */
@@ -453,8 +172,8 @@ static int one_of(const char *what, const char *arg, const char *const *names, i
 	die(MT_EXIT_USAGE, "%s %s: expected %s%s", what, arg, list, names[0]);
 }
 
-/* The options, into the option statics; dies (usage) on a bad one. */
-static void parse_options(int argc, char **argv)
+/* The options into o, -p into tgt; dies (usage) on a bad one. */
+static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char **argv)
 {
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
 	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
@@ -488,24 +207,24 @@ static void parse_options(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+i:o:p:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			opt.input = optarg;
+			o->input = optarg;
 			break;
 		case 'o':
-			opt.output = optarg;
+			o->output = optarg;
 			break;
 		case 'p':
-			target_add_pids(&tgt, optarg);
+			target_add_pids(tgt, optarg);
 			break;
 		case 'v':
-			opt.verbose = 1;
+			o->verbose = 1;
 			break;
 		case OPT_ARM:
-			if (mt_parse_duration(optarg, &opt.arm_after_ns))
+			if (mt_parse_duration(optarg, &o->arm_after_ns))
 				die(MT_EXIT_USAGE, "--arm-after %s: expected a duration "
 				    "such as 500ms", optarg);
 			break;
 		case OPT_BACKEND:
-			opt.backend = (enum backend)one_of("--backend", optarg,
+			o->backend = (enum backend)one_of("--backend", optarg,
 						       backend_names, 4);
 			break;
 		case OPT_CG:
@@ -513,59 +232,43 @@ static void parse_options(int argc, char **argv)
 			    strcmp(optarg, "lbr"))
 				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf "
 				    "or lbr", optarg);
-			opt.callgraph = optarg;
+			o->callgraph = optarg;
 			break;
 		case OPT_DRY:
-			opt.dry_run = 1;
+			o->dry_run = 1;
 			break;
-		case OPT_FREQ: {
-			char *end;
-
-			errno = 0;
-			opt.frequency = strtoull(optarg, &end, 10);
-			if (*end || errno || !opt.frequency || opt.frequency > 1000000)
-				die(MT_EXIT_USAGE, "--frequency %s: expected hertz, "
-				    "1 to 1000000", optarg);
+		case OPT_FREQ:
+			o->frequency = parse_frequency(optarg);
 			break;
-		}
 		case OPT_FULL:
-			opt.full = 1;
+			o->full = 1;
 			break;
 		case OPT_FUNCTIONS:
-			opt.functions = optarg;
+			o->functions = optarg;
 			break;
 		case OPT_KEEP:
-			opt.keep_dir = optarg;
+			o->keep_dir = optarg;
 			break;
 		case OPT_KERNEL:
-			opt.kernel = 1;
+			o->kernel = 1;
 			break;
 		case OPT_MULTI:
-			opt.multi_thread = 1;
+			o->multi_thread = 1;
 			break;
-		case OPT_REPEAT: {
-			char *end;
-			long v;
-
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (*end || errno || v < 0 || v > INT_MAX || end == optarg)
-				die(MT_EXIT_USAGE, "--repeat %s: expected a count "
-				    "(0: forever)", optarg);
-			opt.repeat = (int)v;
+		case OPT_REPEAT:
+			o->repeat = parse_repeat(optarg);
 			break;
-		}
 		case OPT_SIZE:
-			opt.snapshot_bytes = parse_size(optarg);
+			o->snapshot_bytes = parse_size(optarg);
 			break;
 		case OPT_TIMING:
-			opt.timing = optarg;
+			o->timing = optarg;
 			break;
 		case OPT_TRIGGER:
-			opt.trigger = optarg;
+			o->trigger = optarg;
 			break;
 		case OPT_VIA:
-			opt.trigger_via = (enum via)one_of("--trigger-via", optarg,
+			o->trigger_via = (enum via)one_of("--trigger-via", optarg,
 						       via_names, 3);
 			break;
 		case OPT_HELP:
@@ -578,71 +281,117 @@ static void parse_options(int argc, char **argv)
 	}
 }
 
-int main(int argc, char **argv)
+/* The options that cannot go together, and -o; dies (usage) on those. */
+static void check_options(struct rec *r, int argc, char **argv)
 {
-	struct trig tr = { 0 }, *trp = NULL;
-	struct sigaction sa;
-	sigset_t block;
-	const char *dir_out = NULL;
-	int n;
+	const struct rec_opts *o = &r->o;
 
-	mt_set_progname(argv[0]);
-	work_init();
-	target_init(&tgt);
-	if (getenv("MT_PERF") && *getenv("MT_PERF"))
-		opt.perf = getenv("MT_PERF");
-	parse_options(argc, argv);
-	tr.sel = opt.trigger;
-	work_set_options(opt.verbose, opt.keep_dir);
 	if (optind < argc)
-		tgt.cmd = argv + optind;
-	n = !!tgt.npids + !!opt.input + !!tgt.cmd;
-	if (n != 1)
+		r->tgt.cmd = argv + optind;
+	if (!!r->tgt.npids + !!o->input + !!r->tgt.cmd != 1)
 		die(MT_EXIT_USAGE, "name one target: -p PID, -i perf.data, or -- COMMAND");
-	if (strcmp(opt.timing, "low") && strcmp(opt.timing, "normal") && strcmp(opt.timing, "high"))
-		check_raw_terms(opt.timing, opt.dry_run);
-	if (opt.repeat != 1 && !opt.trigger)
+	if (strcmp(o->timing, "low") && strcmp(o->timing, "normal") && strcmp(o->timing, "high"))
+		check_raw_terms(o->timing, o->dry_run);
+	if (o->repeat != 1 && !o->trigger)
 		die(MT_EXIT_USAGE, "--repeat needs --trigger");
-	if (opt.arm_after_ns && !opt.trigger)
+	if (o->arm_after_ns && !o->trigger)
 		die(MT_EXIT_USAGE, "--arm-after needs --trigger");
-	if (opt.trigger_via != VIA_AUTO && !opt.trigger)
+	if (o->trigger_via != VIA_AUTO && !o->trigger)
 		die(MT_EXIT_USAGE, "--trigger-via needs --trigger");
-	if (opt.input && (opt.trigger || opt.functions))
+	if (o->input && (o->trigger || o->functions))
 		die(MT_EXIT_USAGE, "-i decodes a recording: --trigger and --functions "
 		    "do not apply");
-	if (opt.backend == BE_UPROBE && opt.full)
+	if (o->backend == BE_UPROBE && o->full)
 		die(MT_EXIT_USAGE, "--full does not apply to the uprobe backend "
 		    "(use a large --snapshot-size)");
-	if (opt.output) {
-		size_t l = strlen(opt.output);
+	if (o->output) {
+		size_t l = strlen(o->output);
 
-		if (l && opt.output[l - 1] == '/') {
-			if (!opt.trigger || opt.repeat == 1)
+		if (l && o->output[l - 1] == '/') {
+			if (!o->trigger || o->repeat == 1)
 				die(MT_EXIT_USAGE, "-o DIR/ (one file per snapshot) needs "
 				    "--trigger and --repeat");
-			dir_out = opt.output;
-			if (mkdir(dir_out, 0777) && errno != EEXIST)
-				die_errno(MT_EXIT_SYSTEM, "%s", dir_out);
-		} else if (!opt.dry_run) {
-			output_to_or_die(opt.output);
+			r->dir_out = o->output;
+			if (mkdir(r->dir_out, 0777) && errno != EEXIST)
+				die_errno(MT_EXIT_SYSTEM, "%s", r->dir_out);
+		} else if (!o->dry_run) {
+			output_to_or_die(o->output);
 		}
 	}
-	choose_backend();
+}
 
-	if (opt.dry_run) {
-		char msg[256];
-		size_t i;
-
-		/* the processes are not looked at, but what would fail is said */
-		for (i = 0; i < tgt.npids; i++)
-			if (target_unrecordable(tgt.pids[i], msg, sizeof(msg)))
-				warn("%s (recording would fail)", msg);
-		if (tgt.npids)
-			tgt.pid = tgt.pids[0];
-		dry_run_print(&tr);
-		close_stdout_or_die();
-		return 0;
+static void choose_backend(struct rec_opts *o)
+{
+	if (o->backend != BE_AUTO)
+		return;
+	if (have_pt()) {
+		o->backend = BE_PT;
+		return;
 	}
+	o->backend = BE_SAMPLE;
+	if (!o->dry_run && !o->input)
+		fprintf(stderr, "%s: no Intel PT here: sampling stacks with perf "
+			"instead; for the exact calls of chosen functions use "
+			"--backend uprobe --functions REGEX\n", mt_progname());
+}
+
+/* --dry-run: what would run, on stdout. */
+static void dry_run_print(struct rec *r)
+{
+	const struct rec_opts *o = &r->o;
+	struct argv a = { 0 };
+
+	if (o->input) {
+		script_argv(&a, o->perf, o->input, 1);
+		print_argv(stdout, a.v, 1);
+		argv_free(&a);
+		return;
+	}
+	if (o->trigger) {
+		choose_trigger_via(&r->tr, o->trigger_via);
+		if (r->tr.use_bp)
+			printf("# trigger %s: a hardware breakpoint on every thread "
+			       "(perf_event_open, breakpoint PMU)\n", o->trigger);
+		else
+			printf("# trigger %s: a uprobe (perf_event_open, uprobe PMU)%s%s\n",
+			       o->trigger, r->tr.via_note ? ": " : "",
+			       r->tr.via_note ? r->tr.via_note : "");
+	}
+	if (o->backend == BE_UPROBE) {
+		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
+		       "functions of %s matching %s; no perf command\n",
+		       r->tgt.exe ? r->tgt.exe : "the program",
+		       o->functions ? o->functions : "(default)");
+		return;
+	}
+	record_argv(&a, o, &r->tgt, -1, -1, o->trigger != NULL);
+	print_argv(stdout, a.v, 1);
+	argv_free(&a);
+	script_argv(&a, o->perf, "DIR/perf.data", o->backend == BE_PT);
+	print_argv(stdout, a.v, 1);
+	argv_free(&a);
+}
+
+static void dry_run(struct rec *r)
+{
+	char msg[256];
+	size_t i;
+
+	/* the processes are not looked at, but what would fail is said */
+	for (i = 0; i < r->tgt.npids; i++)
+		if (target_unrecordable(r->tgt.pids[i], msg, sizeof(msg)))
+			warn("%s (recording would fail)", msg);
+	if (r->tgt.npids)
+		r->tgt.pid = r->tgt.pids[0];
+	dry_run_print(r);
+}
+
+/* SIGINT, SIGTERM and SIGHUP blocked but while waiting (r->wait_mask),
+ * where they end the round; SIGPIPE ignored. */
+static void catch_signals(struct rec *r)
+{
+	struct sigaction sa;
+	sigset_t block;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -654,94 +403,465 @@ int main(int argc, char **argv)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &wait_mask);
-	sigdelset(&wait_mask, SIGINT);
-	sigdelset(&wait_mask, SIGTERM);
-	sigdelset(&wait_mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &r->wait_mask);
+	sigdelset(&r->wait_mask, SIGINT);
+	sigdelset(&r->wait_mask, SIGTERM);
+	sigdelset(&r->wait_mask, SIGHUP);
 	signal(SIGPIPE, SIG_IGN); /* write_or_die reports a closed pipe */
+}
 
+/* What this machine must have for the backend; dies (system) naming
+ * what it lacks. */
+static void check_machine(const struct rec *r)
+{
+	const struct rec_opts *o = &r->o;
+
+	target_check_pids(&r->tgt); /* bad input first: before what this machine lacks */
+	if (o->backend == BE_PT && !have_pt())
+		no_pt();
+	if (o->backend != BE_UPROBE)
+		check_perf(o->perf);
+	if (o->backend == BE_UPROBE && !mt_uprobe_supported())
+		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
+		    "(/sys/bus/event_source/devices/uprobe)");
+	check_kernel(o->kernel);
+}
+
+/* The target started (held) or looked at, the trigger resolved in it. */
+static void start_target(struct rec *r)
+{
+	if (r->o.trigger)
+		choose_trigger_via(&r->tr, r->o.trigger_via);
+	make_workdir();
+	if (r->tgt.cmd)
+		target_start_child(&r->tgt, r->out_fd);
+	else
+		target_check_target(&r->tgt);
+	if (r->o.trigger) {
+		resolve_trigger(&r->tr, &r->tgt);
+		r->trp = &r->tr;
+		r->tgt.trace_start = r->tgt.child && (r->tr.use_bp || r->tr.in_lib);
+	}
+}
+
+/* A command we ran that goes on after its snapshot ends with us. */
+static void end_target(struct rec *r)
+{
+	struct target *tgt = &r->tgt;
+	int tries;
+
+	if (!tgt->child || !target_alive(tgt))
+		return;
+	kill(tgt->child, SIGTERM);
+	for (tries = 0; tries < 50 && target_alive(tgt); tries++)
+		usleep(20000);
+	if (tgt->child && target_alive(tgt)) {
+		kill(tgt->child, SIGKILL);
+		waitpid(tgt->child, NULL, 0);
+	}
+}
+
+/* ---- the uprobe backend ---- */
+
+/* read_symbols() and inode_path() of the target, for the selection. */
+static int target_symbols(void *ctx, struct mt_symtab *t, const char *path, int must)
+{
+	return read_symbols(ctx, t, path, must);
+}
+
+static char *target_path(void *ctx, const char *path)
+{
+	return inode_path(ctx, path);
+}
+
+/*
+ * The uprobe backend's functions (functions.h): --functions REGEX over
+ * the functions of the executable and, when attached to a running
+ * process, of the shared libraries it maps; without a regex, the
+ * executable's own functions up to a cap. The names go to r->probed in
+ * the first round.
+ */
+static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr)
+{
+	struct fn_files files = { target_symbols, target_path, &r->tgt };
+	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL };
+	char **libs = NULL;
+	size_t n;
+
+	if (tr) {
+		q.skip_path = tr->path;
+		q.skip_addr = tr->addr;
+	}
+	if (r->round_no == 0)
+		q.names = &r->probed;
+	if (r->o.functions && !r->tgt.child)
+		q.libs = libs = mapped_libraries(&r->tgt);
+	n = fn_add_functions(u, &q);
+	if (libs)
+		free_paths(libs);
+	if (!n)
+		die(MT_EXIT_DATA, "%s: no function matches %s", r->tgt.exe,
+		    r->o.functions ? r->o.functions : "(the program's own functions)");
+	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
+		warn("%s: %s", r->tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
+	return (int)n;
+}
+
+static void uprobe_start(struct rec *r, struct round *rd)
+{
+	struct mt_uprobe_opts uo = { 0 };
+	int err;
+
+	uo.background_close = 1;
+	if (r->o.snapshot_bytes)
+		uo.ring_bytes = r->o.snapshot_bytes;
+	err = mt_uprobe_init(&rd->u, &uo);
+	if (err)
+		die_up(&rd->u, err);
+	add_functions(r, &rd->u, r->trp);
+	err = mt_uprobe_attach(&rd->u, r->tgt.pid, rd->mode);
+	if (err)
+		die_up(&rd->u, err);
+	rd->have_u = 1;
+}
+
+static int emit(void *argp, const char *text, size_t len)
+{
+	out_text(argp, text, len);
+	return 0;
+}
+
+static void wallclock_line(const struct rec *r)
+{
+	struct timespec m, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &t);
+	out_printf(r, "# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
+		   m.tv_nsec, (long long)t.tv_sec, t.tv_nsec);
+}
+
+/* The uprobe backend's snapshot, on r->out_fd. */
+static void uprobe_output(struct rec *r, struct round *rd)
+{
+	unsigned w;
+	int err = mt_uprobe_finish(&rd->u);
+
+	if (err)
+		die_up(&rd->u, err);
+	if (r->o.backend == BE_UPROBE)
+		wallclock_line(r);
+	if (mt_uprobe_warnings(&rd->u) & MT_UPROBE_W_GO) {
+		/* no return probes (Go): mt-stacks makes each call an
+		 * instant rather than a frame that never ends */
+		size_t k;
+
+		for (k = 0; k < r->probed.n; k++)
+			out_printf(r, "# mt: entry-only %s\n", r->probed.v[k]);
+	}
+	err = mt_uprobe_dump(&rd->u, rd->why == STOP_TRIGGER ? rd->hit.time : MT_UPROBE_ALL,
+			     emit, r);
+	if (err < 0)
+		die_up(&rd->u, err);
+	if (rd->mk.time != MT_NONE64)
+		out_text(r, rd->mk.text, strlen(rd->mk.text));
+	for (w = 1; w; w <<= 1)
+		if ((mt_uprobe_warnings(&rd->u) & w) && w != MT_UPROBE_W_GO)
+			warn("%s", mt_uprobe_warning_text(w));
+	mt_uprobe_release(&rd->u);
+}
+
+/* The pt and sample backends' snapshot: perf script's text. */
+static void perf_output(struct rec *r, struct round *rd)
+{
+	char *data;
+
+	/* a trigger: the snapshot of what led to it; otherwise the
+	 * at-exit snapshot that stop takes (--snapshot=e) */
+	if (rd->why == STOP_TRIGGER && r->o.backend == BE_PT && !r->o.full &&
+	    perf_ctl(&rd->pr, "snapshot\n"))
+		perf_failed(&rd->pr, "to take the snapshot");
+	perf_stop(&rd->pr);
+	if (r->o.backend == BE_SAMPLE)
+		wallclock_line(r);
+	if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
+	 * line goes at the end there */
+	if (r->o.backend == BE_PT && rd->mk.time != MT_NONE64)
+		rd->mk.time = UINT64_MAX - 1;
+	decode(r->o.perf, data, r->o.backend == BE_PT, &rd->mk, r->out_fd);
+	free(data);
+}
+
+/* ---- one round: record until the trigger, an exit or a signal ---- */
+
+static void arm(struct rec *r, struct round *rd, int mode)
+{
+	arm_trigger(&rd->tg, r->trp, &r->tgt, mode);
+	rd->armed = 1;
+}
+
+/* The backend recording, the trigger armed (unless --arm-after), the
+ * command let go. */
+static void round_start(struct rec *r, struct round *rd)
+{
+	struct trig *tr = r->trp;
+	uint64_t arm_after = r->o.arm_after_ns;
+
+	rd->mode = r->tgt.child && r->round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
+	if (r->o.backend == BE_UPROBE)
+		uprobe_start(r, rd);
+	else
+		perf_start(&rd->pr, &r->o, &r->tgt, tr != NULL);
+	if (tr && !arm_after && !(r->tgt.trace_start && rd->mode == MT_UPROBE_EXEC))
+		arm(r, rd, rd->mode);
+	target_release_child(&r->tgt);
+	if (tr && tr->in_lib && r->tgt.child_stopped) {
+		target_run_to_entry(&r->tgt);
+		resolve_in_libraries(tr, &r->tgt);
+	}
+	if (tr && !arm_after && !rd->armed && r->tgt.child)
+		arm(r, rd, MT_UPROBE_PROCESS); /* stopped after its execve, or at its entry */
+	target_resume_child(&r->tgt);
+}
+
+/* Until a signal, the trigger or the end of the target: rd->why. */
+static void round_wait(struct rec *r, struct round *rd)
+{
+	uint64_t start = now_mono();
+	struct mt_uprobe_hit late;
+	int err;
+
+	fprintf(stderr, "%s: recording %d with %s%s; Ctrl+C %s\n", mt_progname(),
+		(int)r->tgt.pid, backend_names[r->o.backend],
+		r->o.full ? " (full)" : "",
+		r->trp ? "ends without a snapshot" : "takes the snapshot");
+	for (;;) {
+		if (got_signal) {
+			rd->why = STOP_SIGNAL;
+			break;
+		}
+		if (r->trp && !rd->armed && now_mono() - start >= r->o.arm_after_ns)
+			arm(r, rd, MT_UPROBE_PROCESS);
+		if (rd->armed && trigger_wait(&rd->tg, rd->have_u ? 0 : 50, &r->wait_mask,
+					      &rd->hit)) {
+			rd->why = STOP_TRIGGER;
+			break;
+		}
+		if (rd->have_u) {
+			err = mt_uprobe_wait(&rd->u, 50, &r->wait_mask);
+			if (err < 0)
+				die_up(&rd->u, err);
+			if (err == MT_UPROBE_EXITED)
+				break;
+		} else if (!rd->armed) {
+			struct timespec ts = { 0, 50000000 };
+
+			ppoll(NULL, 0, &ts, &r->wait_mask);
+		}
+		if (!target_alive(&r->tgt))
+			break;
+		if (!rd->have_u && reap(&rd->pr.proc, 0))
+			perf_failed(&rd->pr, "while recording");
+	}
+	/* the trigger may have fired just before the exit was seen */
+	if (rd->armed && trigger_finish(&rd->tg, &r->wait_mask, &late) &&
+	    rd->why == STOP_EXIT) {
+		rd->hit = late;
+		rd->why = STOP_TRIGGER;
+	}
+}
+
+/* The trigger's hit, said on stderr and as the mark line of the text. */
+static void trigger_mark(const struct rec *r, struct round *rd)
+{
+	const struct trig *tr = r->trp;
+	const struct mt_uprobe_hit *hit = &rd->hit;
+
+	warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, tr->name,
+	     hit->pid, hit->tid, hit->time / 1000000000u,
+	     hit->time % 1000000000u);
+	rd->mk.time = hit->time;
+	snprintf(rd->mk.text, sizeof(rd->mk.text), "# mt: trigger %" PRIu64 ".%09" PRIu64
+		 " %u/%u 0x%" PRIx64 " %s\n", hit->time / 1000000000u,
+		 hit->time % 1000000000u, hit->pid, hit->tid, tr->addr, tr->name);
+}
+
+static enum stop run_round(struct rec *r)
+{
+	struct round rd;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.mk.time = MT_NONE64;
+	rd.why = STOP_EXIT;
+	round_start(r, &rd);
+	round_wait(r, &rd);
+	if (rd.why == STOP_SIGNAL && r->trp) {
+		fprintf(stderr, "%s: interrupted before the trigger fired: no snapshot\n",
+			mt_progname());
+		if (rd.have_u)
+			mt_uprobe_release(&rd.u);
+		else
+			perf_stop(&rd.pr);
+		if (rd.armed)
+			trigger_release(&rd.tg);
+		return rd.why;
+	}
+	if (rd.why == STOP_TRIGGER)
+		trigger_mark(r, &rd);
+	if (r->o.repeat != 1 || r->round_no)
+		out_printf(r, "# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", r->round_no,
+			   (rd.why == STOP_TRIGGER ? rd.hit.time : now_mono()) / 1000000000u,
+			   (rd.why == STOP_TRIGGER ? rd.hit.time : now_mono()) % 1000000000u);
+	if (rd.have_u)
+		uprobe_output(r, &rd);
+	else
+		perf_output(r, &rd);
+	if (rd.armed)
+		trigger_release(&rd.tg);
+	return rd.why;
+}
+
+/* ---- the rounds ---- */
+
+/*
+ * A snapshot of -o DIR/, written to tmp (a temporary in DIR), becomes the
+ * first DIR/snapshot-NNN.txt not yet there: link(2) never replaces a file,
+ * so snapshots of earlier runs stay.
+ */
+static void place_snapshot(struct rec *r, const char *tmp)
+{
+	char *name;
+
+	for (;; r->next_snapshot++) {
+		if (asprintf(&name, "%s/snapshot-%03d.txt", r->dir_out, r->next_snapshot) < 0)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		if (!link(tmp, name))
+			break;
+		if (errno != EEXIST)
+			die_errno(MT_EXIT_SYSTEM, "%s", name);
+		free(name);
+	}
+	r->next_snapshot++;
+	unlink(tmp);
+	warn("wrote %s", name);
+	free(name);
+}
+
+/* -o DIR/: the round's text goes to a temporary in DIR (named in tmp). */
+static int open_snapshot(struct rec *r, char *tmp, size_t len)
+{
+	char *in;
+	mode_t mask = umask(0);
+	int fd;
+
+	umask(mask);
+	if (asprintf(&in, "%s/snapshot", r->dir_out) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	fd = output_tmp_beside(in, tmp, len);
+	free(in);
+	if (fd < 0 || fchmod(fd, 0666 & ~mask))
+		die_errno(MT_EXIT_SYSTEM, "%s", r->dir_out);
+	r->out_fd = fd;
+	return fd;
+}
+
+static void close_snapshot(struct rec *r, int fd, const char *tmp, enum stop why)
+{
+	if (fsync(fd) || close(fd))
+		die_errno(MT_EXIT_SYSTEM, "%s: write error", r->dir_out);
+	r->out_fd = 1;
+	if (why == STOP_SIGNAL && r->trp)
+		unlink(tmp);
+	else
+		place_snapshot(r, tmp);
+}
+
+/* --repeat rounds, each ended by the trigger, while the target runs. */
+static void record_rounds(struct rec *r)
+{
+	const struct rec_opts *o = &r->o;
+
+	for (r->round_no = 0; o->repeat == 0 || r->round_no < o->repeat; r->round_no++) {
+		char tmp[PATH_MAX];
+		enum stop why;
+		int fd = r->dir_out ? open_snapshot(r, tmp, sizeof(tmp)) : -1;
+
+		why = run_round(r);
+		if (fd >= 0)
+			close_snapshot(r, fd, tmp, why);
+		if (why == STOP_SIGNAL && r->trp && !r->round_no && o->output &&
+		    output_discard())
+			warn("nothing recorded: %s left as it was", o->output);
+		if (why != STOP_TRIGGER || !target_alive(&r->tgt))
+			break;
+	}
+}
+
+/* ---- main ---- */
+
+/* Frees what r holds; the work directory goes with it. */
+static void rec_release(struct rec *r)
+{
+	trig_release(&r->tr, &r->tgt);
+	fn_names_release(&r->probed);
+	free(r->tgt.exe);
+	free(r->tgt.pids);
+	workdir_done();
+}
+
+static void rec_init(struct rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->o.repeat = 1;
+	r->o.backend = BE_AUTO;
+	r->o.trigger_via = VIA_AUTO;
+	r->o.timing = "normal";
+	r->o.callgraph = "fp";
+	r->o.perf = "perf";
+	r->o.frequency = 1000;
+	r->out_fd = 1;
+	target_init(&r->tgt);
+}
+
+int main(int argc, char **argv)
+{
+	struct rec rec, *r = &rec;
+
+	mt_set_progname(argv[0]);
+	work_init();
+	rec_init(r);
+	if (getenv("MT_PERF") && *getenv("MT_PERF"))
+		r->o.perf = getenv("MT_PERF");
+	parse_options(&r->o, &r->tgt, argc, argv);
+	r->tr.sel = r->o.trigger;
+	work_set_options(r->o.verbose, r->o.keep_dir);
+	check_options(r, argc, argv);
+	choose_backend(&r->o);
+	if (r->o.dry_run) {
+		dry_run(r);
+		close_stdout_or_die();
+		rec_release(r);
+		return 0;
+	}
+	catch_signals(r);
 	if (getenv("MT_PERF_CONFIG") && *getenv("MT_PERF_CONFIG") &&
 	    access(getenv("MT_PERF_CONFIG"), R_OK))
 		die_errno(MT_EXIT_SYSTEM, "MT_PERF_CONFIG %s", getenv("MT_PERF_CONFIG"));
-	if (opt.input) {
-		check_perf(opt.perf);
+	if (r->o.input) {
+		check_perf(r->o.perf);
 		make_workdir();
-		decode(opt.perf, opt.input, is_auxtrace(opt.input), NULL, out_fd);
+		decode(r->o.perf, r->o.input, is_auxtrace(r->o.input), NULL, r->out_fd);
 		close_stdout_or_die();
+		rec_release(r);
 		return 0;
 	}
-	target_check_pids(&tgt); /* bad input first: before what this machine lacks */
-	if (opt.backend == BE_PT && !have_pt())
-		no_pt();
-	if (opt.backend != BE_UPROBE)
-		check_perf(opt.perf);
-	if (opt.backend == BE_UPROBE && !mt_uprobe_supported())
-		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
-		    "(/sys/bus/event_source/devices/uprobe)");
-	check_kernel(opt.kernel);
-	if (opt.trigger)
-		choose_trigger_via(&tr, opt.trigger_via);
-	make_workdir();
-	if (tgt.cmd)
-		target_start_child(&tgt, out_fd);
-	else
-		target_check_target(&tgt);
-	if (opt.trigger) {
-		resolve_trigger(&tr, &tgt);
-		trp = &tr;
-		tgt.trace_start = tgt.child && (tr.use_bp || tr.in_lib);
-	}
-	for (round_no = 0; opt.repeat == 0 || round_no < opt.repeat; round_no++) {
-		char tmp[PATH_MAX];
-		enum stop why;
-		int fd = -1;
-
-		if (dir_out) {
-			char *in;
-			mode_t mask = umask(0);
-
-			umask(mask);
-			if (asprintf(&in, "%s/snapshot", dir_out) < 0)
-				die(MT_EXIT_SYSTEM, "out of memory");
-			fd = output_tmp_beside(in, tmp, sizeof(tmp));
-			free(in);
-			if (fd < 0 || fchmod(fd, 0666 & ~mask))
-				die_errno(MT_EXIT_SYSTEM, "%s", dir_out);
-			out_fd = fd;
-		}
-		why = run_round(trp);
-		if (fd >= 0) {
-			if (fsync(fd) || close(fd))
-				die_errno(MT_EXIT_SYSTEM, "%s: write error", dir_out);
-			out_fd = 1;
-			if (why == STOP_SIGNAL && trp)
-				unlink(tmp);
-			else
-				place_snapshot(dir_out, tmp);
-		}
-		if (why == STOP_SIGNAL && trp && !round_no && opt.output &&
-		    output_discard())
-			warn("nothing recorded: %s left as it was", opt.output);
-		if (why != STOP_TRIGGER || !target_alive(&tgt))
-			break;
-	}
-	if (tgt.child && target_alive(&tgt)) {
-		/* a command we ran that goes on after its snapshot ends with us */
-		int tries;
-
-		kill(tgt.child, SIGTERM);
-		for (tries = 0; tries < 50 && target_alive(&tgt); tries++)
-			usleep(20000);
-		if (tgt.child && target_alive(&tgt)) {
-			kill(tgt.child, SIGKILL);
-			waitpid(tgt.child, NULL, 0);
-		}
-	}
+	check_machine(r);
+	start_target(r);
+	record_rounds(r);
+	end_target(r);
 	close_stdout_or_die();
-	trig_release(&tr, &tgt);
-	fn_names_release(&probed);
-	free(tgt.exe);
-	free(tgt.pids);
-	workdir_done();
+	rec_release(r);
 	return 0;
 }

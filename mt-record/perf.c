@@ -2,7 +2,9 @@
  * mt-record's processes and perf's private directory: start a command
  * (never through a shell) and reap it, print a perf command line as it
  * would run, the environment perf gets (PERF_CONFIG, HOME), and the work
- * directory, removed however mt-record ends. See perf.h.
+ * directory, removed however mt-record ends; perf record's and perf
+ * script's command lines, the control of a running perf record, the
+ * decoding of a recording, and the checks of PT and perf. See perf.h.
  */
 #include <dirent.h>
 #include <errno.h>

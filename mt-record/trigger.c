@@ -1,8 +1,7 @@
 /*
- * trigger.c: mt-record's trigger (--trigger): which function, line or
- * address it is, and how it stops the recording: hardware execute
- * breakpoints where they fire, else a uprobe (--trigger-via). See
- * trigger.h.
+ * mt-record's trigger (--trigger): which function, line or address it
+ * is, and how it stops the recording: hardware execute breakpoints where
+ * they fire, else a uprobe (--trigger-via). See trigger.h.
  */
 #include <ctype.h>
 #include <errno.h>
