@@ -28,7 +28,8 @@ mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 mt-record_OBJS := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/hwbp.o \
-	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o
+	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o \
+	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o
 mt_OBJS := $(BUILD)/mt/view.o
 mt_LIBS := -lz
 mt-record_LIBS := -ldw -lelf -lz -lpcre2-8

@@ -3,11 +3,15 @@
  * text: with Intel PT through perf (snapshot of the last moments), with
  * uprobes on chosen functions (exact calls, any CPU), or by sampling;
  * or decode an existing perf.data. See docs/mt-record.1.
+ *
+ * This file: the options (struct rec_opts, opts.h), their validation,
+ * the choice of backend and the loop of rounds, each recording until the
+ * trigger, an exit or a signal. perf.c drives perf, trigger.c the
+ * trigger, functions.c the uprobe backend's functions, target.c the
+ * process recorded, uprobe.c and hwbp.c the kernel's probes.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -17,31 +21,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/auxv.h>
-#include <sys/ptrace.h>
-#include <sys/user.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "cmdline.h"
 #include "die.h"
 #include "duration.h"
-#include "dwline.h"
 #include "err.h"
-#include "hwbp.h"
-#include "perfline.h"
-#include "proc.h"
-#include "stream.h"
+#include "functions.h"
+#include "opts.h"
 #include "perf.h"
+#include "stream.h"
 #include "symtab.h"
 #include "target.h"
+#include "trigger.h"
 #include "uprobe.h"
 #include "banned.h"
 
@@ -52,43 +47,37 @@
 	"[--multi-thread] [--kernel] [--frequency hz] [--call-graph mode] " \
 	"[--dry-run] [--keep dir] [-p pid] [-i perf.data] [-- command ...]\n"
 
-enum backend { BE_AUTO, BE_PT, BE_UPROBE, BE_SAMPLE };
 static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample" };
 
-#define PT_SYSFS "/sys/bus/event_source/devices/intel_pt"
-#define STOP_INDICATOR "magic_trace_stop_indicator"
-#define DEFAULT_MAX_FUNCTIONS 64
-
-/* ---- options ---- */
-
-static int verbose, full, multi_thread, kernel, dry_run, repeat = 1;
-static enum backend backend = BE_AUTO;
-static const char *output, *functions, *trigger_sel, *timing = "normal",
-	*callgraph = "fp", *keep_dir, *input;
-static uint64_t arm_after_ns, snapshot_bytes, frequency = 1000;
-
-/* How the trigger stops the program: --trigger-via. */
-enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };
-static const char *const via_names[] = { "auto", "breakpoint", "uprobe" };
-static enum via trigger_via = VIA_AUTO;
-static int use_bp;            /* the trigger is a hardware breakpoint */
-static const char *via_note;  /* why it is not one, for the armed line */
-static const char *perf = "perf";
-
-/* ---- state ---- */
-
+/* The signal handler's: the signal that came, and how many. */
 static volatile sig_atomic_t got_signal, signals;
-static int out_fd = 1;
-static uint64_t t0_mono;       /* CLOCK_MONOTONIC when recording started */
-static struct target tgt;      /* what is recorded: target.h */
 
-static uint64_t now_mono(void)
-{
-	struct timespec ts;
+/* Everything one run works with: main's, passed down. */
+struct rec {
+	struct rec_opts o;
+	struct target tgt;     /* what is recorded */
+	struct trig tr;        /* --trigger (tr.sel NULL without one) */
+	struct trig *trp;      /* &tr once resolved, NULL without --trigger */
+	const char *dir_out;   /* -o DIR/: one file per snapshot, or NULL */
+	int out_fd;            /* where the text goes: 1, or a snapshot file */
+	int round_no;          /* 0 for the first round */
+	int next_snapshot;     /* the NNN that place_snapshot() tries first */
+	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
+	sigset_t wait_mask;    /* ours, with SIGINT, SIGTERM, SIGHUP let in */
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
+
+/* One round's recording: the backend's engine and the trigger. */
+struct round {
+	struct perf_rec pr;        /* the pt and sample backends */
+	struct mt_uprobe u;        /* the uprobe backend (have_u) */
+	struct trigger_run tg;     /* the trigger (armed) */
+	struct mt_uprobe_hit hit;  /* where it fired (STOP_TRIGGER) */
+	struct mark_line mk;       /* the "# mt: trigger" line */
+	int armed, have_u, mode;
+	enum stop why;
+};
 
 static void on_signal(int sig)
 {
@@ -97,25 +86,14 @@ static void on_signal(int sig)
 		_exit(128 + sig); /* the third one: the user means it */
 }
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
+static void out_text(const struct rec *r, const char *p, size_t n)
 {
-	va_list ap;
-
-	if (!verbose)
-		return;
-	va_start(ap, fmt);
-	vwarn(fmt, ap);
-	va_end(ap);
+	write_or_die(r->out_fd, p, n);
 }
 
-static void out_text(const char *p, size_t n)
-{
-	write_or_die(out_fd, p, n);
-}
-
-static void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void out_printf(const char *fmt, ...)
+static void out_printf(const struct rec *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void out_printf(const struct rec *r, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -125,8 +103,10 @@ static void out_printf(const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		out_text(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+		out_text(r, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
+
+/* ---- options ---- */
 
 static uint64_t parse_size(const char *arg)
 {
@@ -150,1451 +130,34 @@ static uint64_t parse_size(const char *arg)
 	return v * mult;
 }
 
-static int round_no;
-
-/* The functions the uprobe backend probes, for the entry-only lines. */
-static char **probed;
-static size_t nprobed, probed_cap;
-
-#define DELETED " (deleted)"
-
-/*
- * Whether the name of a mapped file, as the kernel gives it in
- * /proc/PID/maps and its mmap events, says that the file was deleted
- * since it was mapped (or replaced by a rename, as a package upgrade
- * does): the name no longer opens it.
- */
-static int is_deleted(const char *name)
+static uint64_t parse_frequency(const char *arg)
 {
-	size_t n = strlen(name), k = strlen(DELETED);
+	char *end;
+	uint64_t v;
 
-	return n > k && !strcmp(name + n - k, DELETED);
-}
-
-/*
- * A path that opens the file the target maps under name (as
- * /proc/PID/maps names it): name itself, or for a deleted file the
- * kernel's link to the inode still mapped: /proc/PID/exe for the
- * executable, else /proc/PID/map_files/START-END of a mapping of it
- * (which only CAP_SYS_ADMIN may follow). Uprobes can be put on a file
- * through either link: the kernel resolves it to the inode. Malloced.
- */
-static char *inode_path(const char *name)
-{
-	char maps[64], *line = NULL, *r = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	if (!is_deleted(name) || !tgt.pid) {
-		r = strdup(name);
-	} else if (tgt.exe && !strcmp(name, tgt.exe)) {
-		if (asprintf(&r, "/proc/%d/exe", (int)tgt.pid) < 0)
-			r = NULL;
-	} else {
-		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
-		f = fopen(maps, "re");
-		while (f && !r && getline(&line, &cap, f) >= 0) {
-			struct mt_map m;
-
-			if (mt_maps_parse(line, &m) || m.path_len != strlen(name) ||
-			    memcmp(m.path, name, m.path_len))
-				continue;
-			if (asprintf(&r, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
-				     (int)tgt.pid, m.start, m.end) < 0)
-				r = NULL;
-			break;
-		}
-		free(line);
-		if (f)
-			fclose(f);
-		if (!r)
-			r = strdup(name);
-	}
-	if (!r)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return r;
-}
-
-/* open(2) of a file the target maps, by its name in the mappings. */
-static int open_mapped(const char *name)
-{
-	char *path = inode_path(name);
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e = errno;
-
-	free(path);
-	errno = e;
-	return fd;
-}
-
-static int target_alive(void)
-{
-	if (tgt.child) {
-		int st;
-		pid_t r = waitpid(tgt.child, &st, WNOHANG);
-
-		if (r == tgt.child) {
-			tgt.child = 0;
-			return 0;
-		}
-		return 1;
-	}
-	return !(kill(tgt.pid, 0) && errno == ESRCH);
-}
-
-/* ---- Intel PT ---- */
-
-static int have_pt(void)
-{
-	struct stat st;
-
-	return stat(PT_SYSFS, &st) == 0;
-}
-
-/* Why there is no PT, from /proc/cpuinfo: vendor, flags, hypervisor. */
-static void no_pt(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char *line = NULL, vendor[64] = "unknown";
-	size_t cap = 0;
-	int flag_pt = 0, hv = 0, seen_flags = 0;
-
-	while (f && getline(&line, &cap, f) >= 0) {
-		if (!strncmp(line, "vendor_id", 9) && strchr(line, ':'))
-			sscanf(strchr(line, ':') + 1, " %63s", vendor);
-		if (!seen_flags && !strncmp(line, "flags", 5)) {
-			seen_flags = 1;
-			flag_pt = strstr(line, " intel_pt") != NULL;
-			hv = strstr(line, " hypervisor") != NULL;
-		}
-	}
-	free(line);
-	if (f)
-		fclose(f);
-	die(MT_EXIT_SYSTEM, "no Intel PT here: %s does not exist (CPU vendor %s, "
-	    "%s intel_pt flag in /proc/cpuinfo%s); use --backend uprobe "
-	    "--functions REGEX for the exact calls of chosen functions, or "
-	    "--backend sample for sampled stacks", PT_SYSFS, vendor,
-	    flag_pt ? "an" : "no",
-	    hv ? ", in a virtual machine, which rarely passes PT through" : "");
-}
-
-/* The intel_pt event's config terms for --timing. */
-static const char *pt_terms(void)
-{
-	char caps[16];
-
-	if (!strcmp(timing, "low"))
-		return "";
-	if (!strcmp(timing, "normal") || !strcmp(timing, "high")) {
-		if (!dry_run && (read_small(PT_SYSFS "/caps/psb_cyc", caps, sizeof(caps)) ||
-				 caps[0] != '1')) {
-			warn("this CPU has no cycle-accurate PT timing (caps/psb_cyc): "
-			     "timing will be ~1us instead of ~10ns");
-			return "";
-		}
-		return !strcmp(timing, "normal") ? "cyc=1,cyc_thresh=1,mtc_period=0" :
-			"cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1";
-	}
-	return timing; /* raw terms, checked below */
-}
-
-/* Raw terms: only the ones magic-trace exposes, values checked against
- * the PMU's caps bitmaps where there is one. */
-static void check_raw_terms(const char *t)
-{
-	static const struct { const char *name, *caps; } known[] = {
-		{ "cyc", NULL }, { "cyc_thresh", "cycle_thresholds" },
-		{ "mtc", NULL }, { "mtc_period", "mtc_periods" },
-		{ "noretcomp", NULL }, { "psb_period", "psb_periods" },
-	};
-	char *copy = strdup(t), *save = NULL, *term;
-
-	if (!copy)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	for (term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(term, '='), *end, path[256], caps[64];
-		unsigned long v = 1;
-		size_t i;
-
-		if (eq) {
-			*eq = '\0';
-			errno = 0;
-			v = strtoul(eq + 1, &end, 0);
-			if (!eq[1] || *end || errno || v > 15)
-				die(MT_EXIT_USAGE, "--timing %s: %s=%s: expected a small number",
-				    t, term, eq + 1);
-		}
-		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-			if (!strcmp(term, known[i].name))
-				break;
-		if (i == sizeof(known) / sizeof(known[0]))
-			die(MT_EXIT_USAGE, "--timing %s: unknown term '%s' (low, normal, "
-			    "high, or terms cyc, cyc_thresh, mtc, mtc_period, noretcomp, "
-			    "psb_period)", t, term);
-		if (dry_run || !known[i].caps)
-			continue;
-		snprintf(path, sizeof(path), PT_SYSFS "/caps/%s", known[i].caps);
-		if (read_small(path, caps, sizeof(caps)) == 0 &&
-		    !((strtoul(caps, NULL, 16) >> v) & 1))
-			die(MT_EXIT_USAGE, "--timing: %s=%lu is not supported by this CPU "
-			    "(caps/%s = %s)", term, v, known[i].caps, caps);
-	}
-	free(copy);
-}
-
-/* The -m,PAGES of --snapshot-size: a power of two of pages, warned. */
-static uint64_t aux_pages(void)
-{
-	uint64_t pages, p2 = 1;
-
-	if (!snapshot_bytes)
-		return 0;
-	pages = (snapshot_bytes + 4095) / 4096;
-	while (p2 < pages)
-		p2 <<= 1;
-	if (p2 * 4096 != snapshot_bytes)
-		warn("--snapshot-size: %" PRIu64 " bytes rounded up to %" PRIu64
-		     " KiB (a power of two of 4 KiB pages)", snapshot_bytes, p2 * 4);
-	return p2;
-}
-
-/* ---- perf command lines ---- */
-
-struct argv {
-	char **v;
-	size_t n, cap;
-};
-
-static void arg(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void arg(struct argv *a, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	va_end(ap);
-	grow_or_die(&a->v, &a->cap, a->n + 1, sizeof(*a->v));
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-static void argv_free(struct argv *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-	memset(a, 0, sizeof(*a));
-}
-
-static void target_args(struct argv *a, int per_thread_ok)
-{
-	size_t i;
-	char buf[4096] = "";
-
-	for (i = 0; i < tgt.npids || (!i && tgt.pid); i++) {
-		size_t l = strlen(buf);
-
-		snprintf(buf + l, sizeof(buf) - l, "%s%d", i ? "," : "",
-			 (int)(tgt.npids ? tgt.pids[i] : tgt.pid));
-	}
-	if (!multi_thread && per_thread_ok) {
-		arg(a, "--per-thread");
-		arg(a, "-t");
-	} else {
-		arg(a, "-p");
-	}
-	arg(a, "%s", buf[0] ? buf : "PID");
-}
-
-/* perf record for the pt and sample backends; ctl/ack: perf's control
- * descriptors (-1 for --dry-run). */
-static void record_argv(struct argv *a, int ctl, int ack, int with_trigger)
-{
-	arg(a, "%s", perf);
-	arg(a, "record");
-	arg(a, "-o");
-	arg(a, "%s/perf.data", workdir_path() ? workdir_path() : "DIR");
-	if (backend == BE_PT) {
-		const char *terms = pt_terms();
-		uint64_t pages = aux_pages();
-
-		arg(a, "--timestamp");
-		arg(a, "-e");
-		arg(a, "intel_pt/%s/%s", terms, kernel ? "uk" : "u");
-		target_args(a, 1);
-		if (!full)
-			arg(a, with_trigger ? "--snapshot" : "--snapshot=e");
-		if (pages)
-			arg(a, "-m,%" PRIu64, pages);
-		if (kernel)
-			arg(a, "--kcore");
-	} else {
-		arg(a, "-e");
-		arg(a, "cpu-clock/freq=%" PRIu64 "/%s", frequency, kernel ? "" : "u");
-		arg(a, "-k");
-		arg(a, "mono");
-		arg(a, "--call-graph");
-		arg(a, "%s", callgraph);
-		if (!full)
-			arg(a, "--overwrite");
-		target_args(a, 0);
-	}
-	arg(a, "-D");
-	arg(a, "-1");
-	if (ctl >= 0)
-		arg(a, "--control=fd:%d,%d", ctl, ack);
-	else
-		arg(a, "--control=fd:CTL,ACK");
-}
-
-/* perf script of a recording: the field set mt-script-parse reads. */
-static void script_argv(struct argv *a, const char *data, int pt)
-{
-	arg(a, "%s", perf);
-	arg(a, "script");
-	arg(a, "-i");
-	arg(a, "%s", data);
-	arg(a, "--ns");
-	if (pt) {
-		arg(a, "--itrace=bep");
-		arg(a, "-F");
-		arg(a, "comm,pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period");
-	} else {
-		arg(a, "-F");
-		arg(a, "comm,pid,tid,time,event,ip,sym,symoff,dso");
-	}
-}
-
-/* Whether a perf.data holds AUX area tracing (HEADER_AUXTRACE, feature
- * bit 18 of the header's feature bitmap at byte 72). */
-static int is_auxtrace(const char *path)
-{
-	unsigned char h[104];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	n = pread(fd, h, sizeof(h), 0);
-	close(fd);
-	if (n < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	if (n < (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8))
-		die(MT_EXIT_DATA, "%s: not a perf.data file", path);
-	return (h[72 + 18 / 8] >> (18 % 8)) & 1;
-}
-
-/* ---- control of a running perf record ---- */
-
-struct perf_rec {
-	struct proc proc;
-	int ctl, ack; /* our ends */
-};
-
-/* Send a control command and wait for perf's ack (8 s at most, as
- * magic-trace; perf gone is an error the caller reports). */
-static int perf_ctl(struct perf_rec *r, const char *cmd_text)
-{
-	char buf[16];
-	size_t got = 0;
-	struct pollfd pfd = { r->ack, POLLIN, 0 };
-	uint64_t deadline = now_mono() + 8000000000ull;
-
-	say("perf control: %s", cmd_text);
-	if (write(r->ctl, cmd_text, strlen(cmd_text)) < 0)
-		return -1;
-	while (got < 4) {
-		int wait_ms = (int)((deadline - now_mono()) / 1000000);
-		ssize_t n;
-
-		if (now_mono() >= deadline || poll(&pfd, 1, wait_ms > 0 ? wait_ms : 0) == 0)
-			return -1;
-		n = read(r->ack, buf + got, sizeof(buf) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		got += (size_t)n;
-	}
-	return memcmp(buf, "ack\n", 4) ? -1 : 0;
-}
-
-static void perf_failed(struct perf_rec *r, const char *doing)
-{
-	if (r->proc.pid && !reap(&r->proc, 0)) {
-		kill(r->proc.pid, SIGKILL);
-		reap(&r->proc, 1);
-	}
-	show_stderr(&r->proc);
-	if (tgt.child)
-		kill(tgt.child, SIGKILL);
-	die(MT_EXIT_SYSTEM, "perf record failed %s (its messages are above)", doing);
-}
-
-static void perf_start(struct perf_rec *r, int with_trigger)
-{
-	struct argv a = { 0 };
-	int c[2], k[2], keep[2];
-	char *errname;
-
-	if (pipe2(c, O_CLOEXEC) || pipe2(k, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	record_argv(&a, c[0], k[1], with_trigger);
-	keep[0] = c[0];
-	keep[1] = k[1];
-	if (asprintf(&errname, "%s/perf-record.err", workdir_path()) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	spawn(&r->proc, a.v, -1, keep, 2, errname, 1);
-	free(errname);
-	argv_free(&a);
-	close(c[0]);
-	close(k[1]);
-	r->ctl = c[1];
-	r->ack = k[0];
-	/* perf starts with its events disabled (-D -1): the ack of
-	 * "enable" says it is recording, no fixed sleep */
-	if (perf_ctl(r, "enable\n"))
-		perf_failed(r, "to start");
-}
-
-static void perf_stop(struct perf_rec *r)
-{
-	int tries;
-
-	if (perf_ctl(r, "stop\n") && !reap(&r->proc, 0))
-		kill(r->proc.pid, SIGTERM);
-	for (tries = 0; tries < 300 && !reap(&r->proc, 0); tries++)
-		usleep(20000);
-	if (!reap(&r->proc, 0)) {
-		kill(r->proc.pid, SIGKILL);
-		reap(&r->proc, 1);
-	}
-	close(r->ctl);
-	close(r->ack);
-	if (!WIFEXITED(r->proc.status) || WEXITSTATUS(r->proc.status)) {
-		show_stderr(&r->proc);
-		die(MT_EXIT_SYSTEM, "perf record failed (status %d; its messages are above)",
-		    r->proc.status);
-	}
-	free(r->proc.errfile);
-	r->proc.errfile = NULL;
-}
-
-/* ---- decoding: perf script, with a mark put in time order ---- */
-
-struct mark_line {
-	uint64_t time; /* MT_NONE64: none */
-	char text[512];
-};
-
-static void decode(const char *data, int pt, const struct mark_line *mk)
-{
-	struct argv a = { 0 };
-	struct proc p;
-	int fds[2], pending = mk && mk->time != MT_NONE64;
-	char *errname, *buf = NULL;
-	size_t cap = 0, len = 0;
-	unsigned long long lines = 0;
-	int show = mt_progress_enabled();
-	ssize_t n;
-	FILE *in;
-
-	script_argv(&a, data, pt);
-	if (pipe2(fds, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	if (asprintf(&errname, "%s/perf-script.err", workdir_path()) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	spawn(&p, a.v, fds[1], NULL, 0, errname, 1);
-	free(errname);
-	argv_free(&a);
-	close(fds[1]);
-	in = fdopen(fds[0], "r");
-	if (!in)
-		die_errno(MT_EXIT_SYSTEM, "fdopen");
-	while ((n = getline(&buf, &cap, in)) > 0) {
-		if (show && !(++lines & 0xffff))
-			fprintf(stderr, "\r%s: decoding: %llu lines", mt_progname(),
-				lines);
-		if (pending) {
-			struct mt_perf_line l;
-			const char *why;
-
-			len = (size_t)n;
-			if (!mt_perf_parse_line(buf, len - (buf[len - 1] == '\n'), &l, &why) &&
-			    l.time != MT_NONE64 && l.time > mk->time) {
-				out_text(mk->text, strlen(mk->text));
-				pending = 0;
-			}
-		}
-		out_text(buf, (size_t)n);
-	}
-	free(buf);
-	fclose(in);
-	if (show && lines > 0xffff)
-		fprintf(stderr, "\r%s: decoded %llu lines\n", mt_progname(), lines);
-	reap(&p, 1);
-	if (pending)
-		out_text(mk->text, strlen(mk->text));
-	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status)) {
-		show_stderr(&p);
-		die(MT_EXIT_SYSTEM, "perf script failed on %s (its messages are above)",
-		    data);
-	}
-	free(p.errfile);
-}
-
-/* ---- symbols for uprobes and triggers ---- */
-
-/*
- * The symbols of path, with those of its separate debug file when it has
- * no .symtab. must: die when it cannot be read; else return the error.
- */
-static int read_symbols(struct mt_symtab *t, const char *path, int must)
-{
-	int fd = open_mapped(path), n;
-
-	if (fd < 0) {
-		if (must && is_deleted(path)) {
-			int e = errno;
-			char *via = inode_path(path);
-
-			errno = e;
-			die_errno(MT_EXIT_SYSTEM, "%s: through %s", path, via);
-		}
-		if (must)
-			die_errno(MT_EXIT_SYSTEM, "%s", path);
-		return MT_EIO;
-	}
-	n = mt_symtab_read(t, fd);
-	if (n >= 0 && !t->has_symtab) {
-		int dfd = mt_symtab_find_debug(t, path, NULL, 0, NULL);
-
-		if (dfd >= 0) {
-			if (mt_symtab_merge(t, dfd) == MT_ENOMEM)
-				n = MT_ENOMEM;
-			close(dfd);
-		}
-	}
-	close(fd);
-	if (must && n == MT_EMAGIC)
-		die(MT_EXIT_DATA, "%s: not an ELF file", path);
-	if (must && n < 0)
-		die_mt(n, "%s", path);
-	return n < 0 ? n : 0;
-}
-
-/*
- * The files other than the executable that the target maps executable,
- * each once, in address order: a NULL-terminated array of paths, all
- * malloced (free_paths frees it).
- */
-static char **mapped_libraries(void)
-{
-	char maps[64], *line = NULL, **v = NULL;
-	size_t cap = 0, n = 0, vcap = 0, k;
-	FILE *f;
-
-	grow_or_die(&v, &vcap, 0, sizeof(*v));
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
-	f = fopen(maps, "re");
-	while (f && getline(&line, &cap, f) >= 0) {
-		struct mt_map m;
-		char *path;
-		int seen = 0;
-
-		if (mt_maps_parse(line, &m) || !m.exec || m.path[0] != '/')
-			continue;
-		path = line + (m.path - line);
-		path[m.path_len] = '\0';
-		for (k = 0; k < n; k++)
-			seen |= !strcmp(v[k], path);
-		if (seen || !strcmp(path, tgt.exe))
-			continue;
-		grow_or_die(&v, &vcap, n + 1, sizeof(*v));
-		if (!(v[n++] = strdup(path)))
-			die(MT_EXIT_SYSTEM, "out of memory");
-		v[n] = NULL;
-	}
-	free(line);
-	if (f)
-		fclose(f);
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end || errno || !v || v > 1000000)
+		die(MT_EXIT_USAGE, "--frequency %s: expected hertz, "
+		    "1 to 1000000", arg);
 	return v;
 }
 
-static void free_paths(char **v)
-{
-	size_t k;
-
-	for (k = 0; v[k]; k++)
-		free(v[k]);
-	free(v);
-}
-
-/* Parses FILE:LINE or FILE:LINE:COL: the file name malloced in *file. */
-static int split_line_sel(const char *sel, char **file, long *line, long *col)
-{
-	const char *c1 = strrchr(sel, ':'), *c0;
-	char *end;
-
-	*file = NULL;
-	*col = 0;
-	if (!c1 || c1 == sel)
-		return MT_ESYNTAX;
-	errno = 0;
-	*line = strtol(c1 + 1, &end, 10);
-	if (*end || errno || *line <= 0 || *line > INT_MAX || end == c1 + 1)
-		return MT_ESYNTAX;
-	/* FILE:LINE:COL: the number before the last one is the line */
-	for (c0 = c1 - 1; c0 > sel && *c0 >= '0' && *c0 <= '9'; c0--)
-		;
-	if (c0 > sel && *c0 == ':' && c0 + 1 < c1) {
-		*col = *line;
-		*line = strtol(c0 + 1, NULL, 10);
-		if (*line <= 0 || *line > INT_MAX || *col > INT_MAX)
-			return MT_ESYNTAX;
-		c1 = c0;
-	}
-	*file = strndup(sel, (size_t)(c1 - sel));
-	return *file ? 0 : MT_ENOMEM;
-}
-
-/* FILE:LINE[:COL] in the executable's line tables (or its debug file's). */
-static int line_addr(const struct mt_symtab *t, const char *sel, uint64_t *addr)
-{
-	struct mt_dwlines *d = NULL;
-	char *file;
-	long line, col;
-	int fd, err = split_line_sel(sel, &file, &line, &col);
-
-	if (err)
-		return err;
-	err = MT_ENOENT;
-	fd = open_mapped(tgt.exe);
-	if (fd >= 0 && !t->has_debug_info) {
-		int dfd = mt_symtab_find_debug(t, tgt.exe, NULL, 0, NULL);
-
-		if (dfd >= 0) {
-			close(fd);
-			fd = dfd;
-		}
-	}
-	if (fd >= 0 && mt_dwlines_open(&d, fd) == 0) {
-		err = mt_dwlines_addr_of(d, file, (int)line, (int)col, addr);
-		mt_dwlines_free(d);
-	}
-	if (fd >= 0)
-		close(fd);
-	free(file);
-	return err;
-}
-
-struct trig {
-	char *path;
-	char *name;
-	uint64_t addr;  /* file address */
-	int in_lib;     /* a command's: looked up in its libraries once they
-			 * are loaded (run_to_entry) */
-};
-
-/* A function named sel in a file the running target maps executable:
- * sets tr's path (malloced), address and name. */
-static int in_libraries(const char *sel, struct trig *tr)
-{
-	char **libs = mapped_libraries();
-	size_t k, i;
-	int found = 0;
-
-	for (k = 0; libs[k] && !found; k++) {
-		struct mt_symtab t = MT_SYMTAB_INIT;
-
-		if (read_symbols(&t, libs[k], 0) == 0) {
-			for (i = 0; i < t.n && !found; i++) {
-				if (t.v[i].bind == MT_SYM_PLT || strcmp(t.v[i].name, sel))
-					continue;
-				found = 1;
-				tr->addr = t.v[i].addr;
-				tr->path = strdup(libs[k]);
-				tr->name = strdup(sel);
-				if (!tr->path || !tr->name)
-					die(MT_EXIT_SYSTEM, "out of memory");
-			}
-		}
-		mt_symtab_release(&t);
-	}
-	free_paths(libs);
-	return found;
-}
-
-/* Whether the file calls a function named name through its PLT. */
-static int calls_through_plt(const struct mt_symtab *t, const char *name)
-{
-	size_t i, n = strlen(name);
-
-	for (i = 0; i < t->n; i++)
-		if (t->v[i].bind == MT_SYM_PLT && !strncmp(t->v[i].name, name, n) &&
-		    !strcmp(t->v[i].name + n, "@plt"))
-			return 1;
-	return 0;
-}
-
-/* --trigger's kinds of selection: magic-trace's prefixes force one */
-enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
-
-/* A function picked with fzf through mt-symbols --pick: its name. */
-static char *pick_function(void)
-{
-	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
-	char *file = inode_path(tgt.exe), line[4096], *tab, *name;
-	char *argv[] = { "mt-symbols", "--pick", file, NULL };
-	size_t i;
-	ssize_t n = run_output(argv, line, sizeof(line), 0);
-
-	free(file);
-	if (n <= 0)
-		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger_sel);
-	line[strcspn(line, "\n")] = '\0';
-	tab = line;
-	for (i = 0; i < 3 && tab; i++)
-		tab = strchr(tab + 1, '\t');
-	if (!tab)
-		die(MT_EXIT_SYSTEM, "--trigger %s: unexpected mt-symbols output",
-		    trigger_sel);
-	name = strndup(tab + 1, strcspn(tab + 1, "\t"));
-	if (!name)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return name;
-}
-
-/* A hexadecimal address, with or without 0x. */
-static int parse_addr(const char *p, uint64_t *v)
+static int parse_repeat(const char *arg)
 {
 	char *end;
+	long v;
 
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	if (!*p || !isxdigit((unsigned char)*p))
-		return MT_ESYNTAX;
 	errno = 0;
-	*v = strtoull(p, &end, 16);
-	return *end || errno ? MT_ESYNTAX : 0;
-}
-
-/*
- * Resolve --trigger: a symbol (mangled, as mt-symbols lists it) of the
- * executable, then of the libraries the process maps; a source line
- * FILE:LINE[:COL]; an address (a file address, as mt-symbols lists it);
- * '.' (the stop indicator); '?' (fzf through mt-symbols --pick). The
- * prefixes symbol:, line: and addr: force one kind, as in magic-trace.
- */
-static void resolve_trigger(struct trig *tr)
-{
-	struct mt_symtab t = MT_SYMTAB_INIT;
-	const char *sel = trigger_sel;
-	enum sel_kind kind = SEL_ANY;
-	char *picked = NULL;
-	uint64_t v;
-	size_t i = 0;
-
-	tr->path = tgt.exe;
-	if (!strncmp(sel, "symbol:", 7)) {
-		kind = SEL_SYMBOL;
-		sel += 7;
-	} else if (!strncmp(sel, "line:", 5)) {
-		kind = SEL_LINE;
-		sel += 5;
-	} else if (!strncmp(sel, "addr:", 5)) {
-		kind = SEL_ADDR;
-		sel += 5;
-	}
-	if (!*sel)
-		die(MT_EXIT_USAGE, "--trigger %s: nothing after the prefix", trigger_sel);
-	if (kind <= SEL_SYMBOL && !strcmp(sel, "."))
-		sel = STOP_INDICATOR;
-	if (!strcmp(sel, "?")) {
-		if (kind > SEL_SYMBOL)
-			die(MT_EXIT_USAGE, "--trigger %s: only functions are picked "
-			    "with fzf (? or symbol:?); give line:FILE:LINE", trigger_sel);
-		sel = picked = pick_function();
-	}
-	read_symbols(&t, tgt.exe, 1);
-	if (kind <= SEL_SYMBOL)
-		for (i = 0; i < t.n; i++)
-			if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
-				break;
-	if (kind <= SEL_SYMBOL && i < t.n) {
-		tr->addr = t.v[i].addr;
-		tr->name = strdup(t.v[i].name);
-	} else if (kind != SEL_ADDR && kind != SEL_SYMBOL && strchr(sel, ':') &&
-		   line_addr(&t, sel, &v) == 0) {
-		const struct mt_sym *s = mt_symtab_lookup(&t, v);
-
-		tr->addr = v;
-		if (s && v != s->addr) {
-			if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", s->name,
-				     (uint64_t)(v - s->addr), sel) < 0)
-				tr->name = NULL;
-		} else {
-			tr->name = strdup(s ? s->name : sel);
-		}
-	} else if (kind != SEL_LINE && kind != SEL_SYMBOL && parse_addr(sel, &v) == 0) {
-		const struct mt_sym *s = mt_symtab_lookup(&t, v);
-
-		tr->addr = v;
-		tr->name = strdup(s ? s->name : sel);
-	} else if (kind == SEL_LINE || (kind == SEL_ANY && strchr(sel, ':'))) {
-		char *file;
-		long line, col;
-
-		if (split_line_sel(sel, &file, &line, &col))
-			die(MT_EXIT_USAGE, "--trigger %s: expected FILE:LINE or "
-			    "FILE:LINE:COLUMN", trigger_sel);
-		free(file);
-		die(MT_EXIT_DATA, "--trigger %s: no code at that line%s in %s "
-		    "(its DWARF line tables: build with -g)", trigger_sel,
-		    col ? " and column" : "", tgt.exe);
-	} else if (kind == SEL_ADDR) {
-		die(MT_EXIT_USAGE, "--trigger %s: expected a hexadecimal address",
-		    trigger_sel);
-	} else if (!tgt.child && in_libraries(sel, tr)) {
-		/* a function of a shared library the process maps */
-#if defined(__x86_64__)
-	} else if (tgt.child && kind <= SEL_SYMBOL && calls_through_plt(&t, sel)) {
-		/* a function of a library the command loads (it calls it
-		 * through its PLT): looked up once it has run to its entry
-		 * point, where its libraries are mapped */
-		tr->in_lib = 1;
-		tr->name = strdup(sel);
-#endif
-	} else {
-		die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
-		    "(mt-symbols --match lists them)", trigger_sel, tgt.exe,
-		    tgt.child ? "" : " nor in the libraries it maps");
-	}
-	if (!tr->name)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	mt_symtab_release(&t);
-	free(picked);
-}
-
-/* A command's trigger in its libraries, now that they are mapped. */
-static void resolve_in_libraries(struct trig *tr)
-{
-	char *sel = tr->name;
-
-	tr->name = NULL;
-	tr->in_lib = 0;
-	if (!in_libraries(sel, tr)) {
-		kill(tgt.child, SIGKILL);
-		waitpid(tgt.child, NULL, 0);
-		tgt.child = 0;
-		die(MT_EXIT_DATA, "--trigger %s: no such function in %s nor in the "
-		    "libraries it loaded (mt-symbols --match lists them)",
-		    trigger_sel, tgt.exe);
-	}
-	free(sel);
-}
-
-static void die_up(const struct mt_uprobe *u, int err)
-{
-	if (err == MT_EIO && (errno == EACCES || errno == EPERM))
-		die(MT_EXIT_SYSTEM, "%s: %s: uprobes (the uprobe backend and "
-		    "triggers) need root or CAP_SYS_ADMIN; without them use "
-		    "--backend sample and no --trigger", u->what, strerror(errno));
-	if (err == MT_EIO)
-		die(MT_EXIT_SYSTEM, "%s: %s", u->what, strerror(errno));
-	die_mt(err, "%s", u->what);
-}
-
-#define MAX_LIBRARY_FUNCTIONS 256
-
-struct fn_sel {
-	pcre2_code *re;
-	pcre2_match_data *md;
-	const struct trig *tr;
-	size_t n, skipped, lib_n, lib_skipped;
-};
-
-/* Probe the functions of one file that sel selects. */
-static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
-		       struct fn_sel *sel)
-{
-	struct mt_symtab t = MT_SYMTAB_INIT;
-	uint64_t last = UINT64_MAX;
-	size_t i, before = sel->n;
-	char *file = NULL; /* what opens it: inode_path() */
-	int err;
-
-	if (read_symbols(&t, path, is_exe)) {
-		mt_symtab_release(&t);
-		return; /* a library that cannot be read: not probed */
-	}
-	for (i = 0; i < t.n; i++) {
-		const struct mt_sym *s = &t.v[i];
-
-		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr ||
-		    s->addr == last)
-			continue;
-		if (sel->tr && s->addr == sel->tr->addr && !strcmp(path, sel->tr->path))
-			continue; /* the trigger's own engine probes it */
-		if (sel->re && pcre2_match(sel->re, (PCRE2_SPTR)s->name,
-					   strlen(s->name), 0, 0, sel->md, NULL) < 0)
-			continue;
-		if (!sel->re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
-				 strstr(s->name, "register_tm_clones")))
-			continue; /* by default: the program's own functions */
-		if (!sel->re && sel->n >= DEFAULT_MAX_FUNCTIONS) {
-			sel->skipped++;
-			continue;
-		}
-		if (!is_exe && sel->lib_n >= MAX_LIBRARY_FUNCTIONS) {
-			sel->lib_skipped++;
-			continue;
-		}
-		last = s->addr;
-		if (!file)
-			file = inode_path(path);
-		err = mt_uprobe_add(u, file, s->name, s->addr,
-				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
-		if (err < 0)
-			die_up(u, err);
-		if (round_no == 0) {
-			grow_or_die(&probed, &probed_cap, nprobed, sizeof(*probed));
-			if (!(probed[nprobed++] = strdup(s->name)))
-				die(MT_EXIT_SYSTEM, "out of memory");
-		}
-		sel->n++;
-		sel->lib_n += !is_exe;
-	}
-	if (!is_exe && sel->n > before)
-		warn("probing %zu functions of the shared library %s: every process "
-		     "that maps it takes their traps while recording (their events "
-		     "are dropped)", sel->n - before, path);
-	mt_symtab_release(&t);
-	free(file);
-}
-
-/*
- * The uprobe backend's functions: --functions REGEX over the functions
- * of the executable and, when attached to a running process, of the
- * shared libraries it maps; without a regex, the executable's own
- * functions up to a cap.
- */
-static int add_functions(struct mt_uprobe *u, const struct trig *tr)
-{
-	struct fn_sel sel = { NULL, NULL, tr, 0, 0, 0, 0 };
-
-	if (functions) {
-		int code;
-		PCRE2_SIZE off;
-
-		sel.re = pcre2_compile((PCRE2_SPTR)functions, PCRE2_ZERO_TERMINATED,
-				       0, &code, &off, NULL);
-		if (!sel.re) {
-			PCRE2_UCHAR msg[256];
-
-			pcre2_get_error_message(code, msg, sizeof(msg));
-			die(MT_EXIT_USAGE, "--functions %s: at offset %zu: %s",
-			    functions, (size_t)off, (char *)msg);
-		}
-		sel.md = pcre2_match_data_create_from_pattern(sel.re, NULL);
-	}
-	probe_file(u, tgt.exe, 1, &sel);
-	if (sel.re && !tgt.child) {
-		char **libs = mapped_libraries();
-		size_t k;
-
-		for (k = 0; libs[k]; k++)
-			probe_file(u, libs[k], 0, &sel);
-		free_paths(libs);
-	}
-	if (sel.skipped)
-		warn("probing the first %zu functions of %s; %zu more left out: "
-		     "choose with --functions REGEX", sel.n, tgt.exe, sel.skipped);
-	if (sel.lib_skipped)
-		warn("probing %d functions of shared libraries; %zu more that "
-		     "--functions matches left out", MAX_LIBRARY_FUNCTIONS,
-		     sel.lib_skipped);
-	if (!sel.n)
-		die(MT_EXIT_DATA, "%s: no function matches %s", tgt.exe,
-		    functions ? functions : "(the program's own functions)");
-	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
-		warn("%s: %s", tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
-	pcre2_match_data_free(sel.md);
-	pcre2_code_free(sel.re);
-	return (int)sel.n;
-}
-
-static int emit(void *argp, const char *text, size_t len)
-{
-	(void)argp;
-	out_text(text, len);
-	return 0;
-}
-
-/* ---- one round: record until the trigger, an exit or a signal ---- */
-
-enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
-
-static sigset_t wait_mask;
-
-/* The armed trigger: a uprobe, or hardware breakpoints. */
-struct trigger_run {
-	struct mt_uprobe tu;
-	struct mt_hwbp bp;
-};
-
-/*
- * Where the trigger's file address is in the target now: the mapping of
- * its file that holds it, through the file's load bias.
- */
-static uint64_t runtime_addr(const struct trig *tr)
-{
-	struct mt_symtab t = MT_SYMTAB_INIT;
-	char maps[64], *line = NULL;
-	size_t cap = 0;
-	uint64_t rt = 0;
-	int found = 0;
-	FILE *f;
-
-	read_symbols(&t, tr->path, 1);
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt.pid);
-	f = fopen(maps, "re");
-	if (!f)
-		die_errno(MT_EXIT_DATA, "%s", maps);
-	while (!found && getline(&line, &cap, f) >= 0) {
-		struct mt_map m;
-		uint64_t bias;
-
-		if (mt_maps_parse(line, &m) || !m.exec ||
-		    m.path_len != strlen(tr->path) ||
-		    memcmp(m.path, tr->path, m.path_len) ||
-		    mt_symtab_bias(&t, m.start, m.pgoff, &bias))
-			continue;
-		rt = tr->addr + bias;
-		found = rt >= m.start && rt < m.end;
-	}
-	free(line);
-	fclose(f);
-	mt_symtab_release(&t);
-	if (!found)
-		die(MT_EXIT_DATA, "--trigger %s: 0x%" PRIx64 " of %s is in no "
-		    "executable mapping of process %d", tr->name, tr->addr,
-		    tr->path, (int)tgt.pid);
-	return rt;
-}
-
-static void arm_trigger(struct trigger_run *tg, const struct trig *tr, int mode)
-{
-	struct mt_uprobe_opts o = { 0 };
-	int err;
-
-	if (use_bp) {
-		uint64_t rt = runtime_addr(tr);
-
-		err = mt_hwbp_arm(&tg->bp, tgt.pid, rt);
-		if (err == MT_EIO && (errno == EACCES || errno == EPERM))
-			die(MT_EXIT_SYSTEM, "%s: %s (perf_event_paranoid above 2, "
-			    "or another user's process: --trigger-via uprobe, as "
-			    "root)", tg->bp.what, strerror(errno));
-		if (err < 0 && err != MT_ENOENT)
-			die(MT_EXIT_SYSTEM, "%s: %s (--trigger-via uprobe)", tg->bp.what,
-			    err == MT_EIO ? strerror(errno) : mt_strerror(err));
-		warn("trigger armed: %s @ 0x%" PRIx64 " in %s "
-		     "(hardware breakpoint at 0x%" PRIx64 ")", tr->name, tr->addr,
-		     tr->path, rt);
-		return;
-	}
-	o.ring_bytes = MT_UPROBE_EVENT_BYTES * 64;
-	o.background_close = 1;
-	o.reorder_ms = 2;
-	err = mt_uprobe_init(&tg->tu, &o);
-	if (!err) {
-		char *file = inode_path(tr->path);
-
-		err = mt_uprobe_add(&tg->tu, file, tr->name, tr->addr,
-				    MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER);
-		free(file);
-	}
-	if (!err || err > 0)
-		err = mt_uprobe_attach(&tg->tu, tgt.pid, mode);
-	if (err < 0)
-		die_up(&tg->tu, err);
-	warn("trigger armed: %s @ 0x%" PRIx64 " in %s (uprobe%s%s)", tr->name,
-	     tr->addr, tr->path, via_note ? "; " : "", via_note ? via_note : "");
-}
-
-/* Waits up to timeout_ms for the trigger: 1 with *hit set when it fired. */
-static int trigger_wait(struct trigger_run *tg, int timeout_ms,
-			struct mt_uprobe_hit *hit)
-{
-	int r;
-
-	if (use_bp) {
-		struct mt_hwbp_hit h;
-
-		r = mt_hwbp_wait(&tg->bp, timeout_ms, &wait_mask, &h);
-		if (r < 0)
-			die(MT_EXIT_SYSTEM, "%s: %s", tg->bp.what,
-			    r == MT_EIO ? strerror(errno) : mt_strerror(r));
-		if (r != MT_HWBP_HIT)
-			return 0;
-		hit->time = h.time;
-		hit->pid = h.pid;
-		hit->tid = h.tid;
-		return 1;
-	}
-	r = mt_uprobe_wait(&tg->tu, timeout_ms, &wait_mask);
-	if (r < 0)
-		die_up(&tg->tu, r);
-	if (r != MT_UPROBE_TRIGGERED)
-		return 0;
-	mt_uprobe_trigger(&tg->tu, hit);
-	return 1;
-}
-
-/* After the recording: whether the trigger fired just before it ended. */
-static int trigger_finish(struct trigger_run *tg, struct mt_uprobe_hit *hit)
-{
-	if (use_bp)
-		return trigger_wait(tg, 0, hit);
-	mt_uprobe_finish(&tg->tu);
-	return mt_uprobe_trigger(&tg->tu, hit);
-}
-
-static void trigger_release(struct trigger_run *tg)
-{
-	if (use_bp)
-		mt_hwbp_release(&tg->bp);
-	else
-		mt_uprobe_release(&tg->tu);
-}
-
-static void wallclock_line(void)
-{
-	struct timespec m, r;
-
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	clock_gettime(CLOCK_REALTIME, &r);
-	out_printf("# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
-		   m.tv_nsec, (long long)r.tv_sec, r.tv_nsec);
-}
-
-static enum stop run_round(struct trig *tr)
-{
-	struct perf_rec pr;
-	struct mt_uprobe u;
-	struct trigger_run tg;
-	struct mt_uprobe_hit hit = { 0 };
-	struct mark_line mk = { MT_NONE64, "" };
-	int armed = 0, have_u = 0, r, mode;
-	enum stop why = STOP_EXIT;
-	uint64_t start;
-
-	memset(&u, 0, sizeof(u));
-	memset(&tg, 0, sizeof(tg));
-	mode = tgt.child && round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
-	if (backend == BE_UPROBE) {
-		struct mt_uprobe_opts o = { 0 };
-
-		o.background_close = 1;
-		if (snapshot_bytes)
-			o.ring_bytes = snapshot_bytes;
-		r = mt_uprobe_init(&u, &o);
-		if (r)
-			die_up(&u, r);
-		add_functions(&u, tr);
-		r = mt_uprobe_attach(&u, tgt.pid, mode);
-		if (r)
-			die_up(&u, r);
-		have_u = 1;
-	} else {
-		perf_start(&pr, tr != NULL);
-	}
-	if (tr && !arm_after_ns && !(tgt.trace_start && mode == MT_UPROBE_EXEC)) {
-		arm_trigger(&tg, tr, mode);
-		armed = 1;
-	}
-	target_release_child(&tgt);
-	if (tr && tr->in_lib && tgt.child_stopped) {
-		target_run_to_entry(&tgt);
-		resolve_in_libraries(tr);
-	}
-	if (tr && !arm_after_ns && !armed && tgt.child) {
-		/* the command is stopped after its execve, or at its entry */
-		arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
-		armed = 1;
-	}
-	target_resume_child(&tgt);
-	start = now_mono();
-	if (!t0_mono)
-		t0_mono = start;
-	fprintf(stderr, "%s: recording %d with %s%s; Ctrl+C %s\n", mt_progname(),
-		(int)tgt.pid, backend_names[backend],
-		full ? " (full)" : "",
-		tr ? "ends without a snapshot" : "takes the snapshot");
-
-	for (;;) {
-		if (got_signal) {
-			why = STOP_SIGNAL;
-			break;
-		}
-		if (tr && !armed && now_mono() - start >= arm_after_ns) {
-			arm_trigger(&tg, tr, MT_UPROBE_PROCESS);
-			armed = 1;
-		}
-		if (armed && trigger_wait(&tg, have_u ? 0 : 50, &hit)) {
-			why = STOP_TRIGGER;
-			break;
-		}
-		if (have_u) {
-			r = mt_uprobe_wait(&u, 50, &wait_mask);
-			if (r < 0)
-				die_up(&u, r);
-			if (r == MT_UPROBE_EXITED)
-				break;
-		} else if (!armed) {
-			struct timespec ts = { 0, 50000000 };
-
-			ppoll(NULL, 0, &ts, &wait_mask);
-		}
-		if (!target_alive())
-			break;
-		if (!have_u && reap(&pr.proc, 0))
-			perf_failed(&pr, "while recording");
-	}
-	if (armed) {
-		/* the trigger may have fired just before the exit was seen */
-		struct mt_uprobe_hit late;
-
-		if (trigger_finish(&tg, &late) && why == STOP_EXIT) {
-			hit = late;
-			why = STOP_TRIGGER;
-		}
-	}
-
-	if (why == STOP_SIGNAL && tr) {
-		fprintf(stderr, "%s: interrupted before the trigger fired: no snapshot\n",
-			mt_progname());
-		if (have_u)
-			mt_uprobe_release(&u);
-		else
-			perf_stop(&pr);
-		if (armed)
-			trigger_release(&tg);
-		return why;
-	}
-	if (why == STOP_TRIGGER) {
-		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, tr->name,
-		     hit.pid, hit.tid, hit.time / 1000000000u,
-		     hit.time % 1000000000u);
-		mk.time = hit.time;
-		snprintf(mk.text, sizeof(mk.text), "# mt: trigger %" PRIu64 ".%09" PRIu64
-			 " %u/%u 0x%" PRIx64 " %s\n", hit.time / 1000000000u,
-			 hit.time % 1000000000u, hit.pid, hit.tid, tr->addr, tr->name);
-	}
-	if (repeat != 1 || round_no)
-		out_printf("# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", round_no,
-			   (why == STOP_TRIGGER ? hit.time : now_mono()) / 1000000000u,
-			   (why == STOP_TRIGGER ? hit.time : now_mono()) % 1000000000u);
-	if (have_u) {
-		r = mt_uprobe_finish(&u);
-		if (r)
-			die_up(&u, r);
-		if (backend == BE_UPROBE)
-			wallclock_line();
-		if (mt_uprobe_warnings(&u) & MT_UPROBE_W_GO) {
-			/* no return probes (Go): mt-stacks makes each call an
-			 * instant rather than a frame that never ends */
-			size_t k;
-
-			for (k = 0; k < nprobed; k++)
-				out_printf("# mt: entry-only %s\n", probed[k]);
-		}
-		r = mt_uprobe_dump(&u, why == STOP_TRIGGER ? hit.time : MT_UPROBE_ALL,
-				   emit, NULL);
-		if (r < 0)
-			die_up(&u, r);
-		if (mk.time != MT_NONE64)
-			out_text(mk.text, strlen(mk.text));
-		{
-			unsigned w;
-
-			for (w = 1; w; w <<= 1)
-				if ((mt_uprobe_warnings(&u) & w) && w != MT_UPROBE_W_GO)
-					warn("%s", mt_uprobe_warning_text(w));
-		}
-		mt_uprobe_release(&u);
-	} else {
-		char *data;
-
-		/* a trigger: the snapshot of what led to it; otherwise the
-		 * at-exit snapshot that stop takes (--snapshot=e) */
-		if (why == STOP_TRIGGER && backend == BE_PT && !full &&
-		    perf_ctl(&pr, "snapshot\n"))
-			perf_failed(&pr, "to take the snapshot");
-		perf_stop(&pr);
-		if (backend == BE_SAMPLE)
-			wallclock_line();
-		if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
-		 * line goes at the end there */
-		if (backend == BE_PT && mk.time != MT_NONE64)
-			mk.time = UINT64_MAX - 1;
-		decode(data, backend == BE_PT, &mk);
-		free(data);
-	}
-	if (armed)
-		trigger_release(&tg);
-	return why;
-}
-
-/* ---- main ---- */
-
-/*
- * A snapshot of -o DIR/, written to tmp (a temporary in DIR), becomes the
- * first DIR/snapshot-NNN.txt not yet there: link(2) never replaces a file,
- * so snapshots of earlier runs stay.
- */
-static void place_snapshot(const char *dir_out, const char *tmp)
-{
-	static int next;
-	char *name;
-
-	for (;; next++) {
-		if (asprintf(&name, "%s/snapshot-%03d.txt", dir_out, next) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		if (!link(tmp, name))
-			break;
-		if (errno != EEXIST)
-			die_errno(MT_EXIT_SYSTEM, "%s", name);
-		free(name);
-	}
-	next++;
-	unlink(tmp);
-	warn("wrote %s", name);
-	free(name);
-}
-
-/*
- * Hardware breakpoints where they fire (magic-trace's way: no privilege,
- * the program's code untouched), otherwise a uprobe.
- */
-static void choose_trigger_via(void)
-{
-	int r;
-
-	if (trigger_via == VIA_UPROBE)
-		return;
-	r = mt_hwbp_fires();
-	if (trigger_via == VIA_BREAKPOINT) {
-		if (r < 0)
-			die(MT_EXIT_SYSTEM, "--trigger-via breakpoint: no hardware "
-			    "breakpoint can be made here: perf_event_open: %s",
-			    strerror(errno));
-		if (r == 0)
-			warn("hardware breakpoints do not fire on this machine (a "
-			     "virtual machine that does not pass debug traps on): "
-			     "this trigger will not fire; --trigger-via uprobe will");
-		use_bp = 1;
-		return;
-	}
-	if (r == 1)
-		use_bp = 1;
-	else
-		via_note = r == 0 ? "hardware breakpoints do not fire on this machine"
-				  : "no hardware breakpoint can be made here";
-}
-
-static void dry_run_print(void)
-{
-	struct argv a = { 0 };
-
-	if (input) {
-		script_argv(&a, input, 1);
-		print_argv(stdout, a.v, 1);
-		argv_free(&a);
-		return;
-	}
-	if (trigger_sel) {
-		choose_trigger_via();
-		if (use_bp)
-			printf("# trigger %s: a hardware breakpoint on every thread "
-			       "(perf_event_open, breakpoint PMU)\n", trigger_sel);
-		else
-			printf("# trigger %s: a uprobe (perf_event_open, uprobe PMU)%s%s\n",
-			       trigger_sel, via_note ? ": " : "", via_note ? via_note : "");
-	}
-	if (backend == BE_UPROBE) {
-		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
-		       "functions of %s matching %s; no perf command\n",
-		       tgt.exe ? tgt.exe : "the program", functions ? functions : "(default)");
-		return;
-	}
-	record_argv(&a, -1, -1, trigger_sel != NULL);
-	print_argv(stdout, a.v, 1);
-	argv_free(&a);
-	script_argv(&a, "DIR/perf.data", backend == BE_PT);
-	print_argv(stdout, a.v, 1);
-	argv_free(&a);
-}
-
-static void choose_backend(void)
-{
-	if (backend != BE_AUTO)
-		return;
-	if (have_pt()) {
-		backend = BE_PT;
-		return;
-	}
-	backend = BE_SAMPLE;
-	if (!dry_run && !input)
-		fprintf(stderr, "%s: no Intel PT here: sampling stacks with perf "
-			"instead; for the exact calls of chosen functions use "
-			"--backend uprobe --functions REGEX\n", mt_progname());
-}
-
-
-static void check_perf(void)
-{
-	char *argv[] = { (char *)perf, "version", NULL }, buf[256];
-	int major = 0, minor = 0;
-	ssize_t n = run_output(argv, buf, sizeof(buf), 1);
-
-	if (n <= 0)
-		die(MT_EXIT_SYSTEM, "%s: cannot run perf (Debian: apt install linux-perf; "
-		    "or set MT_PERF to its path)", perf);
-	if (sscanf(buf, "perf version %d.%d", &major, &minor) != 2)
-		warn("%s: cannot read its version from \"%.40s\"; going on", perf, buf);
-	else if (major < 5 || (major == 5 && minor < 11))
-		die(MT_EXIT_SYSTEM, "perf %d.%d is too old: mt-record needs perf 5.11 "
-		    "or later (--control with -D -1)", major, minor);
-}
-
-static void check_kernel(void)
-{
-	char buf[32];
-	int paranoid = 2;
-
-	if (!kernel || geteuid() == 0)
-		return;
-	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) == 0)
-		paranoid = atoi(buf);
-	if (paranoid > 1)
-		die(MT_EXIT_SYSTEM, "--kernel needs root, or CAP_PERFMON on perf, or "
-		    "kernel.perf_event_paranoid <= 1 (it is %d)", paranoid);
-	if (read_small("/proc/sys/kernel/kptr_restrict", buf, sizeof(buf)) == 0 &&
-	    atoi(buf) > 0)
-		warn("kernel.kptr_restrict is %d: kernel symbols will not resolve",
-		     atoi(buf));
+	v = strtol(arg, &end, 10);
+	if (*end || errno || v < 0 || v > INT_MAX || end == arg)
+		die(MT_EXIT_USAGE, "--repeat %s: expected a count "
+		    "(0: forever)", arg);
+	return (int)v;
 }
 
 /* The index of arg among the n names; dies (usage) naming them. */
-static int one_of(const char *opt, const char *arg, const char *const *names, int n)
+static int one_of(const char *what, const char *arg, const char *const *names, int n)
 {
 	char list[256] = "";
 	int i;
@@ -1606,11 +169,11 @@ static int one_of(const char *opt, const char *arg, const char *const *names, in
 	for (i = 1; i < n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 			 names[i], i < n - 1 ? ", " : " or ");
-	die(MT_EXIT_USAGE, "%s %s: expected %s%s", opt, arg, list, names[0]);
+	die(MT_EXIT_USAGE, "%s %s: expected %s%s", what, arg, list, names[0]);
 }
 
-/* The options, into the option statics; dies (usage) on a bad one. */
-static void parse_options(int argc, char **argv)
+/* The options into o, -p into tgt; dies (usage) on a bad one. */
+static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char **argv)
 {
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
 	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
@@ -1644,24 +207,24 @@ static void parse_options(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+i:o:p:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			input = optarg;
+			o->input = optarg;
 			break;
 		case 'o':
-			output = optarg;
+			o->output = optarg;
 			break;
 		case 'p':
-			target_add_pids(&tgt, optarg);
+			target_add_pids(tgt, optarg);
 			break;
 		case 'v':
-			verbose = 1;
+			o->verbose = 1;
 			break;
 		case OPT_ARM:
-			if (mt_parse_duration(optarg, &arm_after_ns))
+			if (mt_parse_duration(optarg, &o->arm_after_ns))
 				die(MT_EXIT_USAGE, "--arm-after %s: expected a duration "
 				    "such as 500ms", optarg);
 			break;
 		case OPT_BACKEND:
-			backend = (enum backend)one_of("--backend", optarg,
+			o->backend = (enum backend)one_of("--backend", optarg,
 						       backend_names, 4);
 			break;
 		case OPT_CG:
@@ -1669,59 +232,43 @@ static void parse_options(int argc, char **argv)
 			    strcmp(optarg, "lbr"))
 				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf "
 				    "or lbr", optarg);
-			callgraph = optarg;
+			o->callgraph = optarg;
 			break;
 		case OPT_DRY:
-			dry_run = 1;
+			o->dry_run = 1;
 			break;
-		case OPT_FREQ: {
-			char *end;
-
-			errno = 0;
-			frequency = strtoull(optarg, &end, 10);
-			if (*end || errno || !frequency || frequency > 1000000)
-				die(MT_EXIT_USAGE, "--frequency %s: expected hertz, "
-				    "1 to 1000000", optarg);
+		case OPT_FREQ:
+			o->frequency = parse_frequency(optarg);
 			break;
-		}
 		case OPT_FULL:
-			full = 1;
+			o->full = 1;
 			break;
 		case OPT_FUNCTIONS:
-			functions = optarg;
+			o->functions = optarg;
 			break;
 		case OPT_KEEP:
-			keep_dir = optarg;
+			o->keep_dir = optarg;
 			break;
 		case OPT_KERNEL:
-			kernel = 1;
+			o->kernel = 1;
 			break;
 		case OPT_MULTI:
-			multi_thread = 1;
+			o->multi_thread = 1;
 			break;
-		case OPT_REPEAT: {
-			char *end;
-			long v;
-
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (*end || errno || v < 0 || v > INT_MAX || end == optarg)
-				die(MT_EXIT_USAGE, "--repeat %s: expected a count "
-				    "(0: forever)", optarg);
-			repeat = (int)v;
+		case OPT_REPEAT:
+			o->repeat = parse_repeat(optarg);
 			break;
-		}
 		case OPT_SIZE:
-			snapshot_bytes = parse_size(optarg);
+			o->snapshot_bytes = parse_size(optarg);
 			break;
 		case OPT_TIMING:
-			timing = optarg;
+			o->timing = optarg;
 			break;
 		case OPT_TRIGGER:
-			trigger_sel = optarg;
+			o->trigger = optarg;
 			break;
 		case OPT_VIA:
-			trigger_via = (enum via)one_of("--trigger-via", optarg,
+			o->trigger_via = (enum via)one_of("--trigger-via", optarg,
 						       via_names, 3);
 			break;
 		case OPT_HELP:
@@ -1734,70 +281,117 @@ static void parse_options(int argc, char **argv)
 	}
 }
 
-int main(int argc, char **argv)
+/* The options that cannot go together, and -o; dies (usage) on those. */
+static void check_options(struct rec *r, int argc, char **argv)
 {
-	struct trig tr = { 0 }, *trp = NULL;
-	struct sigaction sa;
-	sigset_t block;
-	const char *dir_out = NULL;
-	int n;
+	const struct rec_opts *o = &r->o;
 
-	mt_set_progname(argv[0]);
-	work_init();
-	target_init(&tgt);
-	if (getenv("MT_PERF") && *getenv("MT_PERF"))
-		perf = getenv("MT_PERF");
-	parse_options(argc, argv);
-	work_set_options(verbose, keep_dir);
 	if (optind < argc)
-		tgt.cmd = argv + optind;
-	n = !!tgt.npids + !!input + !!tgt.cmd;
-	if (n != 1)
+		r->tgt.cmd = argv + optind;
+	if (!!r->tgt.npids + !!o->input + !!r->tgt.cmd != 1)
 		die(MT_EXIT_USAGE, "name one target: -p PID, -i perf.data, or -- COMMAND");
-	if (strcmp(timing, "low") && strcmp(timing, "normal") && strcmp(timing, "high"))
-		check_raw_terms(timing);
-	if (repeat != 1 && !trigger_sel)
+	if (strcmp(o->timing, "low") && strcmp(o->timing, "normal") && strcmp(o->timing, "high"))
+		check_raw_terms(o->timing, o->dry_run);
+	if (o->repeat != 1 && !o->trigger)
 		die(MT_EXIT_USAGE, "--repeat needs --trigger");
-	if (arm_after_ns && !trigger_sel)
+	if (o->arm_after_ns && !o->trigger)
 		die(MT_EXIT_USAGE, "--arm-after needs --trigger");
-	if (trigger_via != VIA_AUTO && !trigger_sel)
+	if (o->trigger_via != VIA_AUTO && !o->trigger)
 		die(MT_EXIT_USAGE, "--trigger-via needs --trigger");
-	if (input && (trigger_sel || functions))
+	if (o->input && (o->trigger || o->functions))
 		die(MT_EXIT_USAGE, "-i decodes a recording: --trigger and --functions "
 		    "do not apply");
-	if (backend == BE_UPROBE && full)
+	if (o->backend == BE_UPROBE && o->full)
 		die(MT_EXIT_USAGE, "--full does not apply to the uprobe backend "
 		    "(use a large --snapshot-size)");
-	if (output) {
-		size_t l = strlen(output);
+	if (o->output) {
+		size_t l = strlen(o->output);
 
-		if (l && output[l - 1] == '/') {
-			if (!trigger_sel || repeat == 1)
+		if (l && o->output[l - 1] == '/') {
+			if (!o->trigger || o->repeat == 1)
 				die(MT_EXIT_USAGE, "-o DIR/ (one file per snapshot) needs "
 				    "--trigger and --repeat");
-			dir_out = output;
-			if (mkdir(dir_out, 0777) && errno != EEXIST)
-				die_errno(MT_EXIT_SYSTEM, "%s", dir_out);
-		} else if (!dry_run) {
-			output_to_or_die(output);
+			r->dir_out = o->output;
+			if (mkdir(r->dir_out, 0777) && errno != EEXIST)
+				die_errno(MT_EXIT_SYSTEM, "%s", r->dir_out);
+		} else if (!o->dry_run) {
+			output_to_or_die(o->output);
 		}
 	}
-	choose_backend();
+}
 
-	if (dry_run) {
-		char msg[256];
-		size_t i;
-
-		/* the processes are not looked at, but what would fail is said */
-		for (i = 0; i < tgt.npids; i++)
-			if (target_unrecordable(tgt.pids[i], msg, sizeof(msg)))
-				warn("%s (recording would fail)", msg);
-		if (tgt.npids)
-			tgt.pid = tgt.pids[0];
-		dry_run_print();
-		close_stdout_or_die();
-		return 0;
+static void choose_backend(struct rec_opts *o)
+{
+	if (o->backend != BE_AUTO)
+		return;
+	if (have_pt()) {
+		o->backend = BE_PT;
+		return;
 	}
+	o->backend = BE_SAMPLE;
+	if (!o->dry_run && !o->input)
+		fprintf(stderr, "%s: no Intel PT here: sampling stacks with perf "
+			"instead; for the exact calls of chosen functions use "
+			"--backend uprobe --functions REGEX\n", mt_progname());
+}
+
+/* --dry-run: what would run, on stdout. */
+static void dry_run_print(struct rec *r)
+{
+	const struct rec_opts *o = &r->o;
+	struct argv a = { 0 };
+
+	if (o->input) {
+		script_argv(&a, o->perf, o->input, 1);
+		print_argv(stdout, a.v, 1);
+		argv_free(&a);
+		return;
+	}
+	if (o->trigger) {
+		choose_trigger_via(&r->tr, o->trigger_via);
+		if (r->tr.use_bp)
+			printf("# trigger %s: a hardware breakpoint on every thread "
+			       "(perf_event_open, breakpoint PMU)\n", o->trigger);
+		else
+			printf("# trigger %s: a uprobe (perf_event_open, uprobe PMU)%s%s\n",
+			       o->trigger, r->tr.via_note ? ": " : "",
+			       r->tr.via_note ? r->tr.via_note : "");
+	}
+	if (o->backend == BE_UPROBE) {
+		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
+		       "functions of %s matching %s; no perf command\n",
+		       r->tgt.exe ? r->tgt.exe : "the program",
+		       o->functions ? o->functions : "(default)");
+		return;
+	}
+	record_argv(&a, o, &r->tgt, -1, -1, o->trigger != NULL);
+	print_argv(stdout, a.v, 1);
+	argv_free(&a);
+	script_argv(&a, o->perf, "DIR/perf.data", o->backend == BE_PT);
+	print_argv(stdout, a.v, 1);
+	argv_free(&a);
+}
+
+static void dry_run(struct rec *r)
+{
+	char msg[256];
+	size_t i;
+
+	/* the processes are not looked at, but what would fail is said */
+	for (i = 0; i < r->tgt.npids; i++)
+		if (target_unrecordable(r->tgt.pids[i], msg, sizeof(msg)))
+			warn("%s (recording would fail)", msg);
+	if (r->tgt.npids)
+		r->tgt.pid = r->tgt.pids[0];
+	dry_run_print(r);
+}
+
+/* SIGINT, SIGTERM and SIGHUP blocked but while waiting (r->wait_mask),
+ * where they end the round; SIGPIPE ignored. */
+static void catch_signals(struct rec *r)
+{
+	struct sigaction sa;
+	sigset_t block;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -1809,98 +403,465 @@ int main(int argc, char **argv)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &wait_mask);
-	sigdelset(&wait_mask, SIGINT);
-	sigdelset(&wait_mask, SIGTERM);
-	sigdelset(&wait_mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &r->wait_mask);
+	sigdelset(&r->wait_mask, SIGINT);
+	sigdelset(&r->wait_mask, SIGTERM);
+	sigdelset(&r->wait_mask, SIGHUP);
 	signal(SIGPIPE, SIG_IGN); /* write_or_die reports a closed pipe */
+}
 
+/* What this machine must have for the backend; dies (system) naming
+ * what it lacks. */
+static void check_machine(const struct rec *r)
+{
+	const struct rec_opts *o = &r->o;
+
+	target_check_pids(&r->tgt); /* bad input first: before what this machine lacks */
+	if (o->backend == BE_PT && !have_pt())
+		no_pt();
+	if (o->backend != BE_UPROBE)
+		check_perf(o->perf);
+	if (o->backend == BE_UPROBE && !mt_uprobe_supported())
+		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
+		    "(/sys/bus/event_source/devices/uprobe)");
+	check_kernel(o->kernel);
+}
+
+/* The target started (held) or looked at, the trigger resolved in it. */
+static void start_target(struct rec *r)
+{
+	if (r->o.trigger)
+		choose_trigger_via(&r->tr, r->o.trigger_via);
+	make_workdir();
+	if (r->tgt.cmd)
+		target_start_child(&r->tgt, r->out_fd);
+	else
+		target_check_target(&r->tgt);
+	if (r->o.trigger) {
+		resolve_trigger(&r->tr, &r->tgt);
+		r->trp = &r->tr;
+		r->tgt.trace_start = r->tgt.child && (r->tr.use_bp || r->tr.in_lib);
+	}
+}
+
+/* A command we ran that goes on after its snapshot ends with us. */
+static void end_target(struct rec *r)
+{
+	struct target *tgt = &r->tgt;
+	int tries;
+
+	if (!tgt->child || !target_alive(tgt))
+		return;
+	kill(tgt->child, SIGTERM);
+	for (tries = 0; tries < 50 && target_alive(tgt); tries++)
+		usleep(20000);
+	if (tgt->child && target_alive(tgt)) {
+		kill(tgt->child, SIGKILL);
+		waitpid(tgt->child, NULL, 0);
+	}
+}
+
+/* ---- the uprobe backend ---- */
+
+/* read_symbols() and inode_path() of the target, for the selection. */
+static int target_symbols(void *ctx, struct mt_symtab *t, const char *path, int must)
+{
+	return read_symbols(ctx, t, path, must);
+}
+
+static char *target_path(void *ctx, const char *path)
+{
+	return inode_path(ctx, path);
+}
+
+/*
+ * The uprobe backend's functions (functions.h): --functions REGEX over
+ * the functions of the executable and, when attached to a running
+ * process, of the shared libraries it maps; without a regex, the
+ * executable's own functions up to a cap. The names go to r->probed in
+ * the first round.
+ */
+static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr)
+{
+	struct fn_files files = { target_symbols, target_path, &r->tgt };
+	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL };
+	char **libs = NULL;
+	size_t n;
+
+	if (tr) {
+		q.skip_path = tr->path;
+		q.skip_addr = tr->addr;
+	}
+	if (r->round_no == 0)
+		q.names = &r->probed;
+	if (r->o.functions && !r->tgt.child)
+		q.libs = libs = mapped_libraries(&r->tgt);
+	n = fn_add_functions(u, &q);
+	if (libs)
+		free_paths(libs);
+	if (!n)
+		die(MT_EXIT_DATA, "%s: no function matches %s", r->tgt.exe,
+		    r->o.functions ? r->o.functions : "(the program's own functions)");
+	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
+		warn("%s: %s", r->tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
+	return (int)n;
+}
+
+static void uprobe_start(struct rec *r, struct round *rd)
+{
+	struct mt_uprobe_opts uo = { 0 };
+	int err;
+
+	uo.background_close = 1;
+	if (r->o.snapshot_bytes)
+		uo.ring_bytes = r->o.snapshot_bytes;
+	err = mt_uprobe_init(&rd->u, &uo);
+	if (err)
+		die_up(&rd->u, err);
+	add_functions(r, &rd->u, r->trp);
+	err = mt_uprobe_attach(&rd->u, r->tgt.pid, rd->mode);
+	if (err)
+		die_up(&rd->u, err);
+	rd->have_u = 1;
+}
+
+static int emit(void *argp, const char *text, size_t len)
+{
+	out_text(argp, text, len);
+	return 0;
+}
+
+static void wallclock_line(const struct rec *r)
+{
+	struct timespec m, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &t);
+	out_printf(r, "# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
+		   m.tv_nsec, (long long)t.tv_sec, t.tv_nsec);
+}
+
+/* The uprobe backend's snapshot, on r->out_fd. */
+static void uprobe_output(struct rec *r, struct round *rd)
+{
+	unsigned w;
+	int err = mt_uprobe_finish(&rd->u);
+
+	if (err)
+		die_up(&rd->u, err);
+	if (r->o.backend == BE_UPROBE)
+		wallclock_line(r);
+	if (mt_uprobe_warnings(&rd->u) & MT_UPROBE_W_GO) {
+		/* no return probes (Go): mt-stacks makes each call an
+		 * instant rather than a frame that never ends */
+		size_t k;
+
+		for (k = 0; k < r->probed.n; k++)
+			out_printf(r, "# mt: entry-only %s\n", r->probed.v[k]);
+	}
+	err = mt_uprobe_dump(&rd->u, rd->why == STOP_TRIGGER ? rd->hit.time : MT_UPROBE_ALL,
+			     emit, r);
+	if (err < 0)
+		die_up(&rd->u, err);
+	if (rd->mk.time != MT_NONE64)
+		out_text(r, rd->mk.text, strlen(rd->mk.text));
+	for (w = 1; w; w <<= 1)
+		if ((mt_uprobe_warnings(&rd->u) & w) && w != MT_UPROBE_W_GO)
+			warn("%s", mt_uprobe_warning_text(w));
+	mt_uprobe_release(&rd->u);
+}
+
+/* The pt and sample backends' snapshot: perf script's text. */
+static void perf_output(struct rec *r, struct round *rd)
+{
+	char *data;
+
+	/* a trigger: the snapshot of what led to it; otherwise the
+	 * at-exit snapshot that stop takes (--snapshot=e) */
+	if (rd->why == STOP_TRIGGER && r->o.backend == BE_PT && !r->o.full &&
+	    perf_ctl(&rd->pr, "snapshot\n"))
+		perf_failed(&rd->pr, "to take the snapshot");
+	perf_stop(&rd->pr);
+	if (r->o.backend == BE_SAMPLE)
+		wallclock_line(r);
+	if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
+	 * line goes at the end there */
+	if (r->o.backend == BE_PT && rd->mk.time != MT_NONE64)
+		rd->mk.time = UINT64_MAX - 1;
+	decode(r->o.perf, data, r->o.backend == BE_PT, &rd->mk, r->out_fd);
+	free(data);
+}
+
+/* ---- one round: record until the trigger, an exit or a signal ---- */
+
+static void arm(struct rec *r, struct round *rd, int mode)
+{
+	arm_trigger(&rd->tg, r->trp, &r->tgt, mode);
+	rd->armed = 1;
+}
+
+/* The backend recording, the trigger armed (unless --arm-after), the
+ * command let go. */
+static void round_start(struct rec *r, struct round *rd)
+{
+	struct trig *tr = r->trp;
+	uint64_t arm_after = r->o.arm_after_ns;
+
+	rd->mode = r->tgt.child && r->round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
+	if (r->o.backend == BE_UPROBE)
+		uprobe_start(r, rd);
+	else
+		perf_start(&rd->pr, &r->o, &r->tgt, tr != NULL);
+	if (tr && !arm_after && !(r->tgt.trace_start && rd->mode == MT_UPROBE_EXEC))
+		arm(r, rd, rd->mode);
+	target_release_child(&r->tgt);
+	if (tr && tr->in_lib && r->tgt.child_stopped) {
+		target_run_to_entry(&r->tgt);
+		resolve_in_libraries(tr, &r->tgt);
+	}
+	if (tr && !arm_after && !rd->armed && r->tgt.child)
+		arm(r, rd, MT_UPROBE_PROCESS); /* stopped after its execve, or at its entry */
+	target_resume_child(&r->tgt);
+}
+
+/* Until a signal, the trigger or the end of the target: rd->why. */
+static void round_wait(struct rec *r, struct round *rd)
+{
+	uint64_t start = now_mono();
+	struct mt_uprobe_hit late;
+	int err;
+
+	fprintf(stderr, "%s: recording %d with %s%s; Ctrl+C %s\n", mt_progname(),
+		(int)r->tgt.pid, backend_names[r->o.backend],
+		r->o.full ? " (full)" : "",
+		r->trp ? "ends without a snapshot" : "takes the snapshot");
+	for (;;) {
+		if (got_signal) {
+			rd->why = STOP_SIGNAL;
+			break;
+		}
+		if (r->trp && !rd->armed && now_mono() - start >= r->o.arm_after_ns)
+			arm(r, rd, MT_UPROBE_PROCESS);
+		if (rd->armed && trigger_wait(&rd->tg, rd->have_u ? 0 : 50, &r->wait_mask,
+					      &rd->hit)) {
+			rd->why = STOP_TRIGGER;
+			break;
+		}
+		if (rd->have_u) {
+			err = mt_uprobe_wait(&rd->u, 50, &r->wait_mask);
+			if (err < 0)
+				die_up(&rd->u, err);
+			if (err == MT_UPROBE_EXITED)
+				break;
+		} else if (!rd->armed) {
+			struct timespec ts = { 0, 50000000 };
+
+			ppoll(NULL, 0, &ts, &r->wait_mask);
+		}
+		if (!target_alive(&r->tgt))
+			break;
+		if (!rd->have_u && reap(&rd->pr.proc, 0))
+			perf_failed(&rd->pr, "while recording");
+	}
+	/* the trigger may have fired just before the exit was seen */
+	if (rd->armed && trigger_finish(&rd->tg, &r->wait_mask, &late) &&
+	    rd->why == STOP_EXIT) {
+		rd->hit = late;
+		rd->why = STOP_TRIGGER;
+	}
+}
+
+/* The trigger's hit, said on stderr and as the mark line of the text. */
+static void trigger_mark(const struct rec *r, struct round *rd)
+{
+	const struct trig *tr = r->trp;
+	const struct mt_uprobe_hit *hit = &rd->hit;
+
+	warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, tr->name,
+	     hit->pid, hit->tid, hit->time / 1000000000u,
+	     hit->time % 1000000000u);
+	rd->mk.time = hit->time;
+	snprintf(rd->mk.text, sizeof(rd->mk.text), "# mt: trigger %" PRIu64 ".%09" PRIu64
+		 " %u/%u 0x%" PRIx64 " %s\n", hit->time / 1000000000u,
+		 hit->time % 1000000000u, hit->pid, hit->tid, tr->addr, tr->name);
+}
+
+static enum stop run_round(struct rec *r)
+{
+	struct round rd;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.mk.time = MT_NONE64;
+	rd.why = STOP_EXIT;
+	round_start(r, &rd);
+	round_wait(r, &rd);
+	if (rd.why == STOP_SIGNAL && r->trp) {
+		fprintf(stderr, "%s: interrupted before the trigger fired: no snapshot\n",
+			mt_progname());
+		if (rd.have_u)
+			mt_uprobe_release(&rd.u);
+		else
+			perf_stop(&rd.pr);
+		if (rd.armed)
+			trigger_release(&rd.tg);
+		return rd.why;
+	}
+	if (rd.why == STOP_TRIGGER)
+		trigger_mark(r, &rd);
+	if (r->o.repeat != 1 || r->round_no)
+		out_printf(r, "# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", r->round_no,
+			   (rd.why == STOP_TRIGGER ? rd.hit.time : now_mono()) / 1000000000u,
+			   (rd.why == STOP_TRIGGER ? rd.hit.time : now_mono()) % 1000000000u);
+	if (rd.have_u)
+		uprobe_output(r, &rd);
+	else
+		perf_output(r, &rd);
+	if (rd.armed)
+		trigger_release(&rd.tg);
+	return rd.why;
+}
+
+/* ---- the rounds ---- */
+
+/*
+ * A snapshot of -o DIR/, written to tmp (a temporary in DIR), becomes the
+ * first DIR/snapshot-NNN.txt not yet there: link(2) never replaces a file,
+ * so snapshots of earlier runs stay.
+ */
+static void place_snapshot(struct rec *r, const char *tmp)
+{
+	char *name;
+
+	for (;; r->next_snapshot++) {
+		if (asprintf(&name, "%s/snapshot-%03d.txt", r->dir_out, r->next_snapshot) < 0)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		if (!link(tmp, name))
+			break;
+		if (errno != EEXIST)
+			die_errno(MT_EXIT_SYSTEM, "%s", name);
+		free(name);
+	}
+	r->next_snapshot++;
+	unlink(tmp);
+	warn("wrote %s", name);
+	free(name);
+}
+
+/* -o DIR/: the round's text goes to a temporary in DIR (named in tmp). */
+static int open_snapshot(struct rec *r, char *tmp, size_t len)
+{
+	char *in;
+	mode_t mask = umask(0);
+	int fd;
+
+	umask(mask);
+	if (asprintf(&in, "%s/snapshot", r->dir_out) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	fd = output_tmp_beside(in, tmp, len);
+	free(in);
+	if (fd < 0 || fchmod(fd, 0666 & ~mask))
+		die_errno(MT_EXIT_SYSTEM, "%s", r->dir_out);
+	r->out_fd = fd;
+	return fd;
+}
+
+static void close_snapshot(struct rec *r, int fd, const char *tmp, enum stop why)
+{
+	if (fsync(fd) || close(fd))
+		die_errno(MT_EXIT_SYSTEM, "%s: write error", r->dir_out);
+	r->out_fd = 1;
+	if (why == STOP_SIGNAL && r->trp)
+		unlink(tmp);
+	else
+		place_snapshot(r, tmp);
+}
+
+/* --repeat rounds, each ended by the trigger, while the target runs. */
+static void record_rounds(struct rec *r)
+{
+	const struct rec_opts *o = &r->o;
+
+	for (r->round_no = 0; o->repeat == 0 || r->round_no < o->repeat; r->round_no++) {
+		char tmp[PATH_MAX];
+		enum stop why;
+		int fd = r->dir_out ? open_snapshot(r, tmp, sizeof(tmp)) : -1;
+
+		why = run_round(r);
+		if (fd >= 0)
+			close_snapshot(r, fd, tmp, why);
+		if (why == STOP_SIGNAL && r->trp && !r->round_no && o->output &&
+		    output_discard())
+			warn("nothing recorded: %s left as it was", o->output);
+		if (why != STOP_TRIGGER || !target_alive(&r->tgt))
+			break;
+	}
+}
+
+/* ---- main ---- */
+
+/* Frees what r holds; the work directory goes with it. */
+static void rec_release(struct rec *r)
+{
+	trig_release(&r->tr, &r->tgt);
+	fn_names_release(&r->probed);
+	free(r->tgt.exe);
+	free(r->tgt.pids);
+	workdir_done();
+}
+
+static void rec_init(struct rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->o.repeat = 1;
+	r->o.backend = BE_AUTO;
+	r->o.trigger_via = VIA_AUTO;
+	r->o.timing = "normal";
+	r->o.callgraph = "fp";
+	r->o.perf = "perf";
+	r->o.frequency = 1000;
+	r->out_fd = 1;
+	target_init(&r->tgt);
+}
+
+int main(int argc, char **argv)
+{
+	struct rec rec, *r = &rec;
+
+	mt_set_progname(argv[0]);
+	work_init();
+	rec_init(r);
+	if (getenv("MT_PERF") && *getenv("MT_PERF"))
+		r->o.perf = getenv("MT_PERF");
+	parse_options(&r->o, &r->tgt, argc, argv);
+	r->tr.sel = r->o.trigger;
+	work_set_options(r->o.verbose, r->o.keep_dir);
+	check_options(r, argc, argv);
+	choose_backend(&r->o);
+	if (r->o.dry_run) {
+		dry_run(r);
+		close_stdout_or_die();
+		rec_release(r);
+		return 0;
+	}
+	catch_signals(r);
 	if (getenv("MT_PERF_CONFIG") && *getenv("MT_PERF_CONFIG") &&
 	    access(getenv("MT_PERF_CONFIG"), R_OK))
 		die_errno(MT_EXIT_SYSTEM, "MT_PERF_CONFIG %s", getenv("MT_PERF_CONFIG"));
-	if (input) {
-		check_perf();
+	if (r->o.input) {
+		check_perf(r->o.perf);
 		make_workdir();
-		decode(input, is_auxtrace(input), NULL);
+		decode(r->o.perf, r->o.input, is_auxtrace(r->o.input), NULL, r->out_fd);
 		close_stdout_or_die();
+		rec_release(r);
 		return 0;
 	}
-	target_check_pids(&tgt); /* bad input first: before what this machine lacks */
-	if (backend == BE_PT && !have_pt())
-		no_pt();
-	if (backend != BE_UPROBE)
-		check_perf();
-	if (backend == BE_UPROBE && !mt_uprobe_supported())
-		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
-		    "(/sys/bus/event_source/devices/uprobe)");
-	check_kernel();
-	if (trigger_sel)
-		choose_trigger_via();
-	make_workdir();
-	if (tgt.cmd)
-		target_start_child(&tgt, out_fd);
-	else
-		target_check_target(&tgt);
-	if (trigger_sel) {
-		resolve_trigger(&tr);
-		trp = &tr;
-		tgt.trace_start = tgt.child && (use_bp || tr.in_lib);
-	}
-	for (round_no = 0; repeat == 0 || round_no < repeat; round_no++) {
-		char tmp[PATH_MAX];
-		enum stop why;
-		int fd = -1;
-
-		if (dir_out) {
-			char *in;
-			mode_t mask = umask(0);
-
-			umask(mask);
-			if (asprintf(&in, "%s/snapshot", dir_out) < 0)
-				die(MT_EXIT_SYSTEM, "out of memory");
-			fd = output_tmp_beside(in, tmp, sizeof(tmp));
-			free(in);
-			if (fd < 0 || fchmod(fd, 0666 & ~mask))
-				die_errno(MT_EXIT_SYSTEM, "%s", dir_out);
-			out_fd = fd;
-		}
-		why = run_round(trp);
-		if (fd >= 0) {
-			if (fsync(fd) || close(fd))
-				die_errno(MT_EXIT_SYSTEM, "%s: write error", dir_out);
-			out_fd = 1;
-			if (why == STOP_SIGNAL && trp)
-				unlink(tmp);
-			else
-				place_snapshot(dir_out, tmp);
-		}
-		if (why == STOP_SIGNAL && trp && !round_no && output &&
-		    output_discard())
-			warn("nothing recorded: %s left as it was", output);
-		if (why != STOP_TRIGGER || !target_alive())
-			break;
-	}
-	if (tgt.child && target_alive()) {
-		/* a command we ran that goes on after its snapshot ends with us */
-		int tries;
-
-		kill(tgt.child, SIGTERM);
-		for (tries = 0; tries < 50 && target_alive(); tries++)
-			usleep(20000);
-		if (tgt.child && target_alive()) {
-			kill(tgt.child, SIGKILL);
-			waitpid(tgt.child, NULL, 0);
-		}
-	}
+	check_machine(r);
+	start_target(r);
+	record_rounds(r);
+	end_target(r);
 	close_stdout_or_die();
-	free(tr.name);
-	if (tr.path != tgt.exe)
-		free(tr.path);
-	while (nprobed)
-		free(probed[--nprobed]);
-	free(probed);
-	free(tgt.exe);
-	free(tgt.pids);
-	workdir_done();
+	rec_release(r);
 	return 0;
 }

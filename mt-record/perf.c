@@ -2,25 +2,35 @@
  * mt-record's processes and perf's private directory: start a command
  * (never through a shell) and reap it, print a perf command line as it
  * would run, the environment perf gets (PERF_CONFIG, HOME), and the work
- * directory, removed however mt-record ends. See perf.h.
+ * directory, removed however mt-record ends; perf record's and perf
+ * script's command lines, the control of a running perf record, the
+ * decoding of a recording, and the checks of PT and perf. See perf.h.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmdline.h"
 #include "die.h"
 #include "err.h"
 #include "perf.h"
+#include "perfline.h"
+#include "stream.h"
 #include "banned.h"
+
+#define PT_SYSFS "/sys/bus/event_source/devices/intel_pt"
 
 /* The work directory and what decides about it: work_init(),
  * work_set_options(), make_workdir(). */
@@ -305,4 +315,448 @@ void make_workdir(void)
 		_exit(0);
 	}
 	close(gate[0]); /* gate[1] stays open until we end */
+}
+
+uint64_t now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!pf.verbose)
+		return;
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+/* ---- Intel PT ---- */
+
+int have_pt(void)
+{
+	struct stat st;
+
+	return stat(PT_SYSFS, &st) == 0;
+}
+
+void no_pt(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char *line = NULL, vendor[64] = "unknown";
+	size_t cap = 0;
+	int flag_pt = 0, hv = 0, seen_flags = 0;
+
+	while (f && getline(&line, &cap, f) >= 0) {
+		if (!strncmp(line, "vendor_id", 9) && strchr(line, ':'))
+			sscanf(strchr(line, ':') + 1, " %63s", vendor);
+		if (!seen_flags && !strncmp(line, "flags", 5)) {
+			seen_flags = 1;
+			flag_pt = strstr(line, " intel_pt") != NULL;
+			hv = strstr(line, " hypervisor") != NULL;
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	die(MT_EXIT_SYSTEM, "no Intel PT here: %s does not exist (CPU vendor %s, "
+	    "%s intel_pt flag in /proc/cpuinfo%s); use --backend uprobe "
+	    "--functions REGEX for the exact calls of chosen functions, or "
+	    "--backend sample for sampled stacks", PT_SYSFS, vendor,
+	    flag_pt ? "an" : "no",
+	    hv ? ", in a virtual machine, which rarely passes PT through" : "");
+}
+
+/* The intel_pt event's config terms for --timing. */
+static const char *pt_terms(const struct rec_opts *o)
+{
+	char caps[16];
+
+	if (!strcmp(o->timing, "low"))
+		return "";
+	if (!strcmp(o->timing, "normal") || !strcmp(o->timing, "high")) {
+		if (!o->dry_run && (read_small(PT_SYSFS "/caps/psb_cyc", caps, sizeof(caps)) ||
+				 caps[0] != '1')) {
+			warn("this CPU has no cycle-accurate PT timing (caps/psb_cyc): "
+			     "timing will be ~1us instead of ~10ns");
+			return "";
+		}
+		return !strcmp(o->timing, "normal") ? "cyc=1,cyc_thresh=1,mtc_period=0" :
+			"cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1";
+	}
+	return o->timing; /* raw terms, checked below */
+}
+
+void check_raw_terms(const char *t, int dry_run)
+{
+	static const struct { const char *name, *caps; } known[] = {
+		{ "cyc", NULL }, { "cyc_thresh", "cycle_thresholds" },
+		{ "mtc", NULL }, { "mtc_period", "mtc_periods" },
+		{ "noretcomp", NULL }, { "psb_period", "psb_periods" },
+	};
+	char *copy = strdup(t), *save = NULL, *term;
+
+	if (!copy)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	for (term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(term, '='), *end, path[256], caps[64];
+		unsigned long v = 1;
+		size_t i;
+
+		if (eq) {
+			*eq = '\0';
+			errno = 0;
+			v = strtoul(eq + 1, &end, 0);
+			if (!eq[1] || *end || errno || v > 15)
+				die(MT_EXIT_USAGE, "--timing %s: %s=%s: expected a small number",
+				    t, term, eq + 1);
+		}
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcmp(term, known[i].name))
+				break;
+		if (i == sizeof(known) / sizeof(known[0]))
+			die(MT_EXIT_USAGE, "--timing %s: unknown term '%s' (low, normal, "
+			    "high, or terms cyc, cyc_thresh, mtc, mtc_period, noretcomp, "
+			    "psb_period)", t, term);
+		if (dry_run || !known[i].caps)
+			continue;
+		snprintf(path, sizeof(path), PT_SYSFS "/caps/%s", known[i].caps);
+		if (read_small(path, caps, sizeof(caps)) == 0 &&
+		    !((strtoul(caps, NULL, 16) >> v) & 1))
+			die(MT_EXIT_USAGE, "--timing: %s=%lu is not supported by this CPU "
+			    "(caps/%s = %s)", term, v, known[i].caps, caps);
+	}
+	free(copy);
+}
+
+/* The -m,PAGES of --snapshot-size: a power of two of pages, warned. */
+static uint64_t aux_pages(uint64_t snapshot_bytes)
+{
+	uint64_t pages, p2 = 1;
+
+	if (!snapshot_bytes)
+		return 0;
+	pages = (snapshot_bytes + 4095) / 4096;
+	while (p2 < pages)
+		p2 <<= 1;
+	if (p2 * 4096 != snapshot_bytes)
+		warn("--snapshot-size: %" PRIu64 " bytes rounded up to %" PRIu64
+		     " KiB (a power of two of 4 KiB pages)", snapshot_bytes, p2 * 4);
+	return p2;
+}
+
+/* ---- perf command lines ---- */
+
+void arg(struct argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	va_end(ap);
+	grow_or_die(&a->v, &a->cap, a->n + 1, sizeof(*a->v));
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+void argv_free(struct argv *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+static void target_args(struct argv *a, const struct target *tgt, int multi_thread,
+			int per_thread_ok)
+{
+	size_t i;
+	char buf[4096] = "";
+
+	for (i = 0; i < tgt->npids || (!i && tgt->pid); i++) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, sizeof(buf) - l, "%s%d", i ? "," : "",
+			 (int)(tgt->npids ? tgt->pids[i] : tgt->pid));
+	}
+	if (!multi_thread && per_thread_ok) {
+		arg(a, "--per-thread");
+		arg(a, "-t");
+	} else {
+		arg(a, "-p");
+	}
+	arg(a, "%s", buf[0] ? buf : "PID");
+}
+
+void record_argv(struct argv *a, const struct rec_opts *o, const struct target *tgt,
+		 int ctl, int ack, int with_trigger)
+{
+	arg(a, "%s", o->perf);
+	arg(a, "record");
+	arg(a, "-o");
+	arg(a, "%s/perf.data", workdir_path() ? workdir_path() : "DIR");
+	if (o->backend == BE_PT) {
+		const char *terms = pt_terms(o);
+		uint64_t pages = aux_pages(o->snapshot_bytes);
+
+		arg(a, "--timestamp");
+		arg(a, "-e");
+		arg(a, "intel_pt/%s/%s", terms, o->kernel ? "uk" : "u");
+		target_args(a, tgt, o->multi_thread, 1);
+		if (!o->full)
+			arg(a, with_trigger ? "--snapshot" : "--snapshot=e");
+		if (pages)
+			arg(a, "-m,%" PRIu64, pages);
+		if (o->kernel)
+			arg(a, "--kcore");
+	} else {
+		arg(a, "-e");
+		arg(a, "cpu-clock/freq=%" PRIu64 "/%s", o->frequency, o->kernel ? "" : "u");
+		arg(a, "-k");
+		arg(a, "mono");
+		arg(a, "--call-graph");
+		arg(a, "%s", o->callgraph);
+		if (!o->full)
+			arg(a, "--overwrite");
+		target_args(a, tgt, o->multi_thread, 0);
+	}
+	arg(a, "-D");
+	arg(a, "-1");
+	if (ctl >= 0)
+		arg(a, "--control=fd:%d,%d", ctl, ack);
+	else
+		arg(a, "--control=fd:CTL,ACK");
+}
+
+void script_argv(struct argv *a, const char *perf, const char *data, int pt)
+{
+	arg(a, "%s", perf);
+	arg(a, "script");
+	arg(a, "-i");
+	arg(a, "%s", data);
+	arg(a, "--ns");
+	if (pt) {
+		arg(a, "--itrace=bep");
+		arg(a, "-F");
+		arg(a, "comm,pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period");
+	} else {
+		arg(a, "-F");
+		arg(a, "comm,pid,tid,time,event,ip,sym,symoff,dso");
+	}
+}
+
+/* HEADER_AUXTRACE is feature bit 18 of the header's feature bitmap at
+ * byte 72. */
+int is_auxtrace(const char *path)
+{
+	unsigned char h[104];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	if (n < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8))
+		die(MT_EXIT_DATA, "%s: not a perf.data file", path);
+	return (h[72 + 18 / 8] >> (18 % 8)) & 1;
+}
+
+/* ---- control of a running perf record ---- */
+
+/* 8 s at most, as magic-trace */
+int perf_ctl(struct perf_rec *r, const char *cmd_text)
+{
+	char buf[16];
+	size_t got = 0;
+	struct pollfd pfd = { r->ack, POLLIN, 0 };
+	uint64_t deadline = now_mono() + 8000000000ull;
+
+	say("perf control: %s", cmd_text);
+	if (write(r->ctl, cmd_text, strlen(cmd_text)) < 0)
+		return -1;
+	while (got < 4) {
+		int wait_ms = (int)((deadline - now_mono()) / 1000000);
+		ssize_t n;
+
+		if (now_mono() >= deadline || poll(&pfd, 1, wait_ms > 0 ? wait_ms : 0) == 0)
+			return -1;
+		n = read(r->ack, buf + got, sizeof(buf) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	return memcmp(buf, "ack\n", 4) ? -1 : 0;
+}
+
+void perf_failed(struct perf_rec *r, const char *doing)
+{
+	if (r->proc.pid && !reap(&r->proc, 0)) {
+		kill(r->proc.pid, SIGKILL);
+		reap(&r->proc, 1);
+	}
+	show_stderr(&r->proc);
+	if (r->tgt->child)
+		kill(r->tgt->child, SIGKILL);
+	die(MT_EXIT_SYSTEM, "perf record failed %s (its messages are above)", doing);
+}
+
+void perf_start(struct perf_rec *r, const struct rec_opts *o, const struct target *tgt,
+		int with_trigger)
+{
+	struct argv a = { 0 };
+	int c[2], k[2], keep[2];
+	char *errname;
+
+	if (pipe2(c, O_CLOEXEC) || pipe2(k, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	r->tgt = tgt;
+	record_argv(&a, o, tgt, c[0], k[1], with_trigger);
+	keep[0] = c[0];
+	keep[1] = k[1];
+	if (asprintf(&errname, "%s/perf-record.err", workdir_path()) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	spawn(&r->proc, a.v, -1, keep, 2, errname, 1);
+	free(errname);
+	argv_free(&a);
+	close(c[0]);
+	close(k[1]);
+	r->ctl = c[1];
+	r->ack = k[0];
+	/* perf starts with its events disabled (-D -1): the ack of
+	 * "enable" says it is recording, no fixed sleep */
+	if (perf_ctl(r, "enable\n"))
+		perf_failed(r, "to start");
+}
+
+void perf_stop(struct perf_rec *r)
+{
+	int tries;
+
+	if (perf_ctl(r, "stop\n") && !reap(&r->proc, 0))
+		kill(r->proc.pid, SIGTERM);
+	for (tries = 0; tries < 300 && !reap(&r->proc, 0); tries++)
+		usleep(20000);
+	if (!reap(&r->proc, 0)) {
+		kill(r->proc.pid, SIGKILL);
+		reap(&r->proc, 1);
+	}
+	close(r->ctl);
+	close(r->ack);
+	if (!WIFEXITED(r->proc.status) || WEXITSTATUS(r->proc.status)) {
+		show_stderr(&r->proc);
+		die(MT_EXIT_SYSTEM, "perf record failed (status %d; its messages are above)",
+		    r->proc.status);
+	}
+	free(r->proc.errfile);
+	r->proc.errfile = NULL;
+}
+
+/* ---- decoding: perf script, with a mark put in time order ---- */
+
+void decode(const char *perf, const char *data, int pt, const struct mark_line *mk,
+	    int out_fd)
+{
+	struct argv a = { 0 };
+	struct proc p;
+	int fds[2], pending = mk && mk->time != MT_NONE64;
+	char *errname, *buf = NULL;
+	size_t cap = 0, len = 0;
+	unsigned long long lines = 0;
+	int show = mt_progress_enabled();
+	ssize_t n;
+	FILE *in;
+
+	script_argv(&a, perf, data, pt);
+	if (pipe2(fds, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	if (asprintf(&errname, "%s/perf-script.err", workdir_path()) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	spawn(&p, a.v, fds[1], NULL, 0, errname, 1);
+	free(errname);
+	argv_free(&a);
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	if (!in)
+		die_errno(MT_EXIT_SYSTEM, "fdopen");
+	while ((n = getline(&buf, &cap, in)) > 0) {
+		if (show && !(++lines & 0xffff))
+			fprintf(stderr, "\r%s: decoding: %llu lines", mt_progname(),
+				lines);
+		if (pending) {
+			struct mt_perf_line l;
+			const char *why;
+
+			len = (size_t)n;
+			if (!mt_perf_parse_line(buf, len - (buf[len - 1] == '\n'), &l, &why) &&
+			    l.time != MT_NONE64 && l.time > mk->time) {
+				write_or_die(out_fd, mk->text, strlen(mk->text));
+				pending = 0;
+			}
+		}
+		write_or_die(out_fd, buf, (size_t)n);
+	}
+	free(buf);
+	fclose(in);
+	if (show && lines > 0xffff)
+		fprintf(stderr, "\r%s: decoded %llu lines\n", mt_progname(), lines);
+	reap(&p, 1);
+	if (pending)
+		write_or_die(out_fd, mk->text, strlen(mk->text));
+	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status)) {
+		show_stderr(&p);
+		die(MT_EXIT_SYSTEM, "perf script failed on %s (its messages are above)",
+		    data);
+	}
+	free(p.errfile);
+}
+
+/* ---- what perf needs here ---- */
+
+void check_perf(const char *perf)
+{
+	char *argv[] = { (char *)perf, "version", NULL }, buf[256];
+	int major = 0, minor = 0;
+	ssize_t n = run_output(argv, buf, sizeof(buf), 1);
+
+	if (n <= 0)
+		die(MT_EXIT_SYSTEM, "%s: cannot run perf (Debian: apt install linux-perf; "
+		    "or set MT_PERF to its path)", perf);
+	if (sscanf(buf, "perf version %d.%d", &major, &minor) != 2)
+		warn("%s: cannot read its version from \"%.40s\"; going on", perf, buf);
+	else if (major < 5 || (major == 5 && minor < 11))
+		die(MT_EXIT_SYSTEM, "perf %d.%d is too old: mt-record needs perf 5.11 "
+		    "or later (--control with -D -1)", major, minor);
+}
+
+void check_kernel(int kernel)
+{
+	char buf[32];
+	int paranoid = 2;
+
+	if (!kernel || geteuid() == 0)
+		return;
+	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) == 0)
+		paranoid = atoi(buf);
+	if (paranoid > 1)
+		die(MT_EXIT_SYSTEM, "--kernel needs root, or CAP_PERFMON on perf, or "
+		    "kernel.perf_event_paranoid <= 1 (it is %d)", paranoid);
+	if (read_small("/proc/sys/kernel/kptr_restrict", buf, sizeof(buf)) == 0 &&
+	    atoi(buf) > 0)
+		warn("kernel.kptr_restrict is %d: kernel symbols will not resolve",
+		     atoi(buf));
 }

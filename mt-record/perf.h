@@ -1,14 +1,24 @@
 /*
- * mt-record's child processes and perf's private directory. A struct proc
- * is owned by its caller; the work directory is this file's own state,
+ * Driving perf for mt-record: its child processes and perf's private
+ * directory, the perf record and perf script command lines, the control
+ * of a running perf record, the decoding of a recording, and what this
+ * machine must have for them (Intel PT, a recent perf, the kernel's
+ * permission). A struct proc, struct argv and struct perf_rec are owned
+ * by their caller; the work directory (and -v) is this file's own state,
  * set up through work_init(), work_set_options() and make_workdir(), and
- * read through workdir_path(). Failures die through die.h.
+ * read through workdir_path(). Options come in as a read-only struct
+ * rec_opts (opts.h), the target as a struct target (target.h). Failures
+ * die through die.h with mt-record's messages and exit codes.
  */
 #ifndef MT_RECORD_PERF_H
 #define MT_RECORD_PERF_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+#include "opts.h"
+#include "target.h"
 
 /* A perf (or other) process, its pidfd-less handle. */
 struct proc {
@@ -72,5 +82,116 @@ void spawn(struct proc *p, char *const *argv, int out, const int *keep,
  * exited non-zero.
  */
 ssize_t run_output(char *const *argv, char *buf, size_t len, int is_perf);
+
+/* CLOCK_MONOTONIC now, in nanoseconds. */
+uint64_t now_mono(void);
+
+/* ---- Intel PT ---- */
+
+/* Whether this machine has Intel PT (its perf event source in sysfs). */
+int have_pt(void);
+
+/* Dies (system) saying why there is no PT, from /proc/cpuinfo: vendor,
+ * flags, hypervisor; and what to use instead. */
+void no_pt(void) __attribute__((noreturn));
+
+/*
+ * Checks raw --timing terms t ("cyc=1,mtc_period=0"): only the ones
+ * magic-trace exposes, values checked against the PMU's caps bitmaps
+ * where there is one (not with dry_run). Dies (usage) on a bad one.
+ */
+void check_raw_terms(const char *t, int dry_run);
+
+/* ---- perf command lines ---- */
+
+/* A NULL-terminated argument vector of malloced strings; { 0 } is empty
+ * (v NULL until the first arg()). */
+struct argv {
+	char **v;
+	size_t n, cap;
+};
+
+/* Appends the printf-formatted argument; dies when out of memory. */
+void arg(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Frees a's strings and vector; a is empty again. */
+void argv_free(struct argv *a);
+
+/*
+ * Appends perf record's command line for the pt and sample backends of o
+ * (o->backend BE_PT or BE_SAMPLE) on tgt's processes (tgt->pids, else
+ * tgt->pid; "PID" when neither is known yet); with_trigger: a snapshot
+ * is taken on demand rather than at exit. ctl/ack: perf's ends of the
+ * control descriptors, or -1 for --dry-run. With PT, --timing's terms may
+ * warn that this CPU has no cycle-accurate timing, and --snapshot-size
+ * that it was rounded up.
+ */
+void record_argv(struct argv *a, const struct rec_opts *o, const struct target *tgt,
+		 int ctl, int ack, int with_trigger);
+
+/* Appends perf script's command line (perf: the program) on the
+ * recording data: the field set mt-script-parse reads, for PT (pt) or
+ * for samples. */
+void script_argv(struct argv *a, const char *perf, const char *data, int pt);
+
+/* Whether the perf.data at path holds AUX area tracing (PT); dies when
+ * it cannot be read (system) or is no perf.data (data). */
+int is_auxtrace(const char *path);
+
+/* ---- a running perf record ---- */
+
+struct perf_rec {
+	struct proc proc;
+	int ctl, ack;              /* our ends of perf's control descriptors */
+	const struct target *tgt;  /* whose command perf_failed() kills */
+};
+
+/*
+ * Starts perf record (record_argv()) with its events disabled, its
+ * stderr into the work directory, then enables them: when this returns
+ * it records. Dies through perf_failed() when perf does not ack.
+ */
+void perf_start(struct perf_rec *r, const struct rec_opts *o, const struct target *tgt,
+		int with_trigger);
+
+/* Sends the control command cmd_text ("snapshot\n") and waits for perf's
+ * ack (8 s at most): 0, or -1 when perf is gone or did not ack (the
+ * caller reports it, as a rule through perf_failed()). -v prints it. */
+int perf_ctl(struct perf_rec *r, const char *cmd_text);
+
+/* Kills perf record and the command we ran, shows perf's messages and
+ * dies (system): "perf record failed DOING". */
+void perf_failed(struct perf_rec *r, const char *doing) __attribute__((noreturn));
+
+/* Stops perf record (stop, then SIGTERM, then SIGKILL) and reaps it; dies
+ * (system) with its messages when it failed. */
+void perf_stop(struct perf_rec *r);
+
+/* ---- decoding ---- */
+
+/* A line put into the decoded text before the first line later than
+ * time (MT_NONE64: none), or at its end. */
+struct mark_line {
+	uint64_t time;
+	char text[512];
+};
+
+/*
+ * Runs perf script (script_argv()) on data and copies its text to out_fd,
+ * mk (or NULL) put in time order; shows progress on a terminal. Dies
+ * (system) with perf's messages when perf script fails.
+ */
+void decode(const char *perf, const char *data, int pt, const struct mark_line *mk,
+	    int out_fd);
+
+/* ---- what perf needs here ---- */
+
+/* Dies (system) unless perf (the program) runs and is 5.11 or later;
+ * warns when its version cannot be read. */
+void check_perf(const char *perf);
+
+/* With kernel (--kernel): dies (system) unless perf may record the
+ * kernel; warns when its symbols will not resolve. */
+void check_kernel(int kernel);
 
 #endif

@@ -1,10 +1,12 @@
 /*
  * mt-record's target: the -p processes or the command it runs, checked
  * that they can be recorded, started held, released, and (traced) run to
- * the command's entry point. See target.h.
+ * the command's entry point; and the files it maps, opened and their
+ * symbols read. See target.h.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include "cmdline.h"
 #include "die.h"
 #include "err.h"
+#include "proc.h"
 #include "target.h"
 #include "banned.h"
 
@@ -282,4 +285,153 @@ void target_check_target(struct target *t)
 	t->exe = strdup(buf);
 	if (!t->exe)
 		die(MT_EXIT_SYSTEM, "out of memory");
+}
+
+/* ---- the files the target maps ---- */
+
+#define DELETED " (deleted)"
+
+int is_deleted(const char *name)
+{
+	size_t n = strlen(name), k = strlen(DELETED);
+
+	return n > k && !strcmp(name + n - k, DELETED);
+}
+
+char *inode_path(const struct target *tgt, const char *name)
+{
+	char maps[64], *line = NULL, *r = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (!is_deleted(name) || !tgt->pid) {
+		r = strdup(name);
+	} else if (tgt->exe && !strcmp(name, tgt->exe)) {
+		if (asprintf(&r, "/proc/%d/exe", (int)tgt->pid) < 0)
+			r = NULL;
+	} else {
+		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt->pid);
+		f = fopen(maps, "re");
+		while (f && !r && getline(&line, &cap, f) >= 0) {
+			struct mt_map m;
+
+			if (mt_maps_parse(line, &m) || m.path_len != strlen(name) ||
+			    memcmp(m.path, name, m.path_len))
+				continue;
+			if (asprintf(&r, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+				     (int)tgt->pid, m.start, m.end) < 0)
+				r = NULL;
+			break;
+		}
+		free(line);
+		if (f)
+			fclose(f);
+		if (!r)
+			r = strdup(name);
+	}
+	if (!r)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return r;
+}
+
+int open_mapped(const struct target *tgt, const char *name)
+{
+	char *path = inode_path(tgt, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e = errno;
+
+	free(path);
+	errno = e;
+	return fd;
+}
+
+int target_alive(struct target *tgt)
+{
+	if (tgt->child) {
+		int st;
+		pid_t r = waitpid(tgt->child, &st, WNOHANG);
+
+		if (r == tgt->child) {
+			tgt->child = 0;
+			return 0;
+		}
+		return 1;
+	}
+	return !(kill(tgt->pid, 0) && errno == ESRCH);
+}
+
+int read_symbols(const struct target *tgt, struct mt_symtab *t, const char *path,
+		 int must)
+{
+	int fd = open_mapped(tgt, path), n;
+
+	if (fd < 0) {
+		if (must && is_deleted(path)) {
+			int e = errno;
+			char *via = inode_path(tgt, path);
+
+			errno = e;
+			die_errno(MT_EXIT_SYSTEM, "%s: through %s", path, via);
+		}
+		if (must)
+			die_errno(MT_EXIT_SYSTEM, "%s", path);
+		return MT_EIO;
+	}
+	n = mt_symtab_read(t, fd);
+	if (n >= 0 && !t->has_symtab) {
+		int dfd = mt_symtab_find_debug(t, path, NULL, 0, NULL);
+
+		if (dfd >= 0) {
+			if (mt_symtab_merge(t, dfd) == MT_ENOMEM)
+				n = MT_ENOMEM;
+			close(dfd);
+		}
+	}
+	close(fd);
+	if (must && n == MT_EMAGIC)
+		die(MT_EXIT_DATA, "%s: not an ELF file", path);
+	if (must && n < 0)
+		die_mt(n, "%s", path);
+	return n < 0 ? n : 0;
+}
+
+char **mapped_libraries(const struct target *tgt)
+{
+	char maps[64], *line = NULL, **v = NULL;
+	size_t cap = 0, n = 0, vcap = 0, k;
+	FILE *f;
+
+	grow_or_die(&v, &vcap, 0, sizeof(*v));
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt->pid);
+	f = fopen(maps, "re");
+	while (f && getline(&line, &cap, f) >= 0) {
+		struct mt_map m;
+		char *path;
+		int seen = 0;
+
+		if (mt_maps_parse(line, &m) || !m.exec || m.path[0] != '/')
+			continue;
+		path = line + (m.path - line);
+		path[m.path_len] = '\0';
+		for (k = 0; k < n; k++)
+			seen |= !strcmp(v[k], path);
+		if (seen || !strcmp(path, tgt->exe))
+			continue;
+		grow_or_die(&v, &vcap, n + 1, sizeof(*v));
+		if (!(v[n++] = strdup(path)))
+			die(MT_EXIT_SYSTEM, "out of memory");
+		v[n] = NULL;
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+void free_paths(char **v)
+{
+	size_t k;
+
+	for (k = 0; v[k]; k++)
+		free(v[k]);
+	free(v);
 }

@@ -1,8 +1,9 @@
 /*
  * The process mt-record records: the -p PIDs, or the command after --,
- * which it forks held on a pipe (the gate) until target_release_child().
- * struct target is owned by its caller (one per mt-record run); the
- * functions here read and write only its fields. Every failure dies
+ * which it forks held on a pipe (the gate) until target_release_child();
+ * and the files it maps (a deleted one through the kernel's link to it),
+ * with their symbols. struct target is owned by its caller (one per
+ * mt-record run); the functions here read and write only its fields. Every failure dies
  * through die.h with mt-record's messages and exit codes.
  */
 #ifndef MT_RECORD_TARGET_H
@@ -10,6 +11,8 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "symtab.h"
 
 struct target {
 	pid_t *pids;        /* -p, in the order given, no duplicates */
@@ -66,5 +69,53 @@ int target_unrecordable(pid_t pid, char *msg, size_t len);
 /* Reads at most len - 1 bytes of the file path into buf, NUL-terminated:
  * 0, or -1 (errno) when it cannot be opened or read. */
 int read_small(const char *path, char *buf, size_t len);
+
+/* Whether the target runs on: our child not reaped yet (reaping it sets
+ * t->child to 0), or t->pid still there. */
+int target_alive(struct target *t);
+
+/* ---- the files the target maps ---- */
+
+/*
+ * Whether the name of a mapped file, as the kernel gives it in
+ * /proc/PID/maps and its mmap events, says that the file was deleted
+ * since it was mapped (or replaced by a rename, as a package upgrade
+ * does): the name no longer opens it.
+ */
+int is_deleted(const char *name);
+
+/*
+ * A path that opens the file tgt maps under name (as /proc/PID/maps
+ * names it): name itself, or for a deleted file the kernel's link to the
+ * inode still mapped: /proc/PID/exe for the executable, else
+ * /proc/PID/map_files/START-END of a mapping of it (which only
+ * CAP_SYS_ADMIN may follow). Uprobes can be put on a file through either
+ * link: the kernel resolves it to the inode. Malloced; dies when out of
+ * memory.
+ */
+char *inode_path(const struct target *tgt, const char *name);
+
+/* open(2) of a file tgt maps, by its name in the mappings: the
+ * descriptor, or -1 (errno). */
+int open_mapped(const struct target *tgt, const char *name);
+
+/*
+ * The symbols of path (a file tgt maps), with those of its separate debug
+ * file when it has no .symtab. must: die when it cannot be read; else 0
+ * or the negative MT_E* code (t holds what was read; the caller releases
+ * it either way).
+ */
+int read_symbols(const struct target *tgt, struct mt_symtab *t, const char *path,
+		 int must);
+
+/*
+ * The files other than the executable that tgt->pid maps executable,
+ * each once, in address order: a NULL-terminated array of paths, all
+ * malloced (free_paths frees it).
+ */
+char **mapped_libraries(const struct target *tgt);
+
+/* Frees a NULL-terminated array of malloced paths. */
+void free_paths(char **v);
 
 #endif

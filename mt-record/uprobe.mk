@@ -1,11 +1,12 @@
 # The uprobe engine of mt-record (mt-record/uprobe.[ch]), its test driver
-# uprobe-rec and the programs its tests trace (tests/progs/).
+# uprobe-rec (which chooses functions with mt-record/functions.[ch]) and
+# the programs its tests trace (tests/progs/).
 
-UPROBE_OBJ := $(BUILD)/mt-record/uprobe.o
-$(UPROBE_OBJ): mt-record/uprobe.h
+UPROBE_OBJ := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/functions.o
+$(UPROBE_OBJ): mt-record/uprobe.h mt-record/functions.h
 
 $(BUILD)/tests/uprobe-rec: tests/helpers-uprobe/uprobe-rec.c $(UPROBE_OBJ) \
-		mt-record/uprobe.h $(TOOL_LIB) $(LIB)
+		mt-record/uprobe.h mt-record/functions.h $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Imt-record $(ALL_LDFLAGS) -o $@ $< $(UPROBE_OBJ) \
 		$(TOOL_LIB) $(LIB) -lelf -lz -lpcre2-8
@@ -24,3 +25,6 @@ EXTRA_TEST_BIN += $(BUILD)/tests/uprobe-rec $(BUILD)/tests/progs/outer \
 	$(BUILD)/tests/progs/outer-go
 
 $(BUILD)/mt-record/hwbp.o: mt-record/hwbp.h
+
+# mt-record's objects see each other's headers
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard mt-record/*.c)): $(wildcard mt-record/*.h)

@@ -19,11 +19,12 @@
  * exits without starting CMD or recording (t0912 compares them with
  * mt-record's).
  *
- * The choice of functions here is a simpler copy of mt-record's
- * (probe_file, add_functions): the executable's .symtab only (no debug
- * file, no libraries), every function by default (no exclusions, no cap),
- * the trigger in the same engine. The t09xx tests exercise the engine;
- * mt-record's own selection is tested by t11xx (mt-record --backend uprobe).
+ * The choice of functions is mt-record's own (mt-record/functions.c),
+ * over the executable's .symtab only (no debug file, no libraries), with
+ * the regex "." by default (every function: no exclusions, no cap), the
+ * trigger in the same engine. The t09xx tests exercise the engine and
+ * that selection; mt-record's use of it (libraries, debug files, the
+ * default) is tested by t11xx (mt-record --backend uprobe).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,12 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "cmdline.h"
 #include "die.h"
 #include "err.h"
+#include "functions.h"
 #include "symtab.h"
 #include "uprobe.h"
 #include "banned.h"
@@ -76,79 +75,86 @@ static size_t number(const char *s, const char *what)
 	return (size_t)v;
 }
 
-static void die_up(struct mt_uprobe *u, int err)
+/* The executable's .symtab as it is (no debug file), for the selection. */
+static int plain_symbols(void *ctx, struct mt_symtab *t, const char *path, int must)
 {
-	if (err == MT_EIO)
-		die(MT_EXIT_SYSTEM, "%s: %s", u->what, strerror(errno));
-	die_mt(err, "%s", u->what);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+
+	(void)ctx;
+	(void)must;
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	n = mt_symtab_read(t, fd);
+	close(fd);
+	if (n < 0)
+		die_mt(n, "%s", path);
+	return 0;
 }
 
-/* Probe each function of exe matching re (one per address), and trigger;
- * with list, print their names instead. */
+static char *same_path(void *ctx, const char *path)
+{
+	char *r = strdup(path);
+
+	(void)ctx;
+	if (!r)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return r;
+}
+
+/* The address of the function named trigger in exe (the first symbol of
+ * that name that the selection could probe). */
+static uint64_t trigger_addr(const char *exe, const char *trigger)
+{
+	struct mt_symtab t = MT_SYMTAB_INIT;
+	uint64_t addr = 0;
+	size_t i;
+
+	plain_symbols(NULL, &t, exe, 1);
+	for (i = 0; i < t.n && !addr; i++)
+		if (t.v[i].bind != MT_SYM_PLT && t.v[i].bind != MT_SYM_JIT &&
+		    t.v[i].addr && !strcmp(t.v[i].name, trigger))
+			addr = t.v[i].addr;
+	mt_symtab_release(&t);
+	if (!addr)
+		die(MT_EXIT_DATA, "%s: no function '%s'", exe, trigger);
+	return addr;
+}
+
+/*
+ * Probe the functions of exe that mt-record's selection (functions.h)
+ * takes for re_text, and trigger (outside the selection: it is probed
+ * whether re_text matches it or not); with list, print their names
+ * instead of recording (the trigger last).
+ */
 static int add_probes(struct mt_uprobe *u, const char *exe, const char *re_text,
 		      const char *trigger, int list)
 {
-	struct mt_symtab t = MT_SYMTAB_INIT;
-	pcre2_code *re;
-	pcre2_match_data *md;
-	uint64_t last = UINT64_MAX;
-	int fd, n, code, added = 0, have_trigger = 0;
-	PCRE2_SIZE off;
-	size_t i;
+	static const struct fn_files files = { plain_symbols, same_path, NULL };
+	struct fn_names names = { 0 };
+	struct fn_query q = { re_text, exe, NULL, NULL, 0, &files, &names };
+	size_t added, i;
+	int err;
 
-	re = pcre2_compile((PCRE2_SPTR)re_text, PCRE2_ZERO_TERMINATED, 0, &code,
-			   &off, NULL);
-	if (!re) {
-		PCRE2_UCHAR msg[256];
-
-		pcre2_get_error_message(code, msg, sizeof(msg));
-		die(MT_EXIT_USAGE, "--functions %s: %s at offset %zu", re_text,
-		    (char *)msg, (size_t)off);
+	if (trigger) {
+		q.skip_path = exe;
+		q.skip_addr = trigger_addr(exe, trigger);
 	}
-	md = pcre2_match_data_create_from_pattern(re, NULL);
-	fd = open(exe, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", exe);
-	n = mt_symtab_read(&t, fd);
-	close(fd);
-	if (n < 0)
-		die_mt(n, "%s", exe);
-	for (i = 0; i < t.n; i++) {
-		const struct mt_sym *s = &t.v[i];
-		int is_trigger = trigger && !strcmp(s->name, trigger);
-		unsigned flags = MT_UPROBE_ENTRY | MT_UPROBE_RETURN;
-		int err;
-
-		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr)
-			continue;
-		if (!is_trigger && (s->addr == last ||
-				    pcre2_match(re, (PCRE2_SPTR)s->name, strlen(s->name),
-						0, 0, md, NULL) < 0))
-			continue;
-		if (is_trigger && have_trigger)
-			continue;
-		if (is_trigger) {
-			flags |= MT_UPROBE_TRIGGER;
-			have_trigger = 1;
-		}
-		last = s->addr;
-		added++;
-		if (list) {
-			printf("%s\n", s->name);
-			continue;
-		}
-		err = mt_uprobe_add(u, exe, s->name, s->addr, flags);
+	added = fn_add_functions(u, &q);
+	if (trigger) {
+		err = mt_uprobe_add(u, exe, trigger, q.skip_addr, MT_UPROBE_ENTRY |
+				    MT_UPROBE_RETURN | MT_UPROBE_TRIGGER);
 		if (err < 0)
 			die_up(u, err);
+		added++;
 	}
-	if (trigger && !have_trigger)
-		die(MT_EXIT_DATA, "%s: no function '%s'", exe, trigger);
 	if (!added)
 		die(MT_EXIT_DATA, "%s: no function matches '%s'", exe, re_text);
-	pcre2_match_data_free(md);
-	pcre2_code_free(re);
-	mt_symtab_release(&t);
-	return added;
+	for (i = 0; list && i < names.n; i++)
+		printf("%s\n", names.v[i]);
+	if (list && trigger)
+		printf("%s\n", trigger);
+	fn_names_release(&names);
+	return (int)added;
 }
 
 int main(int argc, char **argv)

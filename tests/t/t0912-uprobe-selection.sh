@@ -1,12 +1,13 @@
 #!/bin/sh
-# The t09xx tests drive the uprobe engine through uprobe-rec, whose choice
-# of functions is a copy of mt-record's: for every --functions regex they
-# use (and a broad one), uprobe-rec --list names the same functions as
-# mt-record --backend uprobe probes (its "# mt: entry-only" lines on a Go
-# program list every probed function). Without --functions, mt-record
-# probes the program's own functions: those of its symbol table (nm),
-# one per address, but for the ones starting with '_', frame_dummy and
-# [de]register_tm_clones; uprobe-rec probes them all.
+# The t09xx tests drive the uprobe engine through uprobe-rec, which chooses
+# functions with mt-record's selection (mt-record/functions.c): for every
+# --functions regex they use (and a broad one), uprobe-rec --list names the
+# same functions as mt-record --backend uprobe probes (its "# mt:
+# entry-only" lines on a Go program list every probed function). Without
+# --functions, mt-record probes the program's own functions: those of its
+# symbol table (nm), one per address, but for the ones starting with '_',
+# frame_dummy and [de]register_tm_clones; uprobe-rec's default regex is
+# '.', which probes them all.
 . "$MT_TOP/tests/lib.sh"
 need_uprobes
 prog=$MT_TESTBIN/progs/outer-go

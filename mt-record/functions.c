@@ -1,0 +1,142 @@
+/*
+ * The uprobe backend's choice of functions: --functions REGEX, or the
+ * program's own functions, over the symbols of the executable and of
+ * shared libraries. See functions.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "die.h"
+#include "err.h"
+#include "functions.h"
+#include "banned.h"
+
+void die_up(const struct mt_uprobe *u, int err)
+{
+	if (err == MT_EIO && (errno == EACCES || errno == EPERM))
+		die(MT_EXIT_SYSTEM, "%s: %s: uprobes (the uprobe backend and "
+		    "triggers) need root or CAP_SYS_ADMIN; without them use "
+		    "--backend sample and no --trigger", u->what, strerror(errno));
+	if (err == MT_EIO)
+		die(MT_EXIT_SYSTEM, "%s: %s", u->what, strerror(errno));
+	die_mt(err, "%s", u->what);
+}
+
+void fn_names_release(struct fn_names *n)
+{
+	while (n->n)
+		free(n->v[--n->n]);
+	free(n->v);
+	memset(n, 0, sizeof(*n));
+}
+
+struct fn_sel {
+	const struct fn_query *q;
+	pcre2_code *re;
+	pcre2_match_data *md;
+	size_t n, skipped, lib_n, lib_skipped;
+};
+
+/* Probe the functions of one file that sel selects. */
+static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
+		       struct fn_sel *sel)
+{
+	const struct fn_query *q = sel->q;
+	struct mt_symtab t = MT_SYMTAB_INIT;
+	uint64_t last = UINT64_MAX;
+	size_t i, before = sel->n;
+	char *file = NULL; /* what opens it: files->open_path() */
+	int err;
+
+	if (q->files->read_symbols(q->files->ctx, &t, path, is_exe)) {
+		mt_symtab_release(&t);
+		return; /* a library that cannot be read: not probed */
+	}
+	for (i = 0; i < t.n; i++) {
+		const struct mt_sym *s = &t.v[i];
+
+		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr ||
+		    s->addr == last)
+			continue;
+		if (q->skip_path && s->addr == q->skip_addr && !strcmp(path, q->skip_path))
+			continue; /* the trigger's own engine probes it */
+		if (sel->re && pcre2_match(sel->re, (PCRE2_SPTR)s->name,
+					   strlen(s->name), 0, 0, sel->md, NULL) < 0)
+			continue;
+		if (!sel->re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
+				 strstr(s->name, "register_tm_clones")))
+			continue; /* by default: the program's own functions */
+		if (!sel->re && sel->n >= FN_DEFAULT_MAX) {
+			sel->skipped++;
+			continue;
+		}
+		if (!is_exe && sel->lib_n >= FN_LIBRARY_MAX) {
+			sel->lib_skipped++;
+			continue;
+		}
+		last = s->addr;
+		if (!file)
+			file = q->files->open_path(q->files->ctx, path);
+		err = mt_uprobe_add(u, file, s->name, s->addr,
+				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
+		if (err < 0)
+			die_up(u, err);
+		if (q->names) {
+			struct fn_names *nm = q->names;
+
+			grow_or_die(&nm->v, &nm->cap, nm->n, sizeof(*nm->v));
+			if (!(nm->v[nm->n++] = strdup(s->name)))
+				die(MT_EXIT_SYSTEM, "out of memory");
+		}
+		sel->n++;
+		sel->lib_n += !is_exe;
+	}
+	if (!is_exe && sel->n > before)
+		warn("probing %zu functions of the shared library %s: every process "
+		     "that maps it takes their traps while recording (their events "
+		     "are dropped)", sel->n - before, path);
+	mt_symtab_release(&t);
+	free(file);
+}
+
+size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q)
+{
+	struct fn_sel sel = { q, NULL, NULL, 0, 0, 0, 0 };
+
+	if (q->regex) {
+		int code;
+		PCRE2_SIZE off;
+
+		sel.re = pcre2_compile((PCRE2_SPTR)q->regex, PCRE2_ZERO_TERMINATED,
+				       0, &code, &off, NULL);
+		if (!sel.re) {
+			PCRE2_UCHAR msg[256];
+
+			pcre2_get_error_message(code, msg, sizeof(msg));
+			die(MT_EXIT_USAGE, "--functions %s: at offset %zu: %s",
+			    q->regex, (size_t)off, (char *)msg);
+		}
+		sel.md = pcre2_match_data_create_from_pattern(sel.re, NULL);
+	}
+	probe_file(u, q->exe, 1, &sel);
+	if (sel.re && q->libs) {
+		size_t k;
+
+		for (k = 0; q->libs[k]; k++)
+			probe_file(u, q->libs[k], 0, &sel);
+	}
+	if (sel.skipped)
+		warn("probing the first %zu functions of %s; %zu more left out: "
+		     "choose with --functions REGEX", sel.n, q->exe, sel.skipped);
+	if (sel.lib_skipped)
+		warn("probing %d functions of shared libraries; %zu more that "
+		     "--functions matches left out", FN_LIBRARY_MAX,
+		     sel.lib_skipped);
+	pcre2_match_data_free(sel.md);
+	pcre2_code_free(sel.re);
+	return sel.n;
+}

@@ -1,0 +1,80 @@
+/*
+ * The functions that the uprobe backend probes (--functions REGEX): the
+ * selection over a file's symbols, shared by mt-record and the uprobe
+ * engine's test driver (tests/helpers-uprobe/uprobe-rec.c), so that the
+ * t09xx tests probe what mt-record would. How a file's symbols are read
+ * and which path opens it are the caller's (struct fn_files); the
+ * selection only reads them. The caller owns every struct here; the
+ * names kept (struct fn_names) are malloced and freed by
+ * fn_names_release(). Failures die through die.h with mt-record's
+ * messages and exit codes.
+ */
+#ifndef MT_RECORD_FUNCTIONS_H
+#define MT_RECORD_FUNCTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symtab.h"
+#include "uprobe.h"
+
+/* Without a regex, at most this many functions of the executable. */
+#define FN_DEFAULT_MAX 64
+/* At most this many functions of shared libraries in all. */
+#define FN_LIBRARY_MAX 256
+
+/* How the selection reaches the files: the caller's. */
+struct fn_files {
+	/*
+	 * Reads the symbols of path into t (MT_SYMTAB_INIT); must (the
+	 * executable): dies when it cannot; else 0, or a negative MT_E* code
+	 * (the file is then not probed). The selection releases t.
+	 */
+	int (*read_symbols)(void *ctx, struct mt_symtab *t, const char *path, int must);
+	/* A path that opens the file named path, for mt_uprobe_add():
+	 * malloced (the selection frees it); dies when out of memory. */
+	char *(*open_path)(void *ctx, const char *path);
+	void *ctx;
+};
+
+/* The names of the functions probed, in the order probed. { 0 } is
+ * empty. */
+struct fn_names {
+	char **v;
+	size_t n, cap;
+};
+
+/* Frees the names; n is empty again. */
+void fn_names_release(struct fn_names *n);
+
+struct fn_query {
+	const char *regex;         /* --functions (PCRE2), or NULL: see below */
+	const char *exe;           /* the executable: read with must */
+	char *const *libs;         /* with a regex, shared libraries probed too
+				    * (NULL-terminated), or NULL: none */
+	const char *skip_path;     /* a function left out (the trigger, which
+				    * its own engine probes): its file, or NULL */
+	uint64_t skip_addr;        /* and its file address */
+	const struct fn_files *files;
+	struct fn_names *names;    /* the names probed are appended, or NULL */
+};
+
+/*
+ * Adds to u (mt_uprobe_add(), entry and return probes) the functions that
+ * q selects: of the executable and the libraries, those whose names match
+ * the regex; without one, the executable's own functions (not those
+ * starting with '_', frame_dummy nor [de]register_tm_clones), the first
+ * FN_DEFAULT_MAX. Never a PLT entry, a JIT symbol or an address twice in
+ * a row (aliases); never more than FN_LIBRARY_MAX of libraries. Warns
+ * about what was left out and about every library probed. Returns how
+ * many were added: 0 when none (the caller says so, in its words). Dies
+ * (usage) on a regex that does not compile, through die_up() when u
+ * refuses one, and as files->read_symbols() does on the executable.
+ */
+size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q);
+
+/* Dies (system) with the failure err of u, naming u->what: a missing
+ * privilege said as such. */
+void die_up(const struct mt_uprobe *u, int err) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * mt-record's options: what the command line asked for, parsed and
+ * checked by mt-record.c, then handed to the other files as a read-only
+ * parameter. The struct is owned by main; its strings point into argv or
+ * the environment and are never freed.
+ */
+#ifndef MT_RECORD_OPTS_H
+#define MT_RECORD_OPTS_H
+
+#include <stdint.h>
+
+/* --backend: how the program is recorded. */
+enum backend { BE_AUTO, BE_PT, BE_UPROBE, BE_SAMPLE };
+
+/* --trigger-via: how the trigger stops the program (trigger.h). */
+enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };
+
+struct rec_opts {
+	int verbose;           /* -v */
+	int full;              /* --full: everything, not a snapshot */
+	int multi_thread;      /* --multi-thread: perf record -p, not -t */
+	int kernel;            /* --kernel */
+	int dry_run;           /* --dry-run */
+	int repeat;            /* --repeat: snapshots to take, 0: forever */
+	enum backend backend;  /* BE_AUTO until the backend is chosen */
+	enum via trigger_via;  /* --trigger-via */
+	const char *output;    /* -o, or NULL: stdout */
+	const char *functions; /* --functions REGEX, or NULL */
+	const char *trigger;   /* --trigger selection, or NULL */
+	const char *timing;    /* --timing: low, normal, high or raw terms */
+	const char *callgraph; /* --call-graph: fp, dwarf or lbr */
+	const char *keep_dir;  /* --keep, or NULL */
+	const char *input;     /* -i perf.data, or NULL */
+	const char *perf;      /* the perf to run: MT_PERF, or "perf" */
+	uint64_t arm_after_ns; /* --arm-after, 0: at once */
+	uint64_t snapshot_bytes; /* --snapshot-size, 0: perf's default */
+	uint64_t frequency;    /* --frequency, hertz */
+};
+
+#endif

@@ -1,0 +1,438 @@
+/*
+ * mt-record's trigger (--trigger): which function, line or address it
+ * is, and how it stops the recording: hardware execute breakpoints where
+ * they fire, else a uprobe (--trigger-via). See trigger.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "dwline.h"
+#include "err.h"
+#include "functions.h"
+#include "perf.h"
+#include "proc.h"
+#include "symtab.h"
+#include "trigger.h"
+#include "banned.h"
+
+#define STOP_INDICATOR "magic_trace_stop_indicator"
+
+const char *const via_names[] = { "auto", "breakpoint", "uprobe" };
+
+void trig_release(struct trig *tr, const struct target *tgt)
+{
+	free(tr->name);
+	if (tr->path != tgt->exe)
+		free(tr->path);
+	tr->name = tr->path = NULL;
+}
+
+/* Parses FILE:LINE or FILE:LINE:COL: the file name malloced in *file. */
+static int split_line_sel(const char *sel, char **file, long *line, long *col)
+{
+	const char *c1 = strrchr(sel, ':'), *c0;
+	char *end;
+
+	*file = NULL;
+	*col = 0;
+	if (!c1 || c1 == sel)
+		return MT_ESYNTAX;
+	errno = 0;
+	*line = strtol(c1 + 1, &end, 10);
+	if (*end || errno || *line <= 0 || *line > INT_MAX || end == c1 + 1)
+		return MT_ESYNTAX;
+	/* FILE:LINE:COL: the number before the last one is the line */
+	for (c0 = c1 - 1; c0 > sel && *c0 >= '0' && *c0 <= '9'; c0--)
+		;
+	if (c0 > sel && *c0 == ':' && c0 + 1 < c1) {
+		*col = *line;
+		*line = strtol(c0 + 1, NULL, 10);
+		if (*line <= 0 || *line > INT_MAX || *col > INT_MAX)
+			return MT_ESYNTAX;
+		c1 = c0;
+	}
+	*file = strndup(sel, (size_t)(c1 - sel));
+	return *file ? 0 : MT_ENOMEM;
+}
+
+/* FILE:LINE[:COL] in the executable's line tables (or its debug file's). */
+static int line_addr(const struct target *tgt, const struct mt_symtab *t,
+		     const char *sel, uint64_t *addr)
+{
+	struct mt_dwlines *d = NULL;
+	char *file;
+	long line, col;
+	int fd, err = split_line_sel(sel, &file, &line, &col);
+
+	if (err)
+		return err;
+	err = MT_ENOENT;
+	fd = open_mapped(tgt, tgt->exe);
+	if (fd >= 0 && !t->has_debug_info) {
+		int dfd = mt_symtab_find_debug(t, tgt->exe, NULL, 0, NULL);
+
+		if (dfd >= 0) {
+			close(fd);
+			fd = dfd;
+		}
+	}
+	if (fd >= 0 && mt_dwlines_open(&d, fd) == 0) {
+		err = mt_dwlines_addr_of(d, file, (int)line, (int)col, addr);
+		mt_dwlines_free(d);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(file);
+	return err;
+}
+
+/* A function named sel in a file the running target maps executable:
+ * sets tr's path (malloced), address and name. */
+static int in_libraries(const struct target *tgt, const char *sel, struct trig *tr)
+{
+	char **libs = mapped_libraries(tgt);
+	size_t k, i;
+	int found = 0;
+
+	for (k = 0; libs[k] && !found; k++) {
+		struct mt_symtab t = MT_SYMTAB_INIT;
+
+		if (read_symbols(tgt, &t, libs[k], 0) == 0) {
+			for (i = 0; i < t.n && !found; i++) {
+				if (t.v[i].bind == MT_SYM_PLT || strcmp(t.v[i].name, sel))
+					continue;
+				found = 1;
+				tr->addr = t.v[i].addr;
+				tr->path = strdup(libs[k]);
+				tr->name = strdup(sel);
+				if (!tr->path || !tr->name)
+					die(MT_EXIT_SYSTEM, "out of memory");
+			}
+		}
+		mt_symtab_release(&t);
+	}
+	free_paths(libs);
+	return found;
+}
+
+/* Whether the file calls a function named name through its PLT. */
+static int calls_through_plt(const struct mt_symtab *t, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].bind == MT_SYM_PLT && !strncmp(t->v[i].name, name, n) &&
+		    !strcmp(t->v[i].name + n, "@plt"))
+			return 1;
+	return 0;
+}
+
+/* --trigger's kinds of selection: magic-trace's prefixes force one */
+enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
+
+/* A function picked with fzf through mt-symbols --pick: its name. */
+static char *pick_function(const struct target *tgt, const char *trigger)
+{
+	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
+	char *file = inode_path(tgt, tgt->exe), line[4096], *tab, *name;
+	char *argv[] = { "mt-symbols", "--pick", file, NULL };
+	size_t i;
+	ssize_t n = run_output(argv, line, sizeof(line), 0);
+
+	free(file);
+	if (n <= 0)
+		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger);
+	line[strcspn(line, "\n")] = '\0';
+	tab = line;
+	for (i = 0; i < 3 && tab; i++)
+		tab = strchr(tab + 1, '\t');
+	if (!tab)
+		die(MT_EXIT_SYSTEM, "--trigger %s: unexpected mt-symbols output",
+		    trigger);
+	name = strndup(tab + 1, strcspn(tab + 1, "\t"));
+	if (!name)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return name;
+}
+
+/* A hexadecimal address, with or without 0x. */
+static int parse_addr(const char *p, uint64_t *v)
+{
+	char *end;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (!*p || !isxdigit((unsigned char)*p))
+		return MT_ESYNTAX;
+	errno = 0;
+	*v = strtoull(p, &end, 16);
+	return *end || errno ? MT_ESYNTAX : 0;
+}
+
+void resolve_trigger(struct trig *tr, const struct target *tgt)
+{
+	struct mt_symtab t = MT_SYMTAB_INIT;
+	const char *sel = tr->sel;
+	enum sel_kind kind = SEL_ANY;
+	char *picked = NULL;
+	uint64_t v;
+	size_t i = 0;
+
+	tr->path = tgt->exe;
+	if (!strncmp(sel, "symbol:", 7)) {
+		kind = SEL_SYMBOL;
+		sel += 7;
+	} else if (!strncmp(sel, "line:", 5)) {
+		kind = SEL_LINE;
+		sel += 5;
+	} else if (!strncmp(sel, "addr:", 5)) {
+		kind = SEL_ADDR;
+		sel += 5;
+	}
+	if (!*sel)
+		die(MT_EXIT_USAGE, "--trigger %s: nothing after the prefix", tr->sel);
+	if (kind <= SEL_SYMBOL && !strcmp(sel, "."))
+		sel = STOP_INDICATOR;
+	if (!strcmp(sel, "?")) {
+		if (kind > SEL_SYMBOL)
+			die(MT_EXIT_USAGE, "--trigger %s: only functions are picked "
+			    "with fzf (? or symbol:?); give line:FILE:LINE", tr->sel);
+		sel = picked = pick_function(tgt, tr->sel);
+	}
+	read_symbols(tgt, &t, tgt->exe, 1);
+	if (kind <= SEL_SYMBOL)
+		for (i = 0; i < t.n; i++)
+			if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
+				break;
+	if (kind <= SEL_SYMBOL && i < t.n) {
+		tr->addr = t.v[i].addr;
+		tr->name = strdup(t.v[i].name);
+	} else if (kind != SEL_ADDR && kind != SEL_SYMBOL && strchr(sel, ':') &&
+		   line_addr(tgt, &t, sel, &v) == 0) {
+		const struct mt_sym *s = mt_symtab_lookup(&t, v);
+
+		tr->addr = v;
+		if (s && v != s->addr) {
+			if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", s->name,
+				     (uint64_t)(v - s->addr), sel) < 0)
+				tr->name = NULL;
+		} else {
+			tr->name = strdup(s ? s->name : sel);
+		}
+	} else if (kind != SEL_LINE && kind != SEL_SYMBOL && parse_addr(sel, &v) == 0) {
+		const struct mt_sym *s = mt_symtab_lookup(&t, v);
+
+		tr->addr = v;
+		tr->name = strdup(s ? s->name : sel);
+	} else if (kind == SEL_LINE || (kind == SEL_ANY && strchr(sel, ':'))) {
+		char *file;
+		long line, col;
+
+		if (split_line_sel(sel, &file, &line, &col))
+			die(MT_EXIT_USAGE, "--trigger %s: expected FILE:LINE or "
+			    "FILE:LINE:COLUMN", tr->sel);
+		free(file);
+		die(MT_EXIT_DATA, "--trigger %s: no code at that line%s in %s "
+		    "(its DWARF line tables: build with -g)", tr->sel,
+		    col ? " and column" : "", tgt->exe);
+	} else if (kind == SEL_ADDR) {
+		die(MT_EXIT_USAGE, "--trigger %s: expected a hexadecimal address",
+		    tr->sel);
+	} else if (!tgt->child && in_libraries(tgt, sel, tr)) {
+		/* a function of a shared library the process maps */
+#if defined(__x86_64__)
+	} else if (tgt->child && kind <= SEL_SYMBOL && calls_through_plt(&t, sel)) {
+		/* a function of a library the command loads (it calls it
+		 * through its PLT): looked up once it has run to its entry
+		 * point, where its libraries are mapped */
+		tr->in_lib = 1;
+		tr->name = strdup(sel);
+#endif
+	} else {
+		die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
+		    "(mt-symbols --match lists them)", tr->sel, tgt->exe,
+		    tgt->child ? "" : " nor in the libraries it maps");
+	}
+	if (!tr->name)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	mt_symtab_release(&t);
+	free(picked);
+}
+
+void resolve_in_libraries(struct trig *tr, struct target *tgt)
+{
+	char *sel = tr->name;
+
+	tr->name = NULL;
+	tr->in_lib = 0;
+	if (!in_libraries(tgt, sel, tr)) {
+		kill(tgt->child, SIGKILL);
+		waitpid(tgt->child, NULL, 0);
+		tgt->child = 0;
+		die(MT_EXIT_DATA, "--trigger %s: no such function in %s nor in the "
+		    "libraries it loaded (mt-symbols --match lists them)",
+		    tr->sel, tgt->exe);
+	}
+	free(sel);
+}
+
+/*
+ * Where the trigger's file address is in the target now: the mapping of
+ * its file that holds it, through the file's load bias.
+ */
+static uint64_t runtime_addr(const struct trig *tr, const struct target *tgt)
+{
+	struct mt_symtab t = MT_SYMTAB_INIT;
+	char maps[64], *line = NULL;
+	size_t cap = 0;
+	uint64_t rt = 0;
+	int found = 0;
+	FILE *f;
+
+	read_symbols(tgt, &t, tr->path, 1);
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt->pid);
+	f = fopen(maps, "re");
+	if (!f)
+		die_errno(MT_EXIT_DATA, "%s", maps);
+	while (!found && getline(&line, &cap, f) >= 0) {
+		struct mt_map m;
+		uint64_t bias;
+
+		if (mt_maps_parse(line, &m) || !m.exec ||
+		    m.path_len != strlen(tr->path) ||
+		    memcmp(m.path, tr->path, m.path_len) ||
+		    mt_symtab_bias(&t, m.start, m.pgoff, &bias))
+			continue;
+		rt = tr->addr + bias;
+		found = rt >= m.start && rt < m.end;
+	}
+	free(line);
+	fclose(f);
+	mt_symtab_release(&t);
+	if (!found)
+		die(MT_EXIT_DATA, "--trigger %s: 0x%" PRIx64 " of %s is in no "
+		    "executable mapping of process %d", tr->name, tr->addr,
+		    tr->path, (int)tgt->pid);
+	return rt;
+}
+
+void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct target *tgt,
+		 int mode)
+{
+	struct mt_uprobe_opts o = { 0 };
+	int err;
+
+	tg->use_bp = tr->use_bp;
+	if (tg->use_bp) {
+		uint64_t rt = runtime_addr(tr, tgt);
+
+		err = mt_hwbp_arm(&tg->bp, tgt->pid, rt);
+		if (err == MT_EIO && (errno == EACCES || errno == EPERM))
+			die(MT_EXIT_SYSTEM, "%s: %s (perf_event_paranoid above 2, "
+			    "or another user's process: --trigger-via uprobe, as "
+			    "root)", tg->bp.what, strerror(errno));
+		if (err < 0 && err != MT_ENOENT)
+			die(MT_EXIT_SYSTEM, "%s: %s (--trigger-via uprobe)", tg->bp.what,
+			    err == MT_EIO ? strerror(errno) : mt_strerror(err));
+		warn("trigger armed: %s @ 0x%" PRIx64 " in %s "
+		     "(hardware breakpoint at 0x%" PRIx64 ")", tr->name, tr->addr,
+		     tr->path, rt);
+		return;
+	}
+	o.ring_bytes = MT_UPROBE_EVENT_BYTES * 64;
+	o.background_close = 1;
+	o.reorder_ms = 2;
+	err = mt_uprobe_init(&tg->tu, &o);
+	if (!err) {
+		char *file = inode_path(tgt, tr->path);
+
+		err = mt_uprobe_add(&tg->tu, file, tr->name, tr->addr,
+				    MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER);
+		free(file);
+	}
+	if (!err || err > 0)
+		err = mt_uprobe_attach(&tg->tu, tgt->pid, mode);
+	if (err < 0)
+		die_up(&tg->tu, err);
+	warn("trigger armed: %s @ 0x%" PRIx64 " in %s (uprobe%s%s)", tr->name,
+	     tr->addr, tr->path, tr->via_note ? "; " : "", tr->via_note ? tr->via_note : "");
+}
+
+int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
+		 struct mt_uprobe_hit *hit)
+{
+	int r;
+
+	if (tg->use_bp) {
+		struct mt_hwbp_hit h;
+
+		r = mt_hwbp_wait(&tg->bp, timeout_ms, mask, &h);
+		if (r < 0)
+			die(MT_EXIT_SYSTEM, "%s: %s", tg->bp.what,
+			    r == MT_EIO ? strerror(errno) : mt_strerror(r));
+		if (r != MT_HWBP_HIT)
+			return 0;
+		hit->time = h.time;
+		hit->pid = h.pid;
+		hit->tid = h.tid;
+		return 1;
+	}
+	r = mt_uprobe_wait(&tg->tu, timeout_ms, mask);
+	if (r < 0)
+		die_up(&tg->tu, r);
+	if (r != MT_UPROBE_TRIGGERED)
+		return 0;
+	mt_uprobe_trigger(&tg->tu, hit);
+	return 1;
+}
+
+int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprobe_hit *hit)
+{
+	if (tg->use_bp)
+		return trigger_wait(tg, 0, mask, hit);
+	mt_uprobe_finish(&tg->tu);
+	return mt_uprobe_trigger(&tg->tu, hit);
+}
+
+void trigger_release(struct trigger_run *tg)
+{
+	if (tg->use_bp)
+		mt_hwbp_release(&tg->bp);
+	else
+		mt_uprobe_release(&tg->tu);
+}
+
+void choose_trigger_via(struct trig *tr, enum via via)
+{
+	int r;
+
+	if (via == VIA_UPROBE)
+		return;
+	r = mt_hwbp_fires();
+	if (via == VIA_BREAKPOINT) {
+		if (r < 0)
+			die(MT_EXIT_SYSTEM, "--trigger-via breakpoint: no hardware "
+			    "breakpoint can be made here: perf_event_open: %s",
+			    strerror(errno));
+		if (r == 0)
+			warn("hardware breakpoints do not fire on this machine (a "
+			     "virtual machine that does not pass debug traps on): "
+			     "this trigger will not fire; --trigger-via uprobe will");
+		tr->use_bp = 1;
+		return;
+	}
+	if (r == 1)
+		tr->use_bp = 1;
+	else
+		tr->via_note = r == 0 ? "hardware breakpoints do not fire on this machine"
+				  : "no hardware breakpoint can be made here";
+}
