@@ -40,7 +40,11 @@ TOOL_BIN := $(foreach t,$(TOOLS),$(BUILD)/bin/$(t))
 
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HELPER_SRC := $(wildcard tests/helpers/*.c)
+# the test tier: library code only the tests use (never prints or exits)
+HELPER_LIB_SRC := tests/helpers/fxtcheck.c
+HELPER_LIB := $(BUILD)/libmttest.a
+HELPER_LIB_OBJ := $(HELPER_LIB_SRC:%.c=$(BUILD)/%.o)
+HELPER_SRC := $(filter-out $(HELPER_LIB_SRC),$(wildcard tests/helpers/*.c))
 HELPER_BIN := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz-*.c)
 
@@ -78,6 +82,11 @@ $(TOOL_LIB): $(TOOL_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(HELPER_LIB_OBJ): $(wildcard tests/helpers/*.h)
+$(HELPER_LIB): $(HELPER_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
 define TOOL_RULE
 $(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $$($(1)_OBJS) $(TOOL_LIB) $(LIB)
 	@mkdir -p $$(dir $$@)
@@ -86,14 +95,16 @@ endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 $(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
 
-# unit tests link only the library, so a print or exit in common/ shows up
-$(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(LIB)
+# unit tests link only the library (and the test tier's), so a print or
+# exit in common/ shows up
+$(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(HELPER_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -Itests/helpers $(ALL_LDFLAGS) -o $@ $< \
+		$(HELPER_LIB) $(LIB)
 
-$(BUILD)/tests/%: tests/helpers/%.c $(wildcard tests/helpers/*.h) $(TOOL_LIB) $(LIB)
+$(BUILD)/tests/%: tests/helpers/%.c $(wildcard tests/helpers/*.h) $(HELPER_LIB) $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIB) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(HELPER_LIB) $(TOOL_LIB) $(LIB)
 
 # pieces with rules of their own (test tools, tool modules) add to
 # EXTRA_TEST_BIN in their .mk

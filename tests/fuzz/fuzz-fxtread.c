@@ -1,7 +1,8 @@
 /*
- * libFuzzer harness for the FXT reader and checker (common/fxtread.c): any
- * bytes must read to the end or to a fatal error, and check, without a
- * crash, a leak or undefined behaviour.
+ * libFuzzer harness for the FXT reader (common/fxtread.c) and the tests'
+ * checker (tests/helpers/fxtcheck.c): any bytes must read to the end or
+ * to a fatal error, and check, without a crash, a leak or undefined
+ * behaviour.
  *
  * Besides surviving, it checks what the reader promises: records follow
  * each other 8-byte aligned inside the input, every resolved string is
@@ -12,13 +13,14 @@
  * strings are in range, examples point inside the input.
  *
  * Built and run by tests/fuzz/run.
+ * fuzz-link: -Itests/helpers tests/helpers/fxtcheck.c
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "err.h"
-#include "fxtread.h"
+#include "fxtcheck.h"
 #include "banned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
