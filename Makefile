@@ -28,6 +28,8 @@ mt-slice_LIBS := -lz -lpcre2-8
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 mt-record_OBJS := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o
+mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
+	$(BUILD)/mt-slice/replay.o
 mt_OBJS := $(BUILD)/mt/view.o
 mt_LIBS := -lz
 mt-record_LIBS := -ldw -lelf -lz -lpcre2-8
@@ -94,6 +96,7 @@ $(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $$($(1)_OBJS) $(TOOL_LIB) $(LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 $(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
+$(BUILD)/mt-slice/mt-slice.o $(mt-slice_OBJS): mt-slice/slice.h
 
 # unit tests link only the library (and the test tier's), so a print or
 # exit in common/ shows up
