@@ -15,6 +15,7 @@
 
 #include "die.h"
 #include "fxtread.h"
+#include "nest.h"
 #include "slice.h"
 #include "stream.h"
 #include "tidmap.h"
@@ -271,14 +272,13 @@ found:
 	w->b[seq - base] = d;
 }
 
-/* ---- the replay: Perfetto's slice tracker on one thread ---- */
+/* ---- the replay: Perfetto's slice tracker (common/nest.h) ---- */
 
-#define PENDING UINT64_MAX /* kPendingDuration: a begin not ended yet */
 #define NOSEQ UINT64_MAX
 
+/* what a frame of the stack carries */
 struct rframe {
-	uint64_t start, end, bseq, eseq; /* eseq: the end that closed it */
-	int32_t depth;
+	uint64_t bseq, eseq; /* eseq: the end that closed it */
 	uint8_t type;
 	uint8_t pmatch;   /* a match, if its end keeps it in the window */
 	uint8_t in_match; /* inside a match */
@@ -286,9 +286,7 @@ struct rframe {
 };
 
 static int dec_depth_only; /* the mt stream: only --max-depth is decided */
-static struct rframe *rst;
-static uint64_t *rmin; /* rmin[i]: the earliest end of rst[0 .. i-1] */
-static size_t rsp, rcap;
+static struct mt_nest nest;
 static uint32_t rth = UINT32_MAX;
 
 static int depth_ok(size_t depth)
@@ -296,23 +294,28 @@ static int depth_ok(size_t depth)
 	return !have_max_depth || (int64_t)depth < max_depth;
 }
 
+static struct rframe *rframe(size_t i)
+{
+	return mt_nest_data(&nest, i);
+}
+
 /*
- * Pop the top frame and decide its slice, now that its end is known (or
+ * The top frame popped: decide its slice, now that its end is known (or
  * that it never ends). A slice is kept when it is in the window, long
  * enough, shallow enough and, with --match, a match, inside one or holding
  * one. Its ancestors are the frames below it: they are still there, as the
  * tracker pops only the top. Instants are kept by their time alone.
  */
-static void rpop(void)
+static void rpop(void *ctx, struct mt_nest *n)
 {
-	struct rframe *f = &rst[--rsp];
-	uint64_t s = f->start, e = f->end;
-	int ended = e != PENDING, in_window, is_match;
+	size_t depth = n->n, i;
+	const struct rframe *f = rframe(depth);
+	uint64_t s = n->f[depth].start, e = n->f[depth].end;
+	int ended = e != MT_NEST_PENDING, in_window, is_match;
 	unsigned char d = D_DROP;
-	size_t i;
 
 	if (dec_depth_only) {
-		if (f->type != MT_FXT_EV_INSTANT && depth_ok((size_t)f->depth))
+		if (f->type != MT_FXT_EV_INSTANT && depth_ok(depth))
 			dec_put(f->bseq, D_KEEP);
 		return;
 	}
@@ -328,9 +331,9 @@ static void rpop(void)
 	}
 	is_match = f->pmatch && in_window;
 	if (is_match)
-		for (i = rsp; i-- > 0 && !rst[i].holds;)
-			rst[i].holds = 1;
-	if (in_window && depth_ok((size_t)f->depth) &&
+		for (i = depth; i-- > 0 && !rframe(i)->holds;)
+			rframe(i)->holds = 1;
+	if (in_window && depth_ok(depth) &&
 	    (!match_re || is_match || f->in_match || f->holds))
 		d = !ended && win_to != MT_NONE64 && (int64_t)win_to <= fx_max_ts ?
 		    D_CLOSE : D_KEEP;
@@ -343,114 +346,37 @@ static void rpop(void)
 
 static void rpush(const struct srec *r, uint64_t end)
 {
-	struct rframe *f, *parent = rsp ? &rst[rsp - 1] : NULL;
+	size_t depth = nest.n;
+	int in_match = depth && (rframe(depth - 1)->in_match ||
+				 rframe(depth - 1)->pmatch);
+	struct rframe *f;
 
-	if (rsp == rcap) {
-		size_t cap = rcap ? rcap * 2 : 64;
-		struct rframe *v = realloc(rst, cap * sizeof(*v));
-		uint64_t *m = realloc(rmin, (cap + 1) * sizeof(*m));
-
-		if (!v || !m)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		rst = v;
-		rmin = m;
-		rcap = cap;
-		parent = rsp ? &rst[rsp - 1] : NULL;
-	}
-	if (!rsp)
-		rmin[0] = PENDING;
-	f = &rst[rsp];
-	f->start = r->ts;
-	f->end = end;
+	if (mt_nest_push(&nest, r->ts, end))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	f = rframe(depth);
 	f->bseq = r->seq;
 	f->eseq = NOSEQ;
-	f->depth = rsp > INT32_MAX ? INT32_MAX : (int32_t)rsp;
 	f->type = r->type;
-	f->pmatch = r->match && depth_ok(rsp) && r->ts < win_to;
-	f->in_match = parent && (parent->in_match || parent->pmatch);
-	f->holds = 0;
-	rmin[rsp + 1] = end < rmin[rsp] ? end : rmin[rsp];
-	rsp++;
-}
-
-/*
- * SliceTracker::MaybeCloseStack for a slice [ts, ts + dur) (dur PENDING
- * for a begin or an end), statement for statement, its quirk included: a
- * slice that has ended pops the top of the stack, even when it lies below
- * it. Returns 0 when the new slice partially overlaps an open one (it is
- * then dropped). Perfetto walks the whole stack each time; the walk stops
- * here as soon as every slice below has an end after ts (and after the new
- * slice's end), where the rest of the walk would change nothing: time
- * stays linear in the depth of deep recursion.
- */
-
-static int close_stack(uint64_t ts, uint64_t dur)
-{
-	int incomplete = 0;
-	size_t i;
-
-	for (i = rsp; i-- > 0;) {
-		const struct rframe *f = &rst[i];
-
-		replay_nsteps++;
-		if (f->end == PENDING) {
-			incomplete = 1;
-		} else if (incomplete) {
-			/* begun slices that outlive the complete event they
-			 * began in are cut at its end (misplaced_end_event) */
-			if (ts > f->end) {
-				uint64_t end = f->end;
-
-				while (rsp > i + 1) {
-					rst[rsp - 1].end = end;
-					rpop();
-				}
-				rpop();
-				incomplete = 0;
-			}
-		} else if (f->end < ts ||
-			   (f->end == ts && !(f->start == f->end && dur == 0))) {
-			/* intervals are half-open; zero-length slices at
-			 * the same time stack */
-			rpop();
-		} else if (dur != PENDING && ts < f->end && ts + dur > f->end) {
-			return 0;
-		}
-		if (rmin[i] > ts && (dur == PENDING || rmin[i] >= ts + dur))
-			break;
-	}
-	return 1;
+	f->pmatch = r->match && depth_ok(depth) && r->ts < win_to;
+	f->in_match = (uint8_t)in_match;
 }
 
 /* SliceTracker::End with no name: the top-most begun slice takes the end,
  * and is popped if it is the top. */
 static void replay_end(const struct srec *r)
 {
-	size_t i, k;
+	size_t i;
 
-	close_stack(r->ts, PENDING);
-	for (i = rsp; i-- > 0;) {
-		replay_nsteps++;
-		if (rst[i].end == PENDING)
-			break;
-	}
-	if (i == (size_t)-1)
+	if (!mt_nest_find_begun(&nest, r->ts, &i))
 		return; /* an end with no begin open: ignored */
-	rst[i].end = r->ts;
-	rst[i].eseq = r->seq;
-	if (i == rsp - 1) {
-		rpop();
-		return;
-	}
-	for (k = i + 1; k <= rsp; k++)
-		rmin[k] = rst[k - 1].end < rmin[k - 1] ? rst[k - 1].end : rmin[k - 1];
+	rframe(i)->eseq = r->seq;
+	mt_nest_set_end(&nest, i, r->ts);
 }
 
 static void replay(const struct srec *r)
 {
 	if (r->th != rth) {
-		while (rsp)
-			rpop();
+		mt_nest_clear(&nest);
 		rth = r->th;
 	}
 	switch (r->type) {
@@ -458,15 +384,15 @@ static void replay(const struct srec *r)
 		replay_end(r);
 		return;
 	case MT_FXT_EV_BEGIN:
-		if (close_stack(r->ts, PENDING))
-			rpush(r, PENDING);
+		if (mt_nest_close(&nest, r->ts, MT_NEST_PENDING, NULL))
+			rpush(r, MT_NEST_PENDING);
 		return;
 	case MT_FXT_EV_COMPLETE:
-		if (close_stack(r->ts, r->end - r->ts))
+		if (mt_nest_close(&nest, r->ts, r->end - r->ts, NULL))
 			rpush(r, r->end);
 		return;
 	default: /* an instant: Scoped with duration 0 */
-		if (close_stack(r->ts, 0))
+		if (mt_nest_close(&nest, r->ts, 0, NULL))
 			rpush(r, r->ts);
 		return;
 	}
@@ -474,6 +400,8 @@ static void replay(const struct srec *r)
 
 void replay_decide(int depth_only, int64_t max_ts)
 {
+	static const struct mt_nest_ops ops = { .pop = rpop };
+
 	dec_depth_only = depth_only;
 	fx_max_ts = max_ts;
 	run_out();
@@ -487,13 +415,13 @@ void replay_decide(int depth_only, int64_t max_ts)
 	if (!cursors)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	merge_down();
+	mt_nest_init(&nest, sizeof(struct rframe), &ops, NULL);
 	merge(fx_runs, 0, nruns, replay);
-	while (rsp)
-		rpop();
+	mt_nest_clear(&nest);
+	replay_nsteps = nest.steps;
+	mt_nest_release(&nest);
 	dec_flush();
 	free(cursors);
-	free(rst);
-	free(rmin);
 	free(runs);
 	if (fx_runs)
 		fclose(fx_runs);

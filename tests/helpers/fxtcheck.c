@@ -6,6 +6,7 @@
 #include "buf.h"
 #include "err.h"
 #include "fxtcheck.h"
+#include "nest.h"
 #include "banned.h"
 
 #define PENDING (-1)
@@ -461,12 +462,14 @@ int mt_fxt_check_error(struct mt_fxt_check *c, int err, uint64_t offset)
 	}
 }
 
-/* ---- the slice tracker replay (fxt.md 2.6) ---- */
+/* ---- the slice tracker replay (fxt.md 2.6, common/nest.h) ---- */
 
-struct nest {
+/* The replay of one check: each frame of the stack carries the index of
+ * its slice in c->slices. */
+struct replay {
 	struct mt_fxt_check *c;
-	size_t stack[MT_FXT_MAX_DEPTH]; /* indexes in c->slices */
-	size_t sp;
+	const struct mt_fxt_cev *e; /* the event being replayed */
+	struct mt_nest nest;
 };
 
 static const char *cname(const struct mt_fxt_check *c, uint32_t id)
@@ -474,87 +477,70 @@ static const char *cname(const struct mt_fxt_check *c, uint32_t id)
 	return mt_fxt_check_str(c, id, NULL);
 }
 
-/*
- * SliceTracker::MaybeCloseStack, statement for statement, quirks included:
- * a pop always takes the top of the stack, even when the slice that ended
- * lies below it. Returns 0 when the new slice [ts, ts + dur) partially
- * overlaps an open one (it is then dropped).
- */
-static int maybe_close(struct nest *n, const struct mt_fxt_cev *e,
-		       int64_t dur)
+static struct mt_fxt_slice *frame_slice(const struct replay *r, size_t i)
 {
-	struct mt_fxt_check *c = n->c;
-	int incomplete = 0;
-	size_t i;
+	return &r->c->slices[*(size_t *)mt_nest_data(&r->nest, i)];
+}
 
-	for (i = n->sp; i-- > 0;) {
-		struct mt_fxt_slice *s = &c->slices[n->stack[i]];
-		int64_t end;
+/* A slice leaves the stack: its end is final. */
+static void on_pop(void *ctx, struct mt_nest *n)
+{
+	struct replay *r = ctx;
+	const struct mt_nest_frame *f = &n->f[n->n];
+	struct mt_fxt_slice *s = frame_slice(r, n->n);
 
-		if (s->dur == PENDING) {
-			incomplete = 1;
-			continue;
-		}
-		end = s->start + s->dur;
-		if (incomplete) {
-			if (e->ts <= end)
-				continue;
-			problem(c, MT_FXT_MISPLACED_END, s->offset,
-				"pid %u tid %u: slices begun inside \"%.40s\" "
-				"[%lld, %lld) and open at %lld are cut at its "
-				"end", e->pid, e->tid, cname(c, s->name),
-				(long long)s->start, (long long)end,
-				(long long)e->ts);
-			while (n->sp > i + 1) {
-				struct mt_fxt_slice *t =
-					&c->slices[n->stack[--n->sp]];
+	s->dur = f->end == MT_NEST_PENDING ? PENDING :
+		 (int64_t)f->end - s->start;
+}
 
-				t->dur = end - t->start;
-			}
-			n->sp--;
-			incomplete = 0;
-			continue;
-		}
-		if (end < e->ts ||
-		    (end == e->ts && !(s->dur == 0 && dur == 0))) {
-			n->sp--;
-			continue;
-		}
-		if (dur == PENDING)
-			continue;
-		if (e->ts < end && e->ts + dur > end) {
-			problem(c, MT_FXT_SLICE_DROP_OVERLAPPING, e->offset,
-				"pid %u tid %u: \"%.40s\" [%lld, %lld) partially "
-				"overlaps \"%.40s\" [%lld, %lld): dropped",
-				e->pid, e->tid, cname(c, e->name),
-				(long long)e->ts, (long long)(e->ts + dur),
-				cname(c, s->name), (long long)s->start,
-				(long long)end);
-			return 0;
-		}
-	}
-	return 1;
+static void on_cut(void *ctx, struct mt_nest *n, size_t i, uint64_t ts)
+{
+	struct replay *r = ctx;
+	const struct mt_fxt_slice *s = frame_slice(r, i);
+
+	problem(r->c, MT_FXT_MISPLACED_END, s->offset,
+		"pid %u tid %u: slices begun inside \"%.40s\" "
+		"[%lld, %lld) and open at %lld are cut at its "
+		"end", r->e->pid, r->e->tid, cname(r->c, s->name),
+		(long long)s->start, (long long)n->f[i].end, (long long)ts);
 }
 
 /* SliceTracker::StartSlice: Begin (dur PENDING), Scoped (complete,
  * instant). */
-static int start_slice(struct nest *n, const struct mt_fxt_cev *e)
+static int start_slice(struct replay *r, const struct mt_fxt_cev *e)
 {
-	struct mt_fxt_check *c = n->c;
+	struct mt_fxt_check *c = r->c;
 	struct mt_fxt_slice *s;
+	size_t over;
 	int err;
 
-	if (!maybe_close(n, e, e->dur))
+	if (!mt_nest_close(&r->nest, (uint64_t)e->ts,
+			   e->dur == PENDING ? MT_NEST_PENDING : (uint64_t)e->dur,
+			   &over)) {
+		const struct mt_fxt_slice *o = frame_slice(r, over);
+
+		problem(c, MT_FXT_SLICE_DROP_OVERLAPPING, e->offset,
+			"pid %u tid %u: \"%.40s\" [%lld, %lld) partially "
+			"overlaps \"%.40s\" [%lld, %lld): dropped",
+			e->pid, e->tid, cname(c, e->name),
+			(long long)e->ts, (long long)(e->ts + e->dur),
+			cname(c, o->name), (long long)o->start,
+			(long long)r->nest.f[over].end);
 		return 0;
-	if (n->sp >= MT_FXT_MAX_DEPTH) {
+	}
+	if (r->nest.n >= MT_FXT_MAX_DEPTH) {
 		problem(c, MT_FXT_DEPTH_OVER_512, e->offset,
 			"pid %u tid %u: \"%.40s\" at %lld would be at depth %zu: "
 			"dropped", e->pid, e->tid, cname(c, e->name),
-			(long long)e->ts, n->sp);
+			(long long)e->ts, r->nest.n);
 		return 0;
 	}
 	err = mt_grow(&c->slices, &c->slicecap, c->nslices + 1,
 		      sizeof(*c->slices));
+	if (!err)
+		err = mt_nest_push(&r->nest, (uint64_t)e->ts,
+				   e->dur == PENDING ? MT_NEST_PENDING :
+				   (uint64_t)(e->ts + e->dur));
 	if (err)
 		return err;
 	s = &c->slices[c->nslices];
@@ -562,7 +548,7 @@ static int start_slice(struct nest *n, const struct mt_fxt_cev *e)
 	s->tid = e->tid;
 	s->start = e->ts;
 	s->dur = e->dur;
-	s->depth = (unsigned)n->sp;
+	s->depth = (unsigned)r->nest.n - 1;
 	s->order = e->order;
 	s->offset = e->offset;
 	s->ev_type = e->type;
@@ -570,7 +556,7 @@ static int start_slice(struct nest *n, const struct mt_fxt_cev *e)
 	s->cat = e->cat;
 	s->arg0 = e->arg0;
 	s->nargs = e->nargs;
-	n->stack[n->sp++] = c->nslices++;
+	*(size_t *)mt_nest_data(&r->nest, r->nest.n - 1) = c->nslices++;
 	return 0;
 }
 
@@ -605,26 +591,21 @@ static int merge_args(struct mt_fxt_check *c, struct mt_fxt_slice *s,
 }
 
 /* SliceTracker::End with no name or category: the top-most begun slice. */
-static int end_slice(struct nest *n, const struct mt_fxt_cev *e)
+static int end_slice(struct replay *r, const struct mt_fxt_cev *e)
 {
-	struct mt_fxt_check *c = n->c;
+	struct mt_fxt_check *c = r->c;
 	struct mt_fxt_slice *s;
 	size_t i;
 
-	maybe_close(n, e, PENDING);
-	for (i = n->sp; i-- > 0;)
-		if (c->slices[n->stack[i]].dur == PENDING)
-			break;
-	if (i == (size_t)-1) {
+	if (!mt_nest_find_begun(&r->nest, (uint64_t)e->ts, &i)) {
 		problem(c, MT_FXT_END_WITHOUT_BEGIN, e->offset,
 			"pid %u tid %u: end at %lld with no begun slice open: "
 			"ignored", e->pid, e->tid, (long long)e->ts);
 		return 0;
 	}
-	s = &c->slices[n->stack[i]];
+	s = frame_slice(r, i);
 	s->dur = e->ts - s->start;
-	if (i == n->sp - 1)
-		n->sp--;
+	mt_nest_set_end(&r->nest, i, (uint64_t)e->ts);
 	return merge_args(c, s, e);
 }
 
@@ -656,29 +637,29 @@ static int cmp_name(const void *a, const void *b)
 
 static int replay(struct mt_fxt_check *c)
 {
-	struct nest *n = malloc(sizeof(*n));
+	static const struct mt_nest_ops ops = { .pop = on_pop, .cut = on_cut };
+	struct replay r = { .c = c };
 	size_t i;
 	int err = 0;
 
-	if (!n)
-		return MT_ENOMEM;
-	n->c = c;
-	n->sp = 0;
+	mt_nest_init(&r.nest, sizeof(size_t), &ops, &r);
 	if (c->nevs)
 		qsort(c->evs, c->nevs, sizeof(*c->evs), cmp_cev);
 	for (i = 0; !err && i < c->nevs; i++) {
 		const struct mt_fxt_cev *e = &c->evs[i];
 
 		if (!i || e->pid != e[-1].pid || e->tid != e[-1].tid) {
-			n->sp = 0;
+			mt_nest_clear(&r.nest);
 			c->nthreads++;
 		}
+		r.e = e;
 		if (e->type == MT_FXT_EV_END)
-			err = end_slice(n, e);
+			err = end_slice(&r, e);
 		else
-			err = start_slice(n, e);
+			err = start_slice(&r, e);
 	}
-	free(n);
+	mt_nest_clear(&r.nest);
+	mt_nest_release(&r.nest);
 	for (i = 0; !err && i < c->nslices; i++) {
 		const struct mt_fxt_slice *s = &c->slices[i];
 
