@@ -1,5 +1,3 @@
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +119,24 @@ void mt_fxt_reader_feed(struct mt_fxt_reader *r, const void *data, size_t len)
 	r->pos = 0;
 }
 
+int mt_fxt_reader_init_fn(struct mt_fxt_reader *r, mt_read_fn fn, void *ctx,
+			  const void *prefix, size_t prefix_len)
+{
+	mt_fxt_reader_init_mem(r, NULL, 0);
+	r->read = fn;
+	r->ctx = ctx;
+	r->rec = malloc(MT_FXT_MAX_WORDS * 8);
+	r->pre = malloc(prefix_len ? prefix_len : 1);
+	if (!r->rec || !r->pre) {
+		mt_fxt_reader_release(r);
+		return MT_ENOMEM;
+	}
+	if (prefix_len)
+		memcpy(r->pre, prefix, prefix_len);
+	r->pre_len = prefix_len;
+	return 0;
+}
+
 void mt_fxt_reader_release(struct mt_fxt_reader *r)
 {
 	size_t i;
@@ -132,7 +148,50 @@ void mt_fxt_reader_release(struct mt_fxt_reader *r)
 		free(r->provs[i].name);
 	free(r->provs);
 	free(r->scratch);
+	free(r->rec);
+	free(r->pre);
 	mt_fxt_reader_init_mem(r, NULL, 0);
+}
+
+/* Up to n bytes from the prefix, then the source (fewer only at the end
+ * of the input), or the source's error. */
+static ssize_t src_read(struct mt_fxt_reader *r, unsigned char *p, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n && r->pre_pos < r->pre_len)
+		p[got++] = r->pre[r->pre_pos++];
+	while (got < n) {
+		ssize_t k = r->read(r->ctx, p + got, n - got);
+
+		if (k < 0)
+			return k;
+		if (!k)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+/* The next record from the source into r->rec, fed to the reader: whole,
+ * or as much of it as the input held (the framing then finds the fault).
+ * 0, or the source's error. */
+static int pull(struct mt_fxt_reader *r)
+{
+	ssize_t got = src_read(r, r->rec, 8), rest;
+	size_t size;
+
+	if (got < 0)
+		return (int)got;
+	size = got == 8 ? (size_t)bits(mt_get64(r->rec), 4, 15) * 8 : 0;
+	if (size > 8) {
+		rest = src_read(r, r->rec + 8, size - 8);
+		if (rest < 0)
+			return (int)rest;
+		got += rest;
+	}
+	mt_fxt_reader_feed(r, r->rec, (size_t)got);
+	return 0;
 }
 
 /* Provider info (and provider 0 at the start, as Perfetto's constructor):
@@ -551,13 +610,23 @@ int mt_fxt_next(struct mt_fxt_reader *r, struct mt_fxt_record *rec)
 			return reader_fail(r, MT_ENOMEM);
 		r->started = 1;
 	}
+	if (r->read && r->pos == r->len) {
+		int err = pull(r);
+
+		if (err) {
+			r->err_offset = r->base + r->pos;
+			return reader_fail(r, err);
+		}
+	}
 	left = r->len - r->pos;
 	if (!left)
 		return 0;
 	r->err_offset = r->base + r->pos;
+	r->err_have = left;
 	if (left < 8)
 		return reader_fail(r, MT_ETRUNCATED);
 	h = mt_get64(r->data + r->pos);
+	r->err_header = h;
 	words = bits(h, 4, 15);
 	if (!words)
 		return reader_fail(r, MT_ECORRUPT);

@@ -13,8 +13,12 @@
  * the file (re-registration is followed). The tests' checker of Perfetto's
  * import rules (tests/helpers/fxtcheck.h) consumes its records.
  *
- * Ownership: the reader does not copy its input (data must outlive it); it
- * owns its tables and a scratch area for inline strings. Everything a record
+ * It reads from memory, a buffer at a time (the caller frames the records)
+ * or from a source of bytes (mt_read_fn, stream.h: a file, gzip data...).
+ *
+ * Ownership: the reader does not copy its input in memory (data must
+ * outlive it); it owns its tables and a scratch area for inline strings,
+ * and the record read from a source. Everything a record
  * points to (raw, strings, provider) is owned by the reader and valid until
  * the next mt_fxt_next() or mt_fxt_reader_release().
  *
@@ -27,6 +31,7 @@
 #include <stdint.h>
 
 #include "intern.h"
+#include "stream.h" /* mt_read_fn */
 
 /* ---- the format's names, shared with fxtwrite.h ---- */
 
@@ -229,11 +234,38 @@ struct mt_fxt_reader {
 	size_t ntab, tabslots;
 	char *scratch;       /* NUL-terminated copies of inline strings */
 	size_t scratch_used;
+
+	/* reading from a source (mt_fxt_reader_init_fn) */
+	mt_read_fn read;
+	void *ctx;
+	unsigned char *rec;  /* the record read last: MT_FXT_MAX_WORDS words */
+	unsigned char *pre;  /* the prefix, then read */
+	size_t pre_len, pre_pos;
+	/*
+	 * After MT_ETRUNCATED: the bytes of the record the input held
+	 * (under 8: the header itself is cut); then, and after MT_ECORRUPT,
+	 * its header when there are 8 or more.
+	 */
+	size_t err_have;
+	uint64_t err_header;
 };
 
 /* Read the len bytes at data (not copied: data must outlive r). */
 void mt_fxt_reader_init_mem(struct mt_fxt_reader *r, const void *data,
 			    size_t len);
+
+/*
+ * Read from a source of bytes (stream.h): the first prefix_len bytes of
+ * the input are at prefix (copied: bytes the caller read to sniff the
+ * kind of input; NULL, 0 for none), the rest comes from fn(ctx, ...). The
+ * reader asks for each record as it needs it, its 8-byte header then the
+ * rest, and never for more (so a source's errors come at the record they
+ * fall in); a source that is a file should buffer its reads. An error of
+ * the source is returned by mt_fxt_next() as it is. Memory: one record.
+ * Returns 0 or MT_ENOMEM (r is then released).
+ */
+int mt_fxt_reader_init_fn(struct mt_fxt_reader *r, mt_read_fn fn, void *ctx,
+			  const void *prefix, size_t prefix_len);
 
 /*
  * Go on reading from the len bytes at data, which follow what was read so
@@ -254,8 +286,10 @@ void mt_fxt_reader_release(struct mt_fxt_reader *r);
  *   MT_ECORRUPT    a record header of size 0 (Perfetto aborts the import)
  *   MT_ETRUNCATED  the input ends inside a record (Perfetto drops it)
  *   MT_ENOMEM
- * mt_fxt_reader_offset() then gives the byte offset of that record. The
- * reader does not insist on the magic: the checker reports it.
+ *   or what the source returned (mt_fxt_reader_init_fn)
+ * mt_fxt_reader_offset() then gives the byte offset of that record, and
+ * err_have and err_header what it held. The reader does not insist on the
+ * magic: the checker reports it.
  */
 int mt_fxt_next(struct mt_fxt_reader *r, struct mt_fxt_record *rec);
 

@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "buf.h"
 #include "die.h"
+#include "err.h"
 #include "fxtread.h"
 #include "fxtwrite.h"
+#include "gzin.h"
 #include "slice.h"
 #include "stream.h"
 #include "wire.h"
@@ -49,28 +50,21 @@ static FILE *fx_copy;
  * complete event (the start of the trace), the latest time seen */
 static int64_t fx_min_ts = INT64_MAX, fx_min_start = INT64_MAX, fx_max_ts = -1;
 
-#define FXT_SIZE_MAX (MT_FXT_MAX_WORDS * 8)
-
-static unsigned char fxt_rec[FXT_SIZE_MAX];
 static struct mt_fxt_reader fxr;
-static uint64_t fxt_off; /* byte offset of the record being read */
 
-/* ---- the byte source: the file, or zlib's output ---- */
+/* ---- the byte source: the file, or zlib's output (common/gzin.h) ---- */
 
 static int src_fd = -1;
 static unsigned char src_pre[8]; /* bytes read while sniffing */
 static size_t src_pre_len, src_pre_pos;
-static int src_gz;
-static z_stream zs;
-static unsigned char peek[8]; /* decompressed bytes read while sniffing */
-static size_t peek_len, peek_pos;
-static unsigned char zin[1 << 16];
-static int z_end;
+static struct mt_gzin gz;
 
 static unsigned char raw_buf[1 << 18];
 static size_t raw_pos, raw_len;
 
-static size_t raw_read(void *p, size_t n)
+/* The file's bytes (the sniffed ones first), read many records at a
+ * time. */
+static ssize_t raw_read(void *ctx, void *p, size_t n)
 {
 	size_t got = 0;
 
@@ -78,10 +72,9 @@ static size_t raw_read(void *p, size_t n)
 		got = src_pre_len - src_pre_pos < n ? src_pre_len - src_pre_pos : n;
 		memcpy(p, src_pre + src_pre_pos, got);
 		src_pre_pos += got;
-		return got;
+		return (ssize_t)got;
 	}
 	if (raw_pos == raw_len) {
-		/* refill: one read for many records */
 		ssize_t k;
 
 		do
@@ -97,62 +90,21 @@ static size_t raw_read(void *p, size_t n)
 	got = raw_len - raw_pos < n ? raw_len - raw_pos : n;
 	memcpy(p, raw_buf + raw_pos, got);
 	raw_pos += got;
-	return got;
+	return (ssize_t)got;
 }
 
-static size_t gz_read(unsigned char *p, size_t n)
+/* The decompressed bytes. */
+static ssize_t gz_read(void *ctx, void *p, size_t n)
 {
-	zs.next_out = p;
-	zs.avail_out = (uInt)n;
-	while (zs.avail_out == n && !z_end) {
-		int zerr;
+	ssize_t k = mt_gzin_read(&gz, p, n);
 
-		if (!zs.avail_in) {
-			size_t k = raw_read(zin, sizeof(zin));
-
-			if (!k)
-				die(MT_EXIT_DATA, "%s: gzip data ends early", in_name);
-			zs.next_in = zin;
-			zs.avail_in = (uInt)k;
-		}
-		zerr = inflate(&zs, Z_NO_FLUSH);
-		if (zerr == Z_STREAM_END) {
-			/* another member may follow (cat a.gz b.gz) */
-			if (!zs.avail_in) {
-				size_t k = raw_read(zin, sizeof(zin));
-
-				zs.next_in = zin;
-				zs.avail_in = (uInt)k;
-			}
-			if (!zs.avail_in)
-				z_end = 1;
-			else if (inflateReset(&zs) != Z_OK)
-				die(MT_EXIT_DATA, "%s: bad gzip data", in_name);
-		} else if (zerr != Z_OK && zerr != Z_BUF_ERROR) {
-			die(MT_EXIT_DATA, "%s: bad gzip data: %s", in_name,
-			    zs.msg ? zs.msg : "inflate failed");
-		}
-	}
-	return n - zs.avail_out;
-}
-
-/* Up to n bytes (fewer only at the end of the input). */
-static size_t src_read(void *buf, size_t n)
-{
-	unsigned char *p = buf;
-	size_t got = 0;
-
-	while (got < n && peek_pos < peek_len)
-		p[got++] = peek[peek_pos++];
-	while (got < n) {
-		size_t k = src_gz ? gz_read(p + got, n - got) :
-				    raw_read(p + got, n - got);
-
-		if (!k)
-			break;
-		got += k;
-	}
-	return got;
+	if (k == MT_ETRUNCATED)
+		die(MT_EXIT_DATA, "%s: gzip data ends early", in_name);
+	if (k < 0 && gz.why)
+		die(MT_EXIT_DATA, "%s: bad gzip data: %s", in_name, gz.why);
+	if (k < 0)
+		die(MT_EXIT_DATA, "%s: bad gzip data", in_name);
+	return k;
 }
 
 /* ---- output ---- */
@@ -621,48 +573,38 @@ static void fxt_finish(void)
 		close_at_end(&fcloses[i]);
 }
 
-/* One record into fxt_rec: its size, 0 at the end of the input. */
-static size_t fxt_read_record(void)
+/* The reader's fatal error, at the record at offset off. */
+static _Noreturn void read_failed(int err, uint64_t off)
 {
-	size_t got = src_read(fxt_rec, 8), size;
+	unsigned long long o = (unsigned long long)off;
+	size_t have = fxr.err_have;
 
-	if (!got)
-		return 0;
-	if (got < 8)
+	if (err == MT_ETRUNCATED && have < 8)
 		die(MT_EXIT_DATA, "%s: byte offset 0x%llx: truncated record "
-		    "header (%zu of 8 bytes)", in_name,
-		    (unsigned long long)fxt_off, got);
-	size = (size_t)field(mt_get64(fxt_rec), 4, 15) * 8;
-	if (!size)
+		    "header (%zu of 8 bytes)", in_name, o, have);
+	if (err == MT_ECORRUPT)
 		die(MT_EXIT_DATA, "%s: byte offset 0x%llx: record of size 0 "
-		    "(header 0x%016llx)", in_name, (unsigned long long)fxt_off,
-		    (unsigned long long)mt_get64(fxt_rec));
-	got = src_read(fxt_rec + 8, size - 8);
-	if (got < size - 8)
+		    "(header 0x%016llx)", in_name, o,
+		    (unsigned long long)fxr.err_header);
+	if (err == MT_ETRUNCATED)
 		die(MT_EXIT_DATA, "%s: byte offset 0x%llx: truncated record "
-		    "(%zu of %zu bytes)", in_name, (unsigned long long)fxt_off,
-		    got + 8, size);
-	return size;
+		    "(%zu of %zu bytes)", in_name, o, have,
+		    (size_t)field(fxr.err_header, 4, 15) * 8);
+	die_mt(err, "%s: byte offset 0x%llx", in_name, o);
 }
 
-/* One pass over the input, record by record: memory does not grow with
- * the file. */
-static void fxt_pass(void)
+/* One pass over the input (the sniffed bytes at pre first), record by
+ * record: memory does not grow with the file. */
+static void fxt_pass(mt_read_fn src, const void *pre, size_t pre_len)
 {
 	struct mt_fxt_record rec;
-	size_t size;
+	int got;
 
-	mt_fxt_reader_init_mem(&fxr, NULL, 0);
-	for (fxt_off = 0; (size = fxt_read_record()); fxt_off += size) {
-		int got;
-
-		mt_fxt_reader_feed(&fxr, fxt_rec, size);
-		got = mt_fxt_next(&fxr, &rec);
-		if (got < 0)
-			die_mt(got, "%s: byte offset 0x%llx", in_name,
-			       (unsigned long long)fxt_off);
+	if (mt_fxt_reader_init_fn(&fxr, src, NULL, pre, pre_len))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	while ((got = mt_fxt_next(&fxr, &rec)) > 0) {
 		if (fx_pass == FX_COLLECT) {
-			if (fwrite(fxt_rec, size, 1, fx_copy) != 1)
+			if (fwrite(rec.raw, rec.size, 1, fx_copy) != 1)
 				die_errno(MT_EXIT_SYSTEM, "the temporary file");
 			if (rec.type == MT_FXT_EVENT && !rec.bad &&
 			    !rec.undefined && rec.provider)
@@ -679,6 +621,8 @@ static void fxt_pass(void)
 		}
 		fxt_event(&rec);
 	}
+	if (got < 0)
+		read_failed(got, mt_fxt_reader_offset(&fxr));
 	mt_fxt_reader_release(&fxr);
 }
 
@@ -688,13 +632,13 @@ static void fx_rewind(void)
 	if (fflush(fx_copy) || lseek(fileno(fx_copy), 0, SEEK_SET))
 		die_errno(MT_EXIT_SYSTEM, "the temporary file");
 	src_fd = fileno(fx_copy);
-	src_gz = 0;
-	src_pre_len = src_pre_pos = peek_len = peek_pos = 0;
+	src_pre_len = src_pre_pos = 0;
 	raw_pos = raw_len = 0;
 }
 
 
-static void fxt_run(void)
+/* Slice what src reads (the sniffed bytes at pre first). */
+static void fxt_run(mt_read_fn src, const void *pre, size_t pre_len)
 {
 	/*
 	 * The input is read once; when the options may leave something out,
@@ -708,7 +652,7 @@ static void fxt_run(void)
 	if (decide) {
 		fx_pass = FX_COLLECT;
 		fx_copy = tmp_open();
-		fxt_pass();
+		fxt_pass(src, pre, pre_len);
 		fx_rewind();
 		/* the trace starts with its first slice; with none, its
 		 * first event */
@@ -719,7 +663,10 @@ static void fxt_run(void)
 		replay_decide(0, fx_max_ts);
 	}
 	fx_pass = decide ? FX_APPLY : FX_PLAIN;
-	fxt_pass();
+	if (decide)
+		fxt_pass(raw_read, NULL, 0);
+	else
+		fxt_pass(src, pre, pre_len);
 	fxt_finish();
 	out_flush();
 	mt_fxtw_release(&fw);
@@ -736,27 +683,32 @@ static void fxt_run(void)
 		fclose(fx_copy);
 }
 
-void fxt_slice(int fd, const unsigned char *pre, size_t len, int gz, int gzip)
+void fxt_slice(int fd, const unsigned char *pre, size_t len, int gzin,
+	       int gzip)
 {
 	unsigned char magic[8];
+	size_t got = 0;
+	ssize_t k;
 
 	src_fd = fd;
 	memcpy(src_pre, pre, len);
 	src_pre_len = len;
-	if (gz) {
-		if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		src_gz = 1;
-		if (src_read(magic, sizeof(magic)) < 8 ||
-		    mt_get64(magic) != MT_FXT_MAGIC)
-			die(MT_EXIT_DATA, "%s: gzip data holding no FXT file (an mt "
-			    "stream must be given as it is)", in_name);
-		peek_len = 8;
-		memcpy(peek, magic, 8);
+	if (!gzin) {
+		if (gzip)
+			output_gzip();
+		fxt_run(raw_read, NULL, 0);
+		return;
 	}
+	if (mt_gzin_init(&gz, raw_read, NULL))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	while (got < sizeof(magic) &&
+	       (k = gz_read(NULL, magic + got, sizeof(magic) - got)) > 0)
+		got += (size_t)k;
+	if (got < 8 || mt_get64(magic) != MT_FXT_MAGIC)
+		die(MT_EXIT_DATA, "%s: gzip data holding no FXT file (an mt "
+		    "stream must be given as it is)", in_name);
 	if (gzip)
 		output_gzip();
-	fxt_run();
-	if (gz)
-		inflateEnd(&zs);
+	fxt_run(gz_read, magic, sizeof(magic));
+	mt_gzin_release(&gz);
 }

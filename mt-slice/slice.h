@@ -57,11 +57,11 @@ void tmp_io(int wr, FILE *f, void *p, size_t n, uint64_t at);
 void stream_slice(int fd, const unsigned char *magic, size_t len);
 
 /*
- * Slice the FXT file on fd (gz: gzip-compressed), whose first len bytes
- * were read and are at pre; write it to standard output, compressed when
- * gzip.
+ * Slice the FXT file on fd (gzin: gzip-compressed), whose first len bytes
+ * (8 at most) were read and are at pre; write it to standard output,
+ * compressed when gzip.
  */
-void fxt_slice(int fd, const unsigned char *pre, size_t len, int gz,
+void fxt_slice(int fd, const unsigned char *pre, size_t len, int gzin,
 	       int gzip);
 
 /* ---- the replay (replay.c) ---- */
