@@ -19,7 +19,8 @@ ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/fxtread.c common/fxtwrite.c \
-	common/tidmap.c common/names.c common/proc.c common/quote.c \
+	common/tidmap.c common/names.c common/proc.c common/quote.c common/nest.c \
+	common/gzin.c \
 	common/symtab.c common/dwline.c common/procsyms.c common/regex.c
 TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c \
 	common/spawn.c common/regexopt.c
@@ -30,6 +31,8 @@ mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 mt-record_OBJS := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o
+mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
+	$(BUILD)/mt-slice/replay.o
 mt_OBJS := $(BUILD)/mt/view.o
 mt_LIBS := -lz
 mt-record_LIBS := -ldw -lelf -lz -lpcre2-8
@@ -42,7 +45,11 @@ TOOL_BIN := $(foreach t,$(TOOLS),$(BUILD)/bin/$(t))
 
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HELPER_SRC := $(wildcard tests/helpers/*.c)
+# the test tier: library code only the tests use (never prints or exits)
+HELPER_LIB_SRC := tests/helpers/fxtcheck.c
+HELPER_LIB := $(BUILD)/libmttest.a
+HELPER_LIB_OBJ := $(HELPER_LIB_SRC:%.c=$(BUILD)/%.o)
+HELPER_SRC := $(filter-out $(HELPER_LIB_SRC),$(wildcard tests/helpers/*.c))
 HELPER_BIN := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz-*.c)
 
@@ -80,6 +87,11 @@ $(TOOL_LIB): $(TOOL_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(HELPER_LIB_OBJ): $(wildcard tests/helpers/*.h)
+$(HELPER_LIB): $(HELPER_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
 define TOOL_RULE
 $(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $$($(1)_OBJS) $(TOOL_LIB) $(LIB)
 	@mkdir -p $$(dir $$@)
@@ -87,18 +99,21 @@ $(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $$($(1)_OBJS) $(TOOL_LIB) $(LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 $(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
+$(BUILD)/mt-slice/mt-slice.o $(mt-slice_OBJS): mt-slice/slice.h
 
-# unit tests link only the library, so a print or exit in common/ shows up
-# (and the system libraries its pieces need: unit_NAME_LIBS)
+# unit tests link only the library (and the test tier's), so a print or
+# exit in common/ shows up (and the system libraries its pieces need:
+# unit_NAME_LIBS)
 unit_procsyms_LIBS := -lelf -lz
 unit_regex_LIBS := -lpcre2-8
-$(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(LIB)
+$(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(HELPER_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB) $(unit_$*_LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -Itests/helpers $(ALL_LDFLAGS) -o $@ $< \
+		$(HELPER_LIB) $(LIB) $(unit_$*_LIBS)
 
-$(BUILD)/tests/%: tests/helpers/%.c $(wildcard tests/helpers/*.h) $(TOOL_LIB) $(LIB)
+$(BUILD)/tests/%: tests/helpers/%.c $(wildcard tests/helpers/*.h) $(HELPER_LIB) $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIB) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(HELPER_LIB) $(TOOL_LIB) $(LIB)
 
 # pieces with rules of their own (test tools, tool modules) add to
 # EXTRA_TEST_BIN in their .mk

@@ -6,30 +6,23 @@
  * argument and object types) are defined here once, for the writer
  * (fxtwrite.h) too.
  *
- * Two layers:
+ * struct mt_fxt_reader decodes one record at a time, keeping what
+ * Perfetto's tokenizer keeps in file order: the providers (each with its
+ * string table, thread table and ticks per second), so that string and
+ * thread refs are resolved to the value their index had at that point of
+ * the file (re-registration is followed). The tests' checker of Perfetto's
+ * import rules (tests/helpers/fxtcheck.h) consumes its records.
  *
- * - struct mt_fxt_reader decodes one record at a time from a buffer in
- *   memory, keeping what Perfetto's tokenizer keeps in file order: the
- *   providers (each with its string table, thread table and ticks per
- *   second), so that string and thread refs are resolved to the value their
- *   index had at that point of the file (re-registration is followed).
+ * It reads from memory, a buffer at a time (the caller frames the records)
+ * or from a source of bytes (mt_read_fn, stream.h: a file, gzip data...).
  *
- * - struct mt_fxt_check consumes the records and finds everything Perfetto
- *   would drop or misplace, counting it by kind as Perfetto's stats would
- *   (enum mt_fxt_problem). At the end it sorts the thread events by (ts, file
- *   order) and replays Perfetto's slice tracker on them (2.6), giving every
- *   slice Perfetto would create, with its depth, and the process and thread
- *   names from kernel objects (2.7). It keeps every thread event in memory
- *   until then: memory grows with the number of events. It is a test and
- *   check tool, not a streaming converter.
- *
- * Ownership: the reader does not copy its input (data must outlive it); it
- * owns its tables and a scratch area for inline strings. Everything a record
+ * Ownership: the reader does not copy its input in memory (data must
+ * outlive it); it owns its tables and a scratch area for inline strings,
+ * and the record read from a source. Everything a record
  * points to (raw, strings, provider) is owned by the reader and valid until
- * the next mt_fxt_next() or mt_fxt_reader_release(). The checker owns its
- * slices, arguments, names and their strings until mt_fxt_check_release().
+ * the next mt_fxt_next() or mt_fxt_reader_release().
  *
- * Neither prints or exits; errors are negative MT_E* codes (err.h).
+ * It never prints or exits; errors are negative MT_E* codes (err.h).
  */
 #ifndef MT_FXTREAD_H
 #define MT_FXTREAD_H
@@ -38,6 +31,7 @@
 #include <stdint.h>
 
 #include "intern.h"
+#include "stream.h" /* mt_read_fn */
 
 /* ---- the format's names, shared with fxtwrite.h ---- */
 
@@ -240,11 +234,38 @@ struct mt_fxt_reader {
 	size_t ntab, tabslots;
 	char *scratch;       /* NUL-terminated copies of inline strings */
 	size_t scratch_used;
+
+	/* reading from a source (mt_fxt_reader_init_fn) */
+	mt_read_fn read;
+	void *ctx;
+	unsigned char *rec;  /* the record read last: MT_FXT_MAX_WORDS words */
+	unsigned char *pre;  /* the prefix, then read */
+	size_t pre_len, pre_pos;
+	/*
+	 * After MT_ETRUNCATED: the bytes of the record the input held
+	 * (under 8: the header itself is cut); then, and after MT_ECORRUPT,
+	 * its header when there are 8 or more.
+	 */
+	size_t err_have;
+	uint64_t err_header;
 };
 
 /* Read the len bytes at data (not copied: data must outlive r). */
 void mt_fxt_reader_init_mem(struct mt_fxt_reader *r, const void *data,
 			    size_t len);
+
+/*
+ * Read from a source of bytes (stream.h): the first prefix_len bytes of
+ * the input are at prefix (copied: bytes the caller read to sniff the
+ * kind of input; NULL, 0 for none), the rest comes from fn(ctx, ...). The
+ * reader asks for each record as it needs it, its 8-byte header then the
+ * rest, and never for more (so a source's errors come at the record they
+ * fall in); a source that is a file should buffer its reads. An error of
+ * the source is returned by mt_fxt_next() as it is. Memory: one record.
+ * Returns 0 or MT_ENOMEM (r is then released).
+ */
+int mt_fxt_reader_init_fn(struct mt_fxt_reader *r, mt_read_fn fn, void *ctx,
+			  const void *prefix, size_t prefix_len);
 
 /*
  * Go on reading from the len bytes at data, which follow what was read so
@@ -265,8 +286,10 @@ void mt_fxt_reader_release(struct mt_fxt_reader *r);
  *   MT_ECORRUPT    a record header of size 0 (Perfetto aborts the import)
  *   MT_ETRUNCATED  the input ends inside a record (Perfetto drops it)
  *   MT_ENOMEM
- * mt_fxt_reader_offset() then gives the byte offset of that record. The
- * reader does not insist on the magic: the checker reports it.
+ *   or what the source returned (mt_fxt_reader_init_fn)
+ * mt_fxt_reader_offset() then gives the byte offset of that record, and
+ * err_have and err_header what it held. The reader does not insist on the
+ * magic: the checker reports it.
  */
 int mt_fxt_next(struct mt_fxt_reader *r, struct mt_fxt_record *rec);
 
@@ -283,154 +306,5 @@ static inline uint64_t mt_fxt_reader_offset(const struct mt_fxt_reader *r)
  */
 int mt_fxt_ticks_to_ns(uint64_t ticks, uint64_t ticks_per_second,
 		       int64_t *ns);
-
-/* ---- the checker ---- */
-
-/*
- * What the checker counts. Each is something Perfetto would drop, refuse
- * or misplace, or that the project's writer never produces:
- */
-enum mt_fxt_problem {
-	MT_FXT_BAD_MAGIC,        /* the first 8 bytes are not the magic:
-				    Perfetto would not import the file */
-	MT_FXT_SIZE_ZERO,        /* a header of size 0: import aborted */
-	MT_FXT_TRUNCATED,        /* a trailing partial record, dropped */
-	MT_FXT_BAD_RECORD,       /* fields past the record's size (rec->bad);
-				    the record is dropped */
-	MT_FXT_BAD_RECORD_TYPE,  /* record type other than 0,1,2,3,4,7 (also
-				    metadata type 0 or >4, event type >10) */
-	MT_FXT_BAD_ARG_TYPE,     /* argument type other than 0..9 */
-	MT_FXT_PROVIDER_MISSING, /* a provider section for an id with no
-				    provider info, and each non-metadata
-				    record then dropped */
-	MT_FXT_INIT_MISSING,     /* events of a provider with no initialization
-				    record before them (once per provider) */
-	MT_FXT_BAD_TICKS,        /* ticks per second other than 1e9 */
-	MT_FXT_UNDEFINED_STRING, /* a string index never registered: the event
-				    (or kernel object) is dropped */
-	MT_FXT_UNDEFINED_THREAD, /* a thread index never registered: pid 0,
-				    tid 0 */
-	MT_FXT_TIMESTAMP_OVERFLOW, /* ts beyond int64 ns, or a complete event
-				      ending before it starts: dropped */
-	MT_FXT_KOID_TRUNCATED,   /* a pid or tid >= 2^32: Perfetto truncates */
-	MT_FXT_THREAD_PROCESS_ARG, /* a thread object whose "process" arg is
-				      not a koid (no name) or is missing
-				      (attached to pid 0) */
-	MT_FXT_SLICE_DROP_OVERLAPPING, /* a slice partially overlapping an open
-					  one, or an equal-start parent after
-					  its child: dropped */
-	MT_FXT_MISPLACED_END,    /* begun slices truncated to the end of a
-				    complete event they outlived */
-	MT_FXT_END_WITHOUT_BEGIN, /* an end with no open begun slice: ignored */
-	MT_FXT_DID_NOT_END,      /* a begin never ended: shown incomplete */
-	MT_FXT_DEPTH_OVER_512,   /* a slice deeper than 512: dropped */
-	MT_FXT_NPROBLEMS
-};
-
-/* "bad_magic", "size_zero", ...: the names above in lower case, without
- * the prefix. NULL for a value out of range. */
-const char *mt_fxt_problem_name(int problem);
-
-#define MT_FXT_EXAMPLES 3
-
-struct mt_fxt_example {
-	uint64_t offset; /* byte offset of the record concerned */
-	char what[160];  /* one line of text */
-};
-
-/* A slice as Perfetto would create it on a thread track. */
-struct mt_fxt_slice {
-	uint32_t pid, tid;  /* as Perfetto keeps them: cast to 32 bits */
-	int64_t start;      /* ns */
-	int64_t dur;        /* ns; -1: did not end (on garbage input,
-			       Perfetto's cut of slices left open past a
-			       complete event can make it negative) */
-	unsigned depth;     /* 0: top level */
-	uint64_t order;     /* file order of the begin/complete/instant */
-	uint64_t offset;    /* its byte offset */
-	unsigned ev_type;   /* MT_FXT_EV_BEGIN, _COMPLETE or _INSTANT */
-	uint32_t name, cat; /* mt_fxt_check_str() */
-	size_t arg0, nargs; /* args[arg0 .. arg0 + nargs) of the checker */
-};
-
-/* An argument of a slice (an end event's arguments are added to the slice
- * it closes, as Perfetto does). Strings are ids for mt_fxt_check_str(). */
-struct mt_fxt_slice_arg {
-	uint32_t name;
-	unsigned type; /* enum mt_fxt_arg_type */
-	uint64_t u;
-	int64_t i;
-	double d;
-	uint32_t s;
-};
-
-/* A process or thread name from a kernel object; the last one written for
- * a pid (process) or (pid, tid) (thread) wins, as in Perfetto. */
-struct mt_fxt_name {
-	int thread;     /* 0: process name */
-	uint32_t pid, tid;
-	uint32_t name;  /* mt_fxt_check_str() */
-	uint64_t offset;
-};
-
-struct mt_fxt_cev;
-
-struct mt_fxt_check {
-	/* results, valid after mt_fxt_check_finish() */
-	uint64_t nrecords;
-	uint64_t count[MT_FXT_NPROBLEMS];
-	struct mt_fxt_example ex[MT_FXT_NPROBLEMS][MT_FXT_EXAMPLES];
-	struct mt_fxt_slice *slices; /* by (pid, tid, start, file order) */
-	size_t nslices;
-	struct mt_fxt_slice_arg *args;
-	size_t nargs;
-	struct mt_fxt_name *names;   /* by (pid, processes first, tid) */
-	size_t nnames;
-	size_t nthreads;             /* threads with slice events */
-
-	/* private */
-	struct mt_intern strs;
-	struct mt_fxt_cev *evs;
-	size_t nevs, evcap, argcap, slicecap, namecap;
-	unsigned char *init_warned; /* by provider generation */
-	size_t init_warned_len;
-	int seen_first, finished;
-};
-
-void mt_fxt_check_init(struct mt_fxt_check *c);
-void mt_fxt_check_release(struct mt_fxt_check *c);
-
-/*
- * Consume one record returned by mt_fxt_next(), in file order. Returns 0
- * or MT_ENOMEM (problems are counted, not returned).
- */
-int mt_fxt_check_record(struct mt_fxt_check *c,
-			const struct mt_fxt_record *rec);
-
-/*
- * Consume the fatal error mt_fxt_next() returned at offset: MT_ECORRUPT
- * counts size_zero, MT_ETRUNCATED truncated; returns 0. Any other code
- * (MT_ENOMEM) is returned as it is.
- */
-int mt_fxt_check_error(struct mt_fxt_check *c, int err, uint64_t offset);
-
-/*
- * After the last record: sort the thread events by (pid, tid, ts, file
- * order), replay Perfetto's slice tracker and fill slices, names and the
- * nesting problems. Call it after the last record; a second call does
- * nothing. Returns 0 or MT_ENOMEM.
- */
-int mt_fxt_check_finish(struct mt_fxt_check *c);
-
-/* The whole job on len bytes at data: read every record, consume it,
- * finish. Returns 0 or MT_ENOMEM. */
-int mt_fxt_check_mem(struct mt_fxt_check *c, const void *data, size_t len);
-
-/* Total of the problem counts. */
-uint64_t mt_fxt_check_problems(const struct mt_fxt_check *c);
-
-/* The text of a string id of the checker ("" for 0), with its length. */
-const char *mt_fxt_check_str(const struct mt_fxt_check *c, uint32_t id,
-			     size_t *len);
 
 #endif

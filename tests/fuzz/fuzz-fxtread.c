@@ -1,7 +1,8 @@
 /*
- * libFuzzer harness for the FXT reader and checker (common/fxtread.c): any
- * bytes must read to the end or to a fatal error, and check, without a
- * crash, a leak or undefined behaviour.
+ * libFuzzer harness for the FXT reader (common/fxtread.c) and the tests'
+ * checker (tests/helpers/fxtcheck.c): any bytes must read to the end or
+ * to a fatal error, and check, without a crash, a leak or undefined
+ * behaviour.
  *
  * Besides surviving, it checks what the reader promises: records follow
  * each other 8-byte aligned inside the input, every resolved string is
@@ -9,16 +10,19 @@
  * within 15, a fatal error is sticky; and what the checker promises: the
  * record-by-record path and mt_fxt_check_mem agree, slices come sorted by
  * (pid, tid, start, file order) with depths below 512, their arguments and
- * strings are in range, examples point inside the input.
+ * strings are in range, examples point inside the input. Reading from a
+ * source (mt_fxt_reader_init_fn: a prefix, then reads of odd sizes) gives
+ * the same records and the same fatal error as reading from memory.
  *
  * Built and run by tests/fuzz/run.
+ * fuzz-link: -Itests/helpers tests/helpers/fxtcheck.c
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "err.h"
-#include "fxtread.h"
+#include "fxtcheck.h"
 #include "banned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -141,6 +145,60 @@ static int read_all(const uint8_t *data, size_t size, struct mt_fxt_check *c)
 	return got;
 }
 
+/* A source of the fuzzer's bytes, a few at a time. */
+struct chunks {
+	const uint8_t *p;
+	size_t len, pos;
+};
+
+static ssize_t chunk_read(void *ctx, void *buf, size_t n)
+{
+	struct chunks *c = ctx;
+	size_t k = c->len - c->pos;
+
+	if (k > n)
+		k = n;
+	if (k > 1 + c->pos % 13)
+		k = 1 + c->pos % 13;
+	memcpy(buf, c->p + c->pos, k);
+	c->pos += k;
+	return (ssize_t)k;
+}
+
+/* The same records from a source as from memory. */
+static void read_source(const uint8_t *data, size_t size)
+{
+	static struct mt_fxt_record a, b;
+	struct mt_fxt_reader m, s;
+	size_t pre = size < 5 ? size : 5;
+	struct chunks c = { data + pre, size - pre, 0 };
+	int ga, gb;
+
+	mt_fxt_reader_init_mem(&m, data, size);
+	require(mt_fxt_reader_init_fn(&s, chunk_read, &c, data, pre) == 0);
+	do {
+		ga = mt_fxt_next(&m, &a);
+		gb = mt_fxt_next(&s, &b);
+		require(ga == gb);
+		require(mt_fxt_reader_offset(&m) == mt_fxt_reader_offset(&s));
+		if (ga == 1) {
+			require(a.offset == b.offset && a.size == b.size &&
+				a.header == b.header && a.bad == b.bad &&
+				a.undefined == b.undefined);
+			require(!memcmp(a.raw, b.raw, a.size));
+			require(!a.provider == !b.provider);
+		} else if (ga == MT_ETRUNCATED) {
+			require(m.err_have == s.err_have);
+			if (m.err_have >= 8)
+				require(m.err_header == s.err_header);
+		} else if (ga == MT_ECORRUPT) {
+			require(m.err_header == s.err_header);
+		}
+	} while (ga == 1);
+	mt_fxt_reader_release(&m);
+	mt_fxt_reader_release(&s);
+}
+
 static int slice_before(const struct mt_fxt_slice *a,
 			const struct mt_fxt_slice *b)
 {
@@ -235,5 +293,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	mt_fxt_check_release(&a);
 	mt_fxt_check_release(&b);
+	read_source(data, size);
 	return 0;
 }

@@ -57,7 +57,7 @@
 #include "buf.h"
 #include "die.h"
 #include "err.h"
-#include "fxtread.h"
+#include "fxtcheck.h"
 #include "banned.h"
 
 static const char usage_text[] =

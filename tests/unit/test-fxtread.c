@@ -8,7 +8,7 @@
 
 #include "buf.h"
 #include "err.h"
-#include "fxtread.h"
+#include "fxtcheck.h"
 #include "wire.h"
 #include "unit.h"
 #include "banned.h"

@@ -9,7 +9,7 @@
 
 #include "buf.h"
 #include "err.h"
-#include "fxtread.h"
+#include "fxtcheck.h"
 #include "fxtwrite.h"
 #include "wire.h"
 #include "unit.h"

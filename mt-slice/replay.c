@@ -1,0 +1,452 @@
+/*
+ * The replay: the slice events a first pass noted (replay_note), sorted on
+ * disk by (thread, time, file order), in runs merged a few at a time, and
+ * replayed one thread at a time through Perfetto's slice tracker
+ * (importers/common/slice_tracker.cc; docs/fxt.md 2.6), which gives every
+ * slice its end and depth. The decision for each event, one byte an event
+ * in file order, goes to a temporary file that the second pass reads as it
+ * goes (replay_next). Memory is bounded by the threads, the stack depth and
+ * the fixed buffers (SORT_RUN records in the sort, SORT_FANIN run buffers
+ * in a merge).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "fxtread.h"
+#include "nest.h"
+#include "slice.h"
+#include "stream.h"
+#include "tidmap.h"
+#include "banned.h"
+
+struct srec {
+	uint64_t ts, end, seq; /* ns; end: a complete event's */
+	uint32_t th;
+	uint8_t type, match;   /* match: the name matches --match */
+};
+
+#define SORT_RUN (1u << 15) /* records sorted in memory at a time */
+#define SORT_FANIN 32       /* runs merged at a time */
+#define SORT_BUF 256        /* records buffered per run while merging */
+
+struct run {
+	uint64_t off, n; /* in records */
+};
+
+static FILE *fx_runs, *fx_dec;
+static struct srec *run_buf;
+static size_t run_n;
+static struct run *runs;
+static size_t nruns, runs_cap;
+static uint64_t runs_end, fx_seq;
+static int64_t fx_max_ts;
+
+uint64_t replay_nevents;
+unsigned long long replay_nsteps, replay_nshort;
+
+static void add_run(uint64_t off, uint64_t n)
+{
+	grow_or_die(&runs, &runs_cap, nruns, sizeof(*runs));
+	runs[nruns].off = off;
+	runs[nruns++].n = n;
+}
+
+static int by_thread_start(const void *a, const void *b)
+{
+	const struct srec *x = a, *y = b;
+
+	if (x->th != y->th)
+		return x->th < y->th ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void run_out(void)
+{
+	if (!run_n)
+		return;
+	if (!fx_runs)
+		fx_runs = tmp_open();
+	qsort(run_buf, run_n, sizeof(*run_buf), by_thread_start);
+	tmp_io(1, fx_runs, run_buf, run_n * sizeof(*run_buf),
+	    runs_end * sizeof(*run_buf));
+	add_run(runs_end, run_n);
+	runs_end += run_n;
+	run_n = 0;
+}
+
+void replay_note(uint32_t th, unsigned type, uint64_t ts, uint64_t end,
+		 int match)
+{
+	struct srec *r;
+
+	if (!run_buf) {
+		run_buf = malloc(SORT_RUN * sizeof(*run_buf));
+		if (!run_buf)
+			die(MT_EXIT_SYSTEM, "out of memory");
+	}
+	if (run_n == SORT_RUN)
+		run_out();
+	r = &run_buf[run_n++];
+	memset(r, 0, sizeof(*r));
+	r->ts = ts;
+	r->end = end;
+	r->seq = fx_seq++;
+	r->th = th;
+	r->type = (uint8_t)type;
+	r->match = (uint8_t)match;
+}
+
+/* threads of the first pass, by (pid, tid) */
+static struct mt_tidmap cth_ids;
+
+uint32_t replay_thread(uint64_t pid, uint64_t tid)
+{
+	uint32_t i;
+	int is_new;
+
+	/* Perfetto keeps pid and tid as 32 bits (UpdateThread) */
+	if (mt_tidmap_get(&cth_ids, (uint32_t)pid, (uint32_t)tid, &i, &is_new))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return i;
+}
+/* ---- the sort on disk ---- */
+
+struct cursor {
+	uint64_t off, left; /* in records, in the run file */
+	struct srec buf[SORT_BUF];
+	size_t pos, n;
+};
+
+static struct cursor *cursors;
+
+static const struct srec *cursor_peek(FILE *f, struct cursor *c)
+{
+	if (c->pos == c->n) {
+		size_t k = c->left < SORT_BUF ? (size_t)c->left : SORT_BUF;
+
+		if (!k)
+			return NULL;
+		tmp_io(0, f, c->buf, k * sizeof(*c->buf), c->off * sizeof(*c->buf));
+		c->off += k;
+		c->left -= k;
+		c->pos = 0;
+		c->n = k;
+	}
+	return &c->buf[c->pos];
+}
+
+/* Merge runs[from, to) of f in order, each record to sink. */
+static void merge(FILE *f, size_t from, size_t to,
+		  void (*sink)(const struct srec *))
+{
+	size_t i, k = to - from;
+
+	for (i = 0; i < k; i++) {
+		cursors[i].off = runs[from + i].off;
+		cursors[i].left = runs[from + i].n;
+		cursors[i].pos = cursors[i].n = 0;
+	}
+	for (;;) {
+		const struct srec *best = NULL, *r;
+		size_t bi = 0;
+
+		for (i = 0; i < k; i++)
+			if ((r = cursor_peek(f, &cursors[i])) &&
+			    (!best || by_thread_start(r, best) < 0)) {
+				best = r;
+				bi = i;
+			}
+		if (!best)
+			return;
+		sink(best);
+		cursors[bi].pos++;
+	}
+}
+
+static FILE *merge_to;
+static struct srec merge_out[SORT_BUF];
+static size_t merge_n;
+static uint64_t merge_end;
+
+static void merge_flush(void)
+{
+	tmp_io(1, merge_to, merge_out, merge_n * sizeof(*merge_out),
+	    merge_end * sizeof(*merge_out));
+	merge_end += merge_n;
+	merge_n = 0;
+}
+
+static void to_file(const struct srec *r)
+{
+	merge_out[merge_n++] = *r;
+	if (merge_n == SORT_BUF)
+		merge_flush();
+}
+
+/* Merge passes until few enough runs are left for the last one. */
+static void merge_down(void)
+{
+	while (nruns > SORT_FANIN) {
+		struct run *old = runs;
+		size_t nold = nruns, i;
+
+		runs = NULL;
+		nruns = runs_cap = 0;
+		merge_to = tmp_open();
+		merge_end = 0;
+		for (i = 0; i < nold; i += SORT_FANIN) {
+			uint64_t off = merge_end;
+			size_t to = i + SORT_FANIN < nold ? i + SORT_FANIN : nold;
+			struct run *keep = runs;
+			size_t nkeep = nruns, ckeep = runs_cap;
+
+			/* merge() reads runs[]: point it at the old ones */
+			runs = old;
+			merge(fx_runs, i, to, to_file);
+			runs = keep;
+			nruns = nkeep;
+			runs_cap = ckeep;
+			merge_flush();
+			add_run(off, merge_end - off);
+		}
+		free(old);
+		fclose(fx_runs);
+		fx_runs = merge_to;
+	}
+}
+
+/* ---- the decisions: one byte an event, written through a window ---- */
+
+#define DEC_WIN (1u << 13)
+#define DEC_NWIN 8
+static struct dec_window {
+	uint64_t base; /* UINT64_MAX: unused */
+	uint64_t used; /* when last used, for the least recently used */
+	unsigned char b[DEC_WIN];
+} dec_w[DEC_NWIN];
+static uint64_t dec_clock;
+
+static size_t dec_len(uint64_t base)
+{
+	return replay_nevents - base < DEC_WIN ? (size_t)(replay_nevents - base) : DEC_WIN;
+}
+
+static void dec_flush(void)
+{
+	size_t i;
+
+	for (i = 0; i < DEC_NWIN; i++)
+		if (dec_w[i].used && dec_w[i].base != UINT64_MAX)
+			tmp_io(1, fx_dec, dec_w[i].b, dec_len(dec_w[i].base),
+			    dec_w[i].base);
+}
+
+/* Slices are decided in (thread, start) order, which follows file order
+ * closely on each thread, at a few places at once (a begin and its end
+ * stand far apart): a few windows of the file are kept, the least recently
+ * used one written back and read again where a decision falls outside. */
+static void dec_put(uint64_t seq, unsigned char d)
+{
+	uint64_t base = seq / DEC_WIN * DEC_WIN;
+	struct dec_window *w = &dec_w[0];
+	size_t i;
+
+	for (i = 0; i < DEC_NWIN; i++) {
+		if (dec_w[i].used && dec_w[i].base == base) {
+			w = &dec_w[i];
+			goto found;
+		}
+		if (dec_w[i].used < w->used)
+			w = &dec_w[i];
+	}
+	if (w->used)
+		tmp_io(1, fx_dec, w->b, dec_len(w->base), w->base);
+	w->base = base;
+	tmp_io(0, fx_dec, w->b, dec_len(base), base);
+found:
+	w->used = ++dec_clock;
+	w->b[seq - base] = d;
+}
+
+/* ---- the replay: Perfetto's slice tracker (common/nest.h) ---- */
+
+#define NOSEQ UINT64_MAX
+
+/* what a frame of the stack carries */
+struct rframe {
+	uint64_t bseq, eseq; /* eseq: the end that closed it */
+	uint8_t type;
+	uint8_t pmatch;   /* a match, if its end keeps it in the window */
+	uint8_t in_match; /* inside a match */
+	uint8_t holds;    /* holds a match that is kept */
+};
+
+static int dec_depth_only; /* the mt stream: only --max-depth is decided */
+static struct mt_nest nest;
+static uint32_t rth = UINT32_MAX;
+
+static int depth_ok(size_t depth)
+{
+	return !have_max_depth || (int64_t)depth < max_depth;
+}
+
+static struct rframe *rframe(size_t i)
+{
+	return mt_nest_data(&nest, i);
+}
+
+/*
+ * The top frame popped: decide its slice, now that its end is known (or
+ * that it never ends). A slice is kept when it is in the window, long
+ * enough, shallow enough and, with --match, a match, inside one or holding
+ * one. Its ancestors are the frames below it: they are still there, as the
+ * tracker pops only the top. Instants are kept by their time alone.
+ */
+static void rpop(void *ctx, struct mt_nest *n)
+{
+	size_t depth = n->n, i;
+	const struct rframe *f = rframe(depth);
+	uint64_t s = n->f[depth].start, e = n->f[depth].end;
+	int ended = e != MT_NEST_PENDING, in_window, is_match;
+	unsigned char d = D_DROP;
+
+	if (dec_depth_only) {
+		if (f->type != MT_FXT_EV_INSTANT && depth_ok(depth))
+			dec_put(f->bseq, D_KEEP);
+		return;
+	}
+	if (f->type == MT_FXT_EV_INSTANT) {
+		if (time_kept(s))
+			dec_put(f->bseq, D_KEEP);
+		return;
+	}
+	in_window = s < win_to && (s >= win_from || e > win_from);
+	if (in_window && ended && e - s < min_dur) {
+		replay_nshort++;
+		return;
+	}
+	is_match = f->pmatch && in_window;
+	if (is_match)
+		for (i = depth; i-- > 0 && !rframe(i)->holds;)
+			rframe(i)->holds = 1;
+	if (in_window && depth_ok(depth) &&
+	    (!match_re || is_match || f->in_match || f->holds))
+		d = !ended && win_to != MT_NONE64 && (int64_t)win_to <= fx_max_ts ?
+		    D_CLOSE : D_KEEP;
+	if (d == D_DROP)
+		return;
+	dec_put(f->bseq, d);
+	if (f->eseq != NOSEQ)
+		dec_put(f->eseq, D_KEEP);
+}
+
+static void rpush(const struct srec *r, uint64_t end)
+{
+	size_t depth = nest.n;
+	int in_match = depth && (rframe(depth - 1)->in_match ||
+				 rframe(depth - 1)->pmatch);
+	struct rframe *f;
+
+	if (mt_nest_push(&nest, r->ts, end))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	f = rframe(depth);
+	f->bseq = r->seq;
+	f->eseq = NOSEQ;
+	f->type = r->type;
+	f->pmatch = r->match && depth_ok(depth) && r->ts < win_to;
+	f->in_match = (uint8_t)in_match;
+}
+
+/* SliceTracker::End with no name: the top-most begun slice takes the end,
+ * and is popped if it is the top. */
+static void replay_end(const struct srec *r)
+{
+	size_t i;
+
+	if (!mt_nest_find_begun(&nest, r->ts, &i))
+		return; /* an end with no begin open: ignored */
+	rframe(i)->eseq = r->seq;
+	mt_nest_set_end(&nest, i, r->ts);
+}
+
+static void replay(const struct srec *r)
+{
+	if (r->th != rth) {
+		mt_nest_clear(&nest);
+		rth = r->th;
+	}
+	switch (r->type) {
+	case MT_FXT_EV_END:
+		replay_end(r);
+		return;
+	case MT_FXT_EV_BEGIN:
+		if (mt_nest_close(&nest, r->ts, MT_NEST_PENDING, NULL))
+			rpush(r, MT_NEST_PENDING);
+		return;
+	case MT_FXT_EV_COMPLETE:
+		if (mt_nest_close(&nest, r->ts, r->end - r->ts, NULL))
+			rpush(r, r->end);
+		return;
+	default: /* an instant: Scoped with duration 0 */
+		if (mt_nest_close(&nest, r->ts, 0, NULL))
+			rpush(r, r->ts);
+		return;
+	}
+}
+
+void replay_decide(int depth_only, int64_t max_ts)
+{
+	static const struct mt_nest_ops ops = { .pop = rpop };
+
+	dec_depth_only = depth_only;
+	fx_max_ts = max_ts;
+	run_out();
+	free(run_buf);
+	run_buf = NULL;
+	fx_dec = tmp_open();
+	replay_nevents = fx_seq;
+	if (ftruncate(fileno(fx_dec), (off_t)fx_seq))
+		die_errno(MT_EXIT_SYSTEM, "a temporary file");
+	cursors = malloc(SORT_FANIN * sizeof(*cursors));
+	if (!cursors)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	merge_down();
+	mt_nest_init(&nest, sizeof(struct rframe), &ops, NULL);
+	merge(fx_runs, 0, nruns, replay);
+	mt_nest_clear(&nest);
+	replay_nsteps = nest.steps;
+	mt_nest_release(&nest);
+	dec_flush();
+	free(cursors);
+	free(runs);
+	if (fx_runs)
+		fclose(fx_runs);
+	fx_seq = 0;
+}
+
+static unsigned char dec_buf[1 << 16];
+static size_t dec_pos, dec_len_;
+
+int replay_next(uint64_t *seq)
+{
+	if (seq)
+		*seq = fx_seq;
+	if (dec_pos == dec_len_) {
+		size_t k = sizeof(dec_buf);
+
+		if (fx_seq + k > replay_nevents)
+			k = (size_t)(replay_nevents - fx_seq);
+		if (!k)
+			return D_DROP;
+		tmp_io(0, fx_dec, dec_buf, k, fx_seq);
+		dec_pos = 0;
+		dec_len_ = k;
+	}
+	fx_seq++;
+	return dec_buf[dec_pos++];
+}
+

@@ -1,0 +1,98 @@
+/*
+ * What the parts of mt-slice share; each file has one job:
+ *
+ *   mt-slice.c  the options, the window, --pid and --tid, the kind of
+ *               input (sniffed), the temporary files; main()
+ *   stream.c    slicing an mt stream
+ *   fxt.c       slicing an FXT file (plain or gzip-compressed)
+ *   replay.c    the slice events of a first pass sorted on disk and
+ *               replayed through Perfetto's nesting rule, giving each one
+ *               a decision that the second pass reads in file order
+ *
+ * main() sets the options before calling stream_slice() or fxt_slice(),
+ * and these die (die.h) on any error, naming the input.
+ */
+#ifndef MT_SLICE_H
+#define MT_SLICE_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- the options (mt-slice.c) ---- */
+
+extern const char *in_name; /* for messages: the file, or "<stdin>" */
+extern uint64_t opt_from, opt_to, opt_dur, min_dur;
+extern int have_from, have_to, absolute, have_max_depth, have_min, verbose;
+extern int32_t max_depth;
+extern pcre2_code *match_re; /* --match, NULL without it */
+extern pcre2_match_data *match_md;
+
+/* ---- the window (mt-slice.c): absolute times, in ns ---- */
+
+extern uint64_t win_from, win_to; /* [win_from, win_to); MT_NONE64: open */
+
+/* The first call with a time other than MT_NONE64 sets the window from
+ * the options: t is the start of the trace. Later calls do nothing. */
+void see_time(uint64_t t);
+/* t lies in the window (MT_NONE64: a record with no time, kept). */
+int time_kept(uint64_t t);
+/* --pid and --tid keep (pid, tid). */
+int thread_kept(uint32_t pid, uint32_t tid);
+
+/* ---- temporary files (mt-slice.c); they die naming the failure ---- */
+
+FILE *tmp_open(void);
+/* n bytes at byte at of f, written (wr) or read, all of them. */
+void tmp_io(int wr, FILE *f, void *p, size_t n, uint64_t at);
+
+/* ---- the two kinds of input ---- */
+
+/*
+ * Slice the mt stream on fd, whose first len bytes were read (to sniff
+ * the kind of input) and are at magic; write it to standard output.
+ */
+void stream_slice(int fd, const unsigned char *magic, size_t len);
+
+/*
+ * Slice the FXT file on fd (gzin: gzip-compressed), whose first len bytes
+ * (8 at most) were read and are at pre; write it to standard output,
+ * compressed when gzip.
+ */
+void fxt_slice(int fd, const unsigned char *pre, size_t len, int gzin,
+	       int gzip);
+
+/* ---- the replay (replay.c) ---- */
+
+/*
+ * A first pass notes each event that makes or ends a slice on a thread
+ * track, in file order: its thread (replay_thread()), type (an FXT event
+ * type: MT_FXT_EV_BEGIN, _END, _COMPLETE or _INSTANT), time and, for a
+ * complete event, its end, in ns; match: its name matches --match.
+ * replay_decide() then sorts them by (thread, time, file order), replays
+ * Perfetto's slice tracker on each thread (docs/fxt.md 2.6) and decides
+ * every event against the window and the options. max_ts is the latest
+ * time of the input; depth_only: decide --max-depth alone (the mt stream,
+ * where the rest is decided on the spans). The second pass then asks
+ * replay_next() for the decision of each such event, in the same order.
+ * Memory is bounded by the threads, the stack depth and fixed buffers; the
+ * temporary files grow with the events.
+ */
+enum { D_DROP, D_KEEP, D_CLOSE /* a begin never ended: an end at --to */ };
+
+uint32_t replay_thread(uint64_t pid, uint64_t tid);
+void replay_note(uint32_t th, unsigned type, uint64_t ts, uint64_t end,
+		 int match);
+void replay_decide(int depth_only, int64_t max_ts);
+/* The decision of the next event (D_DROP past the last), with its place
+ * in file order among the events noted (0, 1, 2 ...) in *seq if not NULL. */
+int replay_next(uint64_t *seq);
+
+/* for -v and the summary: events noted, stack frames visited, slices
+ * dropped as shorter than --min-duration */
+extern uint64_t replay_nevents;
+extern unsigned long long replay_nsteps, replay_nshort;
+
+#endif

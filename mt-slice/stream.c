@@ -1,0 +1,563 @@
+/*
+ * mt-slice on an mt stream: the records of the window and the threads
+ * kept, the spans clipped to the window, long enough and, with --match,
+ * related to a match.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "fxtread.h"
+#include "slice.h"
+#include "stream.h"
+#include "tidmap.h"
+#include "banned.h"
+
+static struct mt_reader in;
+static struct mt_writer out;
+static unsigned long long n_in, n_kept, n_clipped, n_short;
+
+/* ---- spans: clipped at the edges, parents first on equal starts ---- */
+
+/*
+ * Spans arrive as mt-stacks writes them, when they end, parents first among
+ * equal starts. Clipping gives every span that crosses the window's start
+ * the same start; those are held, per thread, and written at the end
+ * ordered by depth, outermost first. They are the frames open at the
+ * window's start: their number is bounded by the stacks' depth.
+ */
+struct held {
+	struct mt_span *v;
+	size_t n, cap;
+};
+
+static struct held held;
+
+static void hold(const struct mt_span *s)
+{
+	grow_or_die(&held.v, &held.cap, held.n, sizeof(*held.v));
+	held.v[held.n++] = *s;
+}
+
+static void check(int err)
+{
+	if (err)
+		die_mt(err, "writing the stream");
+}
+
+static int by_thread_depth(const void *a, const void *b)
+{
+	const struct mt_span *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return 0;
+}
+
+static void flush_held(void)
+{
+	size_t i, j;
+
+	/* insertion sort keeps equal keys in arrival order */
+	for (i = 1; i < held.n; i++) {
+		struct mt_span s = held.v[i];
+
+		for (j = i; j > 0 && by_thread_depth(&held.v[j - 1], &s) > 0; j--)
+			held.v[j] = held.v[j - 1];
+		held.v[j] = s;
+	}
+	for (i = 0; i < held.n; i++)
+		check(mt_write_span(&out, &held.v[i]));
+	n_kept += held.n;
+	held.n = 0;
+}
+
+/* Write a kept span, or hold it when it starts at the window's start. */
+static void emit_span(const struct mt_span *s)
+{
+	if (s->start == win_from && have_from) {
+		hold(s);
+		return;
+	}
+	check(mt_write_span(&out, s));
+	n_kept++;
+}
+
+/* ---- --match: matching spans, their ancestors and descendants ---- */
+
+/*
+ * Spans arrive when they end. A span's ancestors end after it: a span is
+ * one when it contains the thread's last match and is shallower (an
+ * ancestor of an earlier match contains the last one too, so only that
+ * one is remembered). Its descendants ended
+ * before it: the spans not kept so far go to a spill file, chained per
+ * thread from the newest back, and a match walks back along its thread's
+ * chain through the spans that ended since it started, writing them
+ * (newest first: parents before children among equal starts) and cutting
+ * them off the chain. Memory stays bounded by the threads; the spill file
+ * grows with the spans not kept.
+ */
+static FILE *spill;
+static uint64_t spill_end;
+
+struct mthread {
+	uint32_t pid, tid;
+	uint64_t chain;       /* offset + 1 of the newest spilled span, 0: none */
+	int has_match;
+	uint64_t match_start, match_end; /* the last match */
+	int32_t match_depth;
+	uint64_t matches;     /* offset + 1 of the newest match kept, 0: none */
+};
+
+static struct mthread *mthreads;
+static size_t mthread_cap;
+static struct mt_tidmap mthread_ids;
+
+static struct mthread *mthread_get(uint32_t pid, uint32_t tid)
+{
+	uint32_t i;
+	int is_new;
+
+	if (mt_tidmap_get(&mthread_ids, pid, tid, &i, &is_new))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	grow_or_die(&mthreads, &mthread_cap, i, sizeof(*mthreads));
+	if (is_new) {
+		memset(&mthreads[i], 0, sizeof(mthreads[i]));
+		mthreads[i].pid = pid;
+		mthreads[i].tid = tid;
+	}
+	return &mthreads[i];
+}
+
+struct spilled {
+	struct mt_span s;
+	uint64_t prev; /* offset + 1 of the thread's previous one, 0: none */
+};
+
+static uint64_t *skip;
+static size_t skip_cap;
+static struct mt_span *anc;
+static size_t anc_cap;
+
+/* The spill file holds this process's own structs: it never leaves it. */
+static void spill_write(uint64_t at, const struct spilled *r)
+{
+	if (fseeko(spill, (off_t)at, SEEK_SET) || fwrite(r, sizeof(*r), 1, spill) != 1)
+		die_errno(MT_EXIT_SYSTEM, "--match: writing the temporary file");
+}
+
+static void spill_read(uint64_t at, struct spilled *r)
+{
+	if (fseeko(spill, (off_t)at, SEEK_SET) || fread(r, sizeof(*r), 1, spill) != 1)
+		die_errno(MT_EXIT_SYSTEM, "--match: reading the temporary file");
+}
+
+static void spill_open(void)
+{
+	if (!spill) {
+		spill = tmpfile();
+		if (!spill)
+			die_errno(MT_EXIT_SYSTEM, "--match: a temporary file");
+	}
+}
+
+static void spill_span(struct mthread *t, const struct mt_span *s)
+{
+	struct spilled r = { *s, t->chain };
+
+	spill_open();
+	spill_write(spill_end, &r);
+	t->chain = spill_end + 1;
+	spill_end += sizeof(r);
+}
+
+static int name_matches(uint32_t name)
+{
+	size_t len;
+	const char *str = mt_reader_str(&in, name, &len);
+	int rc;
+
+	if (!str) {
+		str = "[unknown]";
+		len = strlen(str);
+	}
+	rc = pcre2_match(match_re, (PCRE2_SPTR)str, len, 0, 0, match_md, NULL);
+	return rc >= 0;
+}
+
+/*
+ * The walk back meets spans newest first. Spans that start together stand
+ * together in the input, parent first; so each run of them is written in
+ * input order, which keeps parents first.
+ */
+static struct mt_span *eq_run;
+static size_t nrun, run_cap;
+
+static void run_flush(void)
+{
+	while (nrun)
+		emit_span(&eq_run[--nrun]);
+}
+
+static void run_add(const struct mt_span *s)
+{
+	if (nrun && eq_run[0].start != s->start)
+		run_flush();
+	grow_or_die(&eq_run, &run_cap, nrun, sizeof(*eq_run));
+	eq_run[nrun++] = *s;
+}
+
+/* a inside b, intervals half-open (a starting where b ends is outside,
+ * unless b is zero-length there too) */
+static int inside(const struct mt_span *a, const struct mt_span *b)
+{
+	return b->start <= a->start && a->end <= b->end &&
+	       !(a->start == b->end && b->start < b->end) && a->depth > b->depth;
+}
+
+/* Whether s contains a kept match or lies in one: the matches that ended
+ * since s began are looked at. */
+static int related_to_a_match(struct mthread *t, const struct mt_span *s)
+{
+	uint64_t at = t->matches;
+	struct spilled m;
+
+	while (at) {
+		spill_read(at - 1, &m);
+		if (m.s.end < s->start)
+			break;
+		if (inside(&m.s, s) || inside(s, &m.s))
+			return 1;
+		at = m.prev;
+	}
+	return 0;
+}
+
+static void match_span(const struct mt_span *s)
+{
+	struct mthread *t = mthread_get(s->pid, s->tid);
+
+	if (name_matches(s->name)) {
+		struct spilled r;
+		size_t nskip = 0, nanc = 0;
+
+		/* walk back over the spans that ended since it began */
+		while (t->chain) {
+			uint64_t at = t->chain - 1;
+
+			spill_read(at, &r);
+			if (r.s.end < s->start ||
+			    (r.s.end == s->start && r.s.start < s->start))
+				break;
+			t->chain = r.prev;
+			if (r.s.depth > s->depth && r.s.start >= s->start &&
+			    r.s.end <= s->end &&
+			    !(r.s.start == s->end && s->start < s->end)) {
+				run_add(&r.s); /* a descendant */
+				continue;
+			}
+			if (r.s.depth < s->depth && r.s.start <= s->start &&
+			    r.s.end >= s->end) {
+				/* a parent that starts with it, written
+				 * before it: keep, outermost first */
+				grow_or_die(&anc, &anc_cap, nanc, sizeof(*anc));
+				anc[nanc++] = r.s;
+				continue;
+			}
+			/* a zero-length neighbour at its start: keep it on
+			 * the chain for an enclosing match */
+			grow_or_die(&skip, &skip_cap, nskip, sizeof(*skip));
+			skip[nskip++] = at;
+		}
+		run_flush();
+		while (nanc)
+			emit_span(&anc[--nanc]);
+		emit_span(s);
+		/* put the ones left back, newest first */
+		while (nskip) {
+			uint64_t at = skip[--nskip];
+
+			spill_read(at, &r);
+			r.prev = t->chain;
+			spill_write(at, &r);
+			t->chain = at + 1;
+		}
+		t->has_match = 1;
+		t->match_start = s->start;
+		t->match_end = s->end;
+		t->match_depth = s->depth;
+		/* remembered for spans that arrive out of end order */
+		spill_open();
+		{
+			struct spilled m = { *s, t->matches };
+
+			spill_write(spill_end, &m);
+			t->matches = spill_end + 1;
+			spill_end += sizeof(m);
+		}
+		return;
+	}
+	if (t->has_match && s->depth < t->match_depth &&
+	    s->start <= t->match_start && s->end >= t->match_end &&
+	    !(t->match_start == s->end && s->start < s->end)) {
+		emit_span(s); /* an ancestor of the last match */
+		return;
+	}
+	if (t->has_match && s->depth > t->match_depth &&
+	    s->start >= t->match_start && s->end <= t->match_end &&
+	    !(s->start == t->match_end && t->match_start < t->match_end)) {
+		/* a descendant written after its parent: they start
+		 * together */
+		emit_span(s);
+		return;
+	}
+	if (related_to_a_match(t, s)) {
+		/* related to an earlier match, not the last: held back by
+		 * mt-stacks until its parent, or ending with a match */
+		emit_span(s);
+		return;
+	}
+	spill_span(t, s);
+}
+
+static void span(const struct mt_span *in_s)
+{
+	struct mt_span s = *in_s;
+
+	see_time(s.start);
+	if (!thread_kept(s.pid, s.tid))
+		return;
+	if (have_max_depth && !replay_next(NULL))
+		return;
+	if (s.end - s.start < min_dur) {
+		n_short++;
+		return;
+	}
+	if (s.start >= win_to)
+		return;
+	if (s.start < win_from && s.end <= win_from)
+		return;
+	if (s.start < win_from) {
+		s.start = win_from;
+		s.flags |= MT_SF_CLIPSTART;
+	}
+	if (win_to != MT_NONE64 && s.end > win_to) {
+		s.end = win_to;
+		s.flags |= MT_SF_CLIPEND;
+	}
+	if (s.flags & (MT_SF_CLIPSTART | MT_SF_CLIPEND))
+		n_clipped++;
+	if (match_re)
+		match_span(&s);
+	else
+		emit_span(&s);
+}
+
+/* ---- the mt stream: a first pass when the options need one ---- */
+
+/*
+ * A window relative to the start of the trace counts from the first span
+ * (the earliest start: spans come when they end), as on the FXT file mt-fxt
+ * writes from the stream; and --max-depth counts depth as Perfetto nests
+ * that file (depth 0 is the outermost span of the thread; mt-stacks' own
+ * depths count from where the thread's trace began, and again after each
+ * reset). Both need the whole stream first: it is copied to a temporary
+ * file on a first pass that finds the start and notes the spans (and the
+ * instants mt-fxt writes on their threads, which nest among them) for the
+ * same sort and replay as FXT input; the second pass reads the copy.
+ */
+static int stream_instant(const struct mt_record *r)
+{
+	if (r->type == MT_REC_ERROR)
+		return r->u.error.time != MT_NONE64 &&
+		       thread_kept(r->u.error.pid, r->u.error.tid);
+	if (r->type != MT_REC_MARK)
+		return 0;
+	return r->u.mark.tid != MT_NONE32 && r->u.mark.time != MT_NONE64 &&
+	       r->u.mark.kind != MT_MARK_PSB && r->u.mark.kind != MT_MARK_CBR &&
+	       thread_kept(r->u.mark.pid, r->u.mark.tid);
+}
+
+static uint64_t record_time(const struct mt_record *r)
+{
+	switch (r->type) {
+	case MT_REC_SPAN:
+		return r->u.span.start;
+	case MT_REC_THREAD:
+		return r->u.thread.time;
+	case MT_REC_BRANCH:
+		return r->u.branch.time;
+	case MT_REC_ERROR:
+		return r->u.error.time;
+	case MT_REC_MARK:
+		return r->u.mark.time;
+	case MT_REC_SAMPLE:
+		return r->u.sample.time;
+	default:
+		return MT_NONE64;
+	}
+}
+
+static FILE *stream_copy;
+
+static int stream_first_pass(int fd, const unsigned char *magic, size_t len)
+{
+	struct mt_reader r1;
+	struct mt_record r;
+	uint64_t min_t = MT_NONE64, min_start = MT_NONE64;
+	unsigned char buf[1 << 16];
+	int got, err;
+
+	stream_copy = tmp_open();
+	if (len && fwrite(magic, len, 1, stream_copy) != 1)
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	for (;;) {
+		ssize_t k = read(fd, buf, sizeof(buf));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
+		if (!k)
+			break;
+		if (fwrite(buf, (size_t)k, 1, stream_copy) != 1)
+			die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	}
+	if (fflush(stream_copy) || lseek(fileno(stream_copy), 0, SEEK_SET))
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	if ((err = mt_reader_init_fd(&r1, fileno(stream_copy), NULL, 0)))
+		die_mt(err, "%s", in_name);
+	while ((got = mt_reader_next(&r1, &r)) > 0) {
+		uint64_t t = record_time(&r);
+
+		if (t != MT_NONE64 && t < min_t)
+			min_t = t;
+		if (r.type == MT_REC_SPAN) {
+			const struct mt_span *sp = &r.u.span;
+
+			if (sp->start < min_start)
+				min_start = sp->start;
+			if (have_max_depth && thread_kept(sp->pid, sp->tid))
+				replay_note(replay_thread(sp->pid, sp->tid),
+					   MT_FXT_EV_COMPLETE, sp->start,
+					   sp->end < sp->start ? sp->start : sp->end, 0);
+		} else if (have_max_depth && stream_instant(&r)) {
+			const uint32_t pid = r.type == MT_REC_ERROR ?
+				r.u.error.pid : r.u.mark.pid;
+			const uint32_t tid = r.type == MT_REC_ERROR ?
+				r.u.error.tid : r.u.mark.tid;
+
+			replay_note(replay_thread(pid, tid), MT_FXT_EV_INSTANT, t, t, 0);
+		}
+	}
+	if (got < 0)
+		die_mt(got, "%s: byte offset 0x%llx", in_name,
+		       (unsigned long long)mt_reader_offset(&r1));
+	mt_reader_release(&r1);
+	if (min_start != MT_NONE64)
+		see_time(min_start);
+	else if (min_t != MT_NONE64)
+		see_time(min_t);
+	if (have_max_depth)
+		replay_decide(1, -1);
+	if (lseek(fileno(stream_copy), 0, SEEK_SET))
+		die_errno(MT_EXIT_SYSTEM, "the temporary file");
+	return fileno(stream_copy);
+}
+
+/* ---- main loop ---- */
+
+static void keep(const struct mt_record *r)
+{
+	check(mt_write_raw(&out, r->raw, r->raw_len));
+	n_kept++;
+}
+
+static void run(void)
+{
+	struct mt_record r;
+	int got;
+
+	while ((got = mt_reader_next(&in, &r)) > 0) {
+		n_in++;
+		switch (r.type) {
+		case MT_REC_END:
+			n_in--;
+			break;
+		case MT_REC_SPAN:
+			span(&r.u.span);
+			break;
+		case MT_REC_THREAD:
+			see_time(r.u.thread.time);
+			if (thread_kept(r.u.thread.pid, r.u.thread.tid))
+				keep(&r);
+			break;
+		case MT_REC_BRANCH:
+			see_time(r.u.branch.time);
+			if (thread_kept(r.u.branch.pid, r.u.branch.tid) &&
+			    time_kept(r.u.branch.time))
+				keep(&r);
+			break;
+		case MT_REC_ERROR:
+			see_time(r.u.error.time);
+			if (have_max_depth && stream_instant(&r))
+				replay_next(NULL); /* its decision is its time's */
+			if (thread_kept(r.u.error.pid, r.u.error.tid) &&
+			    time_kept(r.u.error.time))
+				keep(&r);
+			break;
+		case MT_REC_MARK:
+			see_time(r.u.mark.time);
+			if (have_max_depth && stream_instant(&r))
+				replay_next(NULL);
+			if ((r.u.mark.tid == MT_NONE32 ||
+			     thread_kept(r.u.mark.pid, r.u.mark.tid)) &&
+			    time_kept(r.u.mark.time))
+				keep(&r);
+			break;
+		case MT_REC_SAMPLE:
+			see_time(r.u.sample.time);
+			if (thread_kept(r.u.sample.pid, r.u.sample.tid) &&
+			    time_kept(r.u.sample.time))
+				keep(&r);
+			break;
+		default:
+			/* strings, meta, and types this version does not know */
+			keep(&r);
+			break;
+		}
+	}
+	if (got < 0)
+		die_mt(got, "%s: byte offset 0x%llx", in_name,
+		       (unsigned long long)mt_reader_offset(&in));
+	flush_held();
+}
+
+void stream_slice(int fd, const unsigned char *magic, size_t len)
+{
+	int err;
+
+	if (have_max_depth || (!absolute && (have_from || have_to ||
+					      opt_dur != MT_NONE64))) {
+		fd = stream_first_pass(fd, magic, len);
+		len = 0;
+	}
+	if ((err = mt_reader_init_fd(&in, fd, magic, len)))
+		die_mt(err, "%s", in_name);
+	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
+		die_mt(err, "starting the stream");
+	run();
+	check(mt_writer_finish(&out));
+	if (verbose || n_short)
+		fprintf(stderr, "%s: %s: %llu records read, %llu written, %llu spans "
+			"clipped, %llu shorter than --min-duration dropped\n",
+			mt_progname(), in_name, n_in, n_kept, n_clipped, n_short);
+	mt_reader_release(&in);
+	mt_writer_release(&out);
+}
