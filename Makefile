@@ -2,6 +2,7 @@
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+DOCDIR ?= $(PREFIX)/share/doc/mt
 BUILD ?= build
 SAN ?=
 
@@ -137,12 +138,17 @@ bench: deps all $(HELPER_BIN)
 demo: deps all $(HELPER_BIN) $(BUILD)/tests/progs/demo
 	@scripts/demo.sh $(BUILD)
 
+# the man pages name the documents' directory as PREFIX/share/doc/mt; the
+# installed ones name DOCDIR
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(TOOLS:%=docs/%.1) $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -d $(DESTDIR)$(PREFIX)/share/doc/mt
-	install -m 644 docs/format.md docs/fxt.md docs/perf.md README.md $(DESTDIR)$(PREFIX)/share/doc/mt/
+	for t in $(TOOLS); do \
+		sed 's|PREFIX/share/doc/mt|$(DOCDIR)|' docs/$$t.1 >$(DESTDIR)$(PREFIX)/share/man/man1/$$t.1 && \
+		chmod 644 $(DESTDIR)$(PREFIX)/share/man/man1/$$t.1 || exit 1; \
+	done
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 docs/format.md docs/fxt.md docs/perf.md README.md $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(TOOLS:%=$(DESTDIR)$(PREFIX)/share/man/man1/%.1)
