@@ -2,6 +2,7 @@
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+DOCDIR ?= $(PREFIX)/share/doc/mt
 BUILD ?= build
 SAN ?=
 
@@ -54,7 +55,7 @@ HELPER_BIN := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz-*.c)
 
 .PHONY: all check check-long test unit-test tool-test asan-test fuzz-test bench \
-	demo install uninstall clean help deps
+	demo install uninstall deb clean help deps
 
 all: $(TOOL_BIN)
 
@@ -69,6 +70,7 @@ help:
 	@echo 'make bench        benchmarks (figures as ratios to a baseline in the same run); SECTIONS="10 30" runs only those'
 	@echo 'make demo         trace a bundled program (see README)'
 	@echo 'make install      install into $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
+	@echo 'make deb          the Debian package of the tools, $(BUILD)/$(DEB_PACKAGE)_VERSION-$(DEB_REVISION)_ARCH.deb'
 	@echo 'make clean        remove $(BUILD)'
 	@echo 'make deps         install missing build and test packages (apt)'
 
@@ -157,12 +159,25 @@ bench: deps all $(HELPER_BIN)
 demo: deps all $(HELPER_BIN) $(BUILD)/tests/progs/demo
 	@scripts/demo.sh $(BUILD)
 
+# the man pages name the documents' directory as PREFIX/share/doc/mt; the
+# installed ones name DOCDIR
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(TOOLS:%=docs/%.1) $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -d $(DESTDIR)$(PREFIX)/share/doc/mt
-	install -m 644 docs/format.md docs/fxt.md docs/perf.md README.md $(DESTDIR)$(PREFIX)/share/doc/mt/
+	for t in $(TOOLS); do \
+		sed 's|PREFIX/share/doc/mt|$(DOCDIR)|' docs/$$t.1 >$(DESTDIR)$(PREFIX)/share/man/man1/$$t.1 && \
+		chmod 644 $(DESTDIR)$(PREFIX)/share/man/man1/$$t.1 || exit 1; \
+	done
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 docs/format.md docs/fxt.md docs/perf.md README.md $(DESTDIR)$(DOCDIR)/
+
+# the binary package of the tools built in BUILD (scripts/deb.sh)
+DEB_PACKAGE ?= mt-trace
+DEB_REVISION ?= 1
+DEB_MAINTAINER ?= mt maintainers <maintainers@users.noreply.a-seed-b401dd6f.example>
+deb: all
+	@MAKE='$(MAKE)' DEB_PACKAGE='$(DEB_PACKAGE)' DEB_REVISION='$(DEB_REVISION)' \
+		DEB_MAINTAINER='$(DEB_MAINTAINER)' scripts/deb.sh $(BUILD)
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(TOOLS:%=$(DESTDIR)$(PREFIX)/share/man/man1/%.1)

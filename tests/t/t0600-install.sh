@@ -1,7 +1,8 @@
 #!/bin/sh
-# make install puts every tool and its man page under DESTDIR/PREFIX, and
-# the installed tools run the README's pipeline: perf script text to a
-# Perfetto trace that fxt-check accepts.
+# make install puts every tool and its man page under DESTDIR/PREFIX, the
+# documents in PREFIX/share/doc/mt (DOCDIR), where the installed pages say
+# they are, and the installed tools run the README's pipeline: perf script
+# text to a Perfetto trace that fxt-check accepts.
 . "$MT_TOP/tests/lib.sh"
 
 dest=$PWD/dest
@@ -16,7 +17,7 @@ done
 for d in format.md fxt.md perf.md README.md; do
 	[ -f "$dest/opt/mt/share/doc/mt/$d" ] || fail "share/doc/mt/$d not installed"
 done
-grep -q 'share/doc/mt' "$dest/opt/mt/share/man/man1/mt-dump.1" || fail "mt-dump.1 does not say where format.md is"
+grep -q '/opt/mt/share/doc/mt' "$dest/opt/mt/share/man/man1/mt-dump.1" || fail "mt-dump.1 does not say where format.md is"
 bin=$dest/opt/mt/bin
 gen-perf-script --lines 20000 --seed 4 --threads 2 |
 	"$bin/mt-script-parse" | "$bin/mt-stacks" |
