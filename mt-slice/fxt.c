@@ -296,13 +296,13 @@ static int fxt_name_matches(const struct mt_fxt_event *ev)
 	const char *p = ev->name.p;
 	size_t len = ev->name.len;
 
-	if (!match_re)
+	if (!match_rx.re)
 		return 0;
 	if (!p) {
 		p = "";
 		len = 0;
 	}
-	return pcre2_match(match_re, (PCRE2_SPTR)p, len, 0, 0, match_md, NULL) >= 0;
+	return mt_regex_match_len(&match_rx, p, len);
 }
 
 /* Whether the event makes or ends a slice on its thread's track: these,
@@ -646,7 +646,7 @@ static void fxt_run(mt_read_fn src, const void *pre, size_t pre_len)
 	 * the trace and decides the slices, then read from there.
 	 */
 	int decide = have_from || have_to || opt_dur != MT_NONE64 || have_min ||
-		     have_max_depth || match_re;
+		     have_max_depth || match_rx.re;
 
 	mt_fxtw_init_buf(&fw, &tmp_out);
 	if (decide) {

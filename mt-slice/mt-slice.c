@@ -11,10 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "die.h"
 #include "duration.h"
 #include "err.h"
 #include "fxtread.h"
+#include "output.h"
 #include "slice.h"
 #include "stream.h"
 #include "wire.h"
@@ -26,8 +28,7 @@ const char *in_name = "<stdin>";
 uint64_t opt_from, opt_to = MT_NONE64, opt_dur = MT_NONE64, min_dur;
 int have_from, have_to, absolute, have_max_depth, have_min, verbose;
 int32_t max_depth;
-pcre2_code *match_re;
-pcre2_match_data *match_md;
+struct mt_regex match_rx;
 uint64_t win_from, win_to; /* absolute, once the base is known */
 static int have_base;
 
@@ -133,11 +134,14 @@ static uint64_t duration_arg(const char *s, const char *opt)
 	return v;
 }
 
-int main(int argc, char **argv)
+/* The options into the option statics; *io gets -o, -v and the input;
+ * *gzip is --gzip. Dies (usage) on a bad one. */
+static void parse_options(int argc, char **argv, struct mt_filter_io *io,
+			  int *gzip)
 {
 	enum {
 		OPT_FROM = 256, OPT_TO, OPT_DURATION, OPT_ABS, OPT_MIN, OPT_PID,
-		OPT_TID, OPT_MAXDEPTH, OPT_MATCH, OPT_GZIP, OPT_HELP, OPT_VERSION
+		OPT_TID, OPT_MAXDEPTH, OPT_MATCH, OPT_GZIP
 	};
 	static const struct option longopts[] = {
 		{ "from", required_argument, NULL, OPT_FROM },
@@ -150,20 +154,12 @@ int main(int argc, char **argv)
 		{ "max-depth", required_argument, NULL, OPT_MAXDEPTH },
 		{ "match", required_argument, NULL, OPT_MATCH },
 		{ "gzip", no_argument, NULL, OPT_GZIP },
-		{ "output", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out_name = NULL;
-	int fd = STDIN_FILENO, c, gzip = 0;
-	unsigned char magic[MT_MAGIC_LEN];
-	ssize_t got = 0;
+	int c;
 
-	mt_set_progname(argv[0]);
-	mt_finish_on_interrupt();
-	while ((c = getopt_long(argc, argv, "o:v", longopts, NULL)) != -1) {
+	while ((c = mt_getopt(argc, argv, "o:v", longopts, USAGE)) != -1) {
 		switch (c) {
 		case OPT_FROM:
 			opt_from = duration_arg(optarg, "--from");
@@ -189,24 +185,9 @@ int main(int argc, char **argv)
 		case OPT_TID:
 			parse_list(&tids, optarg, "--tid");
 			break;
-		case OPT_MATCH: {
-			int code;
-			PCRE2_SIZE at;
-
-			match_re = pcre2_compile((PCRE2_SPTR)optarg, PCRE2_ZERO_TERMINATED,
-						 0, &code, &at, NULL);
-			if (!match_re) {
-				PCRE2_UCHAR msg[256];
-
-				pcre2_get_error_message(code, msg, sizeof(msg));
-				die(MT_EXIT_USAGE, "--match %s: at offset %zu: %s", optarg,
-				    (size_t)at, (char *)msg);
-			}
-			match_md = pcre2_match_data_create_from_pattern(match_re, NULL);
-			if (!match_md)
-				die(MT_EXIT_SYSTEM, "out of memory");
+		case OPT_MATCH:
+			mt_regex_option(&match_rx, "--match", optarg);
 			break;
-		}
 		case OPT_MAXDEPTH: {
 			char *end;
 			long v = strtol(optarg, &end, 10);
@@ -217,58 +198,70 @@ int main(int argc, char **argv)
 			have_max_depth = 1;
 			break;
 		}
-		case 'o':
-			out_name = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
 		case OPT_GZIP:
-			gzip = 1;
+			*gzip = 1;
 			break;
-		case OPT_HELP:
-			usage_ok(USAGE);
-		case OPT_VERSION:
-			version_ok();
 		default:
-			usage_fail(USAGE);
+			mt_filter_option(io, c, USAGE);
 		}
 	}
+	/* the operands before the window's checks, as always */
 	if (argc - optind > 1)
 		usage_fail(USAGE);
 	if (have_to && opt_dur != MT_NONE64)
 		die(MT_EXIT_USAGE, "--to and --duration: give one of them");
 	if (have_to && have_from && opt_to < opt_from)
 		die(MT_EXIT_USAGE, "--to is before --from");
-	if (optind < argc && strcmp(argv[optind], "-"))
-		in_name = argv[optind];
-	fd = open_input_or_die(optind < argc ? argv[optind] : NULL);
-	if (out_name)
-		output_to_or_die(out_name);
-	gzip |= output_name_is_gz(out_name);
-	/* what kind of input: sniff the magic */
-	while (got < (ssize_t)sizeof(magic)) {
-		ssize_t n = read(fd, magic + got, sizeof(magic) - (size_t)got);
+	mt_filter_open_or_die(io, argc - optind, argv + optind, USAGE);
+	output_binary_or_die("a trace");
+	verbose = io->verbose;
+}
 
-		if (n < 0 && errno == EINTR)
+/* The first bytes of the input, up to n: how many there were. */
+static size_t sniff(int fd, unsigned char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (r < 0)
 			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
-		if (!n)
+		if (!r)
 			break;
-		got += n;
+		got += (size_t)r;
 	}
+	return got;
+}
+
+int main(int argc, char **argv)
+{
+	struct mt_filter_io io = { 0 };
+	int gzip = 0;
+	unsigned char magic[MT_MAGIC_LEN];
+	size_t got;
+
+	mt_set_progname(argv[0]);
+	mt_finish_on_interrupt();
+	parse_options(argc, argv, &io, &gzip);
+	in_name = io.in_name;
+	gzip |= output_name_is_gz(io.out_name);
+	/* what kind of input: sniff the magic */
+	got = sniff(io.in_fd, magic, sizeof(magic));
 	if (!have_to && opt_dur == MT_NONE64)
 		win_to = MT_NONE64;
 	if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-		fxt_slice(fd, magic, (size_t)got, 1, gzip);
+		fxt_slice(io.in_fd, magic, got, 1, gzip);
 	else if (got == 8 && mt_get64(magic) == MT_FXT_MAGIC)
-		fxt_slice(fd, magic, (size_t)got, 0, gzip);
+		fxt_slice(io.in_fd, magic, got, 0, gzip);
 	else if (gzip)
 		die(MT_EXIT_USAGE, "%s: an mt stream is written as it is: --gzip "
 		    "and -o NAME.gz are for FXT input", in_name);
 	else
-		stream_slice(fd, magic, (size_t)got);
+		stream_slice(io.in_fd, magic, got);
+	mt_regex_release(&match_rx);
 	close_stdout_or_die();
 	return MT_EXIT_OK;
 }

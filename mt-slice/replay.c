@@ -334,7 +334,7 @@ static void rpop(void *ctx, struct mt_nest *n)
 		for (i = depth; i-- > 0 && !rframe(i)->holds;)
 			rframe(i)->holds = 1;
 	if (in_window && depth_ok(depth) &&
-	    (!match_re || is_match || f->in_match || f->holds))
+	    (!match_rx.re || is_match || f->in_match || f->holds))
 		d = !ended && win_to != MT_NONE64 && (int64_t)win_to <= fx_max_ts ?
 		    D_CLOSE : D_KEEP;
 	if (d == D_DROP)

@@ -15,8 +15,7 @@
 #ifndef MT_SLICE_H
 #define MT_SLICE_H
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
+#include "regex.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,8 +26,7 @@ extern const char *in_name; /* for messages: the file, or "<stdin>" */
 extern uint64_t opt_from, opt_to, opt_dur, min_dur;
 extern int have_from, have_to, absolute, have_max_depth, have_min, verbose;
 extern int32_t max_depth;
-extern pcre2_code *match_re; /* --match, NULL without it */
-extern pcre2_match_data *match_md;
+extern struct mt_regex match_rx; /* --match; match_rx.re NULL without it */
 
 /* ---- the window (mt-slice.c): absolute times, in ns ---- */
 

@@ -181,14 +181,12 @@ static int name_matches(uint32_t name)
 {
 	size_t len;
 	const char *str = mt_reader_str(&in, name, &len);
-	int rc;
 
 	if (!str) {
 		str = "[unknown]";
 		len = strlen(str);
 	}
-	rc = pcre2_match(match_re, (PCRE2_SPTR)str, len, 0, 0, match_md, NULL);
-	return rc >= 0;
+	return mt_regex_match_len(&match_rx, str, len);
 }
 
 /*
@@ -353,7 +351,7 @@ static void span(const struct mt_span *in_s)
 	}
 	if (s.flags & (MT_SF_CLIPSTART | MT_SF_CLIPEND))
 		n_clipped++;
-	if (match_re)
+	if (match_rx.re)
 		match_span(&s);
 	else
 		emit_span(&s);
