@@ -464,9 +464,9 @@ static void end_target(struct rec *r)
 /* ---- the uprobe backend ---- */
 
 /* read_symbols() and inode_path() of the target, for the selection. */
-static int target_symbols(void *ctx, struct mt_symtab *t, const char *path, int must)
+static int target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
 {
-	return read_symbols(ctx, t, path, must);
+	return read_symbols(ctx, f, path, must);
 }
 
 static char *target_path(void *ctx, const char *path)
