@@ -93,9 +93,10 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 		sel->lib_n += !is_exe;
 	}
 	if (!is_exe && sel->n > before)
-		warn("probing %zu functions of the shared library %s: every process "
-		     "that maps it takes their traps while recording (their events "
-		     "are dropped)", sel->n - before, path);
+		warn("probing %zu function%s of the shared library %s: every "
+		     "process that maps it takes their traps while recording (their "
+		     "events are dropped)", sel->n - before,
+		     sel->n - before == 1 ? "" : "s", path);
 	mt_symfile_release(&sf);
 	free(file);
 }
