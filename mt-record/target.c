@@ -24,6 +24,7 @@
 #include "err.h"
 #include "proc.h"
 #include "procsyms.h"
+#include "spawn.h"
 #include "target.h"
 #include "banned.h"
 
@@ -70,10 +71,32 @@ static char *find_in_path(const char *name)
 }
 
 
+/* In the child, before its exec: held on the gate (its read end in
+ * gate[0]) until target_release_child() says how to go on. */
+static void held_child(void *arg)
+{
+	const int *gate = arg;
+	char b;
+
+	close(gate[1]);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (read(gate[0], &b, 1) != 1)
+		_exit(127); /* mt-record gave up */
+	/* 't': stop after execve (a traced child gets SIGTRAP there),
+	 * for a breakpoint that needs the program's addresses or a
+	 * trigger in its libraries */
+	if (b == 't' && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		fprintf(stderr, "mt-record: ptrace(PTRACE_TRACEME): %s "
+			"(--trigger-via uprobe does without)\n", strerror(errno));
+		_exit(126);
+	}
+}
+
 /* Fork the command, held until release_child(); its stdout goes to our
  * stderr, so that it does not mix with the trace text. */
 void target_start_child(struct target *t, int out_fd)
 {
+	struct mt_spawn sp = MT_SPAWN_INIT;
 	int gate[2];
 
 	t->exe = find_in_path(t->cmd[0]);
@@ -81,35 +104,20 @@ void target_start_child(struct target *t, int out_fd)
 		die(MT_EXIT_DATA, "%s: command not found", t->cmd[0]);
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	t->child = fork();
-	if (t->child < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!t->child) {
-		char b;
-
-		close(gate[1]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (read(gate[0], &b, 1) != 1)
-			_exit(127); /* mt-record gave up */
-		if (out_fd == 1)
-			dup2(2, 1);
-		/* 't': stop after execve (a traced child gets SIGTRAP there),
-		 * for a breakpoint that needs the program's addresses or a
-		 * trigger in its libraries */
-		if (b == 't' && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
-			fprintf(stderr, "mt-record: ptrace(PTRACE_TRACEME): %s "
-				"(--trigger-via uprobe does without)\n", strerror(errno));
-			_exit(126);
-		}
-		execv(t->exe, t->cmd);
-		fprintf(stderr, "mt-record: %s: %s\n", t->exe, strerror(errno));
-		_exit(127);
-	}
+	if (out_fd == 1)
+		sp.out = 2;
+	sp.path = t->exe;
+	sp.name = t->cmd[0];  /* "mt-record: EXE: ERROR" when it cannot run */
+	sp.exec_status = 127;
+	sp.child_setup = held_child;
+	sp.child_arg = gate;
+	if (mt_spawn_start(&sp, t->cmd))
+		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);
+	t->child = sp.pid;
 	close(gate[0]);
 	t->gate_w = gate[1];
 	t->pid = t->child;
 }
-
 
 /* Lets the command run; with trace_start it stops again right after
  * execve (or has ended: then child is 0), until resume_child(). */
