@@ -27,7 +27,7 @@ static _Noreturn void child_fail(const struct mt_spawn *s, const char *call,
 	else
 		dprintf(STDERR_FILENO, "%s: %s: %s\n", mt_progname(), path,
 			strerror(e));
-	_exit(MT_EXIT_SYSTEM);
+	_exit(!call && s->exec_status ? s->exec_status : MT_EXIT_SYSTEM);
 }
 
 static _Noreturn void child(const struct mt_spawn *s, char *const *argv,

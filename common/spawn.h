@@ -32,7 +32,10 @@ struct mt_spawn {
 				 * its program exits 127 without a word;
 				 * else it says "PROG: NAME: dup2: ERROR" or
 				 * "PROG: PATH: ERROR" on stderr and exits
-				 * MT_EXIT_SYSTEM */
+				 * MT_EXIT_SYSTEM (exec_status instead
+				 * when that is not 0) */
+	int exec_status;        /* with name: the exit status when its
+				 * program cannot be run, or 0 */
 	int new_session;        /* setsid(): a terminal's Ctrl+C on us does
 				 * not reach it */
 	void (*child_setup)(void *arg); /* run in the child last before
@@ -50,7 +53,7 @@ struct mt_spawn {
 };
 
 #define MT_SPAWN_INIT { MT_SPAWN_INHERIT, MT_SPAWN_INHERIT, MT_SPAWN_INHERIT, \
-			NULL, NULL, 0, NULL, NULL, 0, -1, -1, NULL, 0 }
+			NULL, NULL, 0, 0, NULL, NULL, 0, -1, -1, NULL, 0 }
 
 /*
  * Start argv as s says. Our descriptors other than those s names are not

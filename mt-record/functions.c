@@ -7,12 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "die.h"
 #include "err.h"
 #include "functions.h"
+#include "regex.h"
 #include "banned.h"
 
 void die_up(const struct mt_uprobe *u, int err)
@@ -36,8 +34,7 @@ void fn_names_release(struct fn_names *n)
 
 struct fn_sel {
 	const struct fn_query *q;
-	pcre2_code *re;
-	pcre2_match_data *md;
+	struct mt_regex re;   /* empty without --functions */
 	size_t n, skipped, lib_n, lib_skipped;
 };
 
@@ -46,31 +43,31 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 		       struct fn_sel *sel)
 {
 	const struct fn_query *q = sel->q;
-	struct mt_symtab t = MT_SYMTAB_INIT;
+	struct mt_symfile sf = MT_SYMFILE_INIT;
+	const struct mt_symtab *t = &sf.t;
 	uint64_t last = UINT64_MAX;
 	size_t i, before = sel->n;
 	char *file = NULL; /* what opens it: files->open_path() */
 	int err;
 
-	if (q->files->read_symbols(q->files->ctx, &t, path, is_exe)) {
-		mt_symtab_release(&t);
+	if (q->files->read_symbols(q->files->ctx, &sf, path, is_exe)) {
+		mt_symfile_release(&sf);
 		return; /* a library that cannot be read: not probed */
 	}
-	for (i = 0; i < t.n; i++) {
-		const struct mt_sym *s = &t.v[i];
+	for (i = 0; i < t->n; i++) {
+		const struct mt_sym *s = &t->v[i];
 
 		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr ||
 		    s->addr == last)
 			continue;
 		if (q->skip_path && s->addr == q->skip_addr && !strcmp(path, q->skip_path))
 			continue; /* the trigger's own engine probes it */
-		if (sel->re && pcre2_match(sel->re, (PCRE2_SPTR)s->name,
-					   strlen(s->name), 0, 0, sel->md, NULL) < 0)
+		if (sel->re.re && !mt_regex_match(&sel->re, s->name))
 			continue;
-		if (!sel->re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
+		if (!sel->re.re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
 				 strstr(s->name, "register_tm_clones")))
 			continue; /* by default: the program's own functions */
-		if (!sel->re && sel->n >= FN_DEFAULT_MAX) {
+		if (!sel->re.re && sel->n >= FN_DEFAULT_MAX) {
 			sel->skipped++;
 			continue;
 		}
@@ -96,34 +93,22 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 		sel->lib_n += !is_exe;
 	}
 	if (!is_exe && sel->n > before)
-		warn("probing %zu functions of the shared library %s: every process "
-		     "that maps it takes their traps while recording (their events "
-		     "are dropped)", sel->n - before, path);
-	mt_symtab_release(&t);
+		warn("probing %zu function%s of the shared library %s: every "
+		     "process that maps it takes their traps while recording (their "
+		     "events are dropped)", sel->n - before,
+		     sel->n - before == 1 ? "" : "s", path);
+	mt_symfile_release(&sf);
 	free(file);
 }
 
 size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q)
 {
-	struct fn_sel sel = { q, NULL, NULL, 0, 0, 0, 0 };
+	struct fn_sel sel = { q, MT_REGEX_INIT, 0, 0, 0, 0 };
 
-	if (q->regex) {
-		int code;
-		PCRE2_SIZE off;
-
-		sel.re = pcre2_compile((PCRE2_SPTR)q->regex, PCRE2_ZERO_TERMINATED,
-				       0, &code, &off, NULL);
-		if (!sel.re) {
-			PCRE2_UCHAR msg[256];
-
-			pcre2_get_error_message(code, msg, sizeof(msg));
-			die(MT_EXIT_USAGE, "--functions %s: at offset %zu: %s",
-			    q->regex, (size_t)off, (char *)msg);
-		}
-		sel.md = pcre2_match_data_create_from_pattern(sel.re, NULL);
-	}
+	if (q->regex)
+		mt_regex_option(&sel.re, "--functions", q->regex);
 	probe_file(u, q->exe, 1, &sel);
-	if (sel.re && q->libs) {
+	if (sel.re.re && q->libs) {
 		size_t k;
 
 		for (k = 0; q->libs[k]; k++)
@@ -136,7 +121,6 @@ size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q)
 		warn("probing %d functions of shared libraries; %zu more that "
 		     "--functions matches left out", FN_LIBRARY_MAX,
 		     sel.lib_skipped);
-	pcre2_match_data_free(sel.md);
-	pcre2_code_free(sel.re);
+	mt_regex_release(&sel.re);
 	return sel.n;
 }

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "symtab.h"
+#include "procsyms.h"
 #include "uprobe.h"
 
 /* Without a regex, at most this many functions of the executable. */
@@ -26,11 +26,12 @@
 /* How the selection reaches the files: the caller's. */
 struct fn_files {
 	/*
-	 * Reads the symbols of path into t (MT_SYMTAB_INIT); must (the
-	 * executable): dies when it cannot; else 0, or a negative MT_E* code
-	 * (the file is then not probed). The selection releases t.
+	 * Reads the symbols of path into f (MT_SYMFILE_INIT; its table f->t
+	 * is what the selection reads); must (the executable): dies when it
+	 * cannot; else 0, or a negative MT_E* code (the file is then not
+	 * probed). The selection releases f.
 	 */
-	int (*read_symbols)(void *ctx, struct mt_symtab *t, const char *path, int must);
+	int (*read_symbols)(void *ctx, struct mt_symfile *f, const char *path, int must);
 	/* A path that opens the file named path, for mt_uprobe_add():
 	 * malloced (the selection frees it); dies when out of memory. */
 	char *(*open_path)(void *ctx, const char *path);

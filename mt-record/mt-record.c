@@ -12,7 +12,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
@@ -204,7 +203,7 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+i:o:p:v", longopts, NULL)) != -1) {
+	while ((c = mt_getopt(argc, argv, "+i:o:p:v", longopts, USAGE)) != -1) {
 		switch (c) {
 		case 'i':
 			o->input = optarg;
@@ -464,9 +463,9 @@ static void end_target(struct rec *r)
 /* ---- the uprobe backend ---- */
 
 /* read_symbols() and inode_path() of the target, for the selection. */
-static int target_symbols(void *ctx, struct mt_symtab *t, const char *path, int must)
+static int target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
 {
-	return read_symbols(ctx, t, path, must);
+	return read_symbols(ctx, f, path, must);
 }
 
 static char *target_path(void *ctx, const char *path)

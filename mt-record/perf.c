@@ -713,7 +713,8 @@ void decode(const char *perf, const char *data, int pt, const struct mark_line *
 	free(buf);
 	fclose(in);
 	if (show && lines > 0xffff)
-		fprintf(stderr, "\r%s: decoded %llu lines\n", mt_progname(), lines);
+		fprintf(stderr, "\r\033[K%s: decoded %llu lines\n", mt_progname(),
+			lines); /* cleared: shorter than "decoding: N lines" */
 	reap(&p, 1);
 	if (pending)
 		write_or_die(out_fd, mk->text, strlen(mk->text));

@@ -23,6 +23,8 @@
 #include "die.h"
 #include "err.h"
 #include "proc.h"
+#include "procsyms.h"
+#include "spawn.h"
 #include "target.h"
 #include "banned.h"
 
@@ -69,10 +71,32 @@ static char *find_in_path(const char *name)
 }
 
 
+/* In the child, before its exec: held on the gate (its read end in
+ * gate[0]) until target_release_child() says how to go on. */
+static void held_child(void *arg)
+{
+	const int *gate = arg;
+	char b;
+
+	close(gate[1]);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (read(gate[0], &b, 1) != 1)
+		_exit(127); /* mt-record gave up */
+	/* 't': stop after execve (a traced child gets SIGTRAP there),
+	 * for a breakpoint that needs the program's addresses or a
+	 * trigger in its libraries */
+	if (b == 't' && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		fprintf(stderr, "mt-record: ptrace(PTRACE_TRACEME): %s "
+			"(--trigger-via uprobe does without)\n", strerror(errno));
+		_exit(126);
+	}
+}
+
 /* Fork the command, held until release_child(); its stdout goes to our
  * stderr, so that it does not mix with the trace text. */
 void target_start_child(struct target *t, int out_fd)
 {
+	struct mt_spawn sp = MT_SPAWN_INIT;
 	int gate[2];
 
 	t->exe = find_in_path(t->cmd[0]);
@@ -80,35 +104,20 @@ void target_start_child(struct target *t, int out_fd)
 		die(MT_EXIT_DATA, "%s: command not found", t->cmd[0]);
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	t->child = fork();
-	if (t->child < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!t->child) {
-		char b;
-
-		close(gate[1]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (read(gate[0], &b, 1) != 1)
-			_exit(127); /* mt-record gave up */
-		if (out_fd == 1)
-			dup2(2, 1);
-		/* 't': stop after execve (a traced child gets SIGTRAP there),
-		 * for a breakpoint that needs the program's addresses or a
-		 * trigger in its libraries */
-		if (b == 't' && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
-			fprintf(stderr, "mt-record: ptrace(PTRACE_TRACEME): %s "
-				"(--trigger-via uprobe does without)\n", strerror(errno));
-			_exit(126);
-		}
-		execv(t->exe, t->cmd);
-		fprintf(stderr, "mt-record: %s: %s\n", t->exe, strerror(errno));
-		_exit(127);
-	}
+	if (out_fd == 1)
+		sp.out = 2;
+	sp.path = t->exe;
+	sp.name = t->cmd[0];  /* "mt-record: EXE: ERROR" when it cannot run */
+	sp.exec_status = 127;
+	sp.child_setup = held_child;
+	sp.child_arg = gate;
+	if (mt_spawn_start(&sp, t->cmd))
+		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);
+	t->child = sp.pid;
 	close(gate[0]);
 	t->gate_w = gate[1];
 	t->pid = t->child;
 }
-
 
 /* Lets the command run; with trace_start it stops again right after
  * execve (or has ended: then child is 0), until resume_child(). */
@@ -300,9 +309,7 @@ int is_deleted(const char *name)
 
 char *inode_path(const struct target *tgt, const char *name)
 {
-	char maps[64], *line = NULL, *r = NULL;
-	size_t cap = 0;
-	FILE *f;
+	char *r = NULL;
 
 	if (!is_deleted(name) || !tgt->pid) {
 		r = strdup(name);
@@ -310,24 +317,17 @@ char *inode_path(const struct target *tgt, const char *name)
 		if (asprintf(&r, "/proc/%d/exe", (int)tgt->pid) < 0)
 			r = NULL;
 	} else {
-		snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt->pid);
-		f = fopen(maps, "re");
-		while (f && !r && getline(&line, &cap, f) >= 0) {
-			struct mt_map m;
+		struct mt_procsyms ps = MT_PROCSYMS_INIT;
+		char link[MT_PROCSYMS_LINK_SIZE];
+		const struct mt_procmap *m = NULL;
+		int n = mt_procsyms_read(&ps, tgt->pid);
 
-			if (mt_maps_parse(line, &m) || m.path_len != strlen(name) ||
-			    memcmp(m.path, name, m.path_len))
-				continue;
-			if (asprintf(&r, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
-				     (int)tgt->pid, m.start, m.end) < 0)
-				r = NULL;
-			break;
-		}
-		free(line);
-		if (f)
-			fclose(f);
-		if (!r)
-			r = strdup(name);
+		if (n >= 0 || n == MT_ETRUNCATED)
+			m = mt_procsyms_map_of(&ps, name);
+		if (m)
+			mt_procsyms_link(&ps, m, link);
+		r = strdup(m ? link : name);
+		mt_procsyms_release(&ps);
 	}
 	if (!r)
 		die(MT_EXIT_SYSTEM, "out of memory");
@@ -359,7 +359,7 @@ int target_alive(struct target *tgt)
 	return !(kill(tgt->pid, 0) && errno == ESRCH);
 }
 
-int read_symbols(const struct target *tgt, struct mt_symtab *t, const char *path,
+int read_symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
 		 int must)
 {
 	int fd = open_mapped(tgt, path), n;
@@ -376,16 +376,7 @@ int read_symbols(const struct target *tgt, struct mt_symtab *t, const char *path
 			die_errno(MT_EXIT_SYSTEM, "%s", path);
 		return MT_EIO;
 	}
-	n = mt_symtab_read(t, fd);
-	if (n >= 0 && !t->has_symtab) {
-		int dfd = mt_symtab_find_debug(t, path, NULL, 0, NULL);
-
-		if (dfd >= 0) {
-			if (mt_symtab_merge(t, dfd) == MT_ENOMEM)
-				n = MT_ENOMEM;
-			close(dfd);
-		}
-	}
+	n = mt_symfile_read(f, fd, path, NULL, 0, 0);
 	close(fd);
 	if (must && n == MT_EMAGIC)
 		die(MT_EXIT_DATA, "%s: not an ELF file", path);
@@ -396,34 +387,26 @@ int read_symbols(const struct target *tgt, struct mt_symtab *t, const char *path
 
 char **mapped_libraries(const struct target *tgt)
 {
-	char maps[64], *line = NULL, **v = NULL;
-	size_t cap = 0, n = 0, vcap = 0, k;
-	FILE *f;
+	struct mt_procsyms ps = MT_PROCSYMS_INIT;
+	char **v = NULL;
+	size_t cap = 0, n = 0, k;
+	int r = mt_procsyms_read(&ps, tgt->pid);
 
-	grow_or_die(&v, &vcap, 0, sizeof(*v));
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt->pid);
-	f = fopen(maps, "re");
-	while (f && getline(&line, &cap, f) >= 0) {
-		struct mt_map m;
-		char *path;
-		int seen = 0;
+	if (r == MT_ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	grow_or_die(&v, &cap, 1, sizeof(*v));
+	v[0] = NULL;
+	for (k = 0; k < ps.nfiles; k++) {
+		const char *path = ps.files[k].path;
 
-		if (mt_maps_parse(line, &m) || !m.exec || m.path[0] != '/')
+		if (path[0] != '/' || !strcmp(path, tgt->exe))
 			continue;
-		path = line + (m.path - line);
-		path[m.path_len] = '\0';
-		for (k = 0; k < n; k++)
-			seen |= !strcmp(v[k], path);
-		if (seen || !strcmp(path, tgt->exe))
-			continue;
-		grow_or_die(&v, &vcap, n + 1, sizeof(*v));
+		grow_or_die(&v, &cap, n + 2, sizeof(*v));
 		if (!(v[n++] = strdup(path)))
 			die(MT_EXIT_SYSTEM, "out of memory");
 		v[n] = NULL;
 	}
-	free(line);
-	if (f)
-		fclose(f);
+	mt_procsyms_release(&ps);
 	return v;
 }
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "symtab.h"
+#include "procsyms.h"
 
 struct target {
 	pid_t *pids;        /* -p, in the order given, no duplicates */
@@ -101,11 +101,11 @@ int open_mapped(const struct target *tgt, const char *name);
 
 /*
  * The symbols of path (a file tgt maps), with those of its separate debug
- * file when it has no .symtab. must: die when it cannot be read; else 0
- * or the negative MT_E* code (t holds what was read; the caller releases
- * it either way).
+ * file when it has no .symtab (mt_symfile_read), into f (MT_SYMFILE_INIT).
+ * must: die when it cannot be read; else 0 or the negative MT_E* code (the
+ * caller releases f either way).
  */
-int read_symbols(const struct target *tgt, struct mt_symtab *t, const char *path,
+int read_symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
 		 int must);
 
 /*

@@ -20,6 +20,7 @@
 #include "functions.h"
 #include "perf.h"
 #include "proc.h"
+#include "procsyms.h"
 #include "symtab.h"
 #include "trigger.h"
 #include "banned.h"
@@ -99,28 +100,31 @@ static int line_addr(const struct target *tgt, const struct mt_symtab *t,
  * sets tr's path (malloced), address and name. */
 static int in_libraries(const struct target *tgt, const char *sel, struct trig *tr)
 {
-	char **libs = mapped_libraries(tgt);
+	struct mt_procsyms ps = MT_PROCSYMS_INIT;
 	size_t k, i;
 	int found = 0;
 
-	for (k = 0; libs[k] && !found; k++) {
-		struct mt_symtab t = MT_SYMTAB_INIT;
+	if (mt_procsyms_read(&ps, tgt->pid) == MT_ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	for (k = 0; k < ps.nfiles && !found; k++) {
+		const struct mt_procfile *f = &ps.files[k];
+		const struct mt_symtab *t = &f->sym.t;
 
-		if (read_symbols(tgt, &t, libs[k], 0) == 0) {
-			for (i = 0; i < t.n && !found; i++) {
-				if (t.v[i].bind == MT_SYM_PLT || strcmp(t.v[i].name, sel))
-					continue;
-				found = 1;
-				tr->addr = t.v[i].addr;
-				tr->path = strdup(libs[k]);
-				tr->name = strdup(sel);
-				if (!tr->path || !tr->name)
-					die(MT_EXIT_SYSTEM, "out of memory");
-			}
+		if (f->path[0] != '/' || !strcmp(f->path, tgt->exe) ||
+		    mt_procsyms_load(&ps, k, NULL, 0, 0) < 0)
+			continue;
+		for (i = 0; i < t->n && !found; i++) {
+			if (t->v[i].bind == MT_SYM_PLT || strcmp(t->v[i].name, sel))
+				continue;
+			found = 1;
+			tr->addr = t->v[i].addr;
+			tr->path = strdup(f->path);
+			tr->name = strdup(sel);
+			if (!tr->path || !tr->name)
+				die(MT_EXIT_SYSTEM, "out of memory");
 		}
-		mt_symtab_release(&t);
 	}
-	free_paths(libs);
+	mt_procsyms_release(&ps);
 	return found;
 }
 
@@ -180,7 +184,8 @@ static int parse_addr(const char *p, uint64_t *v)
 
 void resolve_trigger(struct trig *tr, const struct target *tgt)
 {
-	struct mt_symtab t = MT_SYMTAB_INIT;
+	struct mt_symfile sf = MT_SYMFILE_INIT;
+	const struct mt_symtab *t = &sf.t;
 	const char *sel = tr->sel;
 	enum sel_kind kind = SEL_ANY;
 	char *picked = NULL;
@@ -208,17 +213,17 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 			    "with fzf (? or symbol:?); give line:FILE:LINE", tr->sel);
 		sel = picked = pick_function(tgt, tr->sel);
 	}
-	read_symbols(tgt, &t, tgt->exe, 1);
+	read_symbols(tgt, &sf, tgt->exe, 1);
 	if (kind <= SEL_SYMBOL)
-		for (i = 0; i < t.n; i++)
-			if (!strcmp(t.v[i].name, sel) && t.v[i].bind != MT_SYM_PLT)
+		for (i = 0; i < t->n; i++)
+			if (!strcmp(t->v[i].name, sel) && t->v[i].bind != MT_SYM_PLT)
 				break;
-	if (kind <= SEL_SYMBOL && i < t.n) {
-		tr->addr = t.v[i].addr;
-		tr->name = strdup(t.v[i].name);
+	if (kind <= SEL_SYMBOL && i < t->n) {
+		tr->addr = t->v[i].addr;
+		tr->name = strdup(t->v[i].name);
 	} else if (kind != SEL_ADDR && kind != SEL_SYMBOL && strchr(sel, ':') &&
-		   line_addr(tgt, &t, sel, &v) == 0) {
-		const struct mt_sym *s = mt_symtab_lookup(&t, v);
+		   line_addr(tgt, t, sel, &v) == 0) {
+		const struct mt_sym *s = mt_symtab_lookup(t, v);
 
 		tr->addr = v;
 		if (s && v != s->addr) {
@@ -229,7 +234,7 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 			tr->name = strdup(s ? s->name : sel);
 		}
 	} else if (kind != SEL_LINE && kind != SEL_SYMBOL && parse_addr(sel, &v) == 0) {
-		const struct mt_sym *s = mt_symtab_lookup(&t, v);
+		const struct mt_sym *s = mt_symtab_lookup(t, v);
 
 		tr->addr = v;
 		tr->name = strdup(s ? s->name : sel);
@@ -250,7 +255,7 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 	} else if (!tgt->child && in_libraries(tgt, sel, tr)) {
 		/* a function of a shared library the process maps */
 #if defined(__x86_64__)
-	} else if (tgt->child && kind <= SEL_SYMBOL && calls_through_plt(&t, sel)) {
+	} else if (tgt->child && kind <= SEL_SYMBOL && calls_through_plt(t, sel)) {
 		/* a function of a library the command loads (it calls it
 		 * through its PLT): looked up once it has run to its entry
 		 * point, where its libraries are mapped */
@@ -264,7 +269,7 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 	}
 	if (!tr->name)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	mt_symtab_release(&t);
+	mt_symfile_release(&sf);
 	free(picked);
 }
 
@@ -291,34 +296,22 @@ void resolve_in_libraries(struct trig *tr, struct target *tgt)
  */
 static uint64_t runtime_addr(const struct trig *tr, const struct target *tgt)
 {
-	struct mt_symtab t = MT_SYMTAB_INIT;
-	char maps[64], *line = NULL;
-	size_t cap = 0;
+	struct mt_symfile sf = MT_SYMFILE_INIT;
+	struct mt_procsyms ps = MT_PROCSYMS_INIT;
 	uint64_t rt = 0;
-	int found = 0;
-	FILE *f;
+	int i, n;
 
-	read_symbols(tgt, &t, tr->path, 1);
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)tgt->pid);
-	f = fopen(maps, "re");
-	if (!f)
-		die_errno(MT_EXIT_DATA, "%s", maps);
-	while (!found && getline(&line, &cap, f) >= 0) {
-		struct mt_map m;
-		uint64_t bias;
-
-		if (mt_maps_parse(line, &m) || !m.exec ||
-		    m.path_len != strlen(tr->path) ||
-		    memcmp(m.path, tr->path, m.path_len) ||
-		    mt_symtab_bias(&t, m.start, m.pgoff, &bias))
-			continue;
-		rt = tr->addr + bias;
-		found = rt >= m.start && rt < m.end;
-	}
-	free(line);
-	fclose(f);
-	mt_symtab_release(&t);
-	if (!found)
+	read_symbols(tgt, &sf, tr->path, 1);
+	n = mt_procsyms_read(&ps, tgt->pid);
+	if (n == MT_ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (n < 0 && n != MT_ETRUNCATED)
+		die_errno(MT_EXIT_DATA, "/proc/%d/maps", (int)tgt->pid);
+	i = mt_procsyms_find(&ps, tr->path);
+	n = i < 0 ? i : mt_procsyms_runtime(&ps, (size_t)i, &sf.t, tr->addr, &rt);
+	mt_procsyms_release(&ps);
+	mt_symfile_release(&sf);
+	if (n < 0)
 		die(MT_EXIT_DATA, "--trigger %s: 0x%" PRIx64 " of %s is in no "
 		    "executable mapping of process %d", tr->name, tr->addr,
 		    tr->path, (int)tgt->pid);

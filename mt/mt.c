@@ -460,7 +460,7 @@ static int pipeline(enum mode mode, int argc, char **argv)
 			dashdash = i + 1;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (++i == argc) {
-				warn("option '%s' requires an argument", a);
+				warn("option '%s' needs a value", a);
 				usage_fail(USAGE);
 			}
 			out = argv[i];

@@ -41,7 +41,7 @@
 #include "die.h"
 #include "err.h"
 #include "functions.h"
-#include "symtab.h"
+#include "procsyms.h"
 #include "uprobe.h"
 #include "banned.h"
 
@@ -76,7 +76,7 @@ static size_t number(const char *s, const char *what)
 }
 
 /* The executable's .symtab as it is (no debug file), for the selection. */
-static int plain_symbols(void *ctx, struct mt_symtab *t, const char *path, int must)
+static int plain_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
 
@@ -84,7 +84,7 @@ static int plain_symbols(void *ctx, struct mt_symtab *t, const char *path, int m
 	(void)must;
 	if (fd < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	n = mt_symtab_read(t, fd);
+	n = mt_symtab_read(&f->t, fd);
 	close(fd);
 	if (n < 0)
 		die_mt(n, "%s", path);
@@ -105,16 +105,17 @@ static char *same_path(void *ctx, const char *path)
  * that name that the selection could probe). */
 static uint64_t trigger_addr(const char *exe, const char *trigger)
 {
-	struct mt_symtab t = MT_SYMTAB_INIT;
+	struct mt_symfile f = MT_SYMFILE_INIT;
+	const struct mt_symtab *t = &f.t;
 	uint64_t addr = 0;
 	size_t i;
 
-	plain_symbols(NULL, &t, exe, 1);
-	for (i = 0; i < t.n && !addr; i++)
-		if (t.v[i].bind != MT_SYM_PLT && t.v[i].bind != MT_SYM_JIT &&
-		    t.v[i].addr && !strcmp(t.v[i].name, trigger))
-			addr = t.v[i].addr;
-	mt_symtab_release(&t);
+	plain_symbols(NULL, &f, exe, 1);
+	for (i = 0; i < t->n && !addr; i++)
+		if (t->v[i].bind != MT_SYM_PLT && t->v[i].bind != MT_SYM_JIT &&
+		    t->v[i].addr && !strcmp(t->v[i].name, trigger))
+			addr = t->v[i].addr;
+	mt_symfile_release(&f);
 	if (!addr)
 		die(MT_EXIT_DATA, "%s: no function '%s'", exe, trigger);
 	return addr;

@@ -27,6 +27,12 @@ bad mt-stacks "unknown option '--no-sprad'; did you mean '--no-spread'?" --no-sp
 bad mt-script-parse "unknown option '--verbsoe'; did you mean '--verbose'?" --verbsoe
 bad mt-dump "unknown option '-v'" -v
 bad mt-dump "option '--help' takes no value" --help=yes
+bad mt-record "unknown option '--bakend'; did you mean '--backend'?" --bakend uprobe
+bad mt-record "option '--trig' is ambiguous: --trigger, --trigger-via" --trig x
+bad mt-record "option '--full' takes no value" --full=1 -- true
+bad mt-record "option '--functions' needs a value" --functions
+bad mt-record "option '-p' needs a value" -p
+bad mt-record "unknown option '-x'" -x -- true
 # an abbreviation of one option is that option
 mt-mkstream >s.mt
 mt-dump --id s.mt >a

@@ -49,7 +49,7 @@ usage run -v
 usage run -- 
 contains err "mt: run: no command after --"
 usage run -o
-contains err "mt: option '-o' requires an argument"
+contains err "mt: option '-o' needs a value"
 contains err "usage: mt run"
 usage run --output
 usage run -o '' -- ./prog

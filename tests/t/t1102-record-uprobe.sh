@@ -110,7 +110,7 @@ mt-record --backend uprobe --functions '^(outer|lib_stop)$' -p $upid >libf.txt 2
 rec=$!
 go $upid "probing a library function"
 wait $rec || { cat err >&2; fail "probing a library function failed"; }
-contains err "probing 1 functions of the shared library"
+contains err "probing 1 function of the shared library"
 pipeline libf.txt libf.dump
 [ "$(span_count libf.dump lib_stop)" -eq 1 ] || fail "$(span_count libf.dump lib_stop) lib_stop spans"
 [ "$(span_count libf.dump outer)" -gt 50 ] || fail "$(span_count libf.dump outer) outer spans"
