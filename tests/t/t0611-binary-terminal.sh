@@ -1,7 +1,7 @@
 #!/bin/sh
 # Binary output is not written to a terminal (as gzip refuses): on a real
 # pty (script(1)), mt-script-parse, mt-stacks and mt-fxt without -o exit 2
-# with one line saying how to send it elsewhere, and write nothing to the
+# (and mt-slice) with one line saying how to send it elsewhere, and write nothing to the
 # terminal; text (mt-fxt --json) goes to it, and -o FILE or a pipe is fine.
 . "$MT_TOP/tests/lib.sh"
 command -v script >/dev/null || fail "script(1) is needed (util-linux, scripts/deps.sh)"
@@ -33,6 +33,9 @@ on_pty mt-fxt "mt-fxt spans.mt"
 refused mt-fxt "an FXT trace"
 on_pty mt-fxt.gz "mt-fxt --gzip spans.mt"
 refused mt-fxt.gz "compressed data"
+mt-fxt -o t.fxt spans.mt
+on_pty mt-slice "mt-slice --min-duration 1ns t.fxt"
+refused mt-slice "a trace"
 
 # text is fine on a terminal, and so is a file or a pipe
 on_pty json "mt-fxt --json spans.mt"

@@ -38,3 +38,7 @@ mt-mkstream >s.mt
 mt-dump --id s.mt >a
 mt-dump --ids s.mt >b
 same_file a b
+# mt-slice too
+bad mt-slice "unknown option '--form'; did you mean '--from'?" --form 1ms
+bad mt-slice "option '--m' is ambiguous: --min-duration, --max-depth, --match" --m x
+bad mt-slice "option '--abs' takes no value" --abs=1
