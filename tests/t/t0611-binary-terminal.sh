@@ -1,7 +1,7 @@
 #!/bin/sh
 # Binary output is not written to a terminal (as gzip refuses): on a real
-# pty (script(1)), mt-script-parse, mt-stacks and mt-fxt without -o exit 2
-# (and mt-slice) with one line saying how to send it elsewhere, and write nothing to the
+# pty (script(1)), mt-script-parse, mt-stacks, mt-fxt and mt-slice without
+# -o exit 2 with one line saying how to send it elsewhere, and write nothing to the
 # terminal; text (mt-fxt --json) goes to it, and -o FILE or a pipe is fine.
 . "$MT_TOP/tests/lib.sh"
 command -v script >/dev/null || fail "script(1) is needed (util-linux, scripts/deps.sh)"
