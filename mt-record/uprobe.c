@@ -26,6 +26,7 @@
 #include "proc.h"
 #include "procsyms.h"
 #include "uprobe.h"
+#include "uprobe-internal.h"
 #include "banned.h"
 
 #ifndef SYS_pidfd_open
@@ -33,116 +34,9 @@
 #endif
 
 #define PMU_DIR "/sys/bus/event_source/devices/uprobe"
-#define NONE32 UINT32_MAX
 #define REORDER_DEFAULT_MS 20
 #define EMIT_CHUNK 65536
 #define SYMCACHE 1024
-
-enum { K_ENTRY = 1, K_RETURN, K_LOST, K_EXIT, K_FORK, K_COMM, K_MMAP };
-enum { PEV_ENTRY = 1, PEV_RETURN, PEV_SIDE };
-enum { ST_ADDING, ST_ATTACHED, ST_FINISHED };
-
-/* An event as the snapshot keeps it: MT_UPROBE_EVENT_BYTES. */
-struct ev {
-	uint64_t time;
-	uint64_t ip;     /* entry: the function; return: the return address */
-	uint64_t aux;    /* return: the function (0: unknown); lost: count */
-	uint32_t pid, tid;
-	uint32_t probe;
-	uint16_t ring;
-	uint8_t kind;
-	uint8_t pad;
-};
-_Static_assert(sizeof(struct ev) == MT_UPROBE_EVENT_BYTES, "event size");
-
-struct symcache {
-	uint64_t vaddr;
-	const struct mt_sym *sym;
-	int valid;
-};
-
-struct mt_uprobe_file {
-	char *path;      /* as the mappings name it */
-	char *source;    /* what opens it, when path does not: a /proc link */
-	int loaded;      /* 0 not tried, 1 read, -1 unreadable */
-	int go;          /* a Go program */
-	struct mt_symfile sym;  /* its symbols, with its debug file's */
-	struct symcache *cache;
-};
-
-struct mt_uprobe_probe {
-	uint32_t file;
-	unsigned flags;
-	uint64_t addr, offset;
-	char *sym;
-	char *event;     /* "probe_outer:work" */
-	char *ret_event; /* "probe_outer:work__return", or NULL */
-};
-
-struct mt_uprobe_pev {
-	uint64_t id;
-	int fd;
-	uint32_t probe;
-	uint32_t ring;
-	int kind;
-};
-
-struct mt_uprobe_ring {
-	int cpu;
-	int fd;          /* the mmapped event (one of pevs) */
-	void *base;
-	size_t map_len, data_size;
-	uint64_t last_time;
-	uint64_t lost_reported; /* by PERF_RECORD_LOST */
-	uint64_t lost_counted;  /* by the events (PERF_FORMAT_LOST) */
-	unsigned char *tmp; /* a record that wraps around the ring's end */
-	size_t tmpcap;
-	struct ev *v;    /* the snapshot: circular once len == cap */
-	size_t cap, alloc, len, start;
-	uint64_t overwritten;
-};
-
-/* A record read, waiting to be taken in time order. Besides samples and
- * losses: K_COMM (str the name, ev.pad 1 for exec), K_MMAP (ev.ip start,
- * ev.aux length, x pgoff, str the path), K_FORK and K_EXIT (ev.pid, ev.tid;
- * for K_FORK x the parent's pid << 32 | tid). */
-struct mt_uprobe_staged {
-	struct ev ev;
-	uint64_t seq;
-	uint64_t x;
-	char *str;
-};
-
-struct comm {
-	uint64_t time;
-	char name[16];
-};
-
-struct frame {
-	uint32_t probe;
-	uint64_t ip;
-};
-
-struct mt_uprobe_thread {
-	uint32_t tid, pid;
-	uint32_t depth;
-	int proc_tried;
-	struct frame stack[MT_UPROBE_MAX_DEPTH];
-	struct comm *comm;
-	size_t ncomm, capcomm;
-};
-
-struct map {
-	uint64_t start, end, pgoff;
-	uint64_t from, to; /* valid for from <= time < to */
-	uint32_t file;
-};
-
-struct mt_uprobe_proc {
-	uint32_t pid;
-	struct map *maps;
-	size_t n, cap;
-};
 
 static const char *const warning_texts[] = {
 	"return probes were left out of a Go program (they crash it): "
