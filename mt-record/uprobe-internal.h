@@ -127,4 +127,22 @@ struct mt_uprobe_proc {
 	size_t n, cap;
 };
 
+/* ---- uprobe.c: small helpers ---- */
+
+struct mt_buf;
+
+/* Say in u->what which operation failed (errno is kept). */
+void uprobe_what(struct mt_uprobe *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* CLOCK_MONOTONIC nanoseconds. */
+uint64_t uprobe_now_ns(void);
+
+/* The first line of a small file, without its newline: 0, MT_EIO. */
+int uprobe_read_line(const char *path, char *out, size_t size);
+
+/* printf to the end of b: 0, MT_ENOMEM, MT_EINVAL. */
+int uprobe_appendf(struct mt_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif

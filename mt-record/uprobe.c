@@ -47,12 +47,9 @@ static const char *const warning_texts[] = {
 	"events became visible late and were taken out of time order",
 };
 
-/* ---- small helpers ---- */
+/* ---- small helpers of the engine's files ---- */
 
-static void what(struct mt_uprobe *u, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void what(struct mt_uprobe *u, const char *fmt, ...)
+void uprobe_what(struct mt_uprobe *u, const char *fmt, ...)
 {
 	va_list ap;
 	int saved = errno;
@@ -64,7 +61,7 @@ static void what(struct mt_uprobe *u, const char *fmt, ...)
 }
 
 
-static uint64_t now_ns(void)
+uint64_t uprobe_now_ns(void)
 {
 	struct timespec ts;
 
@@ -73,7 +70,7 @@ static uint64_t now_ns(void)
 }
 
 /* The first line of a small file, without its newline. */
-static int read_line(const char *path, char *out, size_t size)
+int uprobe_read_line(const char *path, char *out, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -91,10 +88,7 @@ static int read_line(const char *path, char *out, size_t size)
 	return 0;
 }
 
-static int appendf(struct mt_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int appendf(struct mt_buf *b, const char *fmt, ...)
+int uprobe_appendf(struct mt_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n, err;
@@ -132,29 +126,29 @@ static int read_pmu(struct mt_uprobe *u)
 	char *end;
 	long v;
 
-	if (read_line(PMU_DIR "/type", line, sizeof(line))) {
-		what(u, "reading %s/type (no uprobe PMU in this kernel?)", PMU_DIR);
+	if (uprobe_read_line(PMU_DIR "/type", line, sizeof(line))) {
+		uprobe_what(u, "reading %s/type (no uprobe PMU in this kernel?)", PMU_DIR);
 		return MT_EIO;
 	}
 	v = strtol(line, &end, 10);
 	if (end == line || v < 0 || v > INT_MAX) {
 		errno = EINVAL;
-		what(u, "reading %s/type: '%s'", PMU_DIR, line);
+		uprobe_what(u, "reading %s/type: '%s'", PMU_DIR, line);
 		return MT_EIO;
 	}
 	u->pmu_type = (int)v;
 	/* "config:0" */
-	if (read_line(PMU_DIR "/format/retprobe", line, sizeof(line)) ||
+	if (uprobe_read_line(PMU_DIR "/format/retprobe", line, sizeof(line)) ||
 	    strncmp(line, "config:", 7)) {
 		if (!errno)
 			errno = EINVAL;
-		what(u, "reading %s/format/retprobe", PMU_DIR);
+		uprobe_what(u, "reading %s/format/retprobe", PMU_DIR);
 		return MT_EIO;
 	}
 	v = strtol(line + 7, &end, 10);
 	if (end == line + 7 || v < 0 || v > 63) {
 		errno = EINVAL;
-		what(u, "reading %s/format/retprobe: '%s'", PMU_DIR, line);
+		uprobe_what(u, "reading %s/format/retprobe: '%s'", PMU_DIR, line);
 		return MT_EIO;
 	}
 	u->retprobe_bit = (int)v;
@@ -181,7 +175,7 @@ int mt_uprobe_init(struct mt_uprobe *u, const struct mt_uprobe_opts *opts)
 		u->opts.reorder_ms = REORDER_DEFAULT_MS;
 	if (u->opts.ring_bytes < MT_UPROBE_EVENT_BYTES ||
 	    u->opts.mmap_bytes > (1u << 30)) {
-		what(u, "options: ring_bytes %zu, mmap_bytes %zu",
+		uprobe_what(u, "options: ring_bytes %zu, mmap_bytes %zu",
 		     u->opts.ring_bytes, u->opts.mmap_bytes);
 		return MT_EINVAL;
 	}
@@ -355,7 +349,7 @@ static int file_load(struct mt_uprobe *u, uint32_t idx)
 		return MT_EIO; /* [vdso], //anon, ... */
 	fd = open(file_source(f), O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		what(u, "opening %s", f->path);
+		uprobe_what(u, "opening %s", f->path);
 		return MT_EIO;
 	}
 	/* with a separate debug file's symbols when it has no .symtab
@@ -363,7 +357,7 @@ static int file_load(struct mt_uprobe *u, uint32_t idx)
 	err = mt_symfile_read(&f->sym, fd, f->path, NULL, 0, 0);
 	close(fd);
 	if (err < 0) {
-		what(u, "reading the ELF file %s", f->path);
+		uprobe_what(u, "reading the ELF file %s", f->path);
 		return err;
 	}
 	f->go = f->sym.t.is_go;
@@ -459,12 +453,12 @@ static int name_probe(struct mt_uprobe *u, struct mt_uprobe_probe *p)
 		    (!(p->flags & MT_UPROBE_RETURN) || !name_taken(u, ret)))
 			break;
 		b.len = stem;
-		err = appendf(&b, "_%d", k);
+		err = uprobe_appendf(&b, "_%d", k);
 	}
 	if (!err && (p->flags & MT_UPROBE_RETURN)) {
 		struct mt_buf r = MT_BUF_INIT;
 
-		err = appendf(&r, "%s__return", b.p);
+		err = uprobe_appendf(&r, "%s__return", b.p);
 		p->ret_event = mt_buf_detach(&r, NULL);
 	}
 	if (err) {
@@ -510,7 +504,7 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 				 MT_UPROBE_TRIGGER)) ||
 	    ((flags & MT_UPROBE_TRIGGER) &&
 	     (!(flags & MT_UPROBE_ENTRY) || u->trigger_probe >= 0))) {
-		what(u, "adding a probe on %s in %s: bad arguments",
+		uprobe_what(u, "adding a probe on %s in %s: bad arguments",
 		     name ? name : "(null)", path ? path : "(null)");
 		return MT_EINVAL;
 	}
@@ -518,7 +512,7 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 	if (!real && errno == ENOENT)
 		real = deleted_name(path);
 	if (!real) {
-		what(u, "resolving %s", path);
+		uprobe_what(u, "resolving %s", path);
 		return errno == ENOMEM ? MT_ENOMEM : MT_EIO;
 	}
 	err = file_index(u, real, strlen(real), &fi);
@@ -532,11 +526,11 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 	f = &u->files[fi];
 	if (err) {
 		if (err == MT_EIO)
-			what(u, "reading %s", f->path);
+			uprobe_what(u, "reading %s", f->path);
 		return err;
 	}
 	if (mt_symtab_file_offset(&f->sym.t, addr, &off)) {
-		what(u, "placing %s at 0x%llx: in no loadable segment of %s",
+		uprobe_what(u, "placing %s at 0x%llx: in no loadable segment of %s",
 		     name, (unsigned long long)addr, f->path);
 		return MT_ERANGE;
 	}
@@ -686,7 +680,7 @@ static int comm_from_proc(struct mt_uprobe *u, struct mt_uprobe_thread *t)
 	t->proc_tried = 1;
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm",
 		 t->pid == NONE32 ? t->tid : t->pid, t->tid);
-	if (read_line(path, name, sizeof(name)))
+	if (uprobe_read_line(path, name, sizeof(name)))
 		return 0;
 	return comm_add(t, 0, name, strlen(name));
 }
@@ -818,7 +812,7 @@ static int read_proc_maps(struct mt_uprobe *u, pid_t pid)
 	if (err == MT_ENOENT || err == MT_EIO) {
 		int e = errno;
 
-		what(u, "opening /proc/%d/maps", (int)pid);
+		uprobe_what(u, "opening /proc/%d/maps", (int)pid);
 		errno = e;
 		return err;
 	}
@@ -913,7 +907,7 @@ static int to_ring(struct mt_uprobe *u, struct mt_uprobe_ring *r, int fd)
 
 	if (r->fd >= 0) {
 		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd)) {
-			what(u, "redirecting an event to the ring of cpu %d", r->cpu);
+			uprobe_what(u, "redirecting an event to the ring of cpu %d", r->cpu);
 			return MT_EIO;
 		}
 		return 0;
@@ -924,7 +918,7 @@ static int to_ring(struct mt_uprobe *u, struct mt_uprobe_ring *r, int fd)
 	r->base = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (r->base == MAP_FAILED) {
 		r->base = NULL;
-		what(u, "mapping a %zu-byte ring for cpu %d", r->map_len, r->cpu);
+		uprobe_what(u, "mapping a %zu-byte ring for cpu %d", r->map_len, r->cpu);
 		return MT_EIO;
 	}
 	r->data_size = data;
@@ -960,7 +954,7 @@ static int open_probe(struct mt_uprobe *u, uint32_t pi, int ret, uint32_t ri)
 		fd = perf_open(&a, r->cpu);
 	}
 	if (fd < 0) {
-		what(u, "perf_event_open(uprobe%s %s:0x%llx '%s' on cpu %d)",
+		uprobe_what(u, "perf_event_open(uprobe%s %s:0x%llx '%s' on cpu %d)",
 		     ret ? " return" : "", u->files[p->file].path,
 		     (unsigned long long)p->offset, p->sym, r->cpu);
 		return MT_EIO;
@@ -991,7 +985,7 @@ static int open_side(struct mt_uprobe *u, uint32_t ri)
 	a.exclude_hv = 1;
 	fd = perf_open(&a, r->cpu);
 	if (fd < 0) {
-		what(u, "perf_event_open(dummy on cpu %d)", r->cpu);
+		uprobe_what(u, "perf_event_open(dummy on cpu %d)", r->cpu);
 		return MT_EIO;
 	}
 	err = add_pev(u, fd, NONE32, PEV_SIDE, ri);
@@ -1038,7 +1032,7 @@ static int read_proc_threads(struct mt_uprobe *u, pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	dir = opendir(path);
 	if (!dir) {
-		what(u, "listing %s", path);
+		uprobe_what(u, "listing %s", path);
 		return errno == ENOENT ? MT_ENOENT : MT_EIO;
 	}
 	while (!err && (d = readdir(dir)) != NULL) {
@@ -1062,7 +1056,7 @@ static int enable(struct mt_uprobe *u, int kind)
 	for (i = 0; i < u->npevs; i++)
 		if (u->pevs[i].kind == kind &&
 		    ioctl(u->pevs[i].fd, PERF_EVENT_IOC_ENABLE, 0)) {
-			what(u, "enabling a perf event");
+			uprobe_what(u, "enabling a perf event");
 			return MT_EIO;
 		}
 	return 0;
@@ -1077,17 +1071,17 @@ int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode)
 
 	if (u->state != ST_ADDING || !u->nprobes || pid <= 0 ||
 	    (mode != MT_UPROBE_PROCESS && mode != MT_UPROBE_EXEC)) {
-		what(u, "attaching to %d: bad arguments or state", (int)pid);
+		uprobe_what(u, "attaching to %d: bad arguments or state", (int)pid);
 		return MT_EINVAL;
 	}
 	u->state = ST_FINISHED; /* once only, even when it fails */
 	if (kill(pid, 0) && errno == ESRCH) {
-		what(u, "attaching to process %d", (int)pid);
+		uprobe_what(u, "attaching to process %d", (int)pid);
 		return MT_ENOENT;
 	}
 	err = mt_online_cpus(&cpus, &ncpus);
 	if (err) {
-		what(u, "reading the online CPUs");
+		uprobe_what(u, "reading the online CPUs");
 		return err;
 	}
 	u->rings = calloc(ncpus, sizeof(*u->rings));
@@ -1117,7 +1111,7 @@ int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode)
 	}
 	for (i = 0; !err && i < u->npevs; i++)
 		if (ioctl(u->pevs[i].fd, PERF_EVENT_IOC_ID, &u->pevs[i].id)) {
-			what(u, "reading a perf event's id");
+			uprobe_what(u, "reading a perf event's id");
 			err = MT_EIO;
 		}
 	if (!err) {
@@ -1506,7 +1500,7 @@ static int process(struct mt_uprobe *u, struct mt_uprobe_staged *s)
  * (all of them when final) in time order. */
 static int drain(struct mt_uprobe *u, int final)
 {
-	uint64_t start = now_ns(), upto;
+	uint64_t start = uprobe_now_ns(), upto;
 	size_t i, n;
 	int err = 0;
 
@@ -1550,7 +1544,7 @@ static int target_gone(struct mt_uprobe *u)
 		return u->exited;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)u->pid);
-	if (read_line(path, line, sizeof(line))) {
+	if (uprobe_read_line(path, line, sizeof(line))) {
 		u->exited = 1;
 		return 1;
 	}
@@ -1563,7 +1557,7 @@ static int target_gone(struct mt_uprobe *u)
 int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 {
 	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX :
-			    now_ns() + (uint64_t)timeout_ms * 1000000u;
+			    uprobe_now_ns() + (uint64_t)timeout_ms * 1000000u;
 	struct pollfd *pf;
 	size_t i, n = 0;
 	int err = 0, ret = MT_UPROBE_TIMEOUT;
@@ -1571,7 +1565,7 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 	if (u->state != ST_ATTACHED) {
 		if (u->state == ST_FINISHED)
 			return u->triggered ? MT_UPROBE_TRIGGERED : MT_UPROBE_EXITED;
-		what(u, "waiting before attach");
+		uprobe_what(u, "waiting before attach");
 		return MT_EINVAL;
 	}
 	pf = calloc(u->nrings + 1, sizeof(*pf));
@@ -1604,7 +1598,7 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 			ret = MT_UPROBE_TRIGGERED;
 			break;
 		}
-		now = now_ns();
+		now = uprobe_now_ns();
 		if (now >= deadline)
 			break;
 		/* wake up when the oldest event waiting leaves the reorder
@@ -1630,7 +1624,7 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 			break;
 		}
 		if (got < 0) {
-			what(u, "polling the rings");
+			uprobe_what(u, "polling the rings");
 			err = MT_EIO;
 			break;
 		}
@@ -1712,9 +1706,9 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 
 	if (!m) {
 		if (hint) /* an entry: the probe says what is there */
-			return appendf(b, " %s+0x0 (%s)", hint->sym,
+			return uprobe_appendf(b, " %s+0x0 (%s)", hint->sym,
 				       u->files[hint->file].path);
-		return appendf(b, " [unknown] ([unknown])");
+		return uprobe_appendf(b, " [unknown] ([unknown])");
 	}
 	f = &u->files[m->file];
 	if (file_load(u, m->file) == 0 &&
@@ -1722,12 +1716,12 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 		v = ip - bias;
 		s = file_lookup(f, v);
 		if (s)
-			return appendf(b, " %s+0x%llx (%s)", s->name,
+			return uprobe_appendf(b, " %s+0x%llx (%s)", s->name,
 				       (unsigned long long)(v - s->addr), f->path);
 	}
 	if (hint && hint->file == m->file)
-		return appendf(b, " %s+0x0 (%s)", hint->sym, f->path);
-	return appendf(b, " [unknown] (%s)", f->path);
+		return uprobe_appendf(b, " %s+0x0 (%s)", hint->sym, f->path);
+	return uprobe_appendf(b, " [unknown] (%s)", f->path);
 }
 
 /* Where the probed function of a return is in process pid, when its call
@@ -1769,24 +1763,24 @@ static int format_event(struct mt_uprobe *u, struct mt_buf *b,
 		snprintf(tidname, sizeof(tidname), ":%u", e->tid);
 		comm = tidname;
 	}
-	err = appendf(b, "%16s %5d/%-5d [%03d] %5llu.%09llu: ", comm, (int)e->pid,
+	err = uprobe_appendf(b, "%16s %5d/%-5d [%03d] %5llu.%09llu: ", comm, (int)e->pid,
 		      (int)e->tid, u->rings[e->ring].cpu,
 		      (unsigned long long)(e->time / 1000000000u),
 		      (unsigned long long)(e->time % 1000000000u));
 	if (err)
 		return err;
 	if (e->kind == K_LOST)
-		return appendf(b, "PERF_RECORD_LOST lost %llu\n",
+		return uprobe_appendf(b, "PERF_RECORD_LOST lost %llu\n",
 			       (unsigned long long)e->aux);
 	if (e->kind == K_ENTRY) {
-		err = appendf(b, "%*s: (%llx) %16llx", u->name_width, p->event,
+		err = uprobe_appendf(b, "%*s: (%llx) %16llx", u->name_width, p->event,
 			      (unsigned long long)e->ip, (unsigned long long)e->ip);
 		if (!err)
 			err = symbolize(u, b, e->pid, e->ip, e->time, p);
 	} else {
 		uint64_t func = e->aux ? e->aux : probe_addr(u, e->pid, p, e->time);
 
-		err = appendf(b, "%*s: (%llx <- %llx) %16llx", u->name_width,
+		err = uprobe_appendf(b, "%*s: (%llx <- %llx) %16llx", u->name_width,
 			      p->ret_event, (unsigned long long)func,
 			      (unsigned long long)e->ip, (unsigned long long)e->ip);
 		if (!err)
