@@ -7,6 +7,8 @@
  *
  *   uprobe.c        the public lifecycle: init, attach, wait, finish,
  *                   release, warnings, stats; small helpers
+ *   uprobe-files.c  the ELF files and mt_uprobe_add(): file offsets,
+ *                   Go programs, perf probe's event names, symbols
  *
  * Not for other code: only uprobe*.c include it.
  */
@@ -38,11 +40,7 @@ struct ev {
 };
 _Static_assert(sizeof(struct ev) == MT_UPROBE_EVENT_BYTES, "event size");
 
-struct symcache {
-	uint64_t vaddr;
-	const struct mt_sym *sym;
-	int valid;
-};
+struct symcache;
 
 struct mt_uprobe_file {
 	char *path;      /* as the mappings name it */
@@ -144,5 +142,26 @@ int uprobe_read_line(const char *path, char *out, size_t size);
 /* printf to the end of b: 0, MT_ENOMEM, MT_EINVAL. */
 int uprobe_appendf(struct mt_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* ---- uprobe-files.c: the files, mt_uprobe_add() ---- */
+
+/* The index of the file named path[0, len) in u->files, added (not read)
+ * if new: 0, MT_ENOMEM. */
+int uprobe_file_index(struct mt_uprobe *u, const char *path, size_t len,
+		      uint32_t *idx);
+
+/* What opens a file (and what the kernel is given to probe it). */
+const char *uprobe_file_source(const struct mt_uprobe_file *f);
+
+/* Whether the kernel's name of a mapped file says it was deleted. */
+int uprobe_is_deleted(const char *name, size_t len);
+
+/* Read a file's symbols and segments once; 0, or the error (also kept as
+ * loaded = -1). */
+int uprobe_file_load(struct mt_uprobe *u, uint32_t idx);
+
+/* The symbol at file address vaddr of a loaded file (cached), or NULL. */
+const struct mt_sym *uprobe_file_lookup(struct mt_uprobe_file *f,
+					uint64_t vaddr);
 
 #endif

@@ -36,7 +36,6 @@
 #define PMU_DIR "/sys/bus/event_source/devices/uprobe"
 #define REORDER_DEFAULT_MS 20
 #define EMIT_CHUNK 65536
-#define SYMCACHE 1024
 
 static const char *const warning_texts[] = {
 	"return probes were left out of a Go program (they crash it): "
@@ -290,280 +289,6 @@ void mt_uprobe_release(struct mt_uprobe *u)
 	u->trigger_probe = -1;
 }
 
-/* ---- files ---- */
-
-static int file_index(struct mt_uprobe *u, const char *path, size_t len,
-		      uint32_t *idx)
-{
-	size_t i;
-	char *p;
-
-	for (i = 0; i < u->nfiles; i++)
-		if (strlen(u->files[i].path) == len &&
-		    !memcmp(u->files[i].path, path, len)) {
-			*idx = (uint32_t)i;
-			return 0;
-		}
-	if (mt_grow(&u->files, &u->capfiles, u->nfiles + 1, sizeof(*u->files)))
-		return MT_ENOMEM;
-	p = malloc(len + 1);
-	if (!p)
-		return MT_ENOMEM;
-	memcpy(p, path, len);
-	p[len] = '\0';
-	memset(&u->files[u->nfiles], 0, sizeof(u->files[0]));
-	mt_symfile_init(&u->files[u->nfiles].sym);
-	u->files[u->nfiles].path = p;
-	*idx = (uint32_t)u->nfiles++;
-	return 0;
-}
-
-/* What opens a file (and what the kernel is given to probe it). */
-static const char *file_source(const struct mt_uprobe_file *f)
-{
-	return f->source ? f->source : f->path;
-}
-
-#define DELETED " (deleted)"
-
-/* Whether the kernel's name of a mapped file says it was deleted. */
-static int is_deleted(const char *name, size_t len)
-{
-	size_t k = strlen(DELETED);
-
-	return len > k && !memcmp(name + len - k, DELETED, k);
-}
-
-/* Read a file's symbols and segments once; 0, or the error (also kept as
- * loaded = -1). */
-static int file_load(struct mt_uprobe *u, uint32_t idx)
-{
-	struct mt_uprobe_file *f = &u->files[idx];
-	size_t i;
-	int fd, err;
-
-	if (f->loaded)
-		return f->loaded > 0 ? 0 : MT_EIO;
-	f->loaded = -1;
-	if (f->path[0] != '/')
-		return MT_EIO; /* [vdso], //anon, ... */
-	fd = open(file_source(f), O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		uprobe_what(u, "opening %s", f->path);
-		return MT_EIO;
-	}
-	/* with a separate debug file's symbols when it has no .symtab
-	 * (/usr/lib/debug/.build-id, .gnu_debuglink): perf's choice too */
-	err = mt_symfile_read(&f->sym, fd, f->path, NULL, 0, 0);
-	close(fd);
-	if (err < 0) {
-		uprobe_what(u, "reading the ELF file %s", f->path);
-		return err;
-	}
-	f->go = f->sym.t.is_go;
-	for (i = 0; !f->go && i < f->sym.t.n; i++)
-		f->go = !strcmp(f->sym.t.v[i].name, "runtime.main");
-	f->loaded = 1;
-	return 0;
-}
-
-static const struct mt_sym *file_lookup(struct mt_uprobe_file *f,
-					uint64_t vaddr)
-{
-	struct symcache *c;
-
-	if (!f->cache)
-		f->cache = calloc(SYMCACHE, sizeof(*f->cache));
-	if (!f->cache)
-		return mt_symtab_lookup(&f->sym.t, vaddr);
-	c = &f->cache[(vaddr ^ (vaddr >> 10)) % SYMCACHE];
-	if (!c->valid || c->vaddr != vaddr) {
-		c->vaddr = vaddr;
-		c->sym = mt_symtab_lookup(&f->sym.t, vaddr);
-		c->valid = 1;
-	}
-	return c->sym;
-}
-
-/* ---- probes ---- */
-
-static int good_char(int c)
-{
-	return isalnum(c) || c == '_';
-}
-
-/* s up to the first of cut (unless it is the first character), other
- * characters than letters, digits and '_' made '_'. */
-static int name_part(struct mt_buf *b, const char *s, const char *cut)
-{
-	size_t n = strcspn(s + (*s ? 1 : 0), cut) + (*s ? 1 : 0);
-	size_t i;
-	int err = 0;
-
-	if (!n)
-		return mt_buf_add(b, "_", 1);
-	if (isdigit((unsigned char)s[0]))
-		err = mt_buf_add(b, "_", 1);
-	for (i = 0; !err && i < n; i++) {
-		char c = good_char((unsigned char)s[i]) ? s[i] : '_';
-
-		err = mt_buf_add(b, &c, 1);
-	}
-	return err;
-}
-
-static int name_taken(const struct mt_uprobe *u, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < u->nprobes; i++)
-		if (!strcmp(u->probes[i].event, name) ||
-		    (u->probes[i].ret_event && !strcmp(u->probes[i].ret_event, name)))
-			return 1;
-	return 0;
-}
-
-/* perf probe's naming: probe_BASE:NAME, NAME_1, ... and NAME__return. */
-static int name_probe(struct mt_uprobe *u, struct mt_uprobe_probe *p)
-{
-	const char *path = u->files[p->file].path;
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	struct mt_buf b = MT_BUF_INIT;
-	size_t stem, blen = strlen(base);
-	char fname[256];
-	int err, k;
-
-	/* a deleted file's probes are named after the file */
-	if (is_deleted(base, blen))
-		blen -= strlen(DELETED);
-	snprintf(fname, sizeof(fname), "%.*s", (int)blen, base);
-	err = mt_buf_add(&b, "probe_", 6);
-	if (!err)
-		err = name_part(&b, fname, ".-");
-	if (!err)
-		err = mt_buf_add(&b, ":", 1);
-	if (!err)
-		err = name_part(&b, p->sym, ".@");
-	stem = b.len;
-	for (k = 1; !err; k++) {
-		char ret[600];
-
-		snprintf(ret, sizeof(ret), "%s__return", b.p);
-		if (!name_taken(u, b.p) &&
-		    (!(p->flags & MT_UPROBE_RETURN) || !name_taken(u, ret)))
-			break;
-		b.len = stem;
-		err = uprobe_appendf(&b, "_%d", k);
-	}
-	if (!err && (p->flags & MT_UPROBE_RETURN)) {
-		struct mt_buf r = MT_BUF_INIT;
-
-		err = uprobe_appendf(&r, "%s__return", b.p);
-		p->ret_event = mt_buf_detach(&r, NULL);
-	}
-	if (err) {
-		mt_buf_release(&b);
-		return err;
-	}
-	p->event = mt_buf_detach(&b, NULL);
-	return 0;
-}
-
-/*
- * The name of the deleted file that a /proc/PID/exe or
- * /proc/PID/map_files/ link (which realpath cannot resolve) leads to, as
- * the mappings name it ("/usr/bin/app (deleted)"), malloced; NULL with
- * errno ENOENT when path is no such link.
- */
-static char *deleted_name(const char *path)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
-
-	if (n <= 0 || buf[0] != '/' || !is_deleted(buf, (size_t)n)) {
-		errno = ENOENT;
-		return NULL;
-	}
-	buf[n] = '\0';
-	return strdup(buf);
-}
-
-int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
-		  uint64_t addr, unsigned flags)
-{
-	struct mt_uprobe_probe *p;
-	struct mt_uprobe_file *f;
-	char *real;
-	uint32_t fi;
-	uint64_t off;
-	int err;
-
-	if (u->state != ST_ADDING || !name || !*name || !path ||
-	    !(flags & (MT_UPROBE_ENTRY | MT_UPROBE_RETURN)) ||
-	    (flags & ~(unsigned)(MT_UPROBE_ENTRY | MT_UPROBE_RETURN |
-				 MT_UPROBE_TRIGGER)) ||
-	    ((flags & MT_UPROBE_TRIGGER) &&
-	     (!(flags & MT_UPROBE_ENTRY) || u->trigger_probe >= 0))) {
-		uprobe_what(u, "adding a probe on %s in %s: bad arguments",
-		     name ? name : "(null)", path ? path : "(null)");
-		return MT_EINVAL;
-	}
-	real = realpath(path, NULL);
-	if (!real && errno == ENOENT)
-		real = deleted_name(path);
-	if (!real) {
-		uprobe_what(u, "resolving %s", path);
-		return errno == ENOMEM ? MT_ENOMEM : MT_EIO;
-	}
-	err = file_index(u, real, strlen(real), &fi);
-	if (!err && is_deleted(real, strlen(real)) && !u->files[fi].source &&
-	    !(u->files[fi].source = strdup(path)))
-		err = MT_ENOMEM;
-	free(real);
-	if (err)
-		return err;
-	err = file_load(u, fi);
-	f = &u->files[fi];
-	if (err) {
-		if (err == MT_EIO)
-			uprobe_what(u, "reading %s", f->path);
-		return err;
-	}
-	if (mt_symtab_file_offset(&f->sym.t, addr, &off)) {
-		uprobe_what(u, "placing %s at 0x%llx: in no loadable segment of %s",
-		     name, (unsigned long long)addr, f->path);
-		return MT_ERANGE;
-	}
-	if (f->go && (flags & MT_UPROBE_RETURN)) {
-		flags &= ~(unsigned)MT_UPROBE_RETURN;
-		u->warnings |= MT_UPROBE_W_GO;
-		if (!(flags & MT_UPROBE_ENTRY))
-			return (int)u->nprobes; /* nothing left to place */
-	}
-	if (mt_grow(&u->probes, &u->capprobes, u->nprobes + 1, sizeof(*u->probes)))
-		return MT_ENOMEM;
-	p = &u->probes[u->nprobes];
-	memset(p, 0, sizeof(*p));
-	p->file = fi;
-	p->flags = flags;
-	p->addr = addr;
-	p->offset = off;
-	p->sym = strdup(name);
-	if (!p->sym || name_probe(u, p)) {
-		free(p->sym);
-		free(p->event);
-		free(p->ret_event);
-		return MT_ENOMEM;
-	}
-	if (flags & MT_UPROBE_TRIGGER)
-		u->trigger_probe = (int)u->nprobes;
-	if ((int)strlen(p->event) > u->name_width)
-		u->name_width = (int)strlen(p->event);
-	if (p->ret_event && (int)strlen(p->ret_event) > u->name_width)
-		u->name_width = (int)strlen(p->ret_event);
-	return (int)u->nprobes++;
-}
-
 /* ---- threads and processes ---- */
 
 static uint32_t hash32(uint32_t x)
@@ -707,7 +432,7 @@ static int map_add(struct mt_uprobe *u, uint32_t pid, uint64_t start,
 	struct map *m;
 	uint32_t fi;
 
-	if (!pr || file_index(u, path, pathlen, &fi) ||
+	if (!pr || uprobe_file_index(u, path, pathlen, &fi) ||
 	    mt_grow(&pr->maps, &pr->cap, pr->n + 1, sizeof(*pr->maps)))
 		return MT_ENOMEM;
 	m = &pr->maps[pr->n++];
@@ -789,7 +514,7 @@ static int deleted_source(struct mt_uprobe *u, const struct mt_procsyms *ps,
 	struct mt_uprobe_file *f;
 	char link[MT_PROCSYMS_LINK_SIZE];
 	uint32_t fi;
-	int err = file_index(u, m->path, strlen(m->path), &fi);
+	int err = uprobe_file_index(u, m->path, strlen(m->path), &fi);
 
 	if (err)
 		return err;
@@ -798,7 +523,7 @@ static int deleted_source(struct mt_uprobe *u, const struct mt_procsyms *ps,
 	if (!f->source && !(f->source = strdup(link)))
 		return MT_ENOMEM;
 	if (!f->loaded)
-		file_load(u, fi); /* unreadable: [unknown] symbols */
+		uprobe_file_load(u, fi); /* unreadable: [unknown] symbols */
 	return 0;
 }
 
@@ -826,7 +551,7 @@ static int read_proc_maps(struct mt_uprobe *u, pid_t pid)
 			continue; /* not executable, or anonymous */
 		err = map_add(u, (uint32_t)pid, m->start, m->end - m->start,
 			      m->pgoff, m->path, len, 0);
-		if (!err && is_deleted(m->path, len))
+		if (!err && uprobe_is_deleted(m->path, len))
 			err = deleted_source(u, &ps, m);
 	}
 	mt_procsyms_release(&ps);
@@ -936,7 +661,7 @@ static int open_probe(struct mt_uprobe *u, uint32_t pi, int ret, uint32_t ri)
 	base_attr(u, &a);
 	a.type = (uint32_t)u->pmu_type;
 	a.config = ret ? 1ull << u->retprobe_bit : 0;
-	a.config1 = (uint64_t)(uintptr_t)file_source(&u->files[p->file]);
+	a.config1 = (uint64_t)(uintptr_t)uprobe_file_source(&u->files[p->file]);
 	a.config2 = p->offset;
 	a.sample_period = 1;
 	/* losses that no PERF_RECORD_LOST reports (nothing was written
@@ -1711,10 +1436,10 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 		return uprobe_appendf(b, " [unknown] ([unknown])");
 	}
 	f = &u->files[m->file];
-	if (file_load(u, m->file) == 0 &&
+	if (uprobe_file_load(u, m->file) == 0 &&
 	    mt_symtab_bias(&f->sym.t, m->start, m->pgoff, &bias) == 0) {
 		v = ip - bias;
-		s = file_lookup(f, v);
+		s = uprobe_file_lookup(f, v);
 		if (s)
 			return uprobe_appendf(b, " %s+0x%llx (%s)", s->name,
 				       (unsigned long long)(v - s->addr), f->path);
