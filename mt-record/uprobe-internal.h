@@ -9,6 +9,8 @@
  *                   release, warnings, stats; small helpers
  *   uprobe-files.c  the ELF files and mt_uprobe_add(): file offsets,
  *                   Go programs, perf probe's event names, symbols
+ *   uprobe-procs.c  threads (names, open calls) and processes (the
+ *                   target's, their mappings), from /proc and side events
  *
  * Not for other code: only uprobe*.c include it.
  */
@@ -163,5 +165,52 @@ int uprobe_file_load(struct mt_uprobe *u, uint32_t idx);
 /* The symbol at file address vaddr of a loaded file (cached), or NULL. */
 const struct mt_sym *uprobe_file_lookup(struct mt_uprobe_file *f,
 					uint64_t vaddr);
+
+/* ---- uprobe-procs.c: threads and processes ---- */
+
+/* The thread tid, or NULL when unknown. */
+struct mt_uprobe_thread *uprobe_thread_find(struct mt_uprobe *u, uint32_t tid);
+
+/* The thread tid, created if new (its pid set unless NONE32); NULL when
+ * memory runs out. */
+struct mt_uprobe_thread *uprobe_thread_get(struct mt_uprobe *u, uint32_t tid,
+					   uint32_t pid);
+
+/* The thread's name at time: the last given at or before it, else the
+ * first; NULL when it has none. */
+const char *uprobe_comm_at(const struct mt_uprobe_thread *t, uint64_t time);
+
+/* The thread's name from /proc, once, for threads whose name no event
+ * gave: 0, MT_ENOMEM. */
+int uprobe_comm_from_proc(struct mt_uprobe *u, struct mt_uprobe_thread *t);
+
+/* The mapping of process pid holding ip at time, or NULL. */
+const struct map *uprobe_map_find(struct mt_uprobe *u, uint32_t pid,
+				  uint64_t ip, uint64_t time);
+
+/* Where the probed function of a return is in process pid, when its call
+ * was not seen; 0 when unknown. */
+uint64_t uprobe_probe_addr(struct mt_uprobe *u, uint32_t pid,
+			   const struct mt_uprobe_probe *p, uint64_t time);
+
+/* The executable mappings of a running process, from /proc/PID/maps (the
+ * deleted files among them opened now, through /proc/PID/map_files): 0,
+ * MT_ENOENT, MT_EIO, MT_ENOMEM. */
+int uprobe_read_proc_maps(struct mt_uprobe *u, pid_t pid);
+
+/* The names of the threads of a running process, from /proc: 0,
+ * MT_ENOENT, MT_EIO, MT_ENOMEM. */
+int uprobe_read_proc_threads(struct mt_uprobe *u, pid_t pid);
+
+/* Whether pid is one of the target's processes. */
+int uprobe_traced(const struct mt_uprobe *u, uint32_t pid);
+
+/* Make pid one of the target's processes: 0, MT_ENOMEM. */
+int uprobe_trace_pid(struct mt_uprobe *u, uint32_t pid);
+
+/* A side event (K_FORK, K_EXIT, K_COMM, K_MMAP) taken in time order:
+ * thread and process starts and ends, names, mappings, of the target's
+ * processes only. 0, MT_ENOMEM. */
+int uprobe_side_event(struct mt_uprobe *u, const struct mt_uprobe_staged *s);
 
 #endif

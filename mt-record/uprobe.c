@@ -289,275 +289,6 @@ void mt_uprobe_release(struct mt_uprobe *u)
 	u->trigger_probe = -1;
 }
 
-/* ---- threads and processes ---- */
-
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
-static int rehash(struct mt_uprobe *u)
-{
-	size_t cap = u->thash_cap ? u->thash_cap * 2 : 64, i;
-	uint32_t *h = calloc(cap, sizeof(*h));
-
-	if (!h)
-		return MT_ENOMEM;
-	for (i = 0; i < u->nthreads; i++) {
-		size_t k = hash32(u->threads[i].tid) & (cap - 1);
-
-		while (h[k])
-			k = (k + 1) & (cap - 1);
-		h[k] = (uint32_t)i + 1;
-	}
-	free(u->thash);
-	u->thash = h;
-	u->thash_cap = cap;
-	return 0;
-}
-
-static struct mt_uprobe_thread *thread_find(struct mt_uprobe *u, uint32_t tid)
-{
-	size_t k;
-
-	if (!u->thash_cap)
-		return NULL;
-	for (k = hash32(tid) & (u->thash_cap - 1); u->thash[k];
-	     k = (k + 1) & (u->thash_cap - 1))
-		if (u->threads[u->thash[k] - 1].tid == tid)
-			return &u->threads[u->thash[k] - 1];
-	return NULL;
-}
-
-/* The thread tid, created if new; NULL when memory runs out. */
-static struct mt_uprobe_thread *thread_get(struct mt_uprobe *u, uint32_t tid,
-					   uint32_t pid)
-{
-	struct mt_uprobe_thread *t = thread_find(u, tid);
-	size_t k;
-
-	if (t) {
-		if (pid != NONE32)
-			t->pid = pid;
-		return t;
-	}
-	if ((u->nthreads + 1) * 2 > u->thash_cap && rehash(u))
-		return NULL;
-	if (mt_grow(&u->threads, &u->capthreads, u->nthreads + 1, sizeof(*u->threads)))
-		return NULL;
-	t = &u->threads[u->nthreads];
-	memset(t, 0, sizeof(*t));
-	t->tid = tid;
-	t->pid = pid;
-	for (k = hash32(tid) & (u->thash_cap - 1); u->thash[k];
-	     k = (k + 1) & (u->thash_cap - 1))
-		;
-	u->thash[k] = (uint32_t)++u->nthreads;
-	u->st.threads++;
-	return t;
-}
-
-static int comm_add(struct mt_uprobe_thread *t, uint64_t time, const char *name,
-		    size_t len)
-{
-	struct comm *c;
-
-	if (len > 15)
-		len = 15;
-	if (t->ncomm && t->comm[t->ncomm - 1].time <= time &&
-	    strlen(t->comm[t->ncomm - 1].name) == len &&
-	    !memcmp(t->comm[t->ncomm - 1].name, name, len))
-		return 0;
-	if (mt_grow(&t->comm, &t->capcomm, t->ncomm + 1, sizeof(*t->comm)))
-		return MT_ENOMEM;
-	c = &t->comm[t->ncomm++];
-	c->time = time;
-	memcpy(c->name, name, len);
-	c->name[len] = '\0';
-	return 0;
-}
-
-/* The name at time: the last given at or before it, else the first. */
-static const char *comm_at(const struct mt_uprobe_thread *t, uint64_t time)
-{
-	const char *best = NULL;
-	size_t i;
-
-	for (i = 0; i < t->ncomm; i++)
-		if (t->comm[i].time <= time || !best)
-			best = t->comm[i].name;
-	return best;
-}
-
-/* The thread's name from /proc, once, for threads whose name no event
- * gave. */
-static int comm_from_proc(struct mt_uprobe *u, struct mt_uprobe_thread *t)
-{
-	char path[64], name[32];
-
-	if (t->proc_tried || t->ncomm)
-		return 0;
-	t->proc_tried = 1;
-	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm",
-		 t->pid == NONE32 ? t->tid : t->pid, t->tid);
-	if (uprobe_read_line(path, name, sizeof(name)))
-		return 0;
-	return comm_add(t, 0, name, strlen(name));
-}
-
-static struct mt_uprobe_proc *proc_get(struct mt_uprobe *u, uint32_t pid)
-{
-	size_t i;
-
-	for (i = u->nprocs; i > 0; i--)
-		if (u->procs[i - 1].pid == pid)
-			return &u->procs[i - 1];
-	if (mt_grow(&u->procs, &u->capprocs, u->nprocs + 1, sizeof(*u->procs)))
-		return NULL;
-	memset(&u->procs[u->nprocs], 0, sizeof(u->procs[0]));
-	u->procs[u->nprocs].pid = pid;
-	return &u->procs[u->nprocs++];
-}
-
-static int map_add(struct mt_uprobe *u, uint32_t pid, uint64_t start,
-		   uint64_t len, uint64_t pgoff, const char *path,
-		   size_t pathlen, uint64_t time)
-{
-	struct mt_uprobe_proc *pr = proc_get(u, pid);
-	struct map *m;
-	uint32_t fi;
-
-	if (!pr || uprobe_file_index(u, path, pathlen, &fi) ||
-	    mt_grow(&pr->maps, &pr->cap, pr->n + 1, sizeof(*pr->maps)))
-		return MT_ENOMEM;
-	m = &pr->maps[pr->n++];
-	m->start = start;
-	m->end = start + len;
-	m->pgoff = pgoff;
-	m->from = time;
-	m->to = UINT64_MAX;
-	m->file = fi;
-	return 0;
-}
-
-/* execve: the process's mappings end. */
-static void maps_end(struct mt_uprobe *u, uint32_t pid, uint64_t time)
-{
-	struct mt_uprobe_proc *pr = proc_get(u, pid);
-	size_t i;
-
-	for (i = 0; pr && i < pr->n; i++)
-		if (pr->maps[i].to > time)
-			pr->maps[i].to = time;
-}
-
-/* fork: the child has its parent's mappings. */
-static int maps_copy(struct mt_uprobe *u, uint32_t ppid, uint32_t pid,
-		     uint64_t time)
-{
-	size_t from, to, i;
-
-	if (ppid == pid)
-		return 0;
-	/* indices: proc_get() may move the array */
-	if (!proc_get(u, pid) || !proc_get(u, ppid))
-		return MT_ENOMEM;
-	from = (size_t)(proc_get(u, ppid) - u->procs);
-	to = (size_t)(proc_get(u, pid) - u->procs);
-	for (i = 0; i < u->procs[from].n; i++) {
-		struct mt_uprobe_proc *t = &u->procs[to];
-		struct map m = u->procs[from].maps[i];
-
-		if (m.from > time || m.to <= time)
-			continue;
-		if (mt_grow(&t->maps, &t->cap, t->n + 1, sizeof(*t->maps)))
-			return MT_ENOMEM;
-		m.from = time;
-		t->maps[t->n++] = m;
-	}
-	return 0;
-}
-
-static const struct map *map_find(struct mt_uprobe *u, uint32_t pid,
-				  uint64_t ip, uint64_t time)
-{
-	struct mt_uprobe_proc *pr = NULL;
-	size_t i;
-
-	for (i = u->nprocs; i > 0; i--)
-		if (u->procs[i - 1].pid == pid) {
-			pr = &u->procs[i - 1];
-			break;
-		}
-	for (i = pr ? pr->n : 0; i > 0; i--) {
-		const struct map *m = &pr->maps[i - 1];
-
-		if (ip >= m->start && ip < m->end && time >= m->from && time < m->to)
-			return m;
-	}
-	return NULL;
-}
-
-/*
- * A deleted file that the process maps is opened through the kernel's
- * link to its mapping, now: the process may be gone when the snapshot is
- * symbolized.
- */
-static int deleted_source(struct mt_uprobe *u, const struct mt_procsyms *ps,
-			  const struct mt_procmap *m)
-{
-	struct mt_uprobe_file *f;
-	char link[MT_PROCSYMS_LINK_SIZE];
-	uint32_t fi;
-	int err = uprobe_file_index(u, m->path, strlen(m->path), &fi);
-
-	if (err)
-		return err;
-	f = &u->files[fi];
-	mt_procsyms_link(ps, m, link);
-	if (!f->source && !(f->source = strdup(link)))
-		return MT_ENOMEM;
-	if (!f->loaded)
-		uprobe_file_load(u, fi); /* unreadable: [unknown] symbols */
-	return 0;
-}
-
-/* The executable mappings of a running process, from /proc/PID/maps. */
-static int read_proc_maps(struct mt_uprobe *u, pid_t pid)
-{
-	struct mt_procsyms ps = MT_PROCSYMS_INIT;
-	size_t i;
-	int err = mt_procsyms_read(&ps, pid);
-
-	if (err == MT_ENOENT || err == MT_EIO) {
-		int e = errno;
-
-		uprobe_what(u, "opening /proc/%d/maps", (int)pid);
-		errno = e;
-		return err;
-	}
-	if (err == MT_ETRUNCATED)
-		err = 0; /* what could be read */
-	for (i = 0; err >= 0 && i < ps.nmaps; i++) {
-		const struct mt_procmap *m = &ps.maps[i];
-		size_t len = strlen(m->path);
-
-		if (m->file == MT_PROCSYMS_NOFILE)
-			continue; /* not executable, or anonymous */
-		err = map_add(u, (uint32_t)pid, m->start, m->end - m->start,
-			      m->pgoff, m->path, len, 0);
-		if (!err && uprobe_is_deleted(m->path, len))
-			err = deleted_source(u, &ps, m);
-	}
-	mt_procsyms_release(&ps);
-	return err < 0 ? err : 0;
-}
-
 /* ---- attaching ---- */
 
 
@@ -726,54 +457,6 @@ static int cmp_pev(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static int traced(const struct mt_uprobe *u, uint32_t pid)
-{
-	size_t i;
-
-	for (i = u->npids; i > 0; i--)
-		if (u->pids[i - 1] == pid)
-			return 1;
-	return 0;
-}
-
-static int trace_pid(struct mt_uprobe *u, uint32_t pid)
-{
-	if (traced(u, pid))
-		return 0;
-	if (mt_grow(&u->pids, &u->cappids, u->npids + 1, sizeof(*u->pids)))
-		return MT_ENOMEM;
-	u->pids[u->npids++] = pid;
-	return 0;
-}
-
-/* The names of the threads of a running process, from /proc. */
-static int read_proc_threads(struct mt_uprobe *u, pid_t pid)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	dir = opendir(path);
-	if (!dir) {
-		uprobe_what(u, "listing %s", path);
-		return errno == ENOENT ? MT_ENOENT : MT_EIO;
-	}
-	while (!err && (d = readdir(dir)) != NULL) {
-		struct mt_uprobe_thread *t;
-		char *end;
-		long tid = strtol(d->d_name, &end, 10);
-
-		if (end == d->d_name || *end || tid <= 0)
-			continue;
-		t = thread_get(u, (uint32_t)tid, (uint32_t)pid);
-		err = t ? comm_from_proc(u, t) : MT_ENOMEM;
-	}
-	closedir(dir);
-	return err;
-}
-
 static int enable(struct mt_uprobe *u, int kind)
 {
 	size_t i;
@@ -824,7 +507,7 @@ int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode)
 	u->pid = pid;
 	/* before execve() the child runs the caller's code */
 	u->exec_pending = mode == MT_UPROBE_EXEC ? (uint32_t)pid : 0;
-	err = trace_pid(u, (uint32_t)pid);
+	err = uprobe_trace_pid(u, (uint32_t)pid);
 	for (ri = 0; !err && ri < u->nrings; ri++) {
 		err = open_side(u, ri);
 		for (pi = 0; !err && pi < u->nprobes; pi++) {
@@ -845,9 +528,9 @@ int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode)
 		err = enable(u, PEV_SIDE);
 	}
 	if (!err && mode == MT_UPROBE_PROCESS) {
-		err = read_proc_maps(u, pid);
+		err = uprobe_read_proc_maps(u, pid);
 		if (!err)
-			err = read_proc_threads(u, pid);
+			err = uprobe_read_proc_threads(u, pid);
 	}
 	/* returns first: a return without its call is harmless, a call
 	 * whose return is not recorded leaves a frame open */
@@ -1097,63 +780,6 @@ static int keep(struct mt_uprobe *u, const struct ev *e)
 	return 0;
 }
 
-/* Thread and process starts and ends, names, mappings: of the target's
- * processes only. */
-static int side(struct mt_uprobe *u, const struct mt_uprobe_staged *s)
-{
-	const struct ev *e = &s->ev;
-	struct mt_uprobe_thread *t;
-	uint32_t ppid = (uint32_t)(s->x >> 32), ptid = (uint32_t)s->x;
-
-	switch (e->kind) {
-	case K_FORK:
-		if (!traced(u, ppid))
-			return 0;
-		if (e->pid != ppid && trace_pid(u, e->pid))
-			return MT_ENOMEM;
-		t = thread_get(u, e->tid, e->pid);
-		if (!t)
-			return MT_ENOMEM;
-		t->depth = 0; /* a new thread, perhaps with an old tid */
-		{
-			struct mt_uprobe_thread *p = thread_find(u, ptid);
-			const char *name = p ? comm_at(p, e->time) : NULL;
-			char copy[16];
-
-			if (name) {
-				memcpy(copy, name, strlen(name) + 1);
-				t = thread_find(u, e->tid);
-				if (comm_add(t, e->time, copy, strlen(copy)))
-					return MT_ENOMEM;
-			}
-		}
-		return e->pid != ppid ? maps_copy(u, ppid, e->pid, e->time) : 0;
-	case K_EXIT:
-		t = traced(u, e->pid) ? thread_find(u, e->tid) : NULL;
-		if (t)
-			t->depth = 0;
-		return 0;
-	case K_COMM:
-		if (!traced(u, e->pid))
-			return 0;
-		t = thread_get(u, e->tid, e->pid);
-		if (!t || comm_add(t, e->time, s->str, strlen(s->str)))
-			return MT_ENOMEM;
-		if (e->pad) {
-			maps_end(u, e->pid, e->time);
-			if (e->pid == u->exec_pending)
-				u->exec_pending = 0; /* the target's code runs */
-		}
-		return 0;
-	case K_MMAP:
-		if (!traced(u, e->pid))
-			return 0;
-		return map_add(u, e->pid, e->ip, e->aux, s->x, s->str,
-			       strlen(s->str), e->time);
-	}
-	return 0;
-}
-
 /*
  * One event, in time order. Return probes nest at most 64 deep per thread
  * (the kernel's MAX_URETPROBE_DEPTH): deeper calls get no return event, so
@@ -1170,8 +796,8 @@ static int process(struct mt_uprobe *u, struct mt_uprobe_staged *s)
 	uint32_t k;
 
 	if (e->kind != K_ENTRY && e->kind != K_RETURN && e->kind != K_LOST)
-		return side(u, s);
-	if (e->kind != K_LOST && (!traced(u, e->pid) || e->pid == u->exec_pending)) {
+		return uprobe_side_event(u, s);
+	if (e->kind != K_LOST && (!uprobe_traced(u, e->pid) || e->pid == u->exec_pending)) {
 		u->st.foreign++;
 		return 0;
 	}
@@ -1187,8 +813,8 @@ static int process(struct mt_uprobe *u, struct mt_uprobe_staged *s)
 	}
 	if (e->kind == K_LOST)
 		return keep(u, e);
-	t = thread_get(u, e->tid, e->pid);
-	if (!t || comm_from_proc(u, t))
+	t = uprobe_thread_get(u, e->tid, e->pid);
+	if (!t || uprobe_comm_from_proc(u, t))
 		return MT_ENOMEM;
 	p = &u->probes[e->probe];
 	if (e->kind == K_ENTRY && (p->flags & MT_UPROBE_RETURN)) {
@@ -1424,7 +1050,7 @@ int mt_uprobe_finish(struct mt_uprobe *u)
 static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 		     uint64_t ip, uint64_t time, const struct mt_uprobe_probe *hint)
 {
-	const struct map *m = map_find(u, pid, ip, time);
+	const struct map *m = uprobe_map_find(u, pid, ip, time);
 	const struct mt_sym *s = NULL;
 	struct mt_uprobe_file *f;
 	uint64_t bias, v;
@@ -1449,36 +1075,13 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 	return uprobe_appendf(b, " [unknown] (%s)", f->path);
 }
 
-/* Where the probed function of a return is in process pid, when its call
- * was not seen. */
-static uint64_t probe_addr(struct mt_uprobe *u, uint32_t pid,
-			   const struct mt_uprobe_probe *p, uint64_t time)
-{
-	struct mt_uprobe_proc *pr = NULL;
-	size_t i;
-
-	for (i = u->nprocs; i > 0; i--)
-		if (u->procs[i - 1].pid == pid) {
-			pr = &u->procs[i - 1];
-			break;
-		}
-	for (i = pr ? pr->n : 0; i > 0; i--) {
-		const struct map *m = &pr->maps[i - 1];
-
-		if (m->file == p->file && time >= m->from && time < m->to &&
-		    p->offset >= m->pgoff && p->offset - m->pgoff < m->end - m->start)
-			return m->start + (p->offset - m->pgoff);
-	}
-	return 0;
-}
-
 static int format_event(struct mt_uprobe *u, struct mt_buf *b,
 			const struct ev *e)
 {
 	int lost = e->kind == K_LOST;
 	const struct mt_uprobe_probe *p = lost ? NULL : &u->probes[e->probe];
-	const struct mt_uprobe_thread *t = lost ? NULL : thread_find(u, e->tid);
-	const char *comm = t ? comm_at(t, e->time) : NULL;
+	const struct mt_uprobe_thread *t = lost ? NULL : uprobe_thread_find(u, e->tid);
+	const char *comm = t ? uprobe_comm_at(t, e->time) : NULL;
 	char tidname[16];
 	int err;
 
@@ -1503,7 +1106,7 @@ static int format_event(struct mt_uprobe *u, struct mt_buf *b,
 		if (!err)
 			err = symbolize(u, b, e->pid, e->ip, e->time, p);
 	} else {
-		uint64_t func = e->aux ? e->aux : probe_addr(u, e->pid, p, e->time);
+		uint64_t func = e->aux ? e->aux : uprobe_probe_addr(u, e->pid, p, e->time);
 
 		err = uprobe_appendf(b, "%*s: (%llx <- %llx) %16llx", u->name_width,
 			      p->ret_event, (unsigned long long)func,
