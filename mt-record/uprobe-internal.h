@@ -11,6 +11,8 @@
  *                   Go programs, perf probe's event names, symbols
  *   uprobe-procs.c  threads (names, open calls) and processes (the
  *                   target's, their mappings), from /proc and side events
+ *   uprobe-open.c   placing the probes: perf_event_open of the uprobe PMU,
+ *                   the rings' mmap, enabling, closing (in the background)
  *
  * Not for other code: only uprobe*.c include it.
  */
@@ -212,5 +214,29 @@ int uprobe_trace_pid(struct mt_uprobe *u, uint32_t pid);
  * thread and process starts and ends, names, mappings, of the target's
  * processes only. 0, MT_ENOMEM. */
 int uprobe_side_event(struct mt_uprobe *u, const struct mt_uprobe_staged *s);
+
+/* ---- uprobe-open.c: the perf events ---- */
+
+/* u->rings: one per online CPU, not mapped yet (its first event maps
+ * it). 0, MT_ENOMEM, or mt_online_cpus()'s error. */
+int uprobe_rings_init(struct mt_uprobe *u);
+
+/* Open the events, disabled, on every ring's CPU: its dummy event for the
+ * side events, then an event per probe and per return probe, into
+ * u->pevs sorted by id. 0, MT_EIO (u->what says which), MT_ENOMEM; the
+ * events opened so far are kept (uprobe_close_events() closes them). */
+int uprobe_open_events(struct mt_uprobe *u);
+
+/* Enable the events of a kind (PEV_*): 0, MT_EIO. */
+int uprobe_enable(struct mt_uprobe *u, int kind);
+
+/* Close the events in a detached process (opts.background_close),
+ * without waiting for it: uprobe_close_events() then only drops the
+ * engine's references. Without memory or a fork it does nothing. */
+void uprobe_close_in_background(struct mt_uprobe *u);
+
+/* Unmap the rings and close every event, which removes the probes
+ * (unless another process holds them). */
+void uprobe_close_events(struct mt_uprobe *u);
 
 #endif
