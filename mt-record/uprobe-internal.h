@@ -13,6 +13,8 @@
  *                   target's, their mappings), from /proc and side events
  *   uprobe-open.c   placing the probes: perf_event_open of the uprobe PMU,
  *                   the rings' mmap, enabling, closing (in the background)
+ *   uprobe-ring.c   reading the rings, taking events in time order (call
+ *                   nesting, the trigger), the snapshot rings
  *
  * Not for other code: only uprobe*.c include it.
  */
@@ -238,5 +240,17 @@ void uprobe_close_in_background(struct mt_uprobe *u);
 /* Unmap the rings and close every event, which removes the probes
  * (unless another process holds them). */
 void uprobe_close_events(struct mt_uprobe *u);
+
+/* ---- uprobe-ring.c: reading the rings ---- */
+
+/* Read every ring; then take the events older than the reorder window
+ * (all of them when final) in time order, into the snapshot. 0,
+ * MT_ENOMEM. */
+int uprobe_drain(struct mt_uprobe *u, int final);
+
+/* Losses at the end of a ring, which no PERF_RECORD_LOST reported (each
+ * probe event counts its own lost samples): into the snapshot as lost
+ * events. 0, MT_ENOMEM. */
+int uprobe_unreported_losses(struct mt_uprobe *u);
 
 #endif
