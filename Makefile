@@ -31,7 +31,7 @@ mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 # its test driver too)
 UPROBE_ENGINE_OBJ := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/uprobe-files.o \
 	$(BUILD)/mt-record/uprobe-procs.o $(BUILD)/mt-record/uprobe-open.o \
-	$(BUILD)/mt-record/uprobe-ring.o
+	$(BUILD)/mt-record/uprobe-ring.o $(BUILD)/mt-record/uprobe-text.o
 mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o

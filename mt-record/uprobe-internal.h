@@ -15,6 +15,7 @@
  *                   the rings' mmap, enabling, closing (in the background)
  *   uprobe-ring.c   reading the rings, taking events in time order (call
  *                   nesting, the trigger), the snapshot rings
+ *   uprobe-text.c   mt_uprobe_dump(): the snapshot as perf script's lines
  *
  * Not for other code: only uprobe*.c include it.
  */
