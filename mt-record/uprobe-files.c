@@ -240,7 +240,7 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 	    ((flags & MT_UPROBE_TRIGGER) &&
 	     (!(flags & MT_UPROBE_ENTRY) || u->trigger_probe >= 0))) {
 		uprobe_what(u, "adding a probe on %s in %s: bad arguments",
-		     name ? name : "(null)", path ? path : "(null)");
+			    name ? name : "(null)", path ? path : "(null)");
 		return MT_EINVAL;
 	}
 	real = realpath(path, NULL);
@@ -266,7 +266,7 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 	}
 	if (mt_symtab_file_offset(&f->sym.t, addr, &off)) {
 		uprobe_what(u, "placing %s at 0x%llx: in no loadable segment of %s",
-		     name, (unsigned long long)addr, f->path);
+			    name, (unsigned long long)addr, f->path);
 		return MT_ERANGE;
 	}
 	if (f->go && (flags & MT_UPROBE_RETURN)) {

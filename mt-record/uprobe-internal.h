@@ -200,7 +200,7 @@ uint64_t uprobe_probe_addr(struct mt_uprobe *u, uint32_t pid,
 
 /* The executable mappings of a running process, from /proc/PID/maps (the
  * deleted files among them opened now, through /proc/PID/map_files): 0,
- * MT_ENOENT, MT_EIO, MT_ENOMEM. */
+ * MT_ENOENT or MT_EIO (u->what says which file), MT_ENOMEM. */
 int uprobe_read_proc_maps(struct mt_uprobe *u, pid_t pid);
 
 /* The names of the threads of a running process, from /proc: 0,
@@ -251,7 +251,7 @@ int uprobe_drain(struct mt_uprobe *u, int final);
 
 /* Losses at the end of a ring, which no PERF_RECORD_LOST reported (each
  * probe event counts its own lost samples): into the snapshot as lost
- * events. 0, MT_ENOMEM. */
+ * events, unless after the trigger. 0, MT_ENOMEM. */
 int uprobe_unreported_losses(struct mt_uprobe *u);
 
 #endif

@@ -96,7 +96,8 @@ static int to_ring(struct mt_uprobe *u, struct mt_uprobe_ring *r, int fd)
 
 	if (r->fd >= 0) {
 		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd)) {
-			uprobe_what(u, "redirecting an event to the ring of cpu %d", r->cpu);
+			uprobe_what(u, "redirecting an event to the ring of cpu %d",
+				    r->cpu);
 			return MT_EIO;
 		}
 		return 0;
@@ -107,7 +108,8 @@ static int to_ring(struct mt_uprobe *u, struct mt_uprobe_ring *r, int fd)
 	r->base = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (r->base == MAP_FAILED) {
 		r->base = NULL;
-		uprobe_what(u, "mapping a %zu-byte ring for cpu %d", r->map_len, r->cpu);
+		uprobe_what(u, "mapping a %zu-byte ring for cpu %d", r->map_len,
+			    r->cpu);
 		return MT_EIO;
 	}
 	r->data_size = data;
@@ -144,8 +146,8 @@ static int open_probe(struct mt_uprobe *u, uint32_t pi, int ret, uint32_t ri)
 	}
 	if (fd < 0) {
 		uprobe_what(u, "perf_event_open(uprobe%s %s:0x%llx '%s' on cpu %d)",
-		     ret ? " return" : "", u->files[p->file].path,
-		     (unsigned long long)p->offset, p->sym, r->cpu);
+			    ret ? " return" : "", u->files[p->file].path,
+			    (unsigned long long)p->offset, p->sym, r->cpu);
 		return MT_EIO;
 	}
 	err = add_pev(u, fd, pi, ret ? PEV_RETURN : PEV_ENTRY, ri);

@@ -265,7 +265,8 @@ static int process(struct mt_uprobe *u, struct mt_uprobe_staged *s)
 
 	if (e->kind != K_ENTRY && e->kind != K_RETURN && e->kind != K_LOST)
 		return uprobe_side_event(u, s);
-	if (e->kind != K_LOST && (!uprobe_traced(u, e->pid) || e->pid == u->exec_pending)) {
+	if (e->kind != K_LOST &&
+	    (!uprobe_traced(u, e->pid) || e->pid == u->exec_pending)) {
 		u->st.foreign++;
 		return 0;
 	}

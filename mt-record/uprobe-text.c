@@ -28,7 +28,7 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 	if (!m) {
 		if (hint) /* an entry: the probe says what is there */
 			return uprobe_appendf(b, " %s+0x0 (%s)", hint->sym,
-				       u->files[hint->file].path);
+					      u->files[hint->file].path);
 		return uprobe_appendf(b, " [unknown] ([unknown])");
 	}
 	f = &u->files[m->file];
@@ -38,7 +38,8 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 		s = uprobe_file_lookup(f, v);
 		if (s)
 			return uprobe_appendf(b, " %s+0x%llx (%s)", s->name,
-				       (unsigned long long)(v - s->addr), f->path);
+					      (unsigned long long)(v - s->addr),
+					      f->path);
 	}
 	if (hint && hint->file == m->file)
 		return uprobe_appendf(b, " %s+0x0 (%s)", hint->sym, f->path);
@@ -50,7 +51,8 @@ static int format_event(struct mt_uprobe *u, struct mt_buf *b,
 {
 	int lost = e->kind == K_LOST;
 	const struct mt_uprobe_probe *p = lost ? NULL : &u->probes[e->probe];
-	const struct mt_uprobe_thread *t = lost ? NULL : uprobe_thread_find(u, e->tid);
+	const struct mt_uprobe_thread *t =
+		lost ? NULL : uprobe_thread_find(u, e->tid);
 	const char *comm = t ? uprobe_comm_at(t, e->time) : NULL;
 	char tidname[16];
 	int err;
@@ -61,26 +63,30 @@ static int format_event(struct mt_uprobe *u, struct mt_buf *b,
 		snprintf(tidname, sizeof(tidname), ":%u", e->tid);
 		comm = tidname;
 	}
-	err = uprobe_appendf(b, "%16s %5d/%-5d [%03d] %5llu.%09llu: ", comm, (int)e->pid,
-		      (int)e->tid, u->rings[e->ring].cpu,
-		      (unsigned long long)(e->time / 1000000000u),
-		      (unsigned long long)(e->time % 1000000000u));
+	err = uprobe_appendf(b, "%16s %5d/%-5d [%03d] %5llu.%09llu: ", comm,
+			     (int)e->pid, (int)e->tid, u->rings[e->ring].cpu,
+			     (unsigned long long)(e->time / 1000000000u),
+			     (unsigned long long)(e->time % 1000000000u));
 	if (err)
 		return err;
 	if (e->kind == K_LOST)
 		return uprobe_appendf(b, "PERF_RECORD_LOST lost %llu\n",
-			       (unsigned long long)e->aux);
+				      (unsigned long long)e->aux);
 	if (e->kind == K_ENTRY) {
-		err = uprobe_appendf(b, "%*s: (%llx) %16llx", u->name_width, p->event,
-			      (unsigned long long)e->ip, (unsigned long long)e->ip);
+		err = uprobe_appendf(b, "%*s: (%llx) %16llx", u->name_width,
+				     p->event, (unsigned long long)e->ip,
+				     (unsigned long long)e->ip);
 		if (!err)
 			err = symbolize(u, b, e->pid, e->ip, e->time, p);
 	} else {
-		uint64_t func = e->aux ? e->aux : uprobe_probe_addr(u, e->pid, p, e->time);
+		uint64_t func = e->aux ? e->aux :
+				uprobe_probe_addr(u, e->pid, p, e->time);
 
-		err = uprobe_appendf(b, "%*s: (%llx <- %llx) %16llx", u->name_width,
-			      p->ret_event, (unsigned long long)func,
-			      (unsigned long long)e->ip, (unsigned long long)e->ip);
+		err = uprobe_appendf(b, "%*s: (%llx <- %llx) %16llx",
+				     u->name_width, p->ret_event,
+				     (unsigned long long)func,
+				     (unsigned long long)e->ip,
+				     (unsigned long long)e->ip);
 		if (!err)
 			err = symbolize(u, b, e->pid, e->ip, e->time, NULL);
 	}

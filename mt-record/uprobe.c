@@ -1,29 +1,24 @@
 /*
- * The uprobe capture engine; the contract is in uprobe.h. Facts it relies
+ * The uprobe capture engine's public lifecycle (the contract is in
+ * uprobe.h): the PMU, init, attach, wait, finish, release, warnings and
+ * stats, and the small helpers the engine's files share; the other jobs
+ * are in the files that uprobe-internal.h lists. Facts the engine relies
  * on are in docs/perf.md section 4.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/perf_event.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "err.h"
-#include "proc.h"
 #include "procsyms.h"
 #include "uprobe.h"
 #include "uprobe-internal.h"
@@ -125,7 +120,8 @@ static int read_pmu(struct mt_uprobe *u)
 	long v;
 
 	if (uprobe_read_line(PMU_DIR "/type", line, sizeof(line))) {
-		uprobe_what(u, "reading %s/type (no uprobe PMU in this kernel?)", PMU_DIR);
+		uprobe_what(u, "reading %s/type (no uprobe PMU in this kernel?)",
+			    PMU_DIR);
 		return MT_EIO;
 	}
 	v = strtol(line, &end, 10);
@@ -174,7 +170,7 @@ int mt_uprobe_init(struct mt_uprobe *u, const struct mt_uprobe_opts *opts)
 	if (u->opts.ring_bytes < MT_UPROBE_EVENT_BYTES ||
 	    u->opts.mmap_bytes > (1u << 30)) {
 		uprobe_what(u, "options: ring_bytes %zu, mmap_bytes %zu",
-		     u->opts.ring_bytes, u->opts.mmap_bytes);
+			    u->opts.ring_bytes, u->opts.mmap_bytes);
 		return MT_EINVAL;
 	}
 	/* nothing is allocated yet: on error u is as released */
