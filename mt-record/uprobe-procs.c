@@ -141,13 +141,23 @@ int uprobe_comm_from_proc(struct mt_uprobe *u, struct mt_uprobe_thread *t)
 
 /* ---- processes and their mappings ---- */
 
-static struct mt_uprobe_proc *proc_get(struct mt_uprobe *u, uint32_t pid)
+/* The process pid, or NULL when it has no mappings yet. */
+static struct mt_uprobe_proc *proc_find(struct mt_uprobe *u, uint32_t pid)
 {
 	size_t i;
 
 	for (i = u->nprocs; i > 0; i--)
 		if (u->procs[i - 1].pid == pid)
 			return &u->procs[i - 1];
+	return NULL;
+}
+
+static struct mt_uprobe_proc *proc_get(struct mt_uprobe *u, uint32_t pid)
+{
+	struct mt_uprobe_proc *pr = proc_find(u, pid);
+
+	if (pr)
+		return pr;
 	if (mt_grow(&u->procs, &u->capprocs, u->nprocs + 1, sizeof(*u->procs)))
 		return NULL;
 	memset(&u->procs[u->nprocs], 0, sizeof(u->procs[0]));
@@ -217,14 +227,9 @@ static int maps_copy(struct mt_uprobe *u, uint32_t ppid, uint32_t pid,
 const struct map *uprobe_map_find(struct mt_uprobe *u, uint32_t pid,
 				  uint64_t ip, uint64_t time)
 {
-	struct mt_uprobe_proc *pr = NULL;
+	struct mt_uprobe_proc *pr = proc_find(u, pid);
 	size_t i;
 
-	for (i = u->nprocs; i > 0; i--)
-		if (u->procs[i - 1].pid == pid) {
-			pr = &u->procs[i - 1];
-			break;
-		}
 	for (i = pr ? pr->n : 0; i > 0; i--) {
 		const struct map *m = &pr->maps[i - 1];
 
@@ -239,14 +244,9 @@ const struct map *uprobe_map_find(struct mt_uprobe *u, uint32_t pid,
 uint64_t uprobe_probe_addr(struct mt_uprobe *u, uint32_t pid,
 			   const struct mt_uprobe_probe *p, uint64_t time)
 {
-	struct mt_uprobe_proc *pr = NULL;
+	struct mt_uprobe_proc *pr = proc_find(u, pid);
 	size_t i;
 
-	for (i = u->nprocs; i > 0; i--)
-		if (u->procs[i - 1].pid == pid) {
-			pr = &u->procs[i - 1];
-			break;
-		}
 	for (i = pr ? pr->n : 0; i > 0; i--) {
 		const struct map *m = &pr->maps[i - 1];
 
