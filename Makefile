@@ -29,7 +29,12 @@ TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-reco
 mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
-mt-record_OBJS := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/hwbp.o \
+# the uprobe engine (mt-record/uprobe.h; mt-record/uprobe.mk links it into
+# its test driver too)
+UPROBE_ENGINE_OBJ := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/uprobe-files.o \
+	$(BUILD)/mt-record/uprobe-procs.o $(BUILD)/mt-record/uprobe-open.o \
+	$(BUILD)/mt-record/uprobe-ring.o $(BUILD)/mt-record/uprobe-text.o
+mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \

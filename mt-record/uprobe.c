@@ -1,31 +1,27 @@
 /*
- * The uprobe capture engine; the contract is in uprobe.h. Facts it relies
+ * The uprobe capture engine's public lifecycle (the contract is in
+ * uprobe.h): the PMU, init, attach, wait, finish, release, warnings and
+ * stats, and the small helpers the engine's files share; the other jobs
+ * are in the files that uprobe-internal.h lists. Facts the engine relies
  * on are in docs/perf.md section 4.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/perf_event.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "err.h"
-#include "proc.h"
 #include "procsyms.h"
 #include "uprobe.h"
+#include "uprobe-internal.h"
 #include "banned.h"
 
 #ifndef SYS_pidfd_open
@@ -33,116 +29,7 @@
 #endif
 
 #define PMU_DIR "/sys/bus/event_source/devices/uprobe"
-#define NONE32 UINT32_MAX
 #define REORDER_DEFAULT_MS 20
-#define EMIT_CHUNK 65536
-#define SYMCACHE 1024
-
-enum { K_ENTRY = 1, K_RETURN, K_LOST, K_EXIT, K_FORK, K_COMM, K_MMAP };
-enum { PEV_ENTRY = 1, PEV_RETURN, PEV_SIDE };
-enum { ST_ADDING, ST_ATTACHED, ST_FINISHED };
-
-/* An event as the snapshot keeps it: MT_UPROBE_EVENT_BYTES. */
-struct ev {
-	uint64_t time;
-	uint64_t ip;     /* entry: the function; return: the return address */
-	uint64_t aux;    /* return: the function (0: unknown); lost: count */
-	uint32_t pid, tid;
-	uint32_t probe;
-	uint16_t ring;
-	uint8_t kind;
-	uint8_t pad;
-};
-_Static_assert(sizeof(struct ev) == MT_UPROBE_EVENT_BYTES, "event size");
-
-struct symcache {
-	uint64_t vaddr;
-	const struct mt_sym *sym;
-	int valid;
-};
-
-struct mt_uprobe_file {
-	char *path;      /* as the mappings name it */
-	char *source;    /* what opens it, when path does not: a /proc link */
-	int loaded;      /* 0 not tried, 1 read, -1 unreadable */
-	int go;          /* a Go program */
-	struct mt_symfile sym;  /* its symbols, with its debug file's */
-	struct symcache *cache;
-};
-
-struct mt_uprobe_probe {
-	uint32_t file;
-	unsigned flags;
-	uint64_t addr, offset;
-	char *sym;
-	char *event;     /* "probe_outer:work" */
-	char *ret_event; /* "probe_outer:work__return", or NULL */
-};
-
-struct mt_uprobe_pev {
-	uint64_t id;
-	int fd;
-	uint32_t probe;
-	uint32_t ring;
-	int kind;
-};
-
-struct mt_uprobe_ring {
-	int cpu;
-	int fd;          /* the mmapped event (one of pevs) */
-	void *base;
-	size_t map_len, data_size;
-	uint64_t last_time;
-	uint64_t lost_reported; /* by PERF_RECORD_LOST */
-	uint64_t lost_counted;  /* by the events (PERF_FORMAT_LOST) */
-	unsigned char *tmp; /* a record that wraps around the ring's end */
-	size_t tmpcap;
-	struct ev *v;    /* the snapshot: circular once len == cap */
-	size_t cap, alloc, len, start;
-	uint64_t overwritten;
-};
-
-/* A record read, waiting to be taken in time order. Besides samples and
- * losses: K_COMM (str the name, ev.pad 1 for exec), K_MMAP (ev.ip start,
- * ev.aux length, x pgoff, str the path), K_FORK and K_EXIT (ev.pid, ev.tid;
- * for K_FORK x the parent's pid << 32 | tid). */
-struct mt_uprobe_staged {
-	struct ev ev;
-	uint64_t seq;
-	uint64_t x;
-	char *str;
-};
-
-struct comm {
-	uint64_t time;
-	char name[16];
-};
-
-struct frame {
-	uint32_t probe;
-	uint64_t ip;
-};
-
-struct mt_uprobe_thread {
-	uint32_t tid, pid;
-	uint32_t depth;
-	int proc_tried;
-	struct frame stack[MT_UPROBE_MAX_DEPTH];
-	struct comm *comm;
-	size_t ncomm, capcomm;
-};
-
-struct map {
-	uint64_t start, end, pgoff;
-	uint64_t from, to; /* valid for from <= time < to */
-	uint32_t file;
-};
-
-struct mt_uprobe_proc {
-	uint32_t pid;
-	struct map *maps;
-	size_t n, cap;
-};
 
 static const char *const warning_texts[] = {
 	"return probes were left out of a Go program (they crash it): "
@@ -153,12 +40,9 @@ static const char *const warning_texts[] = {
 	"events became visible late and were taken out of time order",
 };
 
-/* ---- small helpers ---- */
+/* ---- small helpers of the engine's files ---- */
 
-static void what(struct mt_uprobe *u, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void what(struct mt_uprobe *u, const char *fmt, ...)
+void uprobe_what(struct mt_uprobe *u, const char *fmt, ...)
 {
 	va_list ap;
 	int saved = errno;
@@ -170,7 +54,7 @@ static void what(struct mt_uprobe *u, const char *fmt, ...)
 }
 
 
-static uint64_t now_ns(void)
+uint64_t uprobe_now_ns(void)
 {
 	struct timespec ts;
 
@@ -179,7 +63,7 @@ static uint64_t now_ns(void)
 }
 
 /* The first line of a small file, without its newline. */
-static int read_line(const char *path, char *out, size_t size)
+int uprobe_read_line(const char *path, char *out, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -197,10 +81,7 @@ static int read_line(const char *path, char *out, size_t size)
 	return 0;
 }
 
-static int appendf(struct mt_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int appendf(struct mt_buf *b, const char *fmt, ...)
+int uprobe_appendf(struct mt_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n, err;
@@ -238,29 +119,30 @@ static int read_pmu(struct mt_uprobe *u)
 	char *end;
 	long v;
 
-	if (read_line(PMU_DIR "/type", line, sizeof(line))) {
-		what(u, "reading %s/type (no uprobe PMU in this kernel?)", PMU_DIR);
+	if (uprobe_read_line(PMU_DIR "/type", line, sizeof(line))) {
+		uprobe_what(u, "reading %s/type (no uprobe PMU in this kernel?)",
+			    PMU_DIR);
 		return MT_EIO;
 	}
 	v = strtol(line, &end, 10);
 	if (end == line || v < 0 || v > INT_MAX) {
 		errno = EINVAL;
-		what(u, "reading %s/type: '%s'", PMU_DIR, line);
+		uprobe_what(u, "reading %s/type: '%s'", PMU_DIR, line);
 		return MT_EIO;
 	}
 	u->pmu_type = (int)v;
 	/* "config:0" */
-	if (read_line(PMU_DIR "/format/retprobe", line, sizeof(line)) ||
+	if (uprobe_read_line(PMU_DIR "/format/retprobe", line, sizeof(line)) ||
 	    strncmp(line, "config:", 7)) {
 		if (!errno)
 			errno = EINVAL;
-		what(u, "reading %s/format/retprobe", PMU_DIR);
+		uprobe_what(u, "reading %s/format/retprobe", PMU_DIR);
 		return MT_EIO;
 	}
 	v = strtol(line + 7, &end, 10);
 	if (end == line + 7 || v < 0 || v > 63) {
 		errno = EINVAL;
-		what(u, "reading %s/format/retprobe: '%s'", PMU_DIR, line);
+		uprobe_what(u, "reading %s/format/retprobe: '%s'", PMU_DIR, line);
 		return MT_EIO;
 	}
 	u->retprobe_bit = (int)v;
@@ -287,83 +169,19 @@ int mt_uprobe_init(struct mt_uprobe *u, const struct mt_uprobe_opts *opts)
 		u->opts.reorder_ms = REORDER_DEFAULT_MS;
 	if (u->opts.ring_bytes < MT_UPROBE_EVENT_BYTES ||
 	    u->opts.mmap_bytes > (1u << 30)) {
-		what(u, "options: ring_bytes %zu, mmap_bytes %zu",
-		     u->opts.ring_bytes, u->opts.mmap_bytes);
+		uprobe_what(u, "options: ring_bytes %zu, mmap_bytes %zu",
+			    u->opts.ring_bytes, u->opts.mmap_bytes);
 		return MT_EINVAL;
 	}
 	/* nothing is allocated yet: on error u is as released */
 	return read_pmu(u);
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The child of a double fork closes the probe events; the caller's
- * closes then only drop references. Returns without waiting for it. */
-static void close_in_background(struct mt_uprobe *u)
-{
-	int *fds = malloc((u->npevs + 1) * sizeof(*fds));
-	pid_t child;
-	size_t i, n = 0;
-
-	if (!fds)
-		return; /* close_events() does it here */
-	for (i = 0; i < u->npevs; i++)
-		if (u->pevs[i].fd >= 0)
-			fds[n++] = u->pevs[i].fd;
-	qsort(fds, n, sizeof(*fds), cmp_int);
-	fds[n] = INT_MAX;
-	child = fork();
-	if (child == 0) {
-		unsigned lo = 0;
-
-		if (fork() != 0)
-			_exit(0);
-		setsid();
-		/* nothing but the events: not the caller's output pipe */
-		for (i = 0; i <= n; i++) {
-			if ((unsigned)fds[i] > lo)
-				close_range(lo, (unsigned)fds[i] - 1, 0);
-			lo = (unsigned)fds[i] + 1;
-		}
-		for (i = 0; i < n; i++)
-			close(fds[i]);
-		_exit(0);
-	}
-	if (child > 0)
-		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
-			;
-	free(fds);
-}
-
-static void close_events(struct mt_uprobe *u)
-{
-	size_t i;
-
-	for (i = 0; i < u->nrings; i++) {
-		struct mt_uprobe_ring *r = &u->rings[i];
-
-		if (r->base)
-			munmap(r->base, r->map_len);
-		r->base = NULL;
-		r->fd = -1;
-	}
-	for (i = 0; i < u->npevs; i++)
-		if (u->pevs[i].fd >= 0) {
-			close(u->pevs[i].fd);
-			u->pevs[i].fd = -1;
-		}
-}
-
 void mt_uprobe_release(struct mt_uprobe *u)
 {
 	size_t i;
 
-	close_events(u);
+	uprobe_close_events(u);
 	/* a zeroed engine has pidfd 0 but never attached */
 	if (u->state != ST_ADDING && u->pidfd >= 0)
 		close(u->pidfd);
@@ -402,848 +220,48 @@ void mt_uprobe_release(struct mt_uprobe *u)
 	u->trigger_probe = -1;
 }
 
-/* ---- files ---- */
-
-static int file_index(struct mt_uprobe *u, const char *path, size_t len,
-		      uint32_t *idx)
-{
-	size_t i;
-	char *p;
-
-	for (i = 0; i < u->nfiles; i++)
-		if (strlen(u->files[i].path) == len &&
-		    !memcmp(u->files[i].path, path, len)) {
-			*idx = (uint32_t)i;
-			return 0;
-		}
-	if (mt_grow(&u->files, &u->capfiles, u->nfiles + 1, sizeof(*u->files)))
-		return MT_ENOMEM;
-	p = malloc(len + 1);
-	if (!p)
-		return MT_ENOMEM;
-	memcpy(p, path, len);
-	p[len] = '\0';
-	memset(&u->files[u->nfiles], 0, sizeof(u->files[0]));
-	mt_symfile_init(&u->files[u->nfiles].sym);
-	u->files[u->nfiles].path = p;
-	*idx = (uint32_t)u->nfiles++;
-	return 0;
-}
-
-/* What opens a file (and what the kernel is given to probe it). */
-static const char *file_source(const struct mt_uprobe_file *f)
-{
-	return f->source ? f->source : f->path;
-}
-
-#define DELETED " (deleted)"
-
-/* Whether the kernel's name of a mapped file says it was deleted. */
-static int is_deleted(const char *name, size_t len)
-{
-	size_t k = strlen(DELETED);
-
-	return len > k && !memcmp(name + len - k, DELETED, k);
-}
-
-/* Read a file's symbols and segments once; 0, or the error (also kept as
- * loaded = -1). */
-static int file_load(struct mt_uprobe *u, uint32_t idx)
-{
-	struct mt_uprobe_file *f = &u->files[idx];
-	size_t i;
-	int fd, err;
-
-	if (f->loaded)
-		return f->loaded > 0 ? 0 : MT_EIO;
-	f->loaded = -1;
-	if (f->path[0] != '/')
-		return MT_EIO; /* [vdso], //anon, ... */
-	fd = open(file_source(f), O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		what(u, "opening %s", f->path);
-		return MT_EIO;
-	}
-	/* with a separate debug file's symbols when it has no .symtab
-	 * (/usr/lib/debug/.build-id, .gnu_debuglink): perf's choice too */
-	err = mt_symfile_read(&f->sym, fd, f->path, NULL, 0, 0);
-	close(fd);
-	if (err < 0) {
-		what(u, "reading the ELF file %s", f->path);
-		return err;
-	}
-	f->go = f->sym.t.is_go;
-	for (i = 0; !f->go && i < f->sym.t.n; i++)
-		f->go = !strcmp(f->sym.t.v[i].name, "runtime.main");
-	f->loaded = 1;
-	return 0;
-}
-
-static const struct mt_sym *file_lookup(struct mt_uprobe_file *f,
-					uint64_t vaddr)
-{
-	struct symcache *c;
-
-	if (!f->cache)
-		f->cache = calloc(SYMCACHE, sizeof(*f->cache));
-	if (!f->cache)
-		return mt_symtab_lookup(&f->sym.t, vaddr);
-	c = &f->cache[(vaddr ^ (vaddr >> 10)) % SYMCACHE];
-	if (!c->valid || c->vaddr != vaddr) {
-		c->vaddr = vaddr;
-		c->sym = mt_symtab_lookup(&f->sym.t, vaddr);
-		c->valid = 1;
-	}
-	return c->sym;
-}
-
-/* ---- probes ---- */
-
-static int good_char(int c)
-{
-	return isalnum(c) || c == '_';
-}
-
-/* s up to the first of cut (unless it is the first character), other
- * characters than letters, digits and '_' made '_'. */
-static int name_part(struct mt_buf *b, const char *s, const char *cut)
-{
-	size_t n = strcspn(s + (*s ? 1 : 0), cut) + (*s ? 1 : 0);
-	size_t i;
-	int err = 0;
-
-	if (!n)
-		return mt_buf_add(b, "_", 1);
-	if (isdigit((unsigned char)s[0]))
-		err = mt_buf_add(b, "_", 1);
-	for (i = 0; !err && i < n; i++) {
-		char c = good_char((unsigned char)s[i]) ? s[i] : '_';
-
-		err = mt_buf_add(b, &c, 1);
-	}
-	return err;
-}
-
-static int name_taken(const struct mt_uprobe *u, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < u->nprobes; i++)
-		if (!strcmp(u->probes[i].event, name) ||
-		    (u->probes[i].ret_event && !strcmp(u->probes[i].ret_event, name)))
-			return 1;
-	return 0;
-}
-
-/* perf probe's naming: probe_BASE:NAME, NAME_1, ... and NAME__return. */
-static int name_probe(struct mt_uprobe *u, struct mt_uprobe_probe *p)
-{
-	const char *path = u->files[p->file].path;
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	struct mt_buf b = MT_BUF_INIT;
-	size_t stem, blen = strlen(base);
-	char fname[256];
-	int err, k;
-
-	/* a deleted file's probes are named after the file */
-	if (is_deleted(base, blen))
-		blen -= strlen(DELETED);
-	snprintf(fname, sizeof(fname), "%.*s", (int)blen, base);
-	err = mt_buf_add(&b, "probe_", 6);
-	if (!err)
-		err = name_part(&b, fname, ".-");
-	if (!err)
-		err = mt_buf_add(&b, ":", 1);
-	if (!err)
-		err = name_part(&b, p->sym, ".@");
-	stem = b.len;
-	for (k = 1; !err; k++) {
-		char ret[600];
-
-		snprintf(ret, sizeof(ret), "%s__return", b.p);
-		if (!name_taken(u, b.p) &&
-		    (!(p->flags & MT_UPROBE_RETURN) || !name_taken(u, ret)))
-			break;
-		b.len = stem;
-		err = appendf(&b, "_%d", k);
-	}
-	if (!err && (p->flags & MT_UPROBE_RETURN)) {
-		struct mt_buf r = MT_BUF_INIT;
-
-		err = appendf(&r, "%s__return", b.p);
-		p->ret_event = mt_buf_detach(&r, NULL);
-	}
-	if (err) {
-		mt_buf_release(&b);
-		return err;
-	}
-	p->event = mt_buf_detach(&b, NULL);
-	return 0;
-}
-
-/*
- * The name of the deleted file that a /proc/PID/exe or
- * /proc/PID/map_files/ link (which realpath cannot resolve) leads to, as
- * the mappings name it ("/usr/bin/app (deleted)"), malloced; NULL with
- * errno ENOENT when path is no such link.
- */
-static char *deleted_name(const char *path)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
-
-	if (n <= 0 || buf[0] != '/' || !is_deleted(buf, (size_t)n)) {
-		errno = ENOENT;
-		return NULL;
-	}
-	buf[n] = '\0';
-	return strdup(buf);
-}
-
-int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
-		  uint64_t addr, unsigned flags)
-{
-	struct mt_uprobe_probe *p;
-	struct mt_uprobe_file *f;
-	char *real;
-	uint32_t fi;
-	uint64_t off;
-	int err;
-
-	if (u->state != ST_ADDING || !name || !*name || !path ||
-	    !(flags & (MT_UPROBE_ENTRY | MT_UPROBE_RETURN)) ||
-	    (flags & ~(unsigned)(MT_UPROBE_ENTRY | MT_UPROBE_RETURN |
-				 MT_UPROBE_TRIGGER)) ||
-	    ((flags & MT_UPROBE_TRIGGER) &&
-	     (!(flags & MT_UPROBE_ENTRY) || u->trigger_probe >= 0))) {
-		what(u, "adding a probe on %s in %s: bad arguments",
-		     name ? name : "(null)", path ? path : "(null)");
-		return MT_EINVAL;
-	}
-	real = realpath(path, NULL);
-	if (!real && errno == ENOENT)
-		real = deleted_name(path);
-	if (!real) {
-		what(u, "resolving %s", path);
-		return errno == ENOMEM ? MT_ENOMEM : MT_EIO;
-	}
-	err = file_index(u, real, strlen(real), &fi);
-	if (!err && is_deleted(real, strlen(real)) && !u->files[fi].source &&
-	    !(u->files[fi].source = strdup(path)))
-		err = MT_ENOMEM;
-	free(real);
-	if (err)
-		return err;
-	err = file_load(u, fi);
-	f = &u->files[fi];
-	if (err) {
-		if (err == MT_EIO)
-			what(u, "reading %s", f->path);
-		return err;
-	}
-	if (mt_symtab_file_offset(&f->sym.t, addr, &off)) {
-		what(u, "placing %s at 0x%llx: in no loadable segment of %s",
-		     name, (unsigned long long)addr, f->path);
-		return MT_ERANGE;
-	}
-	if (f->go && (flags & MT_UPROBE_RETURN)) {
-		flags &= ~(unsigned)MT_UPROBE_RETURN;
-		u->warnings |= MT_UPROBE_W_GO;
-		if (!(flags & MT_UPROBE_ENTRY))
-			return (int)u->nprobes; /* nothing left to place */
-	}
-	if (mt_grow(&u->probes, &u->capprobes, u->nprobes + 1, sizeof(*u->probes)))
-		return MT_ENOMEM;
-	p = &u->probes[u->nprobes];
-	memset(p, 0, sizeof(*p));
-	p->file = fi;
-	p->flags = flags;
-	p->addr = addr;
-	p->offset = off;
-	p->sym = strdup(name);
-	if (!p->sym || name_probe(u, p)) {
-		free(p->sym);
-		free(p->event);
-		free(p->ret_event);
-		return MT_ENOMEM;
-	}
-	if (flags & MT_UPROBE_TRIGGER)
-		u->trigger_probe = (int)u->nprobes;
-	if ((int)strlen(p->event) > u->name_width)
-		u->name_width = (int)strlen(p->event);
-	if (p->ret_event && (int)strlen(p->ret_event) > u->name_width)
-		u->name_width = (int)strlen(p->ret_event);
-	return (int)u->nprobes++;
-}
-
-/* ---- threads and processes ---- */
-
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
-static int rehash(struct mt_uprobe *u)
-{
-	size_t cap = u->thash_cap ? u->thash_cap * 2 : 64, i;
-	uint32_t *h = calloc(cap, sizeof(*h));
-
-	if (!h)
-		return MT_ENOMEM;
-	for (i = 0; i < u->nthreads; i++) {
-		size_t k = hash32(u->threads[i].tid) & (cap - 1);
-
-		while (h[k])
-			k = (k + 1) & (cap - 1);
-		h[k] = (uint32_t)i + 1;
-	}
-	free(u->thash);
-	u->thash = h;
-	u->thash_cap = cap;
-	return 0;
-}
-
-static struct mt_uprobe_thread *thread_find(struct mt_uprobe *u, uint32_t tid)
-{
-	size_t k;
-
-	if (!u->thash_cap)
-		return NULL;
-	for (k = hash32(tid) & (u->thash_cap - 1); u->thash[k];
-	     k = (k + 1) & (u->thash_cap - 1))
-		if (u->threads[u->thash[k] - 1].tid == tid)
-			return &u->threads[u->thash[k] - 1];
-	return NULL;
-}
-
-/* The thread tid, created if new; NULL when memory runs out. */
-static struct mt_uprobe_thread *thread_get(struct mt_uprobe *u, uint32_t tid,
-					   uint32_t pid)
-{
-	struct mt_uprobe_thread *t = thread_find(u, tid);
-	size_t k;
-
-	if (t) {
-		if (pid != NONE32)
-			t->pid = pid;
-		return t;
-	}
-	if ((u->nthreads + 1) * 2 > u->thash_cap && rehash(u))
-		return NULL;
-	if (mt_grow(&u->threads, &u->capthreads, u->nthreads + 1, sizeof(*u->threads)))
-		return NULL;
-	t = &u->threads[u->nthreads];
-	memset(t, 0, sizeof(*t));
-	t->tid = tid;
-	t->pid = pid;
-	for (k = hash32(tid) & (u->thash_cap - 1); u->thash[k];
-	     k = (k + 1) & (u->thash_cap - 1))
-		;
-	u->thash[k] = (uint32_t)++u->nthreads;
-	u->st.threads++;
-	return t;
-}
-
-static int comm_add(struct mt_uprobe_thread *t, uint64_t time, const char *name,
-		    size_t len)
-{
-	struct comm *c;
-
-	if (len > 15)
-		len = 15;
-	if (t->ncomm && t->comm[t->ncomm - 1].time <= time &&
-	    strlen(t->comm[t->ncomm - 1].name) == len &&
-	    !memcmp(t->comm[t->ncomm - 1].name, name, len))
-		return 0;
-	if (mt_grow(&t->comm, &t->capcomm, t->ncomm + 1, sizeof(*t->comm)))
-		return MT_ENOMEM;
-	c = &t->comm[t->ncomm++];
-	c->time = time;
-	memcpy(c->name, name, len);
-	c->name[len] = '\0';
-	return 0;
-}
-
-/* The name at time: the last given at or before it, else the first. */
-static const char *comm_at(const struct mt_uprobe_thread *t, uint64_t time)
-{
-	const char *best = NULL;
-	size_t i;
-
-	for (i = 0; i < t->ncomm; i++)
-		if (t->comm[i].time <= time || !best)
-			best = t->comm[i].name;
-	return best;
-}
-
-/* The thread's name from /proc, once, for threads whose name no event
- * gave. */
-static int comm_from_proc(struct mt_uprobe *u, struct mt_uprobe_thread *t)
-{
-	char path[64], name[32];
-
-	if (t->proc_tried || t->ncomm)
-		return 0;
-	t->proc_tried = 1;
-	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm",
-		 t->pid == NONE32 ? t->tid : t->pid, t->tid);
-	if (read_line(path, name, sizeof(name)))
-		return 0;
-	return comm_add(t, 0, name, strlen(name));
-}
-
-static struct mt_uprobe_proc *proc_get(struct mt_uprobe *u, uint32_t pid)
-{
-	size_t i;
-
-	for (i = u->nprocs; i > 0; i--)
-		if (u->procs[i - 1].pid == pid)
-			return &u->procs[i - 1];
-	if (mt_grow(&u->procs, &u->capprocs, u->nprocs + 1, sizeof(*u->procs)))
-		return NULL;
-	memset(&u->procs[u->nprocs], 0, sizeof(u->procs[0]));
-	u->procs[u->nprocs].pid = pid;
-	return &u->procs[u->nprocs++];
-}
-
-static int map_add(struct mt_uprobe *u, uint32_t pid, uint64_t start,
-		   uint64_t len, uint64_t pgoff, const char *path,
-		   size_t pathlen, uint64_t time)
-{
-	struct mt_uprobe_proc *pr = proc_get(u, pid);
-	struct map *m;
-	uint32_t fi;
-
-	if (!pr || file_index(u, path, pathlen, &fi) ||
-	    mt_grow(&pr->maps, &pr->cap, pr->n + 1, sizeof(*pr->maps)))
-		return MT_ENOMEM;
-	m = &pr->maps[pr->n++];
-	m->start = start;
-	m->end = start + len;
-	m->pgoff = pgoff;
-	m->from = time;
-	m->to = UINT64_MAX;
-	m->file = fi;
-	return 0;
-}
-
-/* execve: the process's mappings end. */
-static void maps_end(struct mt_uprobe *u, uint32_t pid, uint64_t time)
-{
-	struct mt_uprobe_proc *pr = proc_get(u, pid);
-	size_t i;
-
-	for (i = 0; pr && i < pr->n; i++)
-		if (pr->maps[i].to > time)
-			pr->maps[i].to = time;
-}
-
-/* fork: the child has its parent's mappings. */
-static int maps_copy(struct mt_uprobe *u, uint32_t ppid, uint32_t pid,
-		     uint64_t time)
-{
-	size_t from, to, i;
-
-	if (ppid == pid)
-		return 0;
-	/* indices: proc_get() may move the array */
-	if (!proc_get(u, pid) || !proc_get(u, ppid))
-		return MT_ENOMEM;
-	from = (size_t)(proc_get(u, ppid) - u->procs);
-	to = (size_t)(proc_get(u, pid) - u->procs);
-	for (i = 0; i < u->procs[from].n; i++) {
-		struct mt_uprobe_proc *t = &u->procs[to];
-		struct map m = u->procs[from].maps[i];
-
-		if (m.from > time || m.to <= time)
-			continue;
-		if (mt_grow(&t->maps, &t->cap, t->n + 1, sizeof(*t->maps)))
-			return MT_ENOMEM;
-		m.from = time;
-		t->maps[t->n++] = m;
-	}
-	return 0;
-}
-
-static const struct map *map_find(struct mt_uprobe *u, uint32_t pid,
-				  uint64_t ip, uint64_t time)
-{
-	struct mt_uprobe_proc *pr = NULL;
-	size_t i;
-
-	for (i = u->nprocs; i > 0; i--)
-		if (u->procs[i - 1].pid == pid) {
-			pr = &u->procs[i - 1];
-			break;
-		}
-	for (i = pr ? pr->n : 0; i > 0; i--) {
-		const struct map *m = &pr->maps[i - 1];
-
-		if (ip >= m->start && ip < m->end && time >= m->from && time < m->to)
-			return m;
-	}
-	return NULL;
-}
-
-/*
- * A deleted file that the process maps is opened through the kernel's
- * link to its mapping, now: the process may be gone when the snapshot is
- * symbolized.
- */
-static int deleted_source(struct mt_uprobe *u, const struct mt_procsyms *ps,
-			  const struct mt_procmap *m)
-{
-	struct mt_uprobe_file *f;
-	char link[MT_PROCSYMS_LINK_SIZE];
-	uint32_t fi;
-	int err = file_index(u, m->path, strlen(m->path), &fi);
-
-	if (err)
-		return err;
-	f = &u->files[fi];
-	mt_procsyms_link(ps, m, link);
-	if (!f->source && !(f->source = strdup(link)))
-		return MT_ENOMEM;
-	if (!f->loaded)
-		file_load(u, fi); /* unreadable: [unknown] symbols */
-	return 0;
-}
-
-/* The executable mappings of a running process, from /proc/PID/maps. */
-static int read_proc_maps(struct mt_uprobe *u, pid_t pid)
-{
-	struct mt_procsyms ps = MT_PROCSYMS_INIT;
-	size_t i;
-	int err = mt_procsyms_read(&ps, pid);
-
-	if (err == MT_ENOENT || err == MT_EIO) {
-		int e = errno;
-
-		what(u, "opening /proc/%d/maps", (int)pid);
-		errno = e;
-		return err;
-	}
-	if (err == MT_ETRUNCATED)
-		err = 0; /* what could be read */
-	for (i = 0; err >= 0 && i < ps.nmaps; i++) {
-		const struct mt_procmap *m = &ps.maps[i];
-		size_t len = strlen(m->path);
-
-		if (m->file == MT_PROCSYMS_NOFILE)
-			continue; /* not executable, or anonymous */
-		err = map_add(u, (uint32_t)pid, m->start, m->end - m->start,
-			      m->pgoff, m->path, len, 0);
-		if (!err && is_deleted(m->path, len))
-			err = deleted_source(u, &ps, m);
-	}
-	mt_procsyms_release(&ps);
-	return err < 0 ? err : 0;
-}
-
 /* ---- attaching ---- */
 
 
-static int perf_open(struct perf_event_attr *a, int cpu)
-{
-	static int bumped;
-	int fd;
-
-	for (;;) {
-		fd = (int)syscall(SYS_perf_event_open, a, -1, cpu, -1,
-				  PERF_FLAG_FD_CLOEXEC);
-		if (fd >= 0 || errno != EMFILE || bumped)
-			return fd;
-		/* as perf does: the events may need many descriptors */
-		bumped = 1;
-		{
-			struct rlimit rl;
-
-			if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
-				return fd;
-			rl.rlim_cur = rl.rlim_max;
-			if (setrlimit(RLIMIT_NOFILE, &rl))
-				return fd;
-		}
-	}
-}
-
-/*
- * Every event is a CPU's (pid -1), not a task's, and none is inherited:
- * the uprobe PMU reads config1, the path, from the memory of the task
- * that creates an inherited copy, so an inherited uprobe event makes the
- * target's fork() and pthread_create() fail with EFAULT (verified on
- * 6.18). A CPU's events see every thread from its first instruction; the
- * samples of other processes are dropped when processed.
- */
-static void base_attr(struct mt_uprobe *u, struct perf_event_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-			 PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	a->disabled = 1;
-	a->sample_id_all = 1;
-	a->use_clockid = 1;
-	a->clockid = CLOCK_MONOTONIC;
-	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)(u->opts.mmap_bytes / 4);
-}
-
-static int add_pev(struct mt_uprobe *u, int fd, uint32_t probe, int kind,
-		   uint32_t ring)
-{
-	struct mt_uprobe_pev *e;
-
-	if (mt_grow(&u->pevs, &u->cappevs, u->npevs + 1, sizeof(*u->pevs))) {
-		close(fd);
-		return MT_ENOMEM;
-	}
-	e = &u->pevs[u->npevs++];
-	e->fd = fd;
-	e->probe = probe;
-	e->kind = kind;
-	e->ring = ring;
-	e->id = 0;
-	return 0;
-}
-
-/* The new event fd writes into ring r (which it creates when first). */
-static int to_ring(struct mt_uprobe *u, struct mt_uprobe_ring *r, int fd)
-{
-	size_t data = u->page_size;
-
-	if (r->fd >= 0) {
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd)) {
-			what(u, "redirecting an event to the ring of cpu %d", r->cpu);
-			return MT_EIO;
-		}
-		return 0;
-	}
-	while (data < u->opts.mmap_bytes)
-		data *= 2;
-	r->map_len = data + u->page_size;
-	r->base = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
-		what(u, "mapping a %zu-byte ring for cpu %d", r->map_len, r->cpu);
-		return MT_EIO;
-	}
-	r->data_size = data;
-	r->fd = fd;
-	return 0;
-}
-
-static int open_probe(struct mt_uprobe *u, uint32_t pi, int ret, uint32_t ri)
-{
-	struct mt_uprobe_probe *p = &u->probes[pi];
-	struct mt_uprobe_ring *r = &u->rings[ri];
-	struct perf_event_attr a;
-	int fd, err;
-
-	base_attr(u, &a);
-	a.type = (uint32_t)u->pmu_type;
-	a.config = ret ? 1ull << u->retprobe_bit : 0;
-	a.config1 = (uint64_t)(uintptr_t)file_source(&u->files[p->file]);
-	a.config2 = p->offset;
-	a.sample_period = 1;
-	/* losses that no PERF_RECORD_LOST reports (nothing was written
-	 * after them) are read at the end (Linux 6.0+) */
-	a.read_format = u->no_format_lost ? 0 : PERF_FORMAT_LOST;
-	if (!ret && (int)pi == u->trigger_probe) {
-		/* wake the reader at once */
-		a.watermark = 0;
-		a.wakeup_events = 1;
-	}
-	fd = perf_open(&a, r->cpu);
-	if (fd < 0 && errno == EINVAL && a.read_format) {
-		u->no_format_lost = 1;
-		a.read_format = 0;
-		fd = perf_open(&a, r->cpu);
-	}
-	if (fd < 0) {
-		what(u, "perf_event_open(uprobe%s %s:0x%llx '%s' on cpu %d)",
-		     ret ? " return" : "", u->files[p->file].path,
-		     (unsigned long long)p->offset, p->sym, r->cpu);
-		return MT_EIO;
-	}
-	err = add_pev(u, fd, pi, ret ? PEV_RETURN : PEV_ENTRY, ri);
-	if (!err)
-		err = to_ring(u, r, fd);
-	return err;
-}
-
-/* The event that brings thread names, thread and process starts and
- * ends, and executable mappings; it owns its CPU's ring. */
-static int open_side(struct mt_uprobe *u, uint32_t ri)
-{
-	struct mt_uprobe_ring *r = &u->rings[ri];
-	struct perf_event_attr a;
-	int fd, err;
-
-	base_attr(u, &a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.comm = 1;
-	a.comm_exec = 1;
-	a.task = 1;
-	a.mmap = 1;
-	a.mmap2 = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	fd = perf_open(&a, r->cpu);
-	if (fd < 0) {
-		what(u, "perf_event_open(dummy on cpu %d)", r->cpu);
-		return MT_EIO;
-	}
-	err = add_pev(u, fd, NONE32, PEV_SIDE, ri);
-	if (!err)
-		err = to_ring(u, r, fd);
-	return err;
-}
-
-static int cmp_pev(const void *a, const void *b)
-{
-	const struct mt_uprobe_pev *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static int traced(const struct mt_uprobe *u, uint32_t pid)
-{
-	size_t i;
-
-	for (i = u->npids; i > 0; i--)
-		if (u->pids[i - 1] == pid)
-			return 1;
-	return 0;
-}
-
-static int trace_pid(struct mt_uprobe *u, uint32_t pid)
-{
-	if (traced(u, pid))
-		return 0;
-	if (mt_grow(&u->pids, &u->cappids, u->npids + 1, sizeof(*u->pids)))
-		return MT_ENOMEM;
-	u->pids[u->npids++] = pid;
-	return 0;
-}
-
-/* The names of the threads of a running process, from /proc. */
-static int read_proc_threads(struct mt_uprobe *u, pid_t pid)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	dir = opendir(path);
-	if (!dir) {
-		what(u, "listing %s", path);
-		return errno == ENOENT ? MT_ENOENT : MT_EIO;
-	}
-	while (!err && (d = readdir(dir)) != NULL) {
-		struct mt_uprobe_thread *t;
-		char *end;
-		long tid = strtol(d->d_name, &end, 10);
-
-		if (end == d->d_name || *end || tid <= 0)
-			continue;
-		t = thread_get(u, (uint32_t)tid, (uint32_t)pid);
-		err = t ? comm_from_proc(u, t) : MT_ENOMEM;
-	}
-	closedir(dir);
-	return err;
-}
-
-static int enable(struct mt_uprobe *u, int kind)
-{
-	size_t i;
-
-	for (i = 0; i < u->npevs; i++)
-		if (u->pevs[i].kind == kind &&
-		    ioctl(u->pevs[i].fd, PERF_EVENT_IOC_ENABLE, 0)) {
-			what(u, "enabling a perf event");
-			return MT_EIO;
-		}
-	return 0;
-}
-
 int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode)
 {
-	int *cpus = NULL;
-	size_t ncpus, i;
-	uint32_t ri, pi;
 	int err;
 
 	if (u->state != ST_ADDING || !u->nprobes || pid <= 0 ||
 	    (mode != MT_UPROBE_PROCESS && mode != MT_UPROBE_EXEC)) {
-		what(u, "attaching to %d: bad arguments or state", (int)pid);
+		uprobe_what(u, "attaching to %d: bad arguments or state", (int)pid);
 		return MT_EINVAL;
 	}
 	u->state = ST_FINISHED; /* once only, even when it fails */
 	if (kill(pid, 0) && errno == ESRCH) {
-		what(u, "attaching to process %d", (int)pid);
+		uprobe_what(u, "attaching to process %d", (int)pid);
 		return MT_ENOENT;
 	}
-	err = mt_online_cpus(&cpus, &ncpus);
-	if (err) {
-		what(u, "reading the online CPUs");
+	err = uprobe_rings_init(u);
+	if (err)
 		return err;
-	}
-	u->rings = calloc(ncpus, sizeof(*u->rings));
-	if (!u->rings) {
-		free(cpus);
-		return MT_ENOMEM;
-	}
-	u->nrings = ncpus;
-	for (i = 0; i < ncpus; i++) {
-		u->rings[i].cpu = cpus[i];
-		u->rings[i].fd = -1;
-		u->rings[i].cap = u->opts.ring_bytes / sizeof(struct ev);
-	}
-	free(cpus);
 	u->pid = pid;
 	/* before execve() the child runs the caller's code */
 	u->exec_pending = mode == MT_UPROBE_EXEC ? (uint32_t)pid : 0;
-	err = trace_pid(u, (uint32_t)pid);
-	for (ri = 0; !err && ri < u->nrings; ri++) {
-		err = open_side(u, ri);
-		for (pi = 0; !err && pi < u->nprobes; pi++) {
-			if (u->probes[pi].flags & MT_UPROBE_ENTRY)
-				err = open_probe(u, pi, 0, ri);
-			if (!err && (u->probes[pi].flags & MT_UPROBE_RETURN))
-				err = open_probe(u, pi, 1, ri);
-		}
-	}
-	for (i = 0; !err && i < u->npevs; i++)
-		if (ioctl(u->pevs[i].fd, PERF_EVENT_IOC_ID, &u->pevs[i].id)) {
-			what(u, "reading a perf event's id");
-			err = MT_EIO;
-		}
-	if (!err) {
-		qsort(u->pevs, u->npevs, sizeof(*u->pevs), cmp_pev);
-		/* mappings and names from now on, then what there is */
-		err = enable(u, PEV_SIDE);
-	}
+	err = uprobe_trace_pid(u, (uint32_t)pid);
+	if (!err)
+		err = uprobe_open_events(u);
+	/* mappings and names from now on, then what there is */
+	if (!err)
+		err = uprobe_enable(u, PEV_SIDE);
 	if (!err && mode == MT_UPROBE_PROCESS) {
-		err = read_proc_maps(u, pid);
+		err = uprobe_read_proc_maps(u, pid);
 		if (!err)
-			err = read_proc_threads(u, pid);
+			err = uprobe_read_proc_threads(u, pid);
 	}
 	/* returns first: a return without its call is harmless, a call
 	 * whose return is not recorded leaves a frame open */
 	if (!err)
-		err = enable(u, PEV_RETURN);
+		err = uprobe_enable(u, PEV_RETURN);
 	if (!err)
-		err = enable(u, PEV_ENTRY);
+		err = uprobe_enable(u, PEV_ENTRY);
 	if (err) {
-		close_events(u);
+		uprobe_close_events(u);
 		return err;
 	}
 	u->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -1251,393 +269,6 @@ int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode)
 	u->st.perf_events = u->npevs;
 	u->st.rings = u->nrings;
 	return 0;
-}
-
-/* ---- reading the rings ---- */
-
-static const struct mt_uprobe_pev *pev_of(const struct mt_uprobe *u,
-					  uint64_t id)
-{
-	size_t lo = 0, hi = u->npevs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (u->pevs[mid].id == id)
-			return &u->pevs[mid];
-		if (u->pevs[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* Stage e; str (length len) is copied when not NULL. */
-static int stage(struct mt_uprobe *u, const struct ev *e, uint64_t x,
-		 const char *str, size_t len)
-{
-	struct mt_uprobe_staged *s;
-
-	if (mt_grow(&u->staged, &u->capstaged, u->nstaged + 1, sizeof(*u->staged)))
-		return MT_ENOMEM;
-	s = &u->staged[u->nstaged];
-	s->ev = *e;
-	s->seq = u->seq++;
-	s->x = x;
-	s->str = NULL;
-	if (str) {
-		s->str = malloc(len + 1);
-		if (!s->str)
-			return MT_ENOMEM;
-		memcpy(s->str, str, len);
-		s->str[len] = '\0';
-	}
-	u->nstaged++;
-	return 0;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-/* The time in the sample_id trailer of a non-sample record (pid, tid,
- * time, id: 24 bytes after a body of body bytes). */
-static int trailer_time(const unsigned char *rec, size_t size, size_t body,
-			uint64_t *time)
-{
-	if (size < body + 24)
-		return -1;
-	*time = get64(rec + size - 16);
-	return 0;
-}
-
-static int on_sample(struct mt_uprobe *u, uint32_t ri, const unsigned char *rec,
-		     size_t size)
-{
-	const struct mt_uprobe_pev *pe;
-	struct ev e = { 0 };
-
-	if (size < 8 + 32)
-		return 0;
-	pe = pev_of(u, get64(rec + 8));
-	if (!pe || pe->kind == PEV_SIDE)
-		return 0;
-	e.ip = get64(rec + 16);
-	e.pid = get32(rec + 24);
-	e.tid = get32(rec + 28);
-	e.time = get64(rec + 32);
-	e.probe = pe->probe;
-	e.ring = (uint16_t)ri;
-	e.kind = pe->kind == PEV_ENTRY ? K_ENTRY : K_RETURN;
-	u->rings[ri].last_time = e.time;
-	return stage(u, &e, 0, NULL, 0);
-}
-
-static int on_record(struct mt_uprobe *u, uint32_t ri, const unsigned char *rec,
-		     size_t size)
-{
-	struct mt_uprobe_ring *r = &u->rings[ri];
-	uint32_t type = get32(rec);
-	uint16_t misc = (uint16_t)(get32(rec + 4) & 0xffff);
-	struct ev e = { 0 };
-	uint64_t t;
-
-	e.ring = (uint16_t)ri;
-	e.probe = NONE32;
-	switch (type) {
-	case PERF_RECORD_SAMPLE:
-		return on_sample(u, ri, rec, size);
-	case PERF_RECORD_LOST:
-		if (trailer_time(rec, size, 24, &t))
-			return 0;
-		e.kind = K_LOST;
-		e.aux = get64(rec + 16);
-		e.pid = e.tid = NONE32;
-		/* the loss began after the last event this ring gave */
-		e.time = r->last_time ? r->last_time : t;
-		r->last_time = t;
-		u->st.lost += e.aux;
-		r->lost_reported += e.aux;
-		u->warnings |= MT_UPROBE_W_LOST;
-		return stage(u, &e, 0, NULL, 0);
-	case PERF_RECORD_COMM:
-		if (trailer_time(rec, size, 16, &t))
-			return 0;
-		r->last_time = e.time = t;
-		e.kind = K_COMM;
-		e.pid = get32(rec + 8);
-		e.tid = get32(rec + 12);
-		e.pad = (misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
-		return stage(u, &e, 0, (const char *)rec + 16,
-			     strnlen((const char *)rec + 16, size - 16 - 24));
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		if (trailer_time(rec, size, 32, &t))
-			return 0;
-		r->last_time = t;
-		e.kind = type == PERF_RECORD_FORK ? K_FORK : K_EXIT;
-		e.pid = get32(rec + 8);
-		e.tid = get32(rec + 16);
-		e.time = get64(rec + 24);
-		return stage(u, &e, (uint64_t)get32(rec + 12) << 32 | get32(rec + 20),
-			     NULL, 0);
-	case PERF_RECORD_MMAP2:
-		if (trailer_time(rec, size, 72, &t))
-			return 0;
-		r->last_time = e.time = t;
-		if (!(get32(rec + 64) & PROT_EXEC))
-			return 0;
-		e.kind = K_MMAP;
-		e.pid = get32(rec + 8);
-		e.tid = get32(rec + 12);
-		e.ip = get64(rec + 16);
-		e.aux = get64(rec + 24);
-		return stage(u, &e, get64(rec + 32), (const char *)rec + 72,
-			     strnlen((const char *)rec + 72, size - 72 - 24));
-	default:
-		return 0;
-	}
-}
-
-static int read_ring(struct mt_uprobe *u, uint32_t ri)
-{
-	struct mt_uprobe_ring *r = &u->rings[ri];
-	struct perf_event_mmap_page *pg = r->base;
-	unsigned char *data;
-	uint64_t head, tail;
-	int err = 0;
-
-	if (!pg)
-		return 0;
-	data = (unsigned char *)r->base + u->page_size;
-	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	tail = pg->data_tail;
-	while (!err && tail < head) {
-		size_t at = (size_t)(tail % r->data_size);
-		struct perf_event_header h;
-		const unsigned char *rec;
-
-		/* records are 8-byte aligned: a header never wraps */
-		memcpy(&h, data + at, sizeof(h));
-		if (h.size < sizeof(h) || h.size > head - tail)
-			break; /* cannot happen; give up on this ring's rest */
-		if (at + h.size <= r->data_size) {
-			rec = data + at;
-		} else {
-			size_t first = r->data_size - at;
-
-			if (mt_grow(&r->tmp, &r->tmpcap, h.size, 1)) {
-				err = MT_ENOMEM;
-				break;
-			}
-			memcpy(r->tmp, data + at, first);
-			memcpy(r->tmp + first, data, h.size - first);
-			rec = r->tmp;
-		}
-		err = on_record(u, ri, rec, h.size);
-		tail += h.size;
-	}
-	if (tail < head && !err)
-		tail = head;
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
-	return err;
-}
-
-/* ---- putting events in order ---- */
-
-static int cmp_staged(const void *a, const void *b)
-{
-	const struct mt_uprobe_staged *x = a, *y = b;
-
-	if (x->ev.time != y->ev.time)
-		return x->ev.time < y->ev.time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int keep(struct mt_uprobe *u, const struct ev *e)
-{
-	struct mt_uprobe_ring *r = &u->rings[e->ring];
-
-	if (r->len < r->cap) {
-		if (mt_grow(&r->v, &r->alloc, r->len + 1, sizeof(*r->v)))
-			return MT_ENOMEM;
-		r->v[r->len++] = *e;
-	} else {
-		r->v[r->start] = *e;
-		r->start = (r->start + 1) % r->cap;
-		r->overwritten++;
-		u->st.overwritten++;
-	}
-	return 0;
-}
-
-/* Thread and process starts and ends, names, mappings: of the target's
- * processes only. */
-static int side(struct mt_uprobe *u, const struct mt_uprobe_staged *s)
-{
-	const struct ev *e = &s->ev;
-	struct mt_uprobe_thread *t;
-	uint32_t ppid = (uint32_t)(s->x >> 32), ptid = (uint32_t)s->x;
-
-	switch (e->kind) {
-	case K_FORK:
-		if (!traced(u, ppid))
-			return 0;
-		if (e->pid != ppid && trace_pid(u, e->pid))
-			return MT_ENOMEM;
-		t = thread_get(u, e->tid, e->pid);
-		if (!t)
-			return MT_ENOMEM;
-		t->depth = 0; /* a new thread, perhaps with an old tid */
-		{
-			struct mt_uprobe_thread *p = thread_find(u, ptid);
-			const char *name = p ? comm_at(p, e->time) : NULL;
-			char copy[16];
-
-			if (name) {
-				memcpy(copy, name, strlen(name) + 1);
-				t = thread_find(u, e->tid);
-				if (comm_add(t, e->time, copy, strlen(copy)))
-					return MT_ENOMEM;
-			}
-		}
-		return e->pid != ppid ? maps_copy(u, ppid, e->pid, e->time) : 0;
-	case K_EXIT:
-		t = traced(u, e->pid) ? thread_find(u, e->tid) : NULL;
-		if (t)
-			t->depth = 0;
-		return 0;
-	case K_COMM:
-		if (!traced(u, e->pid))
-			return 0;
-		t = thread_get(u, e->tid, e->pid);
-		if (!t || comm_add(t, e->time, s->str, strlen(s->str)))
-			return MT_ENOMEM;
-		if (e->pad) {
-			maps_end(u, e->pid, e->time);
-			if (e->pid == u->exec_pending)
-				u->exec_pending = 0; /* the target's code runs */
-		}
-		return 0;
-	case K_MMAP:
-		if (!traced(u, e->pid))
-			return 0;
-		return map_add(u, e->pid, e->ip, e->aux, s->x, s->str,
-			       strlen(s->str), e->time);
-	}
-	return 0;
-}
-
-/*
- * One event, in time order. Return probes nest at most 64 deep per thread
- * (the kernel's MAX_URETPROBE_DEPTH): deeper calls get no return event, so
- * their call events are left out too, and all stacks stay whole. Each
- * thread's open calls of functions with return probes are tracked; a
- * return pops to its call, dropping calls left by longjmp as the kernel
- * drops their return instances.
- */
-static int process(struct mt_uprobe *u, struct mt_uprobe_staged *s)
-{
-	struct ev *e = &s->ev;
-	struct mt_uprobe_thread *t;
-	const struct mt_uprobe_probe *p;
-	uint32_t k;
-
-	if (e->kind != K_ENTRY && e->kind != K_RETURN && e->kind != K_LOST)
-		return side(u, s);
-	if (e->kind != K_LOST && (!traced(u, e->pid) || e->pid == u->exec_pending)) {
-		u->st.foreign++;
-		return 0;
-	}
-	if (u->triggered && e->time > u->hit.time) {
-		u->st.after_trigger++;
-		return 0;
-	}
-	if (e->time < u->done_time) {
-		u->st.late++;
-		u->warnings |= MT_UPROBE_W_LATE;
-	} else {
-		u->done_time = e->time;
-	}
-	if (e->kind == K_LOST)
-		return keep(u, e);
-	t = thread_get(u, e->tid, e->pid);
-	if (!t || comm_from_proc(u, t))
-		return MT_ENOMEM;
-	p = &u->probes[e->probe];
-	if (e->kind == K_ENTRY && (p->flags & MT_UPROBE_RETURN)) {
-		if (t->depth >= MT_UPROBE_MAX_DEPTH) {
-			u->st.deep++;
-			u->warnings |= MT_UPROBE_W_DEEP;
-			return 0;
-		}
-		t->stack[t->depth].probe = e->probe;
-		t->stack[t->depth].ip = e->ip;
-		t->depth++;
-	} else if (e->kind == K_RETURN) {
-		for (k = t->depth; k > 0; k--)
-			if (t->stack[k - 1].probe == e->probe)
-				break;
-		if (k > 0) {
-			e->aux = t->stack[k - 1].ip;
-			t->depth = k - 1;
-		}
-	}
-	if (e->kind == K_ENTRY && (int)e->probe == u->trigger_probe &&
-	    !u->triggered) {
-		u->triggered = 1;
-		u->hit.time = e->time;
-		u->hit.pid = e->pid;
-		u->hit.tid = e->tid;
-		u->hit.cpu = (uint32_t)u->rings[e->ring].cpu;
-	}
-	u->st.events++;
-	return keep(u, e);
-}
-
-/* Read every ring; then take the events older than the reorder window
- * (all of them when final) in time order. */
-static int drain(struct mt_uprobe *u, int final)
-{
-	uint64_t start = now_ns(), upto;
-	size_t i, n;
-	int err = 0;
-
-	for (i = 0; !err && i < u->nrings; i++)
-		err = read_ring(u, (uint32_t)i);
-	if (err)
-		return err;
-	if (!u->nstaged)
-		return 0;
-	qsort(u->staged, u->nstaged, sizeof(*u->staged), cmp_staged);
-	upto = start - (uint64_t)u->opts.reorder_ms * 1000000u;
-	for (n = 0; n < u->nstaged; n++) {
-		if (!final && u->staged[n].ev.time > upto)
-			break;
-		err = process(u, &u->staged[n]);
-		free(u->staged[n].str);
-		u->staged[n].str = NULL;
-		if (err) {
-			n++;
-			break;
-		}
-	}
-	memmove(u->staged, u->staged + n, (u->nstaged - n) * sizeof(*u->staged));
-	u->nstaged -= n;
-	return err;
 }
 
 /* ---- waiting ---- */
@@ -1656,7 +287,7 @@ static int target_gone(struct mt_uprobe *u)
 		return u->exited;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)u->pid);
-	if (read_line(path, line, sizeof(line))) {
+	if (uprobe_read_line(path, line, sizeof(line))) {
 		u->exited = 1;
 		return 1;
 	}
@@ -1669,7 +300,7 @@ static int target_gone(struct mt_uprobe *u)
 int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 {
 	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX :
-			    now_ns() + (uint64_t)timeout_ms * 1000000u;
+			    uprobe_now_ns() + (uint64_t)timeout_ms * 1000000u;
 	struct pollfd *pf;
 	size_t i, n = 0;
 	int err = 0, ret = MT_UPROBE_TIMEOUT;
@@ -1677,7 +308,7 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 	if (u->state != ST_ATTACHED) {
 		if (u->state == ST_FINISHED)
 			return u->triggered ? MT_UPROBE_TRIGGERED : MT_UPROBE_EXITED;
-		what(u, "waiting before attach");
+		uprobe_what(u, "waiting before attach");
 		return MT_EINVAL;
 	}
 	pf = calloc(u->nrings + 1, sizeof(*pf));
@@ -1699,18 +330,18 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 
 		if (target_gone(u)) {
 			/* its last events are in the rings by now */
-			err = drain(u, 1);
+			err = uprobe_drain(u, 1);
 			ret = MT_UPROBE_EXITED;
 			break;
 		}
-		err = drain(u, 0);
+		err = uprobe_drain(u, 0);
 		if (err)
 			break;
 		if (u->triggered) {
 			ret = MT_UPROBE_TRIGGERED;
 			break;
 		}
-		now = now_ns();
+		now = uprobe_now_ns();
 		if (now >= deadline)
 			break;
 		/* wake up when the oldest event waiting leaves the reorder
@@ -1731,12 +362,12 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 			ts.tv_nsec = (long)(deadline - now);
 		got = ppoll(pf, n, &ts, sigmask);
 		if (got < 0 && errno == EINTR) {
-			err = drain(u, 0);
+			err = uprobe_drain(u, 0);
 			ret = u->triggered ? MT_UPROBE_TRIGGERED : MT_UPROBE_SIGNAL;
 			break;
 		}
 		if (got < 0) {
-			what(u, "polling the rings");
+			uprobe_what(u, "polling the rings");
 			err = MT_EIO;
 			break;
 		}
@@ -1756,214 +387,20 @@ int mt_uprobe_trigger(const struct mt_uprobe *u, struct mt_uprobe_hit *hit)
 	return 1;
 }
 
-/* Losses at the end of a ring, which no PERF_RECORD_LOST reported: each
- * probe event counts its own lost samples. */
-static int unreported_losses(struct mt_uprobe *u)
-{
-	size_t i;
-	int err = 0;
-
-	for (i = 0; i < u->npevs; i++) {
-		const struct mt_uprobe_pev *pe = &u->pevs[i];
-		uint64_t v[2];
-
-		if (pe->kind != PEV_SIDE && !u->no_format_lost &&
-		    read(pe->fd, v, sizeof(v)) == (ssize_t)sizeof(v))
-			u->rings[pe->ring].lost_counted += v[1];
-	}
-	for (i = 0; !err && i < u->nrings; i++) {
-		struct mt_uprobe_ring *r = &u->rings[i];
-		struct ev e = { .kind = K_LOST };
-
-		if (r->lost_counted <= r->lost_reported)
-			continue;
-		e.aux = r->lost_counted - r->lost_reported;
-		e.time = r->last_time;
-		e.pid = e.tid = e.probe = NONE32;
-		e.ring = (uint16_t)i;
-		u->st.lost += e.aux;
-		u->warnings |= MT_UPROBE_W_LOST;
-		if (!u->triggered || e.time <= u->hit.time)
-			err = keep(u, &e);
-	}
-	return err;
-}
-
 int mt_uprobe_finish(struct mt_uprobe *u)
 {
 	int err;
 
 	if (u->state != ST_ATTACHED)
 		return 0;
-	err = drain(u, 1);
+	err = uprobe_drain(u, 1);
 	if (!err)
-		err = unreported_losses(u);
+		err = uprobe_unreported_losses(u);
 	if (u->opts.background_close)
-		close_in_background(u);
-	close_events(u);
+		uprobe_close_in_background(u);
+	uprobe_close_events(u);
 	u->state = ST_FINISHED;
 	return err;
-}
-
-/* ---- the dump ---- */
-
-/* "SYM+0xOFF (DSO)" for ip in process pid at time. */
-static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
-		     uint64_t ip, uint64_t time, const struct mt_uprobe_probe *hint)
-{
-	const struct map *m = map_find(u, pid, ip, time);
-	const struct mt_sym *s = NULL;
-	struct mt_uprobe_file *f;
-	uint64_t bias, v;
-
-	if (!m) {
-		if (hint) /* an entry: the probe says what is there */
-			return appendf(b, " %s+0x0 (%s)", hint->sym,
-				       u->files[hint->file].path);
-		return appendf(b, " [unknown] ([unknown])");
-	}
-	f = &u->files[m->file];
-	if (file_load(u, m->file) == 0 &&
-	    mt_symtab_bias(&f->sym.t, m->start, m->pgoff, &bias) == 0) {
-		v = ip - bias;
-		s = file_lookup(f, v);
-		if (s)
-			return appendf(b, " %s+0x%llx (%s)", s->name,
-				       (unsigned long long)(v - s->addr), f->path);
-	}
-	if (hint && hint->file == m->file)
-		return appendf(b, " %s+0x0 (%s)", hint->sym, f->path);
-	return appendf(b, " [unknown] (%s)", f->path);
-}
-
-/* Where the probed function of a return is in process pid, when its call
- * was not seen. */
-static uint64_t probe_addr(struct mt_uprobe *u, uint32_t pid,
-			   const struct mt_uprobe_probe *p, uint64_t time)
-{
-	struct mt_uprobe_proc *pr = NULL;
-	size_t i;
-
-	for (i = u->nprocs; i > 0; i--)
-		if (u->procs[i - 1].pid == pid) {
-			pr = &u->procs[i - 1];
-			break;
-		}
-	for (i = pr ? pr->n : 0; i > 0; i--) {
-		const struct map *m = &pr->maps[i - 1];
-
-		if (m->file == p->file && time >= m->from && time < m->to &&
-		    p->offset >= m->pgoff && p->offset - m->pgoff < m->end - m->start)
-			return m->start + (p->offset - m->pgoff);
-	}
-	return 0;
-}
-
-static int format_event(struct mt_uprobe *u, struct mt_buf *b,
-			const struct ev *e)
-{
-	int lost = e->kind == K_LOST;
-	const struct mt_uprobe_probe *p = lost ? NULL : &u->probes[e->probe];
-	const struct mt_uprobe_thread *t = lost ? NULL : thread_find(u, e->tid);
-	const char *comm = t ? comm_at(t, e->time) : NULL;
-	char tidname[16];
-	int err;
-
-	if (e->kind == K_LOST)
-		comm = ":-1";
-	else if (!comm) {
-		snprintf(tidname, sizeof(tidname), ":%u", e->tid);
-		comm = tidname;
-	}
-	err = appendf(b, "%16s %5d/%-5d [%03d] %5llu.%09llu: ", comm, (int)e->pid,
-		      (int)e->tid, u->rings[e->ring].cpu,
-		      (unsigned long long)(e->time / 1000000000u),
-		      (unsigned long long)(e->time % 1000000000u));
-	if (err)
-		return err;
-	if (e->kind == K_LOST)
-		return appendf(b, "PERF_RECORD_LOST lost %llu\n",
-			       (unsigned long long)e->aux);
-	if (e->kind == K_ENTRY) {
-		err = appendf(b, "%*s: (%llx) %16llx", u->name_width, p->event,
-			      (unsigned long long)e->ip, (unsigned long long)e->ip);
-		if (!err)
-			err = symbolize(u, b, e->pid, e->ip, e->time, p);
-	} else {
-		uint64_t func = e->aux ? e->aux : probe_addr(u, e->pid, p, e->time);
-
-		err = appendf(b, "%*s: (%llx <- %llx) %16llx", u->name_width,
-			      p->ret_event, (unsigned long long)func,
-			      (unsigned long long)e->ip, (unsigned long long)e->ip);
-		if (!err)
-			err = symbolize(u, b, e->pid, e->ip, e->time, NULL);
-	}
-	return err ? err : mt_buf_add(b, "\n", 1);
-}
-
-static const struct ev *ring_at(const struct mt_uprobe_ring *r, size_t i)
-{
-	return &r->v[(r->start + i) % (r->len ? r->len : 1)];
-}
-
-int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
-		   int (*emit)(void *arg, const char *text, size_t len),
-		   void *arg)
-{
-	struct mt_buf b = MT_BUF_INIT;
-	size_t *pos, i;
-	uint64_t from = 0;
-	int err, lines = 0;
-
-	err = mt_uprobe_finish(u);
-	if (err)
-		return err;
-	pos = calloc(u->nrings + 1, sizeof(*pos));
-	if (!pos)
-		return MT_ENOMEM;
-	/* where every ring that overwrote events still has them all */
-	for (i = 0; i < u->nrings; i++)
-		if (u->rings[i].overwritten && ring_at(&u->rings[i], 0)->time > from)
-			from = ring_at(&u->rings[i], 0)->time;
-	for (;;) {
-		const struct ev *best = NULL;
-		size_t bi = 0;
-
-		for (i = 0; i < u->nrings; i++) {
-			const struct mt_uprobe_ring *r = &u->rings[i];
-			const struct ev *e;
-
-			while (pos[i] < r->len && ring_at(r, pos[i])->time < from)
-				pos[i]++;
-			if (pos[i] >= r->len)
-				continue;
-			e = ring_at(r, pos[i]);
-			if (e->time > until)
-				continue;
-			if (!best || e->time < best->time) {
-				best = e;
-				bi = i;
-			}
-		}
-		if (!best)
-			break;
-		pos[bi]++;
-		err = format_event(u, &b, best);
-		if (err)
-			break;
-		lines++;
-		if (b.len >= EMIT_CHUNK) {
-			err = emit(arg, b.p, b.len);
-			mt_buf_reset(&b);
-			if (err)
-				break;
-		}
-	}
-	if (!err && b.len)
-		err = emit(arg, b.p, b.len);
-	mt_buf_release(&b);
-	free(pos);
-	return err ? err : lines;
 }
 
 /* ---- reporting ---- */

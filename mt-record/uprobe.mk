@@ -1,8 +1,9 @@
-# The uprobe engine of mt-record (mt-record/uprobe.[ch]), its test driver
+# The uprobe engine of mt-record (mt-record/uprobe*.[ch], its objects
+# UPROBE_ENGINE_OBJ in the Makefile), its test driver
 # uprobe-rec (which chooses functions with mt-record/functions.[ch]) and
 # the programs its tests trace (tests/progs/).
 
-UPROBE_OBJ := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/functions.o
+UPROBE_OBJ := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/functions.o
 $(UPROBE_OBJ): mt-record/uprobe.h mt-record/functions.h
 
 $(BUILD)/tests/uprobe-rec: tests/helpers-uprobe/uprobe-rec.c $(UPROBE_OBJ) \
