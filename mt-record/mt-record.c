@@ -8,7 +8,8 @@
  * the choice of backend and the loop of rounds, each recording until the
  * trigger, an exit or a signal. perf.c drives perf, trigger.c the
  * trigger, functions.c the uprobe backend's functions, target.c the
- * process recorded, uprobe.c and hwbp.c the kernel's probes.
+ * process recorded; the uprobe engine (uprobe.h: uprobe*.c) and hwbp.c
+ * the kernel's probes.
  */
 #include <ctype.h>
 #include <errno.h>
