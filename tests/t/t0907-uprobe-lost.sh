@@ -21,9 +21,11 @@ grep -q '^ *:-1 *-1/-1 *\[[0-9]*\] *[0-9.]*: PERF_RECORD_LOST lost [0-9]*$' line
 lost=$(awk '/PERF_RECORD_LOST/ { n += $NF } END { print n + 0 }' lines)
 kept=$(grep -c ' probe_outer:' lines)
 # every event missing is counted; PERF_RECORD_LOST also counts records of
-# thread starts and mappings that were lost
-[ $((lost + kept)) -ge 12000 ] && [ $((lost + kept)) -le 12064 ] ||
-	fail "$kept events and $lost lost, not 12000"
+# thread starts and mappings that were lost, and the side-band ring sees
+# every process on the machine: a busy one adds hundreds (seen: 226 under
+# a load of 5). A loss counted twice would come near 24000.
+[ $((lost + kept)) -ge 12000 ] && [ $((lost + kept)) -le 15000 ] ||
+	fail "$kept events and $lost lost, not 12000 (up to 15000 with side-band records)"
 mt-script-parse lines | mt-stacks >spans.mt
 mt-dump spans.mt >dump
 grep -q 'ERROR .* class=lost .*PERF_RECORD_LOST lost' dump || fail "no lost-data error"
