@@ -1450,66 +1450,49 @@ static inline void clear_line(struct mt_perf_line *out)
 #endif
 }
 
-static int parse_line(const char *line, size_t len, struct mt_perf_line *out,
-		      const char **why, int fast)
+/* A call-chain frame line: "\tADDR sym (dso)". */
+static int parse_frame_line(const char *line, const char *end,
+			    struct mt_perf_line *out, const char **why)
 {
-	const char *end = line + len, *p = line, *after_time;
-	struct tok toks[MAX_HEAD_TOKS], t, t2;
+	const char *text;
+
+	out->kind = MT_PL_FRAME;
+	if (parse_loc(line, end, &out->loc, &text)) {
+		*why = "a call-chain frame line needs 'ADDR sym (dso)'";
+		return MT_ESYNTAX;
+	}
+	out->has_loc = 1;
+	return 0;
+}
+
+/* Where " error type " is in a decoder error line, " instruction trace
+ * error type N ...": preceded by words only, in the first 48 bytes; NULL
+ * in any other line. */
+static const char *error_line(const char *line, const char *end)
+{
+	const char *e, *q = line;
+
+	if (line[0] != ' ' || line[1] < 'a' || line[1] > 'z')
+		return NULL;
+	e = find(line, line + (end - line < 48 ? end - line : 48),
+		 " error type ", 12);
+	if (!e)
+		return NULL;
+	while (q < e && (is_ws(*q) || (*q >= 'a' && *q <= 'z') ||
+			 (*q >= 'A' && *q <= 'Z')))
+		q++;
+	return q == e ? e : NULL;
+}
+
+/* The header, tokenized up to the time token: *p moves past it. */
+static int parse_head_slow(const char **p, const char *end,
+			   struct mt_perf_line *out, const char **why)
+{
+	struct tok toks[MAX_HEAD_TOKS], t;
 	int n = 0;
 
-	clear_line(out);
-	out->pid = out->tid = out->cpu = MT_NONE32;
-	out->time = MT_NONE64;
-	out->from.off = out->to.off = out->loc.off = MT_NONE64;
-	*why = "";
-
-	if (end > line && end[-1] == '\r')
-		end--;
-	while (end > line && end[-1] == ' ')
-		end--;
-	if (end == line) {
-		out->kind = MT_PL_BLANK;
-		return 0;
-	}
-	if (line[0] == '\t') {
-		const char *text;
-
-		out->kind = MT_PL_FRAME;
-		if (parse_loc(line, end, &out->loc, &text)) {
-			*why = "a call-chain frame line needs 'ADDR sym (dso)'";
-			return MT_ESYNTAX;
-		}
-		out->has_loc = 1;
-		return 0;
-	}
-	/* decoder errors: " instruction trace error type N ..." */
-	if (line[0] == ' ' && line[1] >= 'a' && line[1] <= 'z') {
-		const char *e = find(line, line + (end - line < 48 ? end - line : 48),
-				     " error type ", 12);
-
-		if (e) {
-			const char *q = line;
-
-			while (q < e && (is_ws(*q) || (*q >= 'a' && *q <= 'z') ||
-					 (*q >= 'A' && *q <= 'Z')))
-				q++;
-			if (q == e)
-				return parse_error(e + 12, end, out, why);
-		}
-	}
-
-	/* the usual header, "PID/TID SECONDS.FRACTION:", without tokenizing */
-	if (fast && fast_head(line, end, out, &p)) {
-		int ret;
-
-		if (fast_branch(p, end, out, why, &ret))
-			return ret;
-		goto after_head;
-	}
-	p = line;
-	/* the header, up to the time token */
 	for (;;) {
-		if (!next_tok(&p, end, &t)) {
+		if (!next_tok(p, end, &t)) {
 			*why = "no 'SECONDS.FRACTION:' time column";
 			return MT_ESYNTAX;
 		}
@@ -1529,33 +1512,51 @@ static int parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		*why = "malformed cpu column";
 		return MT_ESYNTAX;
 	}
-after_head:
-	after_time = p;
+	return 0;
+}
 
-	/* [period] [event:] */
-	if (next_tok(&p, end, &t)) {
-		if (starts_with(t.p, t.len, "PERF_RECORD_"))
-			return parse_record_line(&t, p, end, out, why);
-		if (parse_dec(t.p, t.len, &out->period) == 0) {
-			const char *q = p;
+/*
+ * After the time: "[period] [event:]". Sets the period and event when
+ * present and moves *p past what they took; returns 1, with the token in
+ * *rec, for a "PERF_RECORD_..." line (then *p is after that token).
+ */
+static int event_column(const char **p, const char *end,
+			struct mt_perf_line *out, struct tok *rec)
+{
+	const char *q = *p;
+	struct tok t, t2;
 
-			if (next_tok(&q, end, &t2) && t2.p[t2.len - 1] == ':' &&
-			    t2.len > 1) {
-				t = t2;
-				p = q;
-			} else {
-				out->period = 0;
-			}
-		}
-		if (t.p[t.len - 1] == ':' && t.len > 1 && !is_lhex(t.p, t.len - 1)) {
-			out->event.p = t.p;
-			out->event.len = t.len - 1;
-			event_name(out);
-			after_time = p;
+	if (!next_tok(&q, end, &t))
+		return 0;
+	if (starts_with(t.p, t.len, "PERF_RECORD_")) {
+		*rec = t;
+		*p = q;
+		return 1;
+	}
+	if (parse_dec(t.p, t.len, &out->period) == 0) {
+		const char *r = q;
+
+		if (next_tok(&r, end, &t2) && t2.p[t2.len - 1] == ':' &&
+		    t2.len > 1) {
+			t = t2;
+			q = r;
+		} else {
+			out->period = 0;
 		}
 	}
-	p = after_time;
+	if (t.p[t.len - 1] == ':' && t.len > 1 && !is_lhex(t.p, t.len - 1)) {
+		out->event.p = t.p;
+		out->event.len = t.len - 1;
+		event_name(out);
+		*p = q;
+	}
+	return 0;
+}
 
+/* The rest of a line after its header and event, by what the event is. */
+static int parse_body(const char *p, const char *end, struct mt_perf_line *out,
+		      const char **why)
+{
 	if (!out->event.len && !find_arrow(p, end))
 		return no_event(p, end, out, why);
 	if (!out->event.len || tok_is(&out->event_name, "branches")) {
@@ -1588,6 +1589,46 @@ after_head:
 	out->kind = MT_PL_SAMPLE;
 	trailing_loc(p, end, out);
 	return 0;
+}
+
+static int parse_line(const char *line, size_t len, struct mt_perf_line *out,
+		      const char **why, int fast)
+{
+	const char *end = line + len, *p = line, *e;
+	struct tok rec;
+	int ret;
+
+	clear_line(out);
+	out->pid = out->tid = out->cpu = MT_NONE32;
+	out->time = MT_NONE64;
+	out->from.off = out->to.off = out->loc.off = MT_NONE64;
+	*why = "";
+
+	if (end > line && end[-1] == '\r')
+		end--;
+	while (end > line && end[-1] == ' ')
+		end--;
+	if (end == line) {
+		out->kind = MT_PL_BLANK;
+		return 0;
+	}
+	if (line[0] == '\t')
+		return parse_frame_line(line, end, out, why);
+	if ((e = error_line(line, end)))
+		return parse_error(e + 12, end, out, why);
+
+	/* the usual header, "PID/TID SECONDS.FRACTION:", without tokenizing */
+	if (fast && fast_head(line, end, out, &p)) {
+		if (fast_branch(p, end, out, why, &ret))
+			return ret;
+	} else {
+		p = line;
+		if ((ret = parse_head_slow(&p, end, out, why)))
+			return ret;
+	}
+	if (event_column(&p, end, out, &rec))
+		return parse_record_line(&rec, p, end, out, why);
+	return parse_body(p, end, out, why);
 }
 
 int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
