@@ -30,6 +30,8 @@ mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 mt-record_OBJS := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o
+mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \
+	$(BUILD)/mt-stacks/probe.o
 mt_OBJS := $(BUILD)/mt/view.o
 mt_LIBS := -lz
 mt-record_LIBS := -ldw -lelf -lz -lpcre2-8
@@ -87,6 +89,7 @@ $(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $$($(1)_OBJS) $(TOOL_LIB) $(LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 $(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
+$(BUILD)/mt-stacks/mt-stacks.o $(mt-stacks_OBJS): mt-stacks/stacks.h
 
 # unit tests link only the library, so a print or exit in common/ shows up
 # (and the system libraries its pieces need: unit_NAME_LIBS)
