@@ -18,7 +18,8 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) -Icommon $(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
-	common/duration.c common/perfline.c common/fxtread.c common/fxtwrite.c \
+	common/duration.c common/perfline.c common/perfevent.c \
+	common/fxtread.c common/fxtwrite.c \
 	common/tidmap.c common/names.c common/proc.c common/quote.c \
 	common/symtab.c common/dwline.c common/procsyms.c common/regex.c
 TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c \
