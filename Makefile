@@ -19,7 +19,8 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) -Icommon $(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
-	common/duration.c common/perfline.c common/fxtread.c common/fxtwrite.c \
+	common/duration.c common/perfline.c common/perfevent.c \
+	common/fxtread.c common/fxtwrite.c \
 	common/tidmap.c common/names.c common/proc.c common/quote.c common/nest.c \
 	common/gzin.c \
 	common/symtab.c common/dwline.c common/procsyms.c common/regex.c
@@ -39,6 +40,8 @@ mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 	$(BUILD)/mt-slice/replay.o
+mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \
+	$(BUILD)/mt-stacks/probe.o
 mt_OBJS := $(BUILD)/mt/view.o
 mt_LIBS := -lz
 mt-record_LIBS := -ldw -lelf -lz -lpcre2-8
@@ -107,6 +110,7 @@ endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 $(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
 $(BUILD)/mt-slice/mt-slice.o $(mt-slice_OBJS): mt-slice/slice.h
+$(BUILD)/mt-stacks/mt-stacks.o $(mt-stacks_OBJS): mt-stacks/stacks.h
 
 # unit tests link only the library (and the test tier's), so a print or
 # exit in common/ shows up (and the system libraries its pieces need:

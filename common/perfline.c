@@ -5,6 +5,7 @@
 
 #include "err.h"
 #include "perfline.h"
+#include "perflex.h"
 #include "stream.h"
 #include "banned.h"
 
@@ -15,226 +16,11 @@
  * token, the event token ending in ':', the flags vocabulary, the hex
  * address columns, the last " => " followed by an address, and "+0x" offsets
  * before " (dso)".
+ * This file: the line, its header, branches and their flags; the lines
+ * that are not branches are common/perfevent.c's.
  */
 
-#define tok mt_slice /* a whitespace-separated token */
-
 const char MT_PL_UNKNOWN_EVENT[] = "unknown event";
-
-static int is_ws(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* hex digit values, -1 for other bytes */
-static const signed char hex_tab[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
-	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12,
-	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
-	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-
-static inline int hexval(char c)
-{
-	return hex_tab[(unsigned char)c] - 1;
-}
-
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-
-/* Columns are padded with runs of blanks (28 after the period, up to 20
- * before an address): skip them 16 bytes at a time where SSE2 exists (all of
- * x86-64), else a word at a time. These run several times per line, so they
- * are inline. */
-static inline const char *skip_ws(const char *p, const char *end)
-{
-#ifdef __SSE2__
-	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
-
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab)));
-
-		if (m != 0xffff)
-			return p + __builtin_ctz(~m);
-		p += 16;
-	}
-#endif
-	while (p < end) {
-		if (end - p >= 8) {
-			uint64_t w;
-
-			memcpy(&w, p, 8);
-			w ^= 0x2020202020202020ull;
-			if (!w) {
-				p += 8;
-				continue;
-			}
-			p += __builtin_ctzll(w) >> 3;
-		}
-		if (!is_ws(*p))
-			return p;
-		p++;
-	}
-	return p;
-}
-
-/* The first blank at or after p, or end. */
-static inline const char *find_ws(const char *p, const char *end)
-{
-#ifdef __SSE2__
-	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
-
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab)));
-
-		if (m)
-			return p + __builtin_ctz(m);
-		p += 16;
-	}
-#endif
-	while (end - p >= 8) {
-		uint64_t w, a, b;
-
-		memcpy(&w, p, 8);
-		a = w ^ 0x2020202020202020ull;
-		b = w ^ 0x0909090909090909ull;
-		a = (a - ONES) & ~a & HIGHS;
-		b = (b - ONES) & ~b & HIGHS;
-		if (a | b)
-			return p + (__builtin_ctzll(a | b) >> 3);
-		p += 8;
-	}
-	while (p < end && !is_ws(*p))
-		p++;
-	return p;
-}
-
-/* memmem for short needles in short haystacks: glibc's two-way memmem
- * costs more than the whole rest of a line's parsing. The memchr looks for
- * the needle's first non-blank byte, since blanks are everywhere. */
-static const char *find(const char *p, const char *end, const char *needle,
-			size_t n)
-{
-	size_t k = 0;
-
-	while (k + 1 < n && needle[k] == ' ')
-		k++;
-	while (end - p >= (ptrdiff_t)n) {
-		const char *c = memchr(p + k, needle[k], (size_t)(end - p) - n + 1);
-
-		if (!c)
-			return NULL;
-		c -= k;
-		if (!memcmp(c, needle, n))
-			return c;
-		p = c + 1;
-	}
-	return NULL;
-}
-
-/* Next whitespace-separated token at or after *pos; 0 at end. */
-static inline int next_tok(const char **pos, const char *end, struct tok *t)
-{
-	const char *p = skip_ws(*pos, end), *q = find_ws(p, end);
-
-	*pos = q;
-	t->p = p;
-	t->len = (size_t)(q - p);
-	return q > p;
-}
-
-static int tok_is(const struct tok *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	return t->len == n && !memcmp(t->p, s, n);
-}
-
-static int starts_with(const char *p, size_t len, const char *s)
-{
-	size_t n = strlen(s);
-
-	return len >= n && !memcmp(p, s, n);
-}
-
-/* lowercase hex digits only, as perf's %llx prints them */
-static int is_lhex(const char *p, size_t len)
-{
-	size_t i;
-
-	if (!len)
-		return 0;
-	for (i = 0; i < len; i++)
-		if (!is_digit(p[i]) && !(p[i] >= 'a' && p[i] <= 'f'))
-			return 0;
-	return 1;
-}
-
-static int parse_hex(const char *p, size_t len, uint64_t *v)
-{
-	uint64_t x = 0;
-	size_t i;
-
-	if (len >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		p += 2;
-		len -= 2;
-	}
-	if (!len || len > 16)
-		return MT_ESYNTAX;
-	for (i = 0; i < len; i++) {
-		int d = hexval(p[i]);
-
-		if (d < 0)
-			return MT_ESYNTAX;
-		x = x << 4 | (uint64_t)d;
-	}
-	*v = x;
-	return 0;
-}
-
-static int parse_dec(const char *p, size_t len, uint64_t *v)
-{
-	uint64_t x = 0;
-	size_t i;
-
-	if (!len)
-		return MT_ESYNTAX;
-	for (i = 0; i < len; i++) {
-		uint64_t d = (uint64_t)(p[i] - '0');
-
-		if (!is_digit(p[i]))
-			return MT_ESYNTAX;
-		if (x > (UINT64_MAX - d) / 10)
-			return MT_ERANGE;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return 0;
-}
-
-/* a u32 field; "-1" (perf's "no cpu") gives MT_NONE32 */
-static int parse_u32(const char *p, size_t len, uint32_t *v)
-{
-	uint64_t x;
-
-	if (len == 2 && p[0] == '-' && p[1] == '1') {
-		*v = MT_NONE32;
-		return 0;
-	}
-	if (parse_dec(p, len, &x) || x >= MT_NONE32)
-		return MT_ESYNTAX;
-	*v = (uint32_t)x;
-	return 0;
-}
 
 int mt_perf_parse_time(const char *s, size_t len, uint64_t *ns)
 {
@@ -558,8 +344,8 @@ static int flag_word(const struct tok *t, int *pend, uint8_t *kind,
 }
 
 /* Consume the flags column at *pos. Returns the number of flag tokens. */
-static int parse_flags(const char **pos, const char *end, uint8_t *kind,
-		       uint16_t *flags)
+int mt_pl_parse_flags(const char **pos, const char *end, uint8_t *kind,
+		      uint16_t *flags)
 {
 	const char *p = *pos;
 	struct tok t;
@@ -755,299 +541,13 @@ static int parse_branch(const char *p, const char *end,
 		*why = "a branch line needs 'FROM => TO'";
 		return MT_ESYNTAX;
 	}
-	if (!parse_flags(&p, arrow, &out->br_kind, &out->br_flags))
+	if (!mt_pl_parse_flags(&p, arrow, &out->br_kind, &out->br_flags))
 		out->br_flags |= MT_BF_NOFLAGS;
 	if (scan_addr(p, arrow, &out->from.ip, &text)) {
 		*why = "expected a hex source address after the flags";
 		return MT_ESYNTAX;
 	}
 	return branch_tail(text, arrow, end, out, why);
-}
-
-/* ---- the location at the end of non-branch samples ---- */
-
-/*
- * Non-branch samples end with "[ADDR] IP sym+0xoff (dso)". The IP is taken
- * as the first address-looking token at or after p: callers pass p past any
- * text of their own that could hold hex-looking words.
- */
-static void trailing_loc(const char *p, const char *end,
-			 struct mt_perf_line *out)
-{
-	const char *q = p, *after;
-	struct tok a, b;
-
-	while (next_tok(&q, end, &a)) {
-		if (!is_lhex(a.p, a.len) || a.len > 16)
-			continue;
-		after = q;
-		if (next_tok(&q, end, &b) && is_lhex(b.p, b.len) &&
-		    b.len <= 16) {
-			/* ADDR IP */
-			a = b;
-			after = q;
-		}
-		parse_hex(a.p, a.len, &out->loc.ip);
-		mt_perf_parse_sym(after, (size_t)(end - after), &out->loc);
-		out->has_loc = 1;
-		return;
-	}
-}
-
-/* ---- synthesized events ---- */
-
-static const struct {
-	const char *name;
-	uint8_t kind;
-} synth_events[] = {
-	{ "cbr", MT_MARK_CBR },         { "psb", MT_MARK_PSB },
-	{ "ptwrite", MT_MARK_PTWRITE }, { "mwait", MT_MARK_POWER },
-	{ "pwre", MT_MARK_POWER },      { "exstop", MT_MARK_POWER },
-	{ "pwrx", MT_MARK_POWER },      { "evt", MT_MARK_EVTRACE },
-	{ "iflag", MT_MARK_EVTRACE },   { "transactions", MT_MARK_GENERIC },
-};
-
-/* After "KEY" in [p, end), the next token; text_end is moved past it. */
-static int value_after(const char *p, const char *end, const char *key,
-		       struct tok *v, const char **text_end)
-{
-	const char *k = find(p, end, key, strlen(key));
-
-	if (!k)
-		return 0;
-	k += strlen(key);
-	if (!next_tok(&k, end, v))
-		return 0;
-	*text_end = k;
-	return 1;
-}
-
-static void parse_mark(const char *p, const char *end, struct mt_perf_line *out)
-{
-	const char *text, *text_end;
-	uint16_t flags = 0;
-	uint8_t kind;
-	struct tok v;
-
-	parse_flags(&p, end, &kind, &flags);
-	text = skip_ws(p, end);
-	text_end = text;
-	switch (out->mark_kind) {
-	case MT_MARK_CBR:
-		if (value_after(text, end, "freq:", &v, &text_end))
-			parse_dec(v.p, v.len, &out->mark_value);
-		/* "MHz", then "(159%)" or "( 28%)" */
-		{
-			const char *q = find(text_end, end, "%)", 2);
-			const char *mhz = find(text_end, end, "MHz", 3);
-
-			if (q && (!mhz || q - mhz < 16))
-				text_end = q + 2;
-			else if (mhz)
-				text_end = mhz + 3;
-		}
-		break;
-	case MT_MARK_PSB:
-		if (value_after(text, end, "offs:", &v, &text_end))
-			parse_hex(v.p, v.len, &out->mark_value);
-		break;
-	case MT_MARK_PTWRITE:
-		if (value_after(text, end, "payload:", &v, &text_end))
-			parse_hex(v.p, v.len, &out->mark_value);
-		break;
-	default: {
-		/* "key: value" pairs up to the address columns */
-		const char *q = text;
-		struct tok t;
-
-		while (next_tok(&q, end, &t)) {
-			if (t.p[t.len - 1] == ':') {
-				next_tok(&q, end, &t);
-				text_end = q;
-				continue;
-			}
-			if (is_lhex(t.p, t.len) && t.p - text_end >= 2)
-				break; /* padded address column */
-			text_end = q;
-		}
-		break;
-	}
-	}
-	out->mark_text.p = text;
-	out->mark_text.len = (size_t)(text_end - text);
-	while (out->mark_text.len && is_ws(text[out->mark_text.len - 1]))
-		out->mark_text.len--;
-	trailing_loc(text_end, end, out);
-}
-
-/* ---- uprobes ---- */
-
-static void parse_probe(const char *p, const char *end,
-			struct mt_perf_line *out)
-{
-	const char *colon = memchr(out->event_name.p, ':', out->event_name.len);
-	const char *name = colon ? colon + 1 : out->event_name.p;
-	size_t nlen = (size_t)(out->event_name.p + out->event_name.len - name);
-
-	if (nlen > 8 && !memcmp(name + nlen - 8, "__return", 8)) {
-		nlen -= 8;
-		out->probe_return = 1;
-	}
-	out->probe_func.p = name;
-	out->probe_func.len = nlen;
-	p = skip_ws(p, end);
-	/* trace text: "(FUNC)" or "(FUNC <- RET)" */
-	if (p < end && *p == '(') {
-		const char *close = memchr(p, ')', (size_t)(end - p));
-		const char *q = p + 1;
-		struct tok t;
-
-		if (close) {
-			if (next_tok(&q, close, &t))
-				parse_hex(t.p, t.len, &out->probe_func_addr);
-			if (next_tok(&q, close, &t) && tok_is(&t, "<-")) {
-				out->probe_return = 1;
-				if (next_tok(&q, close, &t))
-					parse_hex(t.p, t.len,
-						  &out->probe_ret_addr);
-			}
-			p = close + 1;
-		}
-	}
-	trailing_loc(p, end, out);
-}
-
-/* ---- decoder errors ---- */
-
-/* " instruction trace error type 1 time 47170.086912826 cpu -1 pid 293415
- *   tid 293415 ip 0x7ffff7327730 code 7: Overflow packet" */
-static int parse_error(const char *p, const char *end, struct mt_perf_line *out,
-		       const char **why)
-{
-	struct tok k, v;
-	int have_code = 0;
-
-	out->kind = MT_PL_ERROR;
-	if (!next_tok(&p, end, &v) || parse_u32(v.p, v.len, &out->err_type)) {
-		*why = "expected a number after 'error type'";
-		return MT_ESYNTAX;
-	}
-	while (!have_code && next_tok(&p, end, &k)) {
-		if (!next_tok(&p, end, &v))
-			break;
-		if (tok_is(&k, "time")) {
-			if (!(v.len == 1 && v.p[0] == '0') &&
-			    mt_perf_parse_time(v.p, v.len, &out->time))
-				goto bad;
-		} else if (tok_is(&k, "cpu")) {
-			if (parse_u32(v.p, v.len, &out->cpu))
-				goto bad;
-		} else if (tok_is(&k, "pid")) {
-			if (parse_u32(v.p, v.len, &out->pid))
-				goto bad;
-		} else if (tok_is(&k, "tid")) {
-			if (parse_u32(v.p, v.len, &out->tid))
-				goto bad;
-		} else if (tok_is(&k, "ip")) {
-			if (parse_hex(v.p, v.len, &out->err_ip))
-				goto bad;
-		} else if (tok_is(&k, "code")) {
-			uint64_t code;
-
-			if (v.len < 2 || v.p[v.len - 1] != ':' ||
-			    parse_dec(v.p, v.len - 1, &code) || code > 0xffff)
-				goto bad;
-			out->err_code = (uint32_t)code;
-			have_code = 1;
-		} else if (!tok_is(&k, "machine_pid") && !tok_is(&k, "vcpu")) {
-			goto bad;
-		}
-	}
-	if (!have_code)
-		goto bad;
-	p = skip_ws(p, end);
-	out->err_msg.p = p;
-	out->err_msg.len = (size_t)(end - p);
-	return 0;
-bad:
-	*why = "malformed decoder error line";
-	return MT_ESYNTAX;
-}
-
-/* ---- PERF_RECORD_* lines (--show-task-events and friends) ---- */
-
-static int parse_record_line(const struct tok *rec, const char *p,
-			     const char *end, struct mt_perf_line *out,
-			     const char **why)
-{
-	static const char *const names[] = {
-		"PERF_RECORD_MMAP2", "PERF_RECORD_MMAP", "PERF_RECORD_FORK",
-		"PERF_RECORD_EXIT", "PERF_RECORD_SWITCH_CPU_WIDE",
-		"PERF_RECORD_SWITCH", "PERF_RECORD_AUX",
-		"PERF_RECORD_ITRACE_START", "PERF_RECORD_KSYMBOL",
-		"PERF_RECORD_BPF_EVENT", "PERF_RECORD_TEXT_POKE",
-		"PERF_RECORD_CGROUP", "PERF_RECORD_NAMESPACES",
-		"PERF_RECORD_THROTTLE", "PERF_RECORD_UNTHROTTLE",
-		"PERF_RECORD_LOST_SAMPLES", "PERF_RECORD_AUX_OUTPUT_HW_ID",
-	};
-	size_t i;
-
-	if (starts_with(rec->p, rec->len, "PERF_RECORD_COMM")) {
-		/* "PERF_RECORD_COMM[ exec]: COMM:PID/TID"; COMM may hold ':' */
-		const char *c = memchr(rec->p, ':', (size_t)(end - rec->p));
-		const char *last, *slash;
-		uint32_t pid, tid;
-
-		if (!c)
-			goto bad;
-		c = skip_ws(c + 1, end);
-		last = NULL;
-		for (const char *q = c; q < end; q++)
-			if (*q == ':')
-				last = q;
-		if (!last)
-			goto bad;
-		slash = memchr(last, '/', (size_t)(end - last));
-		if (!slash || parse_u32(last + 1, (size_t)(slash - last - 1), &pid))
-			goto bad;
-		{
-			const char *te = slash + 1;
-
-			while (te < end && is_digit(*te))
-				te++;
-			if (parse_u32(slash + 1, (size_t)(te - slash - 1), &tid))
-				goto bad;
-		}
-		out->kind = MT_PL_COMM;
-		out->pid = pid;
-		out->tid = tid;
-		out->comm.p = c;
-		out->comm.len = (size_t)(last - c);
-		return 0;
-	}
-	if (starts_with(rec->p, rec->len, "PERF_RECORD_LOST") &&
-	    !starts_with(rec->p, rec->len, "PERF_RECORD_LOST_SAMPLES")) {
-		struct tok v;
-
-		out->kind = MT_PL_LOST;
-		out->err_msg.p = rec->p;
-		out->err_msg.len = (size_t)(end - rec->p);
-		if (value_after(p, end, "lost", &v, &p))
-			parse_dec(v.p, v.len, &out->err_count);
-		return 0;
-	}
-	out->kind = MT_PL_SKIP;
-	out->skip_reason = "other PERF_RECORD lines";
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (starts_with(rec->p, rec->len, names[i])) {
-			out->skip_reason = names[i];
-			break;
-		}
-	}
-	return 0;
-bad:
-	*why = "malformed PERF_RECORD_COMM line";
-	return MT_ESYNTAX;
 }
 
 /* ---- events ---- */
@@ -1114,89 +614,6 @@ static void event_name(struct mt_perf_line *out)
 		if (first != last || known_event(p, (size_t)(first - p)))
 			out->event_name.len = (size_t)(last - p);
 	}
-}
-
-static int is_synth(struct mt_perf_line *out)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(synth_events) / sizeof(synth_events[0]); i++) {
-		if (strlen(synth_events[i].name) == out->event_name.len &&
-		    !memcmp(out->event_name.p, synth_events[i].name,
-			    out->event_name.len)) {
-			out->mark_kind = synth_events[i].kind;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * A line without an event column that is not a branch: old perf printed
- * synthesized events and sample headers that way ("TIME:   tr end   cbr: 45
- * freq: 4500 MHz (118%) ...", "TIME: psb offs: 0x4be8 ...", "TIME: ").
- */
-static int no_event(const char *p, const char *end, struct mt_perf_line *out,
-		    const char **why)
-{
-	static const struct {
-		const char *key, *name;
-		uint8_t kind;
-	} keys[] = {
-		{ "cbr:", "cbr", MT_MARK_CBR },
-		{ "psb offs:", "psb", MT_MARK_PSB },
-		{ "payload:", "ptwrite", MT_MARK_PTWRITE },
-	};
-	const char *q = p;
-	uint16_t flags = 0;
-	uint8_t kind;
-	size_t i;
-
-	int nflags;
-	struct tok t;
-
-	if (skip_ws(p, end) == end) {
-		out->kind = MT_PL_SAMPLE;
-		return 0;
-	}
-	nflags = parse_flags(&q, end, &kind, &flags);
-	q = skip_ws(q, end);
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (find(q, end, keys[i].key, strlen(keys[i].key))) {
-			out->kind = MT_PL_MARK;
-			out->mark_kind = keys[i].kind;
-			out->event_name.p = keys[i].name;
-			out->event_name.len = strlen(keys[i].name);
-			parse_mark(p, end, out);
-			return 0;
-		}
-	}
-	if (nflags)
-		goto bad; /* a branch cut short */
-	if (*q == '(') {
-		/* --call-trace: "(dso)   indented_name" */
-		out->kind = MT_PL_SKIP;
-		out->skip_reason = "--call-trace";
-		return 0;
-	}
-	p = q;
-	if (next_tok(&p, end, &t) && is_lhex(t.p, t.len)) {
-		/* a sample printed without its event column, "IP sym (dso)";
-		 * with text after the DSO, an instruction trace */
-		const char *close = memrchr(p, ')', (size_t)(end - p));
-
-		if (close && skip_ws(close + 1, end) != end) {
-			out->kind = MT_PL_SKIP;
-			out->skip_reason = "instruction trace";
-			return 0;
-		}
-		out->kind = MT_PL_SAMPLE;
-		trailing_loc(q, end, out);
-		return 0;
-	}
-bad:
-	*why = "a branch line needs 'FROM => TO'";
-	return MT_ESYNTAX;
 }
 
 /* ---- the header: [VM: VCPU:] [comm] [pid/tid] [cpu] [misc] [tod] time ---- */
@@ -1450,66 +867,49 @@ static inline void clear_line(struct mt_perf_line *out)
 #endif
 }
 
-static int parse_line(const char *line, size_t len, struct mt_perf_line *out,
-		      const char **why, int fast)
+/* A call-chain frame line: "\tADDR sym (dso)". */
+static int parse_frame_line(const char *line, const char *end,
+			    struct mt_perf_line *out, const char **why)
 {
-	const char *end = line + len, *p = line, *after_time;
-	struct tok toks[MAX_HEAD_TOKS], t, t2;
+	const char *text;
+
+	out->kind = MT_PL_FRAME;
+	if (parse_loc(line, end, &out->loc, &text)) {
+		*why = "a call-chain frame line needs 'ADDR sym (dso)'";
+		return MT_ESYNTAX;
+	}
+	out->has_loc = 1;
+	return 0;
+}
+
+/* Where " error type " is in a decoder error line, " instruction trace
+ * error type N ...": preceded by words only, in the first 48 bytes; NULL
+ * in any other line. */
+static const char *error_line(const char *line, const char *end)
+{
+	const char *e, *q = line;
+
+	if (line[0] != ' ' || line[1] < 'a' || line[1] > 'z')
+		return NULL;
+	e = find(line, line + (end - line < 48 ? end - line : 48),
+		 " error type ", 12);
+	if (!e)
+		return NULL;
+	while (q < e && (is_ws(*q) || (*q >= 'a' && *q <= 'z') ||
+			 (*q >= 'A' && *q <= 'Z')))
+		q++;
+	return q == e ? e : NULL;
+}
+
+/* The header, tokenized up to the time token: *p moves past it. */
+static int parse_head_slow(const char **p, const char *end,
+			   struct mt_perf_line *out, const char **why)
+{
+	struct tok toks[MAX_HEAD_TOKS], t;
 	int n = 0;
 
-	clear_line(out);
-	out->pid = out->tid = out->cpu = MT_NONE32;
-	out->time = MT_NONE64;
-	out->from.off = out->to.off = out->loc.off = MT_NONE64;
-	*why = "";
-
-	if (end > line && end[-1] == '\r')
-		end--;
-	while (end > line && end[-1] == ' ')
-		end--;
-	if (end == line) {
-		out->kind = MT_PL_BLANK;
-		return 0;
-	}
-	if (line[0] == '\t') {
-		const char *text;
-
-		out->kind = MT_PL_FRAME;
-		if (parse_loc(line, end, &out->loc, &text)) {
-			*why = "a call-chain frame line needs 'ADDR sym (dso)'";
-			return MT_ESYNTAX;
-		}
-		out->has_loc = 1;
-		return 0;
-	}
-	/* decoder errors: " instruction trace error type N ..." */
-	if (line[0] == ' ' && line[1] >= 'a' && line[1] <= 'z') {
-		const char *e = find(line, line + (end - line < 48 ? end - line : 48),
-				     " error type ", 12);
-
-		if (e) {
-			const char *q = line;
-
-			while (q < e && (is_ws(*q) || (*q >= 'a' && *q <= 'z') ||
-					 (*q >= 'A' && *q <= 'Z')))
-				q++;
-			if (q == e)
-				return parse_error(e + 12, end, out, why);
-		}
-	}
-
-	/* the usual header, "PID/TID SECONDS.FRACTION:", without tokenizing */
-	if (fast && fast_head(line, end, out, &p)) {
-		int ret;
-
-		if (fast_branch(p, end, out, why, &ret))
-			return ret;
-		goto after_head;
-	}
-	p = line;
-	/* the header, up to the time token */
 	for (;;) {
-		if (!next_tok(&p, end, &t)) {
+		if (!next_tok(p, end, &t)) {
 			*why = "no 'SECONDS.FRACTION:' time column";
 			return MT_ESYNTAX;
 		}
@@ -1529,42 +929,60 @@ static int parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		*why = "malformed cpu column";
 		return MT_ESYNTAX;
 	}
-after_head:
-	after_time = p;
+	return 0;
+}
 
-	/* [period] [event:] */
-	if (next_tok(&p, end, &t)) {
-		if (starts_with(t.p, t.len, "PERF_RECORD_"))
-			return parse_record_line(&t, p, end, out, why);
-		if (parse_dec(t.p, t.len, &out->period) == 0) {
-			const char *q = p;
+/*
+ * After the time: "[period] [event:]". Sets the period and event when
+ * present and moves *p past what they took; returns 1, with the token in
+ * *rec, for a "PERF_RECORD_..." line (then *p is after that token).
+ */
+static int event_column(const char **p, const char *end,
+			struct mt_perf_line *out, struct tok *rec)
+{
+	const char *q = *p;
+	struct tok t, t2;
 
-			if (next_tok(&q, end, &t2) && t2.p[t2.len - 1] == ':' &&
-			    t2.len > 1) {
-				t = t2;
-				p = q;
-			} else {
-				out->period = 0;
-			}
-		}
-		if (t.p[t.len - 1] == ':' && t.len > 1 && !is_lhex(t.p, t.len - 1)) {
-			out->event.p = t.p;
-			out->event.len = t.len - 1;
-			event_name(out);
-			after_time = p;
+	if (!next_tok(&q, end, &t))
+		return 0;
+	if (starts_with(t.p, t.len, "PERF_RECORD_")) {
+		*rec = t;
+		*p = q;
+		return 1;
+	}
+	if (parse_dec(t.p, t.len, &out->period) == 0) {
+		const char *r = q;
+
+		if (next_tok(&r, end, &t2) && t2.p[t2.len - 1] == ':' &&
+		    t2.len > 1) {
+			t = t2;
+			q = r;
+		} else {
+			out->period = 0;
 		}
 	}
-	p = after_time;
+	if (t.p[t.len - 1] == ':' && t.len > 1 && !is_lhex(t.p, t.len - 1)) {
+		out->event.p = t.p;
+		out->event.len = t.len - 1;
+		event_name(out);
+		*p = q;
+	}
+	return 0;
+}
 
+/* The rest of a line after its header and event, by what the event is. */
+static int parse_body(const char *p, const char *end, struct mt_perf_line *out,
+		      const char **why)
+{
 	if (!out->event.len && !find_arrow(p, end))
-		return no_event(p, end, out, why);
+		return mt_pl_no_event(p, end, out, why);
 	if (!out->event.len || tok_is(&out->event_name, "branches")) {
 		out->kind = MT_PL_BRANCH;
 		return parse_branch(p, end, out, why);
 	}
-	if (is_synth(out)) {
+	if (mt_pl_is_synth(out)) {
 		out->kind = MT_PL_MARK;
-		parse_mark(p, end, out);
+		mt_pl_parse_mark(p, end, out);
 		return 0;
 	}
 	if (tok_is(&out->event_name, "instructions")) {
@@ -1578,7 +996,7 @@ after_head:
 		if (starts_with(out->event_name.p, out->event_name.len, "probe") ||
 		    (q < end && *q == '(')) {
 			out->kind = MT_PL_PROBE;
-			parse_probe(p, end, out);
+			mt_pl_parse_probe(p, end, out);
 			return 0;
 		}
 		out->kind = MT_PL_SKIP;
@@ -1586,8 +1004,48 @@ after_head:
 		return 0;
 	}
 	out->kind = MT_PL_SAMPLE;
-	trailing_loc(p, end, out);
+	mt_pl_trailing_loc(p, end, out);
 	return 0;
+}
+
+static int parse_line(const char *line, size_t len, struct mt_perf_line *out,
+		      const char **why, int fast)
+{
+	const char *end = line + len, *p = line, *e;
+	struct tok rec;
+	int ret;
+
+	clear_line(out);
+	out->pid = out->tid = out->cpu = MT_NONE32;
+	out->time = MT_NONE64;
+	out->from.off = out->to.off = out->loc.off = MT_NONE64;
+	*why = "";
+
+	if (end > line && end[-1] == '\r')
+		end--;
+	while (end > line && end[-1] == ' ')
+		end--;
+	if (end == line) {
+		out->kind = MT_PL_BLANK;
+		return 0;
+	}
+	if (line[0] == '\t')
+		return parse_frame_line(line, end, out, why);
+	if ((e = error_line(line, end)))
+		return mt_pl_parse_error(e + 12, end, out, why);
+
+	/* the usual header, "PID/TID SECONDS.FRACTION:", without tokenizing */
+	if (fast && fast_head(line, end, out, &p)) {
+		if (fast_branch(p, end, out, why, &ret))
+			return ret;
+	} else {
+		p = line;
+		if ((ret = parse_head_slow(&p, end, out, why)))
+			return ret;
+	}
+	if (event_column(&p, end, out, &rec))
+		return mt_pl_parse_record_line(&rec, p, end, out, why);
+	return parse_body(p, end, out, why);
 }
 
 int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,

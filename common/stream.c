@@ -279,160 +279,211 @@ static int read_header(struct mt_reader *r)
 	return 0;
 }
 
+static int decode_end(struct mt_reader *r, struct mt_record *rec,
+		      const unsigned char *b, size_t len)
+{
+	if (len < MT_SIZE_END)
+		return MT_ECORRUPT;
+	rec->u.end.records = mt_get64(b);
+	rec->u.end.bytes = mt_get64(b + 8);
+	if (rec->u.end.records != r->nrecords ||
+	    rec->u.end.bytes != rec->offset)
+		return MT_ECOUNT;
+	return 0;
+}
+
+static int decode_string(struct mt_reader *r, struct mt_record *rec,
+			 const unsigned char *b, size_t len)
+{
+	int err;
+
+	if (len < MT_SIZE_STRING)
+		return MT_ECORRUPT;
+	rec->u.string.id = mt_get32(b);
+	rec->u.string.len = mt_get32(b + 4);
+	if (rec->u.string.id == 0 || rec->u.string.len > len - 8 ||
+	    memchr(b + 8, 0, rec->u.string.len))
+		return MT_ECORRUPT;
+	err = strtab_set(r, rec->u.string.id, b + 8, rec->u.string.len);
+	rec->u.string.p = mt_reader_str(r, rec->u.string.id, NULL);
+	return err;
+}
+
+static int decode_thread(struct mt_reader *r, struct mt_thread *th,
+			 const unsigned char *b, size_t len)
+{
+	if (len < MT_SIZE_THREAD)
+		return MT_ECORRUPT;
+	th->pid = mt_get32(b);
+	th->tid = mt_get32(b + 4);
+	th->comm = mt_get32(b + 8);
+	th->time = mt_get64(b + 12);
+	return check_sid(r, th->comm);
+}
+
+static int decode_branch(struct mt_reader *r, struct mt_branch *br,
+			 const unsigned char *b, size_t len)
+{
+	int err;
+
+	if (len < MT_SIZE_BRANCH)
+		return MT_ECORRUPT;
+	br->time = mt_get64(b);
+	br->pid = mt_get32(b + 8);
+	br->tid = mt_get32(b + 12);
+	br->cpu = mt_get32(b + 16);
+	br->kind = b[20];
+	br->flags = mt_get16(b + 22);
+	get_loc(b + 24, &br->from);
+	get_loc(b + 48, &br->to);
+	if ((err = check_loc(r, &br->from)))
+		return err;
+	return check_loc(r, &br->to);
+}
+
+static int decode_error(struct mt_reader *r, struct mt_error *e,
+			const unsigned char *b, size_t len)
+{
+	if (len < MT_SIZE_ERROR)
+		return MT_ECORRUPT;
+	e->time = mt_get64(b);
+	e->pid = mt_get32(b + 8);
+	e->tid = mt_get32(b + 12);
+	e->cpu = mt_get32(b + 16);
+	e->class = b[20];
+	e->ip = mt_get64(b + 24);
+	e->code = mt_get32(b + 32);
+	e->type = mt_get32(b + 36);
+	e->count = mt_get64(b + 40);
+	e->msg = mt_get32(b + 48);
+	return check_sid(r, e->msg);
+}
+
+static int decode_mark(struct mt_reader *r, struct mt_mark *m,
+		       const unsigned char *b, size_t len)
+{
+	int err;
+
+	if (len < MT_SIZE_MARK)
+		return MT_ECORRUPT;
+	m->time = mt_get64(b);
+	m->pid = mt_get32(b + 8);
+	m->tid = mt_get32(b + 12);
+	m->cpu = mt_get32(b + 16);
+	m->kind = b[20];
+	m->flags = mt_get16(b + 22);
+	m->value = mt_get64(b + 24);
+	m->ip = mt_get64(b + 32);
+	m->name = mt_get32(b + 40);
+	m->text = mt_get32(b + 44);
+	if ((err = check_sid(r, m->name)))
+		return err;
+	return check_sid(r, m->text);
+}
+
+static int decode_sample(struct mt_reader *r, struct mt_sample *s,
+			 const unsigned char *b, size_t len)
+{
+	uint16_t fsize;
+	uint32_t i;
+	int err;
+
+	if (len < MT_SIZE_SAMPLE)
+		return MT_ECORRUPT;
+	s->time = mt_get64(b);
+	s->pid = mt_get32(b + 8);
+	s->tid = mt_get32(b + 12);
+	s->cpu = mt_get32(b + 16);
+	s->flags = mt_get16(b + 20);
+	fsize = mt_get16(b + 22);
+	s->period = mt_get64(b + 24);
+	s->event = mt_get32(b + 32);
+	s->nframes = mt_get32(b + 36);
+	if (fsize < MT_SIZE_FRAME ||
+	    s->nframes > (len - MT_SIZE_SAMPLE) / fsize)
+		return MT_ECORRUPT;
+	if ((err = check_sid(r, s->event)))
+		return err;
+	if (s->nframes > r->frames_cap) {
+		struct mt_loc *f = realloc(r->frames,
+					   s->nframes * sizeof(*f));
+		if (!f)
+			return MT_ENOMEM;
+		r->frames = f;
+		r->frames_cap = s->nframes;
+	}
+	for (i = 0; i < s->nframes; i++) {
+		get_loc(b + MT_SIZE_SAMPLE + (size_t)i * fsize,
+			&r->frames[i]);
+		if ((err = check_loc(r, &r->frames[i])))
+			return err;
+	}
+	s->frames = r->frames;
+	return 0;
+}
+
+static int decode_span(struct mt_reader *r, struct mt_span *s,
+		       const unsigned char *b, size_t len)
+{
+	int err;
+
+	if (len < MT_SIZE_SPAN)
+		return MT_ECORRUPT;
+	s->start = mt_get64(b);
+	s->end = mt_get64(b + 8);
+	s->pid = mt_get32(b + 16);
+	s->tid = mt_get32(b + 20);
+	s->depth = (int32_t)mt_get32(b + 24);
+	s->kind = b[28];
+	s->flags = mt_get16(b + 30);
+	s->address = mt_get64(b + 32);
+	s->name = mt_get32(b + 40);
+	s->dso = mt_get32(b + 44);
+	if (s->end < s->start)
+		return MT_ECORRUPT;
+	if ((err = check_sid(r, s->name)))
+		return err;
+	return check_sid(r, s->dso);
+}
+
+static int decode_meta(struct mt_reader *r, struct mt_meta *m,
+		       const unsigned char *b, size_t len)
+{
+	int err;
+
+	if (len < MT_SIZE_META)
+		return MT_ECORRUPT;
+	m->key = mt_get32(b);
+	m->value = mt_get32(b + 4);
+	if ((err = check_sid(r, m->key)))
+		return err;
+	return check_sid(r, m->value);
+}
+
+/* The body of a record of rec->type: a function per type, each checking
+ * the length before it reads. */
 static int decode(struct mt_reader *r, struct mt_record *rec,
 		  const unsigned char *b, size_t len)
 {
-	int err = 0;
-	uint32_t i;
-
 	switch (rec->type) {
 	case MT_REC_END:
-		if (len < MT_SIZE_END)
-			return MT_ECORRUPT;
-		rec->u.end.records = mt_get64(b);
-		rec->u.end.bytes = mt_get64(b + 8);
-		if (rec->u.end.records != r->nrecords ||
-		    rec->u.end.bytes != rec->offset)
-			return MT_ECOUNT;
-		return 0;
+		return decode_end(r, rec, b, len);
 	case MT_REC_STRING:
-		if (len < MT_SIZE_STRING)
-			return MT_ECORRUPT;
-		rec->u.string.id = mt_get32(b);
-		rec->u.string.len = mt_get32(b + 4);
-		if (rec->u.string.id == 0 || rec->u.string.len > len - 8 ||
-		    memchr(b + 8, 0, rec->u.string.len))
-			return MT_ECORRUPT;
-		err = strtab_set(r, rec->u.string.id, b + 8, rec->u.string.len);
-		rec->u.string.p = mt_reader_str(r, rec->u.string.id, NULL);
-		return err;
+		return decode_string(r, rec, b, len);
 	case MT_REC_THREAD:
-		if (len < MT_SIZE_THREAD)
-			return MT_ECORRUPT;
-		rec->u.thread.pid = mt_get32(b);
-		rec->u.thread.tid = mt_get32(b + 4);
-		rec->u.thread.comm = mt_get32(b + 8);
-		rec->u.thread.time = mt_get64(b + 12);
-		return check_sid(r, rec->u.thread.comm);
-	case MT_REC_BRANCH: {
-		struct mt_branch *br = &rec->u.branch;
-
-		if (len < MT_SIZE_BRANCH)
-			return MT_ECORRUPT;
-		br->time = mt_get64(b);
-		br->pid = mt_get32(b + 8);
-		br->tid = mt_get32(b + 12);
-		br->cpu = mt_get32(b + 16);
-		br->kind = b[20];
-		br->flags = mt_get16(b + 22);
-		get_loc(b + 24, &br->from);
-		get_loc(b + 48, &br->to);
-		if ((err = check_loc(r, &br->from)))
-			return err;
-		return check_loc(r, &br->to);
-	}
-	case MT_REC_ERROR: {
-		struct mt_error *e = &rec->u.error;
-
-		if (len < MT_SIZE_ERROR)
-			return MT_ECORRUPT;
-		e->time = mt_get64(b);
-		e->pid = mt_get32(b + 8);
-		e->tid = mt_get32(b + 12);
-		e->cpu = mt_get32(b + 16);
-		e->class = b[20];
-		e->ip = mt_get64(b + 24);
-		e->code = mt_get32(b + 32);
-		e->type = mt_get32(b + 36);
-		e->count = mt_get64(b + 40);
-		e->msg = mt_get32(b + 48);
-		return check_sid(r, e->msg);
-	}
-	case MT_REC_MARK: {
-		struct mt_mark *m = &rec->u.mark;
-
-		if (len < MT_SIZE_MARK)
-			return MT_ECORRUPT;
-		m->time = mt_get64(b);
-		m->pid = mt_get32(b + 8);
-		m->tid = mt_get32(b + 12);
-		m->cpu = mt_get32(b + 16);
-		m->kind = b[20];
-		m->flags = mt_get16(b + 22);
-		m->value = mt_get64(b + 24);
-		m->ip = mt_get64(b + 32);
-		m->name = mt_get32(b + 40);
-		m->text = mt_get32(b + 44);
-		if ((err = check_sid(r, m->name)))
-			return err;
-		return check_sid(r, m->text);
-	}
-	case MT_REC_SAMPLE: {
-		struct mt_sample *s = &rec->u.sample;
-		uint16_t fsize;
-
-		if (len < MT_SIZE_SAMPLE)
-			return MT_ECORRUPT;
-		s->time = mt_get64(b);
-		s->pid = mt_get32(b + 8);
-		s->tid = mt_get32(b + 12);
-		s->cpu = mt_get32(b + 16);
-		s->flags = mt_get16(b + 20);
-		fsize = mt_get16(b + 22);
-		s->period = mt_get64(b + 24);
-		s->event = mt_get32(b + 32);
-		s->nframes = mt_get32(b + 36);
-		if (fsize < MT_SIZE_FRAME ||
-		    s->nframes > (len - MT_SIZE_SAMPLE) / fsize)
-			return MT_ECORRUPT;
-		if ((err = check_sid(r, s->event)))
-			return err;
-		if (s->nframes > r->frames_cap) {
-			struct mt_loc *f = realloc(r->frames,
-						   s->nframes * sizeof(*f));
-			if (!f)
-				return MT_ENOMEM;
-			r->frames = f;
-			r->frames_cap = s->nframes;
-		}
-		for (i = 0; i < s->nframes; i++) {
-			get_loc(b + MT_SIZE_SAMPLE + (size_t)i * fsize,
-				&r->frames[i]);
-			if ((err = check_loc(r, &r->frames[i])))
-				return err;
-		}
-		s->frames = r->frames;
-		return 0;
-	}
-	case MT_REC_SPAN: {
-		struct mt_span *s = &rec->u.span;
-
-		if (len < MT_SIZE_SPAN)
-			return MT_ECORRUPT;
-		s->start = mt_get64(b);
-		s->end = mt_get64(b + 8);
-		s->pid = mt_get32(b + 16);
-		s->tid = mt_get32(b + 20);
-		s->depth = (int32_t)mt_get32(b + 24);
-		s->kind = b[28];
-		s->flags = mt_get16(b + 30);
-		s->address = mt_get64(b + 32);
-		s->name = mt_get32(b + 40);
-		s->dso = mt_get32(b + 44);
-		if (s->end < s->start)
-			return MT_ECORRUPT;
-		if ((err = check_sid(r, s->name)))
-			return err;
-		return check_sid(r, s->dso);
-	}
+		return decode_thread(r, &rec->u.thread, b, len);
+	case MT_REC_BRANCH:
+		return decode_branch(r, &rec->u.branch, b, len);
+	case MT_REC_ERROR:
+		return decode_error(r, &rec->u.error, b, len);
+	case MT_REC_MARK:
+		return decode_mark(r, &rec->u.mark, b, len);
+	case MT_REC_SAMPLE:
+		return decode_sample(r, &rec->u.sample, b, len);
+	case MT_REC_SPAN:
+		return decode_span(r, &rec->u.span, b, len);
 	case MT_REC_META:
-		if (len < MT_SIZE_META)
-			return MT_ECORRUPT;
-		rec->u.meta.key = mt_get32(b);
-		rec->u.meta.value = mt_get32(b + 4);
-		if ((err = check_sid(r, rec->u.meta.key)))
-			return err;
-		return check_sid(r, rec->u.meta.value);
+		return decode_meta(r, &rec->u.meta, b, len);
 	default:
 		return rec->type >= MT_REC_CRITICAL ? MT_ECRITICAL : 0;
 	}

@@ -493,6 +493,128 @@ static void reject(const char *why, const char *text, size_t len)
 }
 
 /* Line nlines, p[0..len), without its line end. */
+static void emit_branch(const struct mt_perf_line *l)
+{
+	struct mt_branch b = {
+		.time = l->time, .pid = l->pid, .tid = l->tid, .cpu = l->cpu,
+		.kind = l->br_kind, .flags = l->br_flags,
+	};
+
+	loc(&l->from, &b.from);
+	loc(&l->to, &b.to);
+	if (line_ok())
+		check(mt_write_branch(&out, &b));
+}
+
+static void emit_error(const struct mt_perf_line *l)
+{
+	struct mt_error e = {
+		.time = l->time, .pid = l->pid, .tid = l->tid, .cpu = l->cpu,
+		.class = l->kind == MT_PL_LOST || l->err_code == 8 ?
+				 MT_ERRC_LOST : MT_ERRC_DECODE,
+		.ip = l->err_ip, .code = l->err_code, .type = l->err_type,
+		.count = l->err_count,
+		.msg = intern(&misc_cache, &l->err_msg),
+	};
+
+	if (line_ok())
+		check(mt_write_error(&out, &e));
+}
+
+static void emit_mark(const struct mt_perf_line *l)
+{
+	struct mt_mark m = {
+		.time = l->time, .pid = l->pid, .tid = l->tid, .cpu = l->cpu,
+		.kind = l->mark_kind, .value = l->mark_value,
+		.ip = l->has_loc ? l->loc.ip : 0,
+		.name = intern(&misc_cache, &l->event_name),
+		.text = intern(&misc_cache, &l->mark_text),
+	};
+
+	if (line_ok())
+		check(mt_write_mark(&out, &m));
+}
+
+/* A uprobe hit: its entry is a call to the probed function, its return a
+ * return from it to the return address. */
+static void emit_probe(const struct mt_perf_line *l)
+{
+	struct mt_branch b = {
+		.time = l->time, .pid = l->pid, .tid = l->tid, .cpu = l->cpu,
+		.kind = l->probe_return ? MT_BR_RETURN : MT_BR_CALL,
+		.flags = MT_BF_PROBE,
+		.from = { 0, MT_NONE64, 0, 0 },
+		.to = { 0, MT_NONE64, 0, 0 },
+	};
+	uint32_t func = intern(&sym_cache, &l->probe_func);
+
+	if (!l->probe_return) {
+		if (l->has_loc)
+			loc(&l->loc, &b.to);
+		else
+			b.to.ip = l->probe_func_addr;
+		if (!b.to.sym) {
+			b.to.sym = func;
+			b.to.off = 0;
+		}
+	} else {
+		b.from.ip = l->probe_func_addr;
+		b.from.sym = func;
+		b.from.off = l->probe_func_addr ? 0 : MT_NONE64;
+		if (l->has_loc) {
+			loc(&l->loc, &b.to);
+			b.from.dso = b.to.dso;
+		} else {
+			b.to.ip = l->probe_ret_addr;
+		}
+	}
+	if (line_ok())
+		check(mt_write_branch(&out, &b));
+}
+
+/* A sample's header line: its frames follow. */
+static void start_sample(const struct mt_perf_line *l)
+{
+	sample.time = l->time;
+	sample.pid = l->pid;
+	sample.tid = l->tid;
+	sample.cpu = l->cpu;
+	sample.flags = 0;
+	sample.period = l->period;
+	sample.event = intern(&misc_cache, &l->event_name);
+	sample.nframes = 0;
+	in_sample = 1;
+	if (l->has_loc)
+		add_frame(&l->loc);
+}
+
+static void skip(const struct mt_perf_line *l)
+{
+	if (l->skip_reason == MT_PL_UNKNOWN_EVENT) {
+		char name[256];
+
+		/* quoted once: the warning and the summary show it */
+		count_skip(mt_quote(name, sizeof(name), l->event_name.p,
+				    l->event_name.len), 1);
+	} else {
+		count_skip(l->skip_reason, 0);
+	}
+}
+
+/* A call-chain frame line: the open sample's next frame. */
+static void frame_line(const struct mt_perf_line *l)
+{
+	if (!in_sample) {
+		if (!keep_going)
+			die(MT_EXIT_DATA,
+			    "%s:%llu: call-chain frame line outside a sample",
+			    in_name, nlines);
+		nmalformed++;
+		return;
+	}
+	add_frame(&l->loc);
+}
+
 static void line(const char *p, size_t len)
 {
 	struct mt_perf_line l;
@@ -507,15 +629,7 @@ static void line(const char *p, size_t len)
 		return;
 	}
 	if (l.kind == MT_PL_FRAME) {
-		if (!in_sample) {
-			if (!keep_going)
-				die(MT_EXIT_DATA,
-				    "%s:%llu: call-chain frame line outside a sample",
-				    in_name, nlines);
-			nmalformed++;
-			return;
-		}
-		add_frame(&l.loc);
+		frame_line(&l);
 		return;
 	}
 	end_sample();
@@ -529,112 +643,28 @@ static void line(const char *p, size_t len)
 	case MT_PL_BLANK:
 	case MT_PL_FRAME:
 		break;
-	case MT_PL_BRANCH: {
-		struct mt_branch b = {
-			.time = l.time, .pid = l.pid, .tid = l.tid, .cpu = l.cpu,
-			.kind = l.br_kind, .flags = l.br_flags,
-		};
-
-		loc(&l.from, &b.from);
-		loc(&l.to, &b.to);
-		if (line_ok())
-			check(mt_write_branch(&out, &b));
+	case MT_PL_BRANCH:
+		emit_branch(&l);
 		break;
-	}
 	case MT_PL_ERROR:
-	case MT_PL_LOST: {
-		struct mt_error e = {
-			.time = l.time, .pid = l.pid, .tid = l.tid, .cpu = l.cpu,
-			.class = l.kind == MT_PL_LOST || l.err_code == 8 ?
-					 MT_ERRC_LOST : MT_ERRC_DECODE,
-			.ip = l.err_ip, .code = l.err_code, .type = l.err_type,
-			.count = l.err_count,
-			.msg = intern(&misc_cache, &l.err_msg),
-		};
-
-		if (line_ok())
-			check(mt_write_error(&out, &e));
+	case MT_PL_LOST:
+		emit_error(&l);
 		break;
-	}
-	case MT_PL_MARK: {
-		struct mt_mark m = {
-			.time = l.time, .pid = l.pid, .tid = l.tid, .cpu = l.cpu,
-			.kind = l.mark_kind, .value = l.mark_value,
-			.ip = l.has_loc ? l.loc.ip : 0,
-			.name = intern(&misc_cache, &l.event_name),
-			.text = intern(&misc_cache, &l.mark_text),
-		};
-
-		if (line_ok())
-			check(mt_write_mark(&out, &m));
+	case MT_PL_MARK:
+		emit_mark(&l);
 		break;
-	}
-	case MT_PL_PROBE: {
-		struct mt_branch b = {
-			.time = l.time, .pid = l.pid, .tid = l.tid, .cpu = l.cpu,
-			.kind = l.probe_return ? MT_BR_RETURN : MT_BR_CALL,
-			.flags = MT_BF_PROBE,
-			.from = { 0, MT_NONE64, 0, 0 },
-			.to = { 0, MT_NONE64, 0, 0 },
-		};
-		uint32_t func = intern(&sym_cache, &l.probe_func);
-
-		if (!l.probe_return) {
-			/* entry: a call to the probed function */
-			if (l.has_loc)
-				loc(&l.loc, &b.to);
-			else
-				b.to.ip = l.probe_func_addr;
-			if (!b.to.sym) {
-				b.to.sym = func;
-				b.to.off = 0;
-			}
-		} else {
-			/* return: from the function to the return address */
-			b.from.ip = l.probe_func_addr;
-			b.from.sym = func;
-			b.from.off = l.probe_func_addr ? 0 : MT_NONE64;
-			if (l.has_loc) {
-				loc(&l.loc, &b.to);
-				b.from.dso = b.to.dso;
-			} else {
-				b.to.ip = l.probe_ret_addr;
-			}
-		}
-		if (line_ok())
-			check(mt_write_branch(&out, &b));
+	case MT_PL_PROBE:
+		emit_probe(&l);
 		break;
-	}
 	case MT_PL_SAMPLE:
-		sample.time = l.time;
-		sample.pid = l.pid;
-		sample.tid = l.tid;
-		sample.cpu = l.cpu;
-		sample.flags = 0;
-		sample.period = l.period;
-		sample.event = intern(&misc_cache, &l.event_name);
-		sample.nframes = 0;
-		in_sample = 1;
-		if (l.has_loc)
-			add_frame(&l.loc);
+		start_sample(&l);
 		break;
-	case MT_PL_COMM: {
-		uint64_t t = l.time;
-
+	case MT_PL_COMM:
 		/* perf prints synthesized COMMs at time 0 */
-		see_thread(l.pid, l.tid, &l.comm, t ? t : MT_NONE64);
+		see_thread(l.pid, l.tid, &l.comm, l.time ? l.time : MT_NONE64);
 		break;
-	}
 	case MT_PL_SKIP:
-		if (l.skip_reason == MT_PL_UNKNOWN_EVENT) {
-			char name[256];
-
-			/* quoted once: the warning and the summary show it */
-			count_skip(mt_quote(name, sizeof(name), l.event_name.p,
-					    l.event_name.len), 1);
-		} else {
-			count_skip(l.skip_reason, 0);
-		}
+		skip(&l);
 		break;
 	}
 }

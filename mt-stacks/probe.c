@@ -1,0 +1,139 @@
+/*
+ * mt-stacks: uprobe hits (calls and returns of probed functions only) and
+ * sampled stacks (a timeline of whole call chains).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "err.h"
+#include "stacks.h"
+#include "banned.h"
+
+/* ---- uprobes ---- */
+
+/* Output name ids of the functions probed at entry only (MARK entry-only). */
+static uint8_t *entry_only;
+static size_t entry_only_cap;
+unsigned long long n_entry_only;
+
+int is_entry_only_mark(const struct mt_mark *m)
+{
+	const char *name;
+	size_t len;
+
+	if (m->kind != MT_MARK_GENERIC || !m->name || !m->text)
+		return 0;
+	name = mt_reader_str(&in, m->name, &len);
+	return name && len == 10 && !memcmp(name, "entry-only", 10);
+}
+
+void add_entry_only(uint32_t text)
+{
+	uint32_t id = map_id(text);
+
+	grow_or_die(&entry_only, &entry_only_cap, id, sizeof(*entry_only));
+	if (!entry_only[id])
+		n_entry_only++;
+	entry_only[id] = 1;
+}
+
+static int is_entry_only(uint32_t sym)
+{
+	uint32_t id;
+
+	if (!n_entry_only || !sym)
+		return 0;
+	id = map_id(sym);
+	return id < entry_only_cap && entry_only[id];
+}
+
+/*
+ * Whether a probe's return from l is frame f's function: by entry address
+ * when both have one, else by name (perf probe names the function; the
+ * DSO of a return is its caller's).
+ */
+static int probe_same_fn(const struct mt_loc *l, const struct frame *f)
+{
+	if (f->pseudo)
+		return 0;
+	if (l->ip && f->addr)
+		return (l->off == MT_NONE64 ? l->ip : l->ip - l->off) == f->addr;
+	return l->sym && l->sym == f->sym;
+}
+
+/* A probed function's entry: a frame, or an instant when it has no return
+ * probe. */
+void probe_call(struct thread *t, const struct mt_branch *b, uint64_t time)
+{
+	if (is_entry_only(b->to.sym)) {
+		struct frame f;
+		struct mt_span s;
+
+		frame_init(t, &f, &b->to, time, MT_SPAN_FUNCTION, 0);
+		span_of(t, &f, time, 0, &s);
+		finish(t, parent_of(t, t->cur.n), &s, NULL);
+		return;
+	}
+	call(t, &b->to, time);
+}
+
+/*
+ * A probed function returns: its frame ends, and those above it (their
+ * returns were missed). Probes see only the probed functions, so the
+ * return address reveals nothing: the code there may be an unprobed
+ * caller's. A function not on the stack was called before the segment
+ * began and held all of it.
+ */
+void probe_return(struct thread *t, const struct mt_branch *b, uint64_t time)
+{
+	size_t i;
+
+	for (i = t->cur.n; i > 0; i--)
+		if (probe_same_fn(&b->from, &t->cur.f[i - 1])) {
+			while (t->cur.n >= i)
+				pop(t, time, 0);
+			return;
+		}
+	while (t->cur.n)
+		pop(t, time, 0);
+	reveal(t, &b->from, time);
+}
+
+/* ---- sampled stacks become a timeline ---- */
+
+void sample(struct thread *t, const struct mt_sample *s)
+{
+	uint64_t time = s->time == MT_NONE64 ? t->last_time : s->time;
+	size_t n = s->nframes, k = 0;
+	uint32_t i;
+
+	if (time > cut_time) {
+		n_after_cut++;
+		return;
+	}
+	if (time < t->last_time)
+		time = t->last_time;
+	if (!t->started) {
+		t->seg_start = time;
+		t->started = 1;
+	}
+	t->fresh = 0;
+	t->last_time = time;
+	/* frames common with the previous sample, from the root, continue */
+	while (k < t->cur.n && k < n) {
+		const struct mt_loc *l = &s->frames[n - 1 - k];
+
+		if (!same_fn(l, &t->cur.f[k]))
+			break;
+		k++;
+	}
+	while (t->cur.n > k)
+		pop(t, time, 0);
+	for (i = (uint32_t)k; i < n; i++) {
+		const struct mt_loc *l = &s->frames[n - 1 - i];
+
+		push(t, l, time, is_kernel(l->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
+	}
+}
+
