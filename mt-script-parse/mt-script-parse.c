@@ -288,13 +288,9 @@ static int in_sample;
 static void add_frame(const struct mt_perf_loc *l)
 {
 	if (sample.nframes == frames_cap) {
-		size_t n = frames_cap ? frames_cap * 2 : 64;
-		struct mt_loc *f = realloc(frames, n * sizeof(*f));
-
-		if (!f || n > UINT32_MAX)
+		if (frames_cap >= UINT32_MAX)
 			die(MT_EXIT_SYSTEM, "out of memory");
-		frames = f;
-		frames_cap = n;
+		grow_or_die(&frames, &frames_cap, sample.nframes, sizeof(*frames));
 	}
 	loc(l, &frames[sample.nframes++]);
 }

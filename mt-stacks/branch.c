@@ -430,15 +430,9 @@ static void enter_kernel(struct thread *t, const struct mt_branch *b,
 		infer(t, &b->from);
 	if (!sigreturn)
 		t->stop = b->from;
-	if (t->ninactive == t->capinactive) {
-		size_t cap = t->capinactive ? t->capinactive * 2 : 4;
-		struct stack *v = realloc(t->inactive, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		t->inactive = v;
-		t->capinactive = cap;
-	}
+	if (t->ninactive == t->capinactive)
+		grow_or_die(&t->inactive, &t->capinactive, t->ninactive,
+			    sizeof(*t->inactive));
 	t->inactive[t->ninactive++] = t->cur;
 	memset(&t->cur, 0, sizeof(t->cur));
 	t->cur.empty_depth = t->inactive[t->ninactive - 1].n ?

@@ -192,15 +192,8 @@ static void add_branch(struct thread *t, const struct mt_branch *b)
 	}
 	if (t->nbatch && t->batch[0].time != time)
 		flush_batch(t, time);
-	if (t->nbatch == t->capbatch) {
-		size_t cap = t->capbatch ? t->capbatch * 2 : 16;
-		struct mt_branch *v = realloc(t->batch, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		t->batch = v;
-		t->capbatch = cap;
-	}
+	if (t->nbatch == t->capbatch)
+		grow_or_die(&t->batch, &t->capbatch, t->nbatch, sizeof(*t->batch));
 	t->batch[t->nbatch] = *b;
 	t->batch[t->nbatch].time = time;
 	t->nbatch++;

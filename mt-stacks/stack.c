@@ -14,15 +14,8 @@
 
 static void spans_add(struct spans *s, const struct mt_span *sp)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4;
-		struct mt_span *v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		s->v = v;
-		s->cap = cap;
-	}
+	if (s->n == s->cap)
+		grow_or_die(&s->v, &s->cap, s->n, sizeof(*s->v));
 	s->v[s->n++] = *sp;
 }
 
@@ -189,15 +182,8 @@ struct frame *push_frame(struct thread *t, const struct mt_loc *l,
 	struct stack *s = &t->cur;
 	struct frame *f;
 
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		struct frame *v = realloc(s->f, cap * sizeof(*v));
-
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		s->f = v;
-		s->cap = cap;
-	}
+	if (s->n == s->cap)
+		grow_or_die(&s->f, &s->cap, s->n, sizeof(*s->f));
 	f = &s->f[s->n];
 	frame_init(t, f, l, start, kind, flags);
 	f->pseudo = pseudo;
