@@ -92,9 +92,8 @@ static void held_child(void *arg)
 	}
 }
 
-/* Fork the command, held until release_child(); its stdout goes to our
- * stderr, so that it does not mix with the trace text. */
-void target_start_child(struct target *t, int out_fd)
+/* Fork the command, held until release_child(), its stdout cmd_out. */
+void target_start_child(struct target *t, int cmd_out)
 {
 	struct mt_spawn sp = MT_SPAWN_INIT;
 	int gate[2];
@@ -104,8 +103,7 @@ void target_start_child(struct target *t, int out_fd)
 		die(MT_EXIT_DATA, "%s: command not found", t->cmd[0]);
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	if (out_fd == 1)
-		sp.out = 2;
+	sp.out = cmd_out;
 	sp.path = t->exe;
 	sp.name = t->cmd[0];  /* "mt-record: EXE: ERROR" when it cannot run */
 	sp.exec_status = 127;

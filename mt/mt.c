@@ -159,15 +159,33 @@ struct stage {
 	struct args argv;
 	pid_t pid;
 	int status;
+	const struct sigaction *on_int; /* its SIGINT disposition */
+	int cmd_fd;       /* mt-record's: the traced command's standard
+			   * output, passed on as descriptor CMD_FD; or -1 */
 };
+
+/* The descriptor of mt-record that mt run gives it, with --command-stdout,
+ * for the command's standard output. */
+#define CMD_FD 3
 
 enum { NSTAGES = 4 };
 
-/* A stage's signals: SIGINT as given, SIGPIPE the default. */
-static void stage_signals(void *on_int)
+/* In a stage's child: SIGINT as given, SIGPIPE the default; the
+ * command's standard output on CMD_FD. */
+static void stage_setup(void *arg)
 {
-	sigaction(SIGINT, on_int, NULL);
+	const struct stage *s = arg;
+
+	sigaction(SIGINT, s->on_int, NULL);
 	signal(SIGPIPE, SIG_DFL);
+	if (s->cmd_fd < 0)
+		return;
+	if (s->cmd_fd == CMD_FD ? fcntl(CMD_FD, F_SETFD, 0) :
+	    dup2(s->cmd_fd, CMD_FD) < 0) {
+		dprintf(STDERR_FILENO, "%s: %s: dup2: %s\n", mt_progname(), s->name,
+			strerror(errno));
+		_exit(MT_EXIT_SYSTEM);
+	}
 }
 
 /*
@@ -185,8 +203,9 @@ static void spawn(struct stage *s, int in, int out, const struct sigaction *on_i
 	sp.out = out;
 	sp.path = s->path;
 	sp.name = s->name;
-	sp.child_setup = stage_signals;
-	sp.child_arg = (void *)on_int;
+	s->on_int = on_int;
+	sp.child_setup = stage_setup;
+	sp.child_arg = s;
 	if (mt_spawn_start(&sp, (char *const *)s->argv.v))
 		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);
 	s->pid = sp.pid;
@@ -533,11 +552,16 @@ static void record_stage(struct stage *s, enum mode mode, int argc, char **argv,
 	}
 
 	s->name = "mt-record";
+	s->cmd_fd = -1;
 	s->path = find_tool("mt-record", "MT_RECORD");
 	args_add(&s->argv, s->path);
 	for (i = 0; i < (int)rec.n; i++)
 		args_add(&s->argv, rec.v[i]);
 	if (mode == MODE_RUN) {
+		if (!o->dry_run) {
+			args_add(&s->argv, "--command-stdout");
+			args_add(&s->argv, xfmt("%d", CMD_FD));
+		}
 		args_add(&s->argv, "--");
 		for (i = o->dashdash; i < argc; i++)
 			args_add(&s->argv, argv[i]);
@@ -557,6 +581,7 @@ static void filter_stages(struct stage *st, int verbose)
 	st[3].name = "mt-fxt";
 	for (i = 1; i < NSTAGES; i++) {
 		st[i].path = find_tool(st[i].name, NULL);
+		st[i].cmd_fd = -1;
 		args_add(&st[i].argv, st[i].path);
 		if (verbose)
 			args_add(&st[i].argv, "-v");
@@ -608,6 +633,23 @@ static int keep_trace(const struct stage *st, const struct pipeline_opts *o, int
 	return MT_EXIT_OK;
 }
 
+/*
+ * The traced command's standard output, before the trace takes mt's over:
+ * mt's own, kept aside (close-on-exec: only mt-record gets it, as CMD_FD),
+ * or the standard error when the trace goes to the standard output.
+ */
+static int command_stdout(const char *out)
+{
+	int fd;
+
+	if (!strcmp(out, "-"))
+		return STDERR_FILENO;
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, CMD_FD);
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "dup(standard output)");
+	return fd;
+}
+
 /* Run the stages (or mt-record alone for --dry-run): mt's exit status. */
 static int pipeline(enum mode mode, int argc, char **argv)
 {
@@ -627,6 +669,8 @@ static int pipeline(enum mode mode, int argc, char **argv)
 		return MT_EXIT_OK;
 	}
 	filter_stages(st, o.verbose);
+	if (mode == MODE_RUN)
+		st[0].cmd_fd = command_stdout(o.out);
 	if (strcmp(o.out, "-")) {
 		/* fail now rather than after the recording */
 		output_to_or_die(o.out);
