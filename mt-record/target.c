@@ -58,16 +58,24 @@ void target_add_pids(struct target *t, const char *arg)
 /* ---- targets ---- */
 
 /* The command's executable, resolved as execvp would, then made
- * absolute (uprobes and symbols need the real file). */
+ * absolute (uprobes and symbols need the real file); dies (bad input)
+ * saying why there is none. */
 static char *find_in_path(const char *name)
 {
-	char *p = mt_which(name), *r;
+	char *p = mt_which(name), *r = p ? realpath(p, NULL) : NULL;
 
-	if (!p)
-		return NULL;
-	r = realpath(p, NULL);
 	free(p);
-	return r;
+	if (r)
+		return r;
+	if (errno == ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (errno == ENOENT)
+		die(MT_EXIT_DATA, "%s: command not found", name);
+	if (errno == EACCES)
+		die(MT_EXIT_DATA, "%s: not executable", name);
+	if (errno == EISDIR)
+		die(MT_EXIT_DATA, "%s: is a directory", name);
+	die_errno(MT_EXIT_DATA, "%s", name);
 }
 
 
@@ -99,8 +107,6 @@ void target_start_child(struct target *t, int cmd_out)
 	int gate[2];
 
 	t->exe = find_in_path(t->cmd[0]);
-	if (!t->exe)
-		die(MT_EXIT_DATA, "%s: command not found", t->cmd[0]);
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
 	sp.out = cmd_out;
