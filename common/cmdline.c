@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -137,16 +138,29 @@ void mt_filter_open_or_die(struct mt_filter_io *io, int n, char **operands,
 		output_to_or_die(io->out_name);
 }
 
+/* Whether path is an executable regular file; if not, errno says why
+ * (stat's, EISDIR, or EACCES). */
 static int is_executable(const char *path)
 {
 	struct stat st;
 
-	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+	if (stat(path, &st))
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode) || access(path, X_OK)) {
+		errno = EACCES;
+		return 0;
+	}
+	return 1;
 }
 
 char *mt_which(const char *name)
 {
 	const char *path = getenv("PATH"), *p, *colon;
+	int denied = 0;
 
 	if (strchr(name, '/'))
 		return is_executable(name) ? strdup(name) : NULL;
@@ -171,9 +185,12 @@ char *mt_which(const char *name)
 		memcpy(cand + len + 1, name, nlen + 1);
 		if (is_executable(cand))
 			return cand;
+		denied |= errno == EACCES;
 		free(cand);
-		if (!colon)
+		if (!colon) {
+			errno = denied ? EACCES : ENOENT;
 			return NULL;
+		}
 	}
 }
 

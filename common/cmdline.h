@@ -85,8 +85,11 @@ void mt_filter_open_or_die(struct mt_filter_io *io, int n, char **operands,
  * The path of the executable regular file that execvp(3) would run for
  * name: name itself when it holds a '/', else the first PATH directory
  * that has it (an empty entry is the current directory; no PATH:
- * /usr/local/bin:/usr/bin:/bin). Malloced; NULL when there is none (or
- * memory ran out).
+ * /usr/local/bin:/usr/bin:/bin). Malloced; NULL when there is none, with
+ * errno: for a name with a '/', EISDIR (a directory), EACCES (not an
+ * executable regular file) or stat(2)'s (ENOENT...); in PATH, EACCES
+ * when an entry has a file of that name that is not executable, else
+ * ENOENT; ENOMEM when memory ran out.
  */
 char *mt_which(const char *name);
 

@@ -13,6 +13,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
@@ -34,6 +35,7 @@
 #include "opts.h"
 #include "perf.h"
 #include "stream.h"
+#include "spawn.h"
 #include "symtab.h"
 #include "target.h"
 #include "trigger.h"
@@ -45,7 +47,8 @@
 	"[--arm-after duration] " \
 	"[--repeat n] [--full] [--snapshot-size size] [--timing timing] " \
 	"[--multi-thread] [--kernel] [--frequency hz] [--call-graph mode] " \
-	"[--dry-run] [--keep dir] [-p pid] [-i perf.data] [-- command ...]\n"
+	"[--dry-run] [--keep dir] [--command-stdout fd] [-p pid] [-i perf.data] " \
+	"[-- command ...]\n"
 
 static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample" };
 
@@ -60,6 +63,9 @@ struct rec {
 	struct trig *trp;      /* &tr once resolved, NULL without --trigger */
 	const char *dir_out;   /* -o DIR/: one file per snapshot, or NULL */
 	int out_fd;            /* where the text goes: 1, or a snapshot file */
+	int cmd_out;           /* the command's stdout (check_options): 2,
+				* --command-stdout's, -o FILE's keep_stdout_for_command(),
+				* or MT_SPAWN_INHERIT with -o DIR/ */
 	int round_no;          /* 0 for the first round */
 	int next_snapshot;     /* the NNN that place_snapshot() tries first */
 	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
@@ -172,16 +178,33 @@ static int one_of(const char *what, const char *arg, const char *const *names, i
 	die(MT_EXIT_USAGE, "%s %s: expected %s%s", what, arg, list, names[0]);
 }
 
+/* --command-stdout's descriptor: an open one; dies (usage) otherwise. */
+static int parse_descriptor(const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || v < 0 || v > INT_MAX)
+		die(MT_EXIT_USAGE, "--command-stdout %s: expected a descriptor "
+		    "number, as 3", arg);
+	if (fcntl((int)v, F_GETFD) < 0)
+		die(MT_EXIT_USAGE, "--command-stdout %s: not an open descriptor", arg);
+	return (int)v;
+}
+
 /* The options into o, -p into tgt; dies (usage) on a bad one. */
 static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char **argv)
 {
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
 	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
-	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_HELP, OPT_VERSION };
+	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "arm-after", required_argument, NULL, OPT_ARM },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "call-graph", required_argument, NULL, OPT_CG },
+		{ "command-stdout", required_argument, NULL, OPT_CMDOUT },
 		{ "dry-run", no_argument, NULL, OPT_DRY },
 		{ "frequency", required_argument, NULL, OPT_FREQ },
 		{ "full", no_argument, NULL, OPT_FULL },
@@ -234,6 +257,9 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 				    "or lbr", optarg);
 			o->callgraph = optarg;
 			break;
+		case OPT_CMDOUT:
+			o->command_fd = parse_descriptor(optarg);
+			break;
 		case OPT_DRY:
 			o->dry_run = 1;
 			break;
@@ -281,6 +307,22 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 	}
 }
 
+/*
+ * With -o FILE, before FILE takes the standard output over: keep it aside
+ * for the command (r->cmd_out), whose standard output it stays; closed, the
+ * command gets /dev/null.
+ */
+static void keep_stdout_for_command(struct rec *r)
+{
+	if (!r->tgt.cmd || r->o.command_fd >= 0)
+		return;
+	r->cmd_out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (r->cmd_out < 0 && errno != EBADF)
+		die_errno(MT_EXIT_SYSTEM, "dup(standard output)");
+	if (r->cmd_out < 0)
+		r->cmd_out = MT_SPAWN_NULL;
+}
+
 /* The options that cannot go together, and -o; dies (usage) on those. */
 static void check_options(struct rec *r, int argc, char **argv)
 {
@@ -304,6 +346,13 @@ static void check_options(struct rec *r, int argc, char **argv)
 	if (o->backend == BE_UPROBE && o->full)
 		die(MT_EXIT_USAGE, "--full does not apply to the uprobe backend "
 		    "(use a large --snapshot-size)");
+	if (o->command_fd >= 0 && !r->tgt.cmd)
+		die(MT_EXIT_USAGE, "--command-stdout needs -- COMMAND");
+	/* the command's standard output: not the trace text's */
+	if (o->command_fd > 2 && fcntl(o->command_fd, F_SETFD, FD_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "--command-stdout %d", o->command_fd);
+	if (o->command_fd >= 0)
+		r->cmd_out = o->command_fd;
 	if (o->output) {
 		size_t l = strlen(o->output);
 
@@ -312,9 +361,12 @@ static void check_options(struct rec *r, int argc, char **argv)
 				die(MT_EXIT_USAGE, "-o DIR/ (one file per snapshot) needs "
 				    "--trigger and --repeat");
 			r->dir_out = o->output;
+			if (o->command_fd < 0)
+				r->cmd_out = MT_SPAWN_INHERIT; /* stdout carries nothing */
 			if (mkdir(r->dir_out, 0777) && errno != EEXIST)
 				die_errno(MT_EXIT_SYSTEM, "%s", r->dir_out);
 		} else if (!o->dry_run) {
+			keep_stdout_for_command(r);
 			output_to_or_die(o->output);
 		}
 	}
@@ -434,7 +486,7 @@ static void start_target(struct rec *r)
 		choose_trigger_via(&r->tr, r->o.trigger_via);
 	make_workdir();
 	if (r->tgt.cmd)
-		target_start_child(&r->tgt, r->out_fd);
+		target_start_child(&r->tgt, r->cmd_out);
 	else
 		target_check_target(&r->tgt);
 	if (r->o.trigger) {
@@ -616,6 +668,10 @@ static void round_start(struct rec *r, struct round *rd)
 		perf_start(&rd->pr, &r->o, &r->tgt, tr != NULL);
 	if (tr && !arm_after && !(r->tgt.trace_start && rd->mode == MT_UPROBE_EXEC))
 		arm(r, rd, rd->mode);
+	if (r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2)
+		fprintf(stderr, "%s: the command's standard output goes to the "
+			"standard error (the trace text is on the standard output; "
+			"use -o FILE)\n", mt_progname());
 	target_release_child(&r->tgt);
 	if (tr && tr->in_lib && r->tgt.child_stopped) {
 		target_run_to_entry(&r->tgt);
@@ -822,6 +878,8 @@ static void rec_init(struct rec *r)
 	r->o.perf = "perf";
 	r->o.frequency = 1000;
 	r->out_fd = 1;
+	r->o.command_fd = -1;
+	r->cmd_out = STDERR_FILENO; /* the trace text has the standard output */
 	target_init(&r->tgt);
 }
 

@@ -31,6 +31,7 @@ struct rec_opts {
 	const char *callgraph; /* --call-graph: fp, dwarf or lbr */
 	const char *keep_dir;  /* --keep, or NULL */
 	const char *input;     /* -i perf.data, or NULL */
+	int command_fd;        /* --command-stdout, or -1 */
 	const char *perf;      /* the perf to run: MT_PERF, or "perf" */
 	uint64_t arm_after_ns; /* --arm-after, 0: at once */
 	uint64_t snapshot_bytes; /* --snapshot-size, 0: perf's default */

@@ -58,16 +58,24 @@ void target_add_pids(struct target *t, const char *arg)
 /* ---- targets ---- */
 
 /* The command's executable, resolved as execvp would, then made
- * absolute (uprobes and symbols need the real file). */
+ * absolute (uprobes and symbols need the real file); dies (bad input)
+ * saying why there is none. */
 static char *find_in_path(const char *name)
 {
-	char *p = mt_which(name), *r;
+	char *p = mt_which(name), *r = p ? realpath(p, NULL) : NULL;
 
-	if (!p)
-		return NULL;
-	r = realpath(p, NULL);
 	free(p);
-	return r;
+	if (r)
+		return r;
+	if (errno == ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (errno == ENOENT)
+		die(MT_EXIT_DATA, "%s: command not found", name);
+	if (errno == EACCES)
+		die(MT_EXIT_DATA, "%s: not executable", name);
+	if (errno == EISDIR)
+		die(MT_EXIT_DATA, "%s: is a directory", name);
+	die_errno(MT_EXIT_DATA, "%s", name);
 }
 
 
@@ -92,20 +100,16 @@ static void held_child(void *arg)
 	}
 }
 
-/* Fork the command, held until release_child(); its stdout goes to our
- * stderr, so that it does not mix with the trace text. */
-void target_start_child(struct target *t, int out_fd)
+/* Fork the command, held until release_child(), its stdout cmd_out. */
+void target_start_child(struct target *t, int cmd_out)
 {
 	struct mt_spawn sp = MT_SPAWN_INIT;
 	int gate[2];
 
 	t->exe = find_in_path(t->cmd[0]);
-	if (!t->exe)
-		die(MT_EXIT_DATA, "%s: command not found", t->cmd[0]);
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	if (out_fd == 1)
-		sp.out = 2;
+	sp.out = cmd_out;
 	sp.path = t->exe;
 	sp.name = t->cmd[0];  /* "mt-record: EXE: ERROR" when it cannot run */
 	sp.exec_status = 127;

@@ -42,10 +42,11 @@ void target_check_target(struct target *t);
 
 /*
  * Forks t->cmd (resolved as execvp would into t->exe), held until
- * target_release_child(); its stdout goes to our stderr when out_fd is 1,
- * so that it does not mix with the trace text. Sets t->child, t->pid.
+ * target_release_child(), with cmd_out as its standard output (a
+ * descriptor, or MT_SPAWN_INHERIT: ours; mt-record.c chooses it so that
+ * it does not mix with the trace text). Sets t->child, t->pid.
  */
-void target_start_child(struct target *t, int out_fd);
+void target_start_child(struct target *t, int cmd_out);
 
 /* Lets the held command run (nothing without a gate); with t->trace_start
  * it stops again right after execve (t->child_stopped), or has ended

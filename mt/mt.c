@@ -159,15 +159,33 @@ struct stage {
 	struct args argv;
 	pid_t pid;
 	int status;
+	const struct sigaction *on_int; /* its SIGINT disposition */
+	int cmd_fd;       /* mt-record's: the traced command's standard
+			   * output, passed on as descriptor CMD_FD; or -1 */
 };
+
+/* The descriptor of mt-record that mt run gives it, with --command-stdout,
+ * for the command's standard output. */
+#define CMD_FD 3
 
 enum { NSTAGES = 4 };
 
-/* A stage's signals: SIGINT as given, SIGPIPE the default. */
-static void stage_signals(void *on_int)
+/* In a stage's child: SIGINT as given, SIGPIPE the default; the
+ * command's standard output on CMD_FD. */
+static void stage_setup(void *arg)
 {
-	sigaction(SIGINT, on_int, NULL);
+	const struct stage *s = arg;
+
+	sigaction(SIGINT, s->on_int, NULL);
 	signal(SIGPIPE, SIG_DFL);
+	if (s->cmd_fd < 0)
+		return;
+	if (s->cmd_fd == CMD_FD ? fcntl(CMD_FD, F_SETFD, 0) :
+	    dup2(s->cmd_fd, CMD_FD) < 0) {
+		dprintf(STDERR_FILENO, "%s: %s: dup2: %s\n", mt_progname(), s->name,
+			strerror(errno));
+		_exit(MT_EXIT_SYSTEM);
+	}
 }
 
 /*
@@ -185,8 +203,9 @@ static void spawn(struct stage *s, int in, int out, const struct sigaction *on_i
 	sp.out = out;
 	sp.path = s->path;
 	sp.name = s->name;
-	sp.child_setup = stage_signals;
-	sp.child_arg = (void *)on_int;
+	s->on_int = on_int;
+	sp.child_setup = stage_setup;
+	sp.child_arg = s;
 	if (mt_spawn_start(&sp, (char *const *)s->argv.v))
 		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);
 	s->pid = sp.pid;
@@ -438,77 +457,90 @@ static char *pick_process(void)
 static struct stage stages[NSTAGES];
 static struct args rec;  /* mt-record's options */
 
-static int pipeline(enum mode mode, int argc, char **argv)
-{
-	const char *out = "trace.fxt", *file = NULL;
-	const char *const *cmd = NULL;
-	int verbose = 0, dry_run = 0, have_pid = 0, have_trigger = 0, dashdash = -1, i;
-	int ncmd = 0, spans, events;
-	int gz = 0;
-	const struct stage *bad;
-	struct stage *st = stages;
-	struct stat sb;
+/* What mt's own options and the words around "--" say. */
+struct pipeline_opts {
+	const char *out;     /* -o: the trace's file, "-" for stdout */
+	int verbose, dry_run, have_pid, have_trigger;
+	int dashdash;        /* the index of the word after "--", or -1 */
+};
 
-	/*
-	 * mt's own options are taken out wherever they stand before "--";
-	 * every other word goes to mt-record in its order.
-	 */
-	for (i = 1; i < argc && dashdash < 0; i++) {
+/*
+ * mt's own options are taken out wherever they stand before "--";
+ * every other word goes to mt-record (rec) in its order.
+ */
+static void split_options(int argc, char **argv, struct pipeline_opts *o)
+{
+	int i;
+
+	o->out = "trace.fxt";
+	o->dashdash = -1;
+	for (i = 1; i < argc && o->dashdash < 0; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--")) {
-			dashdash = i + 1;
+			o->dashdash = i + 1;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (++i == argc) {
 				warn("option '%s' needs a value", a);
 				usage_fail(USAGE);
 			}
-			out = argv[i];
+			o->out = argv[i];
 		} else if (!strncmp(a, "--output=", 9)) {
-			out = a + 9;
+			o->out = a + 9;
 		} else if (!strncmp(a, "-o", 2)) {
-			out = a + 2;
+			o->out = a + 2;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			verbose = 1;
+			o->verbose = 1;
 		} else if (!strcmp(a, "--help")) {
 			usage_ok(USAGE);
 		} else if (!strcmp(a, "--version")) {
 			version_ok();
 		} else {
 			if (!strcmp(a, "--dry-run"))
-				dry_run = 1;
-			have_pid |= is_pid_option(a);
-			have_trigger |= is_trigger_option(a);
+				o->dry_run = 1;
+			o->have_pid |= is_pid_option(a);
+			o->have_trigger |= is_trigger_option(a);
 			args_add(&rec, a);
 		}
 	}
-	if (!*out)
+	if (!*o->out)
 		die(MT_EXIT_USAGE, "-o: an empty file name");
+}
+
+/*
+ * mt-record's stage, s: its options (rec) and its target as mode says,
+ * from the words after "--" (run: the command; attach: mt-record's;
+ * decode: the file, else the last word).
+ */
+static void record_stage(struct stage *s, enum mode mode, int argc, char **argv,
+			 const struct pipeline_opts *o)
+{
+	const char *file = NULL;
+	int i;
+
 	switch (mode) {
 	case MODE_RUN:
-		if (dashdash < 0)
+		if (o->dashdash < 0)
 			die(MT_EXIT_USAGE, "run: give the command after --");
-		if (dashdash == argc)
+		if (o->dashdash == argc)
 			die(MT_EXIT_USAGE, "run: no command after --");
-		cmd = (const char *const *)argv + dashdash;
-		ncmd = argc - dashdash;
 		break;
 	case MODE_ATTACH:
-		if (!have_pid) {
+		if (!o->have_pid) {
 			args_add(&rec, "-p");
 			args_add(&rec, pick_process());
 		}
-		if (dashdash >= 0) { /* "--" and what follows: mt-record's */
+		if (o->dashdash >= 0) { /* "--" and what follows: mt-record's */
 			args_add(&rec, "--");
-			for (i = dashdash; i < argc; i++)
+			for (i = o->dashdash; i < argc; i++)
 				args_add(&rec, argv[i]);
 		}
 		break;
 	case MODE_DECODE:
-		if (dashdash >= 0) {
-			if (argc - dashdash != 1)
+		if (o->dashdash >= 0) {
+			if (argc - o->dashdash != 1)
 				die(MT_EXIT_USAGE, "decode: give one file after --");
-			file = argv[dashdash];
+			file = argv[o->dashdash];
 		} else if (rec.n && rec.v[rec.n - 1] == argv[argc - 1] &&
 			   argv[argc - 1][0] != '-') {
 			file = rec.v[--rec.n];
@@ -519,56 +551,53 @@ static int pipeline(enum mode mode, int argc, char **argv)
 		break;
 	}
 
-	st[0].name = "mt-record";
-	st[0].path = find_tool("mt-record", "MT_RECORD");
-	args_add(&st[0].argv, st[0].path);
+	s->name = "mt-record";
+	s->cmd_fd = -1;
+	s->path = find_tool("mt-record", "MT_RECORD");
+	args_add(&s->argv, s->path);
 	for (i = 0; i < (int)rec.n; i++)
-		args_add(&st[0].argv, rec.v[i]);
+		args_add(&s->argv, rec.v[i]);
 	if (mode == MODE_RUN) {
-		args_add(&st[0].argv, "--");
-		for (i = 0; i < ncmd; i++)
-			args_add(&st[0].argv, cmd[i]);
+		if (!o->dry_run) {
+			args_add(&s->argv, "--command-stdout");
+			args_add(&s->argv, xfmt("%d", CMD_FD));
+		}
+		args_add(&s->argv, "--");
+		for (i = o->dashdash; i < argc; i++)
+			args_add(&s->argv, argv[i]);
 	} else if (mode == MODE_DECODE) {
-		args_add(&st[0].argv, "-i");
-		args_add(&st[0].argv, file);
+		args_add(&s->argv, "-i");
+		args_add(&s->argv, file);
 	}
-	if (dry_run) {
-		/* mt-record only shows what it would do */
-		run_stages(st, 1, verbose);
-		if ((bad = culprit(st, 1)))
-			return report_failure(bad, "");
-		close_stdout_or_die();
-		return MT_EXIT_OK;
-	}
+}
+
+/* The stages after mt-record: mt-script-parse, mt-stacks, mt-fxt. */
+static void filter_stages(struct stage *st, int verbose)
+{
+	int i;
+
 	st[1].name = "mt-script-parse";
 	st[2].name = "mt-stacks";
 	st[3].name = "mt-fxt";
 	for (i = 1; i < NSTAGES; i++) {
 		st[i].path = find_tool(st[i].name, NULL);
+		st[i].cmd_fd = -1;
 		args_add(&st[i].argv, st[i].path);
 		if (verbose)
 			args_add(&st[i].argv, "-v");
 	}
-	if (strcmp(out, "-")) {
-		/* fail now rather than after the recording */
-		output_to_or_die(out);
-		output_keep_old();
-		if (output_name_is_gz(out)) {
-			gz = 1;
-			args_add(&st[3].argv, "--gzip");
-		}
-	}
+}
 
-	run_stages(st, NSTAGES, verbose);
+/*
+ * After the stages ran into the temporary: keep the trace when it holds
+ * a span, else discard it and say why. The exit status mt passes on.
+ */
+static int keep_trace(const struct stage *st, const struct pipeline_opts *o, int gz)
+{
+	const struct stage *bad = culprit(st, NSTAGES);
+	int spans, events;
+	struct stat sb;
 
-	bad = culprit(st, NSTAGES);
-	if (!output_tmp_name()) {
-		/* the standard output, or a device or FIFO written as it is */
-		if (bad)
-			return report_failure(bad, "");
-		close_stdout_or_die();
-		return MT_EXIT_OK;
-	}
 	/*
 	 * A recording that holds nothing replaces nothing. mt-fxt writes the
 	 * header of an empty trace and exits 1 (bad input): with the stages
@@ -582,11 +611,11 @@ static int pipeline(enum mode mode, int argc, char **argv)
 	if (bad && spans)
 		return report_failure(bad, "; no trace written");
 	if (!spans) {
-		char *kept = lstat(out, &sb) ? xstrdup("no trace written") :
-			xfmt("%s left as it was", out);
+		char *kept = lstat(o->out, &sb) ? xstrdup("no trace written") :
+			xfmt("%s left as it was", o->out);
 
 		output_discard();
-		if (!events && have_trigger)
+		if (!events && o->have_trigger)
 			warn("no snapshot was taken (the trigger never fired); %s", kept);
 		else if (!events)
 			warn("no snapshot was taken (the recording holds nothing); %s", kept);
@@ -596,10 +625,69 @@ static int pipeline(enum mode mode, int argc, char **argv)
 		return MT_EXIT_DATA;
 	}
 	close_stdout_or_die();
-	fprintf(stderr, "%s: wrote %s; to view it: mt view ", mt_progname(), out);
-	mt_shell_quote(stderr, out);
+	fprintf(stderr, "%s: wrote %s; to view it: mt view ", mt_progname(), o->out);
+	mt_shell_quote(stderr, o->out);
 	fputs(" (or open https://ui.perfetto.dev and choose \"Open trace file\")\n",
 	      stderr);
+	close_stdout_or_die();
+	return MT_EXIT_OK;
+}
+
+/*
+ * The traced command's standard output, before the trace takes mt's over:
+ * mt's own, kept aside (close-on-exec: only mt-record gets it, as CMD_FD),
+ * or the standard error when the trace goes to the standard output.
+ */
+static int command_stdout(const char *out)
+{
+	int fd;
+
+	if (!strcmp(out, "-"))
+		return STDERR_FILENO;
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, CMD_FD);
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "dup(standard output)");
+	return fd;
+}
+
+/* Run the stages (or mt-record alone for --dry-run): mt's exit status. */
+static int pipeline(enum mode mode, int argc, char **argv)
+{
+	struct pipeline_opts o = { 0 };
+	const struct stage *bad;
+	struct stage *st = stages;
+	int gz = 0;
+
+	split_options(argc, argv, &o);
+	record_stage(&st[0], mode, argc, argv, &o);
+	if (o.dry_run) {
+		/* mt-record only shows what it would do */
+		run_stages(st, 1, o.verbose);
+		if ((bad = culprit(st, 1)))
+			return report_failure(bad, "");
+		close_stdout_or_die();
+		return MT_EXIT_OK;
+	}
+	filter_stages(st, o.verbose);
+	if (mode == MODE_RUN)
+		st[0].cmd_fd = command_stdout(o.out);
+	if (strcmp(o.out, "-")) {
+		/* fail now rather than after the recording */
+		output_to_or_die(o.out);
+		output_keep_old();
+		if (output_name_is_gz(o.out)) {
+			gz = 1;
+			args_add(&st[3].argv, "--gzip");
+		}
+	}
+
+	run_stages(st, NSTAGES, o.verbose);
+
+	if (output_tmp_name())
+		return keep_trace(st, &o, gz);
+	/* the standard output, or a device or FIFO written as it is */
+	if ((bad = culprit(st, NSTAGES)))
+		return report_failure(bad, "");
 	close_stdout_or_die();
 	return MT_EXIT_OK;
 }

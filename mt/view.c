@@ -463,7 +463,10 @@ static pid_t open_browser(const char *url)
 	return sp.pid;
 }
 
-int mt_view(int argc, char **argv, const char *usage)
+/* mt view's options into sv and *no_open; dies on a bad one. Returns
+ * the index in argv of the file. */
+static int view_options(int argc, char **argv, const char *usage,
+			struct server *sv, int *no_open)
 {
 	enum { OPT_NO_OPEN = 256, OPT_ORIGIN, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
@@ -474,15 +477,7 @@ int mt_view(int argc, char **argv, const char *usage)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct client clients[MAX_CLIENTS];
-	struct server sv = { .origin = VIEW_ORIGIN, .port = VIEW_PORT };
-	struct sockaddr_in sa;
-	socklen_t salen = sizeof(sa);
-	struct stat st;
-	char *origin, *path, *url, *ui, *u;
-	const char *slash;
-	int c, lfd, no_open = 0, done = 0, i;
-	pid_t opener = -1;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -495,14 +490,14 @@ int mt_view(int argc, char **argv, const char *usage)
 			if (end == optarg || *end || errno || v < 0 || v > 65535)
 				die(MT_EXIT_USAGE, "-p %s: expected a port number, 0 to 65535",
 				    optarg);
-			sv.port = (int)v;
+			sv->port = (int)v;
 			break;
 		}
 		case OPT_NO_OPEN:
-			no_open = 1;
+			*no_open = 1;
 			break;
 		case OPT_ORIGIN:
-			sv.origin = optarg;
+			sv->origin = optarg;
 			break;
 		case OPT_HELP:
 			usage_ok(usage);
@@ -514,42 +509,55 @@ int mt_view(int argc, char **argv, const char *usage)
 	}
 	if (argc - optind != 1)
 		usage_fail(usage);
-	origin = xstrdup(sv.origin);
+	return optind;
+}
+
+/* The --origin without its trailing slashes (malloced), checked. */
+static char *clean_origin(const char *given)
+{
+	char *origin = xstrdup(given);
+
 	while (*origin && origin[strlen(origin) - 1] == '/')
 		origin[strlen(origin) - 1] = '\0';
 	if (strncmp(origin, "http://", 7) && strncmp(origin, "https://", 8))
 		die(MT_EXIT_USAGE, "--origin %s: expected http://HOST or https://HOST",
-		    sv.origin);
-	sv.origin = origin;
-	sv.file = argv[optind];
-	slash = strrchr(sv.file, '/');
-	sv.name = slash ? slash + 1 : sv.file;
-	if (!*sv.name)
-		die(MT_EXIT_USAGE, "%s: give a file, not a directory", sv.file);
+		    given);
+	return origin;
+}
+
+/* Open sv->file, the file to serve, into sv (its name, descriptor, size). */
+static void open_served(struct server *sv)
+{
+	const char *slash = strrchr(sv->file, '/');
+	struct stat st;
+
+	sv->name = slash ? slash + 1 : sv->file;
+	if (!*sv->name)
+		die(MT_EXIT_USAGE, "%s: give a file, not a directory", sv->file);
 	/* the file as it is now: a later trace under its name does not
 	 * replace it */
 	/* O_NONBLOCK: a FIFO is refused at once, not waited on for a writer */
-	sv.file_fd = open(sv.file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (sv.file_fd < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", sv.file);
-	if (fstat(sv.file_fd, &st))
-		die_errno(MT_EXIT_SYSTEM, "%s", sv.file);
+	sv->file_fd = open(sv->file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (sv->file_fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", sv->file);
+	if (fstat(sv->file_fd, &st))
+		die_errno(MT_EXIT_SYSTEM, "%s", sv->file);
 	if (!S_ISREG(st.st_mode))
-		die(MT_EXIT_DATA, "%s: not a regular file", sv.file);
-	sv.size = st.st_size;
-	signal(SIGPIPE, SIG_IGN);
+		die(MT_EXIT_DATA, "%s: not a regular file", sv->file);
+	sv->size = st.st_size;
+}
 
-	lfd = listen_on(sv.port);
-	if (getsockname(lfd, (struct sockaddr *)&sa, &salen))
-		die_errno(MT_EXIT_SYSTEM, "getsockname");
-	sv.port = ntohs(sa.sin_port);
-	path = url_encode(sv.name);
-	url = xfmt("http://127.0.0.1:%d/%s", sv.port, path);
-	/* inside the UI's query: its own escapes escaped once more */
-	ui = malloc(strlen(sv.origin) + strlen("/#!/?url=") + strlen(url) * 3 + 1);
+/* The UI's address that loads url (malloced): the url inside its query,
+ * its own escapes escaped once more. */
+static char *ui_address(const char *origin, const char *url)
+{
+	char *ui, *u;
+	int i;
+
+	ui = malloc(strlen(origin) + strlen("/#!/?url=") + strlen(url) * 3 + 1);
 	if (!ui)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	u = ui + snprintf(ui, strlen(sv.origin) + 10, "%s/#!/?url=", sv.origin);
+	u = ui + snprintf(ui, strlen(origin) + 10, "%s/#!/?url=", origin);
 	for (i = 0; url[i]; i++) {
 		if (url[i] == '%') {
 			memcpy(u, "%25", 3);
@@ -559,51 +567,87 @@ int mt_view(int argc, char **argv, const char *usage)
 		}
 	}
 	*u = '\0';
-	printf("%s\n", ui);
-	if (fflush(stdout))
-		output_write_failed();
-	fprintf(stderr, "%s: serving %s at %s until it has been fetched once "
-		"(Ctrl+C to stop)\n", mt_progname(), sv.file, url);
-	if (!no_open && (opener = open_browser(ui)) < 0)
-		fprintf(stderr, "%s: open the address above in a browser\n",
-			mt_progname());
+	return ui;
+}
+
+/*
+ * Close the clients past their deadline; fill pfd (with who[], the
+ * client's index, -1 for the listening socket lfd) with what to poll.
+ * Returns the number of entries.
+ */
+static int poll_set(struct client *clients, int lfd, struct pollfd *pfd, int *who)
+{
+	time_t now = now_s();
+	int i, n = 0;
+
+	for (i = 0; i < MAX_CLIENTS; i++) {
+		struct client *cl = &clients[i];
+
+		if (cl->state != C_FREE && now >= cl->deadline) {
+			if (cl->state == C_WRITE && cl->file_end)
+				warn("a reader stalled after %lld of %lld bytes: "
+				     "dropped", (long long)cl->file_off,
+				     (long long)cl->file_end);
+			client_close(cl);
+		}
+		if (cl->state == C_FREE)
+			continue;
+		pfd[n].fd = cl->fd;
+		pfd[n].events = cl->state == C_READ ? POLLIN : POLLOUT;
+		who[n++] = i;
+	}
+	pfd[n].fd = lfd;
+	pfd[n].events = POLLIN;
+	who[n++] = -1;
+	return n;
+}
+
+/* A browser opener that has ended: a line when it failed. Returns the
+ * opener still running, or -1. */
+static pid_t reap_opener(pid_t opener)
+{
+	int status;
+
+	if (opener <= 0 || waitpid(opener, &status, WNOHANG) != opener)
+		return opener;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		warn("the browser did not open; open the address above by hand");
+	return -1;
+}
+
+/* A new connection on lfd into a client slot (none when accept fails). */
+static void accept_client(struct client *clients, int lfd, time_t now)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	struct client *cl;
+
+	if (fd < 0)
+		return;
+	cl = client_slot(clients);
+	cl->fd = fd;
+	cl->state = C_READ;
+	cl->len = 0;
+	cl->fetch = 0;
+	cl->since = now;
+	cl->deadline = now + HEAD_SECONDS;
+}
+
+/* Serve the clients of lfd until the file has been fetched once; then
+ * close them all. opener: the browser opener, or -1. */
+static void serve(const struct server *sv, int lfd, pid_t opener)
+{
+	static struct client clients[MAX_CLIENTS];
+	int done = 0, i;
 
 	for (i = 0; i < MAX_CLIENTS; i++)
 		clients[i].fd = -1;
 	while (!done) {
 		struct pollfd pfd[MAX_CLIENTS + 1];
-		int who[MAX_CLIENTS + 1], n = 0, k;
-		time_t now = now_s();
+		int who[MAX_CLIENTS + 1], n, k;
+		time_t now;
 
-		for (i = 0; i < MAX_CLIENTS; i++) {
-			struct client *cl = &clients[i];
-
-			if (cl->state != C_FREE && now >= cl->deadline) {
-				if (cl->state == C_WRITE && cl->file_end)
-					warn("a reader stalled after %lld of %lld bytes: "
-					     "dropped", (long long)cl->file_off,
-					     (long long)cl->file_end);
-				client_close(cl);
-			}
-			if (cl->state == C_FREE)
-				continue;
-			pfd[n].fd = cl->fd;
-			pfd[n].events = cl->state == C_READ ? POLLIN : POLLOUT;
-			who[n++] = i;
-		}
-		pfd[n].fd = lfd;
-		pfd[n].events = POLLIN;
-		who[n++] = -1;
-		if (opener > 0) {
-			int status;
-
-			if (waitpid(opener, &status, WNOHANG) == opener) {
-				if (!WIFEXITED(status) || WEXITSTATUS(status))
-					warn("the browser did not open; open the address "
-					     "above by hand");
-				opener = -1;
-			}
-		}
+		n = poll_set(clients, lfd, pfd, who);
+		opener = reap_opener(opener);
 		k = poll(pfd, (nfds_t)n, 1000);
 		if (k < 0) {
 			if (errno == EINTR)
@@ -617,29 +661,53 @@ int mt_view(int argc, char **argv, const char *usage)
 			if (!pfd[i].revents)
 				continue;
 			if (who[i] < 0) {
-				int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-
-				if (fd < 0)
-					continue;
-				cl = client_slot(clients);
-				cl->fd = fd;
-				cl->state = C_READ;
-				cl->len = 0;
-				cl->fetch = 0;
-				cl->since = now;
-				cl->deadline = now + HEAD_SECONDS;
+				accept_client(clients, lfd, now);
 				continue;
 			}
 			cl = &clients[who[i]];
 			if (cl->state == C_READ)
-				done = client_read(cl, &sv, now);
+				done = client_read(cl, sv, now);
 			else if (cl->state == C_WRITE)
-				done = client_write(cl, &sv, now);
+				done = client_write(cl, sv, now);
 		}
 	}
 	for (i = 0; i < MAX_CLIENTS; i++)
 		if (clients[i].state != C_FREE)
 			client_close(&clients[i]);
+}
+
+int mt_view(int argc, char **argv, const char *usage)
+{
+	struct server sv = { .origin = VIEW_ORIGIN, .port = VIEW_PORT };
+	struct sockaddr_in sa;
+	socklen_t salen = sizeof(sa);
+	char *origin, *path, *url, *ui;
+	int lfd, no_open = 0;
+	pid_t opener = -1;
+
+	sv.file = argv[view_options(argc, argv, usage, &sv, &no_open)];
+	origin = clean_origin(sv.origin);
+	sv.origin = origin;
+	open_served(&sv);
+	signal(SIGPIPE, SIG_IGN);
+
+	lfd = listen_on(sv.port);
+	if (getsockname(lfd, (struct sockaddr *)&sa, &salen))
+		die_errno(MT_EXIT_SYSTEM, "getsockname");
+	sv.port = ntohs(sa.sin_port);
+	path = url_encode(sv.name);
+	url = xfmt("http://127.0.0.1:%d/%s", sv.port, path);
+	ui = ui_address(sv.origin, url);
+	printf("%s\n", ui);
+	if (fflush(stdout))
+		output_write_failed();
+	fprintf(stderr, "%s: serving %s at %s until it has been fetched once "
+		"(Ctrl+C to stop)\n", mt_progname(), sv.file, url);
+	if (!no_open && (opener = open_browser(ui)) < 0)
+		fprintf(stderr, "%s: open the address above in a browser\n",
+			mt_progname());
+
+	serve(&sv, lfd, opener);
 	close(lfd);
 	close(sv.file_fd);
 	fprintf(stderr, "%s: %s was fetched (%lld bytes); stopped serving\n",
@@ -651,4 +719,3 @@ int mt_view(int argc, char **argv, const char *usage)
 	close_stdout_or_die();
 	return MT_EXIT_OK;
 }
-

@@ -37,7 +37,7 @@ contains err "mt: wrote trace.fxt; to view it: mt view trace.fxt"
 contains err "ui.perfetto.dev"
 for f in .trace.fxt.*; do [ ! -e "$f" ] || fail "$f left behind"; done
 [ ! -e trace.fxt.old ] || fail "trace.fxt.old without a previous trace"
-printf '[--]\n[./prog]\n' >want
+printf '[--command-stdout]\n[3]\n[--]\n[./prog]\n' >want
 same_file want rec.argv
 
 # a second run moves the first trace to trace.fxt.old, a third replaces it
@@ -76,7 +76,7 @@ for f in ./- ./.-.*; do [ ! -e "$f" ] || fail "-o - made a file: $f"; done
 # -v: the pipeline, quoted as a shell reads it, and the filters' counts
 mt run -v -o v.fxt -- ./prog 'a b' >out 2>err
 # (mt-fxt writes to the private temporary, its standard output)
-grep -q "^mt: running: $PWD/rec -- ./prog 'a b' | $MT_BIN/mt-script-parse -v | $MT_BIN/mt-stacks -v | $MT_BIN/mt-fxt -v >\.v\.fxt\.[A-Za-z0-9]\{6\}\$" err ||
+grep -q "^mt: running: $PWD/rec --command-stdout 3 -- ./prog 'a b' | $MT_BIN/mt-script-parse -v | $MT_BIN/mt-stacks -v | $MT_BIN/mt-fxt -v >\.v\.fxt\.[A-Za-z0-9]\{6\}\$" err ||
 	fail "-v: $(cat err)"
 contains err "mt-script-parse: <stdin>: 1762 lines read"
 contains err "mt-fxt: <stdout>: 978 spans"
@@ -94,6 +94,8 @@ cat >want <<'EOF'
 [--functions]
 [^x$|y]
 [--backend=pt]
+[--command-stdout]
+[3]
 [--]
 [./prog]
 [two words]
@@ -176,7 +178,7 @@ printf '#!/bin/sh\necho decoy >&2\nexit 9\n' >decoy/mt-record
 chmod +x decoy/mt-record
 (unset MT_RECORD; PATH=$PWD/decoy:$PATH side/mt run -o side.fxt -- ./beside) 2>err ||
 	{ cat err >&2; fail "mt did not use the mt-record beside it"; }
-printf '[--]\n[./beside]\n' >want
+printf '[--command-stdout]\n[3]\n[--]\n[./beside]\n' >want
 same_file want mt-record.argv
 cmp want.fxt side.fxt || fail "side.fxt"
 
@@ -187,11 +189,11 @@ recorder fake/mt-record
 rm -f mt-record.argv
 (unset MT_RECORD; PATH=$PWD/fake:$MT_BIN:$PATH lone/mt run -o lone.fxt -- ./inpath) 2>err ||
 	{ cat err >&2; fail "mt did not find the tools in PATH"; }
-printf '[--]\n[./inpath]\n' >want
+printf '[--command-stdout]\n[3]\n[--]\n[./inpath]\n' >want
 same_file want mt-record.argv
 cmp want.fxt lone.fxt || fail "lone.fxt"
 
 # MT_RECORD may be a name looked up in PATH
 (PATH=$PWD/fake:$PATH MT_RECORD=mt-record mt run -o named.fxt -- ./named) 2>/dev/null
-printf '[--]\n[./named]\n' >want
+printf '[--command-stdout]\n[3]\n[--]\n[./named]\n' >want
 same_file want mt-record.argv

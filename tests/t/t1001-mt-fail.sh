@@ -3,7 +3,8 @@
 # writes no trace: no trace.fxt, no temporary file, an existing trace and
 # its .old untouched. A writer killed by SIGPIPE because its reader failed
 # is not blamed; a stage killed by a signal gives 128+n. An output that
-# cannot be written fails before mt-record runs.
+# cannot be written fails before mt-record runs. A command that is not
+# executable, a directory or not found: mt-record's message, its status 1.
 . "$MT_TOP/tests/lib.sh"
 # the scratch directory is shared by every test: work in one of our own
 rm -rf t1001.d && mkdir t1001.d && cd t1001.d
@@ -96,3 +97,13 @@ cp "$MT_BIN/mt" lone/
 expect_exit 3 env -u MT_RECORD PATH="$PWD/lone:/usr/bin:/bin" lone/mt run -- ./prog >out 2>err
 contains err "mt: mt-record: not found in $PWD/lone nor in PATH"
 no_trace
+
+# the real mt-record on a command it cannot run: its message, its status
+printf 'not a program\n' >plain
+for c in "$PWD/plain:not executable" "$PWD/adir:is a directory" \
+	 "./no-such-command:command not found"; do
+	expect_exit 1 env -u MT_RECORD mt run --backend sample -- "${c%%:*}" >out 2>err
+	contains err "mt-record: ${c%%:*}: ${c#*:}"
+	contains err "mt: mt-record failed with exit status 1; no trace written"
+	no_trace
+done

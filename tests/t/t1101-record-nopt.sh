@@ -3,7 +3,8 @@
 # fails at once (well within 3 s) with one message that says why and names
 # the other backends, exit 3, and leaves no perf process and no temporary
 # directory; auto picks the sample backend and says so; a missing process,
-# a missing command and a file that is not perf.data fail clearly.
+# a missing command, a command that is not executable or a directory, and
+# a file that is not perf.data fail clearly.
 . "$MT_TOP/tests/lib.sh"
 [ ! -e /sys/bus/event_source/devices/intel_pt ] ||
 	{ echo "skip: this machine has Intel PT" >&2; exit 0; }
@@ -36,6 +37,17 @@ expect_exit 1 mt-record --backend sample -p 4194304 >out 2>err
 contains err "no such process: 4194304"
 expect_exit 1 mt-record --backend sample -- ./no-such-command >out 2>err
 contains err "no-such-command: command not found"
+# a file that is not executable, a directory, also found in PATH: said so
+printf 'not a program\n' >plain
+expect_exit 1 mt-record --backend sample -- /etc/passwd >out 2>err
+contains err "mt-record: /etc/passwd: not executable"
+expect_exit 1 mt-record --backend sample -- ./plain >out 2>err
+contains err "mt-record: ./plain: not executable"
+expect_exit 1 env PATH="$PWD:$PATH" mt-record --backend sample -- plain >out 2>err
+contains err "mt-record: plain: not executable"
+expect_exit 1 mt-record --backend sample -- "$TMPDIR" >out 2>err
+contains err "mt-record: $TMPDIR: is a directory"
+[ ! -s out ] || fail "output written"
 echo "not perf data, not at all, but long enough to hold a header ............................................................" >x.data
 expect_exit 1 mt-record -i x.data >out 2>err
 contains err "x.data: not a perf.data file"
