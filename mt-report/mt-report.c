@@ -630,8 +630,8 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "by", required_argument, NULL, OPT_BY },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "limit", required_argument, NULL, 'n' },
 		{ "kind", required_argument, NULL, OPT_KIND },
+		{ "limit", required_argument, NULL, 'n' },
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
 		MT_FILTER_LONGOPTS,

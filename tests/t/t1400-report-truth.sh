@@ -3,7 +3,7 @@
 # every function of mt-stacks' spans, computed without a stack from
 # mt-dump's text (report_truth); the calls agree with gen-perf-script's
 # truth; the same numbers from the stream's FXT file (mt-fxt), gzip'd,
-# and from begin/end pairs (fxt-be); the text prints the JSON's numbers;
+# and from begin/end pairs (fxt-be, fxt-mtrace); the text prints the JSON's numbers;
 # --by and -n order and cut the rows.
 . "$MT_TOP/tests/lib.sh"
 
@@ -21,11 +21,13 @@ awk '{ n = $0; for (i = 0; i < 7; i++) sub(/ [^ ]*$/, "", n); print n, $(NF - 6)
 	sort >calls.got
 same_file calls.want calls.got
 
-# FXT: mt-fxt's, gzip'd, and fxt-be's begin/end pairs of the same slices
+# FXT: mt-fxt's, gzip'd, fxt-be's begin/end pairs of the same slices and
+# fxt-mtrace's (magic-trace's layout: begins of inferred frames last)
 mt-fxt spans.mt >t.fxt
 gzip -c t.fxt >t.fxt.gz
 fxt-check --slices t.fxt 2>/dev/null | fxt-be >be.fxt
-for f in t.fxt t.fxt.gz be.fxt; do
+fxt-check --slices t.fxt 2>/dev/null | sort -n -s -k1,1 -k2,2 -k3,3 | fxt-mtrace >mtr.fxt
+for f in t.fxt t.fxt.gz be.fxt mtr.fxt; do
 	mt-report --json $f >f.json
 	report_json f.json >fgot
 	same_file want fgot

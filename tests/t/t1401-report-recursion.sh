@@ -4,7 +4,8 @@
 # and an [untraced] span are left out (their time is their caller's self
 # time, the call inside [untraced] its caller's child) unless --kind asks
 # for them; spans starting together nest by depth; threads are apart;
-# --tid and --pid keep theirs; the FXT file of the stream agrees.
+# --tid and --pid keep theirs; the FXT file of the stream agrees; kernel
+# frames and decode gaps count only with --kind, in FXT too.
 . "$MT_TOP/tests/lib.sh"
 
 cat >in.txt <<'END'
@@ -71,3 +72,32 @@ for opt in --tid=2 '--pid 2' '--pid 1,2 --tid 2,5'; do
 done
 expect_exit 1 mt-report --tid 3 in.mt >out 2>err
 contains err "in.mt: none of its 11 spans is counted"
+
+# kernel frames (known in FXT by a kernel address) and decode gaps (by
+# their names) are left out by default and counted with --kind, from the
+# stream and from its FXT file alike
+cat >k.txt <<'END'
+SPAN start=0.000000010 end=0.000000020 pid=3 tid=3 depth=1 kind=kernel address=0xffffffff81000000 name="do_syscall_64"
+SPAN start=0.000000030 end=0.000000035 pid=3 tid=3 depth=1 kind=gap name="[decode error: overflow]"
+SPAN start=0.000000000 end=0.000000040 pid=3 tid=3 depth=0 kind=function address=0x401000 name="h"
+END
+mt-asm k.txt >k.mt
+mt-fxt k.mt >k.fxt
+for f in k.mt k.fxt; do
+	mt-report --json $f >k.json
+	report_json k.json >got
+	echo 'h 1 40 40 40 40 40 40' >want.k
+	same_file want.k got
+	mt-report --json --kind kernel,gap,function $f >k.json
+	report_json k.json >got
+	cat >want.k <<'END'
+[decode error: overflow] 1 5 5 5 5 5 5
+do_syscall_64 1 10 10 10 10 10 10
+h 1 40 25 40 40 40 40
+END
+	same_file want.k got
+	mt-report --json --kind kernel $f >k.json
+	report_json k.json >got
+	echo 'do_syscall_64 1 10 10 10 10 10 10' >want.k
+	same_file want.k got
+done
