@@ -103,13 +103,14 @@ static void kinds_parse(const char *arg)
 /* ---- the calls, gathered from either input ---- */
 
 /*
- * Every counted span of the input, 40 bytes each: spans are nested by
- * their start times, which come in no useful order in an mt stream (spans
- * are written when they end), so all of them are held and sorted.
+ * Every counted span of the input, 32 bytes each. Calls are nested by
+ * their times, and the stream leaves the order of spans to the producer
+ * (mt-stacks writes them when they end, but parents before children among
+ * equal starts; mt-slice --match walks back through them): all of them
+ * are held and sorted.
  */
 struct call {
 	uint64_t start, end;
-	uint64_t seq;    /* input order */
 	uint32_t thread; /* index in threads */
 	uint32_t fn;     /* id in names */
 	int32_t depth;   /* the input's: breaks ties of equal starts */
@@ -143,7 +144,6 @@ static void add_call(uint32_t pid, uint32_t tid, uint64_t start, uint64_t end,
 		die(MT_EXIT_SYSTEM, "out of memory");
 	c->start = start;
 	c->end = end < start ? start : end;
-	c->seq = ncalls;
 	c->thread = th;
 	c->depth = depth;
 	ncalls++;
@@ -376,7 +376,9 @@ static int by_start(const void *a, const void *b)
 		return x->start < y->start ? -1 : 1;
 	if (x->depth != y->depth)
 		return x->depth < y->depth ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	/* siblings starting together: the shorter first, so that the
+	 * longer stays open for what nests in it */
+	return x->end < y->end ? -1 : x->end > y->end;
 }
 
 /* c lies in p, p shallower; a span starting where a longer p ends is not

@@ -101,3 +101,25 @@ END
 	echo 'do_syscall_64 1 10 10 10 10 10 10' >want.k
 	same_file want.k got
 done
+
+# siblings starting together, a zero-length one written after the other
+# (as mt-slice --match may write them): the deeper call nests in the
+# longer one whatever the order
+cat >z.txt <<'END'
+SPAN start=0.000000000 end=0.000000100 pid=4 tid=4 depth=0 kind=function name="top"
+SPAN start=0.000000010 end=0.000000050 pid=4 tid=4 depth=1 kind=function name="b"
+SPAN start=0.000000020 end=0.000000030 pid=4 tid=4 depth=2 kind=function name="c"
+SPAN start=0.000000010 end=0.000000010 pid=4 tid=4 depth=1 kind=function name="a"
+END
+cat >want.z <<'END'
+a 1 0 0 0 0 0 0
+b 1 40 30 40 40 40 40
+c 1 10 10 10 10 10 10
+top 1 100 60 100 100 100 100
+END
+mt-asm z.txt >z.mt
+mt-report --json z.mt >z.json
+report_json z.json >got
+same_file want.z got
+report_truth z.mt >truth
+same_file want.z truth
