@@ -3,8 +3,9 @@
 # every function of mt-stacks' spans, computed without a stack from
 # mt-dump's text (report_truth); the calls agree with gen-perf-script's
 # truth; the same numbers from the stream's FXT file (mt-fxt), gzip'd,
-# and from begin/end pairs (fxt-be, fxt-mtrace); the text prints the JSON's numbers;
-# --by and -n order and cut the rows.
+# and from begin/end pairs (fxt-be, fxt-mtrace); the text prints the
+# JSON's numbers; --by and -n order and cut the rows; the orders of spans
+# mt-slice writes (--match, a window) change nothing.
 . "$MT_TOP/tests/lib.sh"
 
 gen-perf-script --lines 12000 --seed 5 --threads 3 --start-depth 4 --no-errors \
@@ -73,4 +74,16 @@ sys.exit(v != sorted(v))' k.json $key || fail "--by $key: rows out of order"
 	mt-report --by $key spans.mt | head -n 4 >h4
 	same_file h4 n3
 	same_file h4 l3
+done
+
+# whatever the order of the spans: mt-slice --match writes descendants
+# walking back, a window's spans open at its start last
+mt-slice --match '^(__poll|sysmalloc)$' spans.mt >m.mt
+mt-slice --from 200us --to 400us spans.mt >w.mt
+for f in m.mt w.mt; do
+	report_truth $f >want.m
+	[ -s want.m ] || fail "$f: no spans"
+	mt-report --json $f >m.json
+	report_json m.json >got.m
+	same_file want.m got.m
 done
