@@ -30,8 +30,6 @@ TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-reco
 mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
 mt-report_LIBS := -lz
-# interim (merge): the FXT path still uses the test tier's checker
-mt-report_OBJS = $(HELPER_LIB_OBJ)
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 mt-record_OBJS := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o \

@@ -231,6 +231,26 @@ report_truth() {
 	rm -f truth.durs truth.sums truth.q truth.s
 }
 
+# report_close WANT GOT: report_truth lines agree with mt-report's as its
+# sketch allows (docs/mt-report.1): names, calls, total, self, min and max
+# exact, median and p99 within 1/128 of the truth.
+report_close() {
+	awk 'NR == FNR { w[FNR] = $0; n = FNR; next }
+	function name(s,  i) { for (i = 0; i < 7; i++) sub(/ [^ ]*$/, "", s); return s }
+	function far(g, t) { return (g > t ? g - t : t - g) * 128 > t }
+	{
+		if (!(FNR in w)) { print "extra: " $0; bad = 1; next }
+		k = split(w[FNR], t, " ")
+		if (name(w[FNR]) != name($0) || NF != k) { print "want: " w[FNR]; print "got:  " $0; bad = 1; next }
+		for (i = NF - 6; i <= NF; i++)
+			if (i == NF - 2 || i == NF - 1 ? far($i, t[i]) : $i != t[i]) {
+				print "want: " w[FNR]; print "got:  " $0; bad = 1; next
+			}
+	}
+	END { if (FNR != n) { print "lines: want " n ", got " FNR; bad = 1 } exit bad }' "$1" "$2" ||
+		fail "$2 differs from $1 beyond the sketch's bound"
+}
+
 # report_json JSON: mt-report --json's output as report_truth prints it
 # (sorted by name; a name's \u00XX escapes as the bytes), checking that it
 # parses.
