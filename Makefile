@@ -22,13 +22,15 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/perfevent.c \
 	common/fxtread.c common/fxtwrite.c \
 	common/tidmap.c common/names.c common/proc.c common/quote.c common/nest.c \
-	common/gzin.c \
+	common/gzin.c common/extsort.c \
 	common/symtab.c common/dwline.c common/procsyms.c common/regex.c
 TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c \
-	common/spawn.c common/regexopt.c
-TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-record
+	common/spawn.c common/regexopt.c common/idlist.c
+TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-record \
+	mt-report
 mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
+mt-report_LIBS := -lz
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 # the uprobe engine (mt-record/uprobe.h; mt-record/uprobe.mk links it into
 # its test driver too)

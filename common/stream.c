@@ -50,13 +50,12 @@ static void reader_zero(struct mt_reader *r)
 	r->fd = -1;
 }
 
-int mt_reader_init_fd(struct mt_reader *r, int fd, const void *prefix,
-		      size_t prefix_len)
+int mt_reader_init_fn(struct mt_reader *r, mt_read_fn fn, void *ctx,
+		      const void *prefix, size_t prefix_len)
 {
 	reader_zero(r);
-	r->read = read_fd;
-	r->ctx = r;
-	r->fd = fd;
+	r->read = fn;
+	r->ctx = ctx;
 	if (prefix_len) {
 		r->cap = prefix_len > READ_CHUNK ? prefix_len : READ_CHUNK;
 		r->buf = malloc(r->cap);
@@ -66,6 +65,16 @@ int mt_reader_init_fd(struct mt_reader *r, int fd, const void *prefix,
 		r->end = prefix_len;
 	}
 	return 0;
+}
+
+int mt_reader_init_fd(struct mt_reader *r, int fd, const void *prefix,
+		      size_t prefix_len)
+{
+	int err = mt_reader_init_fn(r, read_fd, NULL, prefix, prefix_len);
+
+	r->ctx = r;
+	r->fd = fd;
+	return err;
 }
 
 void mt_reader_init_mem(struct mt_reader *r, const void *data, size_t len)

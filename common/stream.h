@@ -257,6 +257,11 @@ struct mt_reader {
 int mt_reader_init_fd(struct mt_reader *r, int fd, const void *prefix,
 		      size_t prefix_len);
 
+/* The same from a source of bytes: fn(ctx, ...) (a pipe, gzip data:
+ * common/gzin.h); its errors end the read as the reader's. */
+int mt_reader_init_fn(struct mt_reader *r, mt_read_fn fn, void *ctx,
+		      const void *prefix, size_t prefix_len);
+
 /* Read a stream held in memory (not copied: data must outlive r). */
 void mt_reader_init_mem(struct mt_reader *r, const void *data, size_t len);
 

@@ -16,6 +16,7 @@
 #include "duration.h"
 #include "err.h"
 #include "fxtread.h"
+#include "idlist.h"
 #include "output.h"
 #include "slice.h"
 #include "stream.h"
@@ -34,46 +35,11 @@ static int have_base;
 
 /* ---- --pid and --tid lists ---- */
 
-struct idlist {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-static struct idlist pids, tids;
-
-static void parse_list(struct idlist *l, const char *s, const char *opt)
-{
-	char *end;
-
-	while (*s) {
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(s, &end, 10);
-		if (end == s || errno || v >= MT_NONE32 || (*end && *end != ','))
-			die(MT_EXIT_USAGE, "%s: expected numbers separated by commas: %s",
-			    opt, s);
-		grow_or_die(&l->v, &l->cap, l->n, sizeof(*l->v));
-		l->v[l->n++] = (uint32_t)v;
-		s = *end ? end + 1 : end;
-	}
-}
-
-static int in_list(const struct idlist *l, uint32_t id)
-{
-	size_t i;
-
-	if (!l->n)
-		return 1;
-	for (i = 0; i < l->n; i++)
-		if (l->v[i] == id)
-			return 1;
-	return 0;
-}
+static struct mt_idlist pids, tids;
 
 int thread_kept(uint32_t pid, uint32_t tid)
 {
-	return in_list(&pids, pid) && in_list(&tids, tid);
+	return mt_idlist_has(&pids, pid) && mt_idlist_has(&tids, tid);
 }
 
 /* ---- the window ---- */
@@ -180,10 +146,10 @@ static void parse_options(int argc, char **argv, struct mt_filter_io *io,
 			have_min = 1;
 			break;
 		case OPT_PID:
-			parse_list(&pids, optarg, "--pid");
+			mt_idlist_parse_or_die(&pids, optarg, "--pid");
 			break;
 		case OPT_TID:
-			parse_list(&tids, optarg, "--tid");
+			mt_idlist_parse_or_die(&tids, optarg, "--tid");
 			break;
 		case OPT_MATCH:
 			mt_regex_option(&match_rx, "--match", optarg);

@@ -1,19 +1,20 @@
 /*
  * The replay: the slice events a first pass noted (replay_note), sorted on
- * disk by (thread, time, file order), in runs merged a few at a time, and
+ * disk by (thread, time, file order) (common/extsort.h), and
  * replayed one thread at a time through Perfetto's slice tracker
  * (importers/common/slice_tracker.cc; docs/fxt.md 2.6), which gives every
  * slice its end and depth. The decision for each event, one byte an event
  * in file order, goes to a temporary file that the second pass reads as it
  * goes (replay_next). Memory is bounded by the threads, the stack depth and
  * the fixed buffers (SORT_RUN records in the sort, SORT_FANIN run buffers
- * in a merge).
+ * in a merge: extsort.h).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "die.h"
+#include "extsort.h"
 #include "fxtread.h"
 #include "nest.h"
 #include "slice.h"
@@ -29,29 +30,14 @@ struct srec {
 
 #define SORT_RUN (1u << 15) /* records sorted in memory at a time */
 #define SORT_FANIN 32       /* runs merged at a time */
-#define SORT_BUF 256        /* records buffered per run while merging */
 
-struct run {
-	uint64_t off, n; /* in records */
-};
-
-static FILE *fx_runs, *fx_dec;
-static struct srec *run_buf;
-static size_t run_n;
-static struct run *runs;
-static size_t nruns, runs_cap;
-static uint64_t runs_end, fx_seq;
+static struct mt_extsort fx_sort;
+static FILE *fx_dec;
+static uint64_t fx_seq;
 static int64_t fx_max_ts;
 
 uint64_t replay_nevents;
 unsigned long long replay_nsteps, replay_nshort;
-
-static void add_run(uint64_t off, uint64_t n)
-{
-	grow_or_die(&runs, &runs_cap, nruns, sizeof(*runs));
-	runs[nruns].off = off;
-	runs[nruns++].n = n;
-}
 
 static int by_thread_start(const void *a, const void *b)
 {
@@ -64,40 +50,28 @@ static int by_thread_start(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void run_out(void)
+static void sort_check(int err)
 {
-	if (!run_n)
-		return;
-	if (!fx_runs)
-		fx_runs = tmp_open();
-	qsort(run_buf, run_n, sizeof(*run_buf), by_thread_start);
-	tmp_io(1, fx_runs, run_buf, run_n * sizeof(*run_buf),
-	    runs_end * sizeof(*run_buf));
-	add_run(runs_end, run_n);
-	runs_end += run_n;
-	run_n = 0;
+	if (err)
+		die_mt(err, "sorting the slice events in a temporary file");
 }
 
 void replay_note(uint32_t th, unsigned type, uint64_t ts, uint64_t end,
 		 int match)
 {
-	struct srec *r;
+	struct srec r;
 
-	if (!run_buf) {
-		run_buf = malloc(SORT_RUN * sizeof(*run_buf));
-		if (!run_buf)
-			die(MT_EXIT_SYSTEM, "out of memory");
-	}
-	if (run_n == SORT_RUN)
-		run_out();
-	r = &run_buf[run_n++];
-	memset(r, 0, sizeof(*r));
-	r->ts = ts;
-	r->end = end;
-	r->seq = fx_seq++;
-	r->th = th;
-	r->type = (uint8_t)type;
-	r->match = (uint8_t)match;
+	if (!fx_seq)
+		sort_check(mt_extsort_init(&fx_sort, sizeof(r), by_thread_start,
+					   SORT_RUN, SORT_FANIN));
+	memset(&r, 0, sizeof(r));
+	r.ts = ts;
+	r.end = end;
+	r.seq = fx_seq++;
+	r.th = th;
+	r.type = (uint8_t)type;
+	r.match = (uint8_t)match;
+	sort_check(mt_extsort_add(&fx_sort, &r));
 }
 
 /* threads of the first pass, by (pid, tid) */
@@ -113,112 +87,6 @@ uint32_t replay_thread(uint64_t pid, uint64_t tid)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	return i;
 }
-/* ---- the sort on disk ---- */
-
-struct cursor {
-	uint64_t off, left; /* in records, in the run file */
-	struct srec buf[SORT_BUF];
-	size_t pos, n;
-};
-
-static struct cursor *cursors;
-
-static const struct srec *cursor_peek(FILE *f, struct cursor *c)
-{
-	if (c->pos == c->n) {
-		size_t k = c->left < SORT_BUF ? (size_t)c->left : SORT_BUF;
-
-		if (!k)
-			return NULL;
-		tmp_io(0, f, c->buf, k * sizeof(*c->buf), c->off * sizeof(*c->buf));
-		c->off += k;
-		c->left -= k;
-		c->pos = 0;
-		c->n = k;
-	}
-	return &c->buf[c->pos];
-}
-
-/* Merge runs[from, to) of f in order, each record to sink. */
-static void merge(FILE *f, size_t from, size_t to,
-		  void (*sink)(const struct srec *))
-{
-	size_t i, k = to - from;
-
-	for (i = 0; i < k; i++) {
-		cursors[i].off = runs[from + i].off;
-		cursors[i].left = runs[from + i].n;
-		cursors[i].pos = cursors[i].n = 0;
-	}
-	for (;;) {
-		const struct srec *best = NULL, *r;
-		size_t bi = 0;
-
-		for (i = 0; i < k; i++)
-			if ((r = cursor_peek(f, &cursors[i])) &&
-			    (!best || by_thread_start(r, best) < 0)) {
-				best = r;
-				bi = i;
-			}
-		if (!best)
-			return;
-		sink(best);
-		cursors[bi].pos++;
-	}
-}
-
-static FILE *merge_to;
-static struct srec merge_out[SORT_BUF];
-static size_t merge_n;
-static uint64_t merge_end;
-
-static void merge_flush(void)
-{
-	tmp_io(1, merge_to, merge_out, merge_n * sizeof(*merge_out),
-	    merge_end * sizeof(*merge_out));
-	merge_end += merge_n;
-	merge_n = 0;
-}
-
-static void to_file(const struct srec *r)
-{
-	merge_out[merge_n++] = *r;
-	if (merge_n == SORT_BUF)
-		merge_flush();
-}
-
-/* Merge passes until few enough runs are left for the last one. */
-static void merge_down(void)
-{
-	while (nruns > SORT_FANIN) {
-		struct run *old = runs;
-		size_t nold = nruns, i;
-
-		runs = NULL;
-		nruns = runs_cap = 0;
-		merge_to = tmp_open();
-		merge_end = 0;
-		for (i = 0; i < nold; i += SORT_FANIN) {
-			uint64_t off = merge_end;
-			size_t to = i + SORT_FANIN < nold ? i + SORT_FANIN : nold;
-			struct run *keep = runs;
-			size_t nkeep = nruns, ckeep = runs_cap;
-
-			/* merge() reads runs[]: point it at the old ones */
-			runs = old;
-			merge(fx_runs, i, to, to_file);
-			runs = keep;
-			nruns = nkeep;
-			runs_cap = ckeep;
-			merge_flush();
-			add_run(off, merge_end - off);
-		}
-		free(old);
-		fclose(fx_runs);
-		fx_runs = merge_to;
-	}
-}
-
 /* ---- the decisions: one byte an event, written through a window ---- */
 
 #define DEC_WIN (1u << 13)
@@ -401,30 +269,28 @@ static void replay(const struct srec *r)
 void replay_decide(int depth_only, int64_t max_ts)
 {
 	static const struct mt_nest_ops ops = { .pop = rpop };
+	const void *r;
+	int got;
 
 	dec_depth_only = depth_only;
 	fx_max_ts = max_ts;
-	run_out();
-	free(run_buf);
-	run_buf = NULL;
+	if (!fx_seq)
+		sort_check(mt_extsort_init(&fx_sort, sizeof(struct srec),
+					   by_thread_start, SORT_RUN, SORT_FANIN));
+	sort_check(mt_extsort_sort(&fx_sort));
 	fx_dec = tmp_open();
 	replay_nevents = fx_seq;
 	if (ftruncate(fileno(fx_dec), (off_t)fx_seq))
 		die_errno(MT_EXIT_SYSTEM, "a temporary file");
-	cursors = malloc(SORT_FANIN * sizeof(*cursors));
-	if (!cursors)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	merge_down();
 	mt_nest_init(&nest, sizeof(struct rframe), &ops, NULL);
-	merge(fx_runs, 0, nruns, replay);
+	while ((got = mt_extsort_next(&fx_sort, &r)) > 0)
+		replay(r);
+	sort_check(got);
 	mt_nest_clear(&nest);
 	replay_nsteps = nest.steps;
 	mt_nest_release(&nest);
 	dec_flush();
-	free(cursors);
-	free(runs);
-	if (fx_runs)
-		fclose(fx_runs);
+	mt_extsort_release(&fx_sort);
 	fx_seq = 0;
 }
 

@@ -35,14 +35,8 @@ echo
 echo "perf script text ($out/demo.perf.txt), first lines:"
 grep -v '^#' "$out/demo.perf.txt" | head -n 3 | cut -c1-150
 echo
-echo "the slowest calls:"
-"$bin/mt-dump" "$out/demo.spans" | awk '/ SPAN / && /kind=function/ {
-	for (i = 1; i <= NF; i++) {
-		if ($i ~ /^start=/) s = substr($i, 7) + 0
-		if ($i ~ /^end=/) e = substr($i, 5) + 0
-		if ($i ~ /^name=/) n = substr($i, 6)
-	}
-	printf "%12.1f us  %s\n", (e - s) * 1e6, n }' | sort -rn | head -n 5
+echo "where the time went (mt-report: calls, inclusive and self time per function):"
+"$bin/mt-report" -n 5 "$out/demo.spans"
 echo
 "$BUILD/tests/fxt-check" demo.fxt
 echo

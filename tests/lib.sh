@@ -176,3 +176,89 @@ group_ends() {
 	}
 	END { print n + 0 }' "$1"
 }
+
+# report_truth DUMP [KINDS]: what mt-report should print for the mt-dump
+# text DUMP, found without a stack: per function (spans of kinds matching
+# the regex KINDS, function by default; every span without a name is
+# "[unknown]"), "name calls total self min median p99 max", sorted by name.
+# A call's parent is the deepest counted span of its thread that contains
+# it; its total counts unless a span of its name contains it; quantiles by
+# nearest rank. Quadratic per thread: for small traces.
+report_truth() {
+	mt-dump "$1" | awk -v kinds="^(${2:-function})\$" '/ SPAN / {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		if (f["kind"] !~ kinds) next
+		name = "[unknown]"
+		if ($0 ~ / name="/) { name = $0; sub(/.* name="/, "", name); sub(/" dso=.*/, "", name) }
+		s = f["start"]; e = f["end"]; sub(/\./, "", s); sub(/\./, "", e)
+		n++; th[n] = f["pid"] "/" f["tid"]; st[n] = s + 0; en[n] = e + 0
+		dp[n] = f["depth"] + 0; nm[n] = name
+	}
+	function inside(c, p) {
+		return th[c] == th[p] && st[p] <= st[c] && en[c] <= en[p] &&
+			dp[p] < dp[c] && !(st[c] == en[p] && st[p] < en[p])
+	}
+	END {
+		for (c = 1; c <= n; c++) {
+			d = en[c] - st[c]; par = 0; rec = 0
+			for (p = 1; p <= n; p++) {
+				if (p == c || !inside(c, p)) continue
+				if (nm[p] == nm[c]) rec = 1
+				if (!par || dp[p] > dp[par]) par = p
+			}
+			calls[nm[c]]++; self[nm[c]] += d; kid[c] += 0
+			if (!rec) total[nm[c]] += d
+			if (par) kid[par] += d
+			print nm[c] "\t" d > "truth.durs"
+		}
+		for (c = 1; c <= n; c++) {
+			d = en[c] - st[c] - kid[c]
+			self[nm[c]] += (d > 0 ? d : 0) - (en[c] - st[c])
+		}
+		for (x in calls) printf "%s\t%d\t%.0f\t%.0f\n", x, calls[x], total[x], self[x] > "truth.sums"
+	}'
+	sort -t '	' -k1,1 -k2,2n truth.durs | awk -F'\t' '
+	function flush() {
+		if (cur == "") return
+		printf "%s\t%.0f\t%.0f\t%.0f\t%.0f\n", cur, v[1], v[int((k + 1) / 2)],
+			v[int((k * 99 + 99) / 100)], v[k]
+	}
+	$1 != cur { flush(); cur = $1; k = 0 }
+	{ v[++k] = $2 }
+	END { flush() }' >truth.q
+	sort -t '	' -k1,1 truth.sums >truth.s
+	join -t '	' truth.s truth.q | tr '\t' ' '
+	rm -f truth.durs truth.sums truth.q truth.s
+}
+
+# report_close WANT GOT: report_truth lines agree with mt-report's as its
+# sketch allows (docs/mt-report.1): names, calls, total, self, min and max
+# exact, median and p99 within 1/128 of the truth.
+report_close() {
+	awk 'NR == FNR { w[FNR] = $0; n = FNR; next }
+	function name(s,  i) { for (i = 0; i < 7; i++) sub(/ [^ ]*$/, "", s); return s }
+	function far(g, t) { return (g > t ? g - t : t - g) * 128 > t }
+	{
+		if (!(FNR in w)) { print "extra: " $0; bad = 1; next }
+		k = split(w[FNR], t, " ")
+		if (name(w[FNR]) != name($0) || NF != k) { print "want: " w[FNR]; print "got:  " $0; bad = 1; next }
+		for (i = NF - 6; i <= NF; i++)
+			if (i == NF - 2 || i == NF - 1 ? far($i, t[i]) : $i != t[i]) {
+				print "want: " w[FNR]; print "got:  " $0; bad = 1; next
+			}
+	}
+	END { if (FNR != n) { print "lines: want " n ", got " FNR; bad = 1 } exit bad }' "$1" "$2" ||
+		fail "$2 differs from $1 beyond the sketch's bound"
+}
+
+# report_json JSON: mt-report --json's output as report_truth prints it
+# (sorted by name; a name's \u00XX escapes as the bytes), checking that it
+# parses.
+report_json() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for f in sorted(d["functions"], key=lambda f: f["name"].encode("latin-1")):
+    print(f["name"], *(f[k] for k in ("calls", "total_ns", "self_ns",
+          "min_ns", "median_ns", "p99_ns", "max_ns")))' "$1" | sort
+}

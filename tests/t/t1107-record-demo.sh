@@ -18,6 +18,9 @@ contains check "problems: none"
 # one thread: the wall-clock mark is on the program's track, not its own
 contains check " 1 threads;"
 contains demo.out "Wrote demo.fxt: open https://ui.perfetto.dev"
+contains demo.out "where the time went (mt-report"
+grep -q '^ *total  *self  *calls  *min  *median  *p99  *max  function$' demo.out ||
+	fail "no mt-report table in the demo's output"
 fxt-check --names demo.fxt >names 2>/dev/null || true
 grep -q handle_request names || grep -q handle_request "$BUILD/demo/demo.perf.txt" ||
 	fail "no handle_request in the demo's trace"
