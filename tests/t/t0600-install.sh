@@ -8,7 +8,10 @@
 dest=$PWD/dest
 make -s -j2 -C "$MT_TOP" BUILD="$PWD/build" install DESTDIR="$dest" PREFIX=/opt/mt >make.log 2>&1 ||
 	{ cat make.log >&2; fail "make install"; }
-for t in mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols; do
+# every tool the Makefile builds
+tools=$(make -s --no-print-directory -C "$MT_TOP" print-tools)
+[ -n "$tools" ] || fail "no TOOLS in the Makefile"
+for t in $tools; do
 	[ -x "$dest/opt/mt/bin/$t" ] || fail "$t not installed"
 	[ -f "$dest/opt/mt/share/man/man1/$t.1" ] || fail "$t.1 not installed"
 	"$dest/opt/mt/bin/$t" --help | grep -q "^usage: $t " || fail "$t --help"

@@ -11,7 +11,9 @@
 for c in dpkg dpkg-deb dpkg-shlibdeps readelf; do
 	command -v $c >/dev/null 2>&1 || { echo "skip: no $c"; exit 0; }
 done
-tools="mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-record"
+# every tool the Makefile builds
+tools=$(make -s --no-print-directory -C "$MT_TOP" print-tools)
+[ -n "$tools" ] || fail "no TOOLS in the Makefile"
 
 # a build of its own, without sanitizers whatever the tests' build is
 make -s -j2 -C "$MT_TOP" BUILD="$PWD/build" SAN= deb >make.out 2>make.log ||
