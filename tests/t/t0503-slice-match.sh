@@ -18,14 +18,18 @@ related() {
 	function within(a, b) {
 		return s[b] <= s[a] && e[a] <= e[b] && !(s[a] == e[b] && s[b] < e[b])
 	}
+	# only the matches of the same thread can relate a span: they are
+	# listed per thread, so each span is compared with those alone
 	{
 		n++; pid[n] = $1; tid[n] = $2; d[n] = $3; s[n] = $4 + 0; e[n] = $5 + 0
-		name[n] = $7; m[n] = ($7 ~ re) }
+		name[n] = $7; m[n] = ($7 ~ re)
+		if (m[n]) { th = $1 SUBSEP $2; nm[th]++; mi[th, nm[th]] = n } }
 	END {
 		for (i = 1; i <= n; i++) {
 			keep = m[i]
-			for (j = 1; j <= n && !keep; j++) {
-				if (!m[j] || tid[j] != tid[i] || pid[j] != pid[i]) continue
+			th = pid[i] SUBSEP tid[i]
+			for (k = 1; k <= nm[th] && !keep; k++) {
+				j = mi[th, k]
 				if (d[i] < d[j] && within(j, i)) keep = 1
 				if (d[i] > d[j] && within(i, j)) keep = 1
 			}
