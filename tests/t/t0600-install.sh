@@ -6,7 +6,11 @@
 . "$MT_TOP/tests/lib.sh"
 
 dest=$PWD/dest
-make -s -j2 -C "$MT_TOP" BUILD="$PWD/build" install DESTDIR="$dest" PREFIX=/opt/mt >make.log 2>&1 ||
+# from the tests' own build (plain, or the ASan pass's: nothing to rebuild)
+build=$(dirname "$MT_BIN")
+san=
+case $build in */asan) san=1 ;; esac
+make -s -j2 -C "$MT_TOP" BUILD="$build" SAN=$san install DESTDIR="$dest" PREFIX=/opt/mt >make.log 2>&1 ||
 	{ cat make.log >&2; fail "make install"; }
 # every tool the Makefile builds
 tools=$(make -s --no-print-directory -C "$MT_TOP" print-tools)

@@ -15,12 +15,15 @@ done
 tools=$(make -s --no-print-directory -C "$MT_TOP" print-tools)
 [ -n "$tools" ] || fail "no TOOLS in the Makefile"
 
-# a build of its own, without sanitizers whatever the tests' build is
-make -s -j2 -C "$MT_TOP" BUILD="$PWD/build" SAN= deb >make.out 2>make.log ||
+# the tests' plain build, also in the ASan pass (a package of sanitized
+# binaries is no package): make check's first pass has built it
+build=$(dirname "$MT_BIN")
+build=${build%/asan}
+make -s -j2 -C "$MT_TOP" BUILD="$build" SAN= deb >make.out 2>make.log ||
 	{ cat make.log make.out >&2; fail "make deb"; }
-v=$("$PWD/build/bin/mt-fxt" --version | awk '{ print $3 }')
+v=$("$build/bin/mt-fxt" --version | awk '{ print $3 }')
 arch=$(dpkg --print-architecture)
-deb=$PWD/build/mt-trace_$v-1_$arch.deb
+deb=$build/mt-trace_$v-1_$arch.deb
 [ "$(tail -n 1 make.out)" = "$deb" ] || { cat make.out >&2; fail "make deb did not print $deb"; }
 [ -f "$deb" ] || fail "no $deb"
 
@@ -91,7 +94,7 @@ for t in $tools; do
 	[ "$("$bin/$t" --version)" = "$t (mt) $v" ] || fail "$t --version"
 	! readelf -S "$bin/$t" | grep -q '\.symtab' || fail "$t is not stripped"
 done
-readelf -S "$PWD/build/bin/mt-fxt" | grep -q '\.symtab' || fail "make deb stripped the build's mt-fxt"
+readelf -S "$build/bin/mt-fxt" | grep -q '\.symtab' || fail "make deb stripped the build's mt-fxt"
 gen-perf-script --lines 20000 --seed 4 --threads 2 |
 	"$bin/mt-script-parse" | "$bin/mt-stacks" |
 	"$bin/mt-slice" --min-duration 100ns 2>/dev/null | "$bin/mt-fxt" -o trace.fxt
