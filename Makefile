@@ -64,7 +64,7 @@ HELPER_SRC := $(filter-out $(HELPER_LIB_SRC),$(wildcard tests/helpers/*.c))
 HELPER_BIN := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz-*.c)
 
-.PHONY: all print-tools check check-long test unit-test tool-test asan-test fuzz-test bench \
+.PHONY: all print-tools print-tool-lib check check-long test unit-test tool-test asan-test fuzz-test bench \
 	demo install uninstall deb clean help deps
 
 all: $(TOOL_BIN)
@@ -193,9 +193,12 @@ deb: all
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(TOOLS:%=$(DESTDIR)$(PREFIX)/share/man/man1/%.1)
 
-# the tools' names, for the tests of make install and make deb
+# the tools' names, for the tests of make install and make deb; the tool
+# tier's sources, which tests/fuzz/run leaves out of the fuzzers' library
 print-tools:
 	@echo $(TOOLS)
+print-tool-lib:
+	@echo $(TOOL_LIB_SRC)
 
 clean:
 	rm -rf $(BUILD)
