@@ -63,9 +63,10 @@ static unsigned char raw_buf[1 << 18];
 static size_t raw_pos, raw_len;
 
 /* The file's bytes (the sniffed ones first), read many records at a
- * time. */
+ * time; ctx is the slice. */
 static ssize_t raw_read(void *ctx, void *p, size_t n)
 {
+	const struct slice *sl = ctx;
 	size_t got = 0;
 
 	if (src_pre_pos < src_pre_len) {
@@ -81,7 +82,7 @@ static ssize_t raw_read(void *ctx, void *p, size_t n)
 			k = read(src_fd, raw_buf, sizeof(raw_buf));
 		while (k < 0 && errno == EINTR);
 		if (k < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
+			die_errno(MT_EXIT_SYSTEM, "%s", sl->in_name);
 		raw_pos = 0;
 		raw_len = (size_t)k;
 		if (!k)
@@ -93,9 +94,10 @@ static ssize_t raw_read(void *ctx, void *p, size_t n)
 	return (ssize_t)got;
 }
 
-/* The decompressed bytes. */
+/* The decompressed bytes; ctx is the slice. */
 static ssize_t gz_read(void *ctx, void *p, size_t n)
 {
+	const char *in_name = ((const struct slice *)ctx)->in_name;
 	ssize_t k = mt_gzin_read(&gz, p, n);
 
 	if (k == MT_ETRUNCATED)
@@ -145,10 +147,10 @@ static void buf_add(struct mt_buf *b, const void *p, size_t n)
 static struct mt_buf tmp_out; /* the record rewritten last */
 static struct mt_fxtw fw;     /* appends to tmp_out */
 
-static void fxt_check(int err)
+static void fxt_check(const struct slice *sl, int err)
 {
 	if (err)
-		die_mt(err, "%s: writing FXT", in_name);
+		die_mt(err, "%s: writing FXT", sl->in_name);
 }
 
 static uint64_t field(uint64_t w, unsigned lo, unsigned hi)
@@ -229,7 +231,8 @@ static struct mt_fxtw_arg inline_arg(const struct mt_fxt_arg *a,
  * flags after its arguments, its bytes as they are but for the time, the
  * type's fields and the flags.
  */
-static void again_as_is(const struct mt_fxt_record *rec, uint64_t ts,
+static void again_as_is(const struct slice *sl,
+			const struct mt_fxt_record *rec, uint64_t ts,
 			uint64_t end, const struct flags *f)
 {
 	const struct mt_fxt_event *ev = &rec->u.event;
@@ -237,8 +240,8 @@ static void again_as_is(const struct mt_fxt_record *rec, uint64_t ts,
 	unsigned n = flags_fit(len / 8, (unsigned)field(rec->header, 20, 23), f);
 
 	mt_buf_reset(&tmp_out);
-	fxt_check(mt_fxtw_event_again(&fw, ev->type, rec->raw, len, ts, f->a, n,
-				      end));
+	fxt_check(sl, mt_fxtw_event_again(&fw, ev->type, rec->raw, len, ts, f->a,
+					  n, end));
 }
 
 /*
@@ -247,7 +250,8 @@ static void again_as_is(const struct mt_fxt_record *rec, uint64_t ts,
  * mean something else. As it is when the inline form would not fit in a
  * record.
  */
-static void again_inline(const struct mt_fxt_record *rec, uint64_t ts,
+static void again_inline(const struct slice *sl,
+			 const struct mt_fxt_record *rec, uint64_t ts,
 			 uint64_t end, const struct flags *f)
 {
 	const struct mt_fxt_event *ev = &rec->u.event;
@@ -262,7 +266,7 @@ static void again_inline(const struct mt_fxt_record *rec, uint64_t ts,
 	unsigned i, n;
 
 	if (ev->cat.len > 0x7fff || ev->name.len > 0x7fff) {
-		again_as_is(rec, ts, end, f);
+		again_as_is(sl, rec, ts, end, f);
 		return;
 	}
 	nw = 4 + mt_fxtw_str_words(e.cat) + mt_fxtw_str_words(e.name);
@@ -273,14 +277,14 @@ static void again_inline(const struct mt_fxt_record *rec, uint64_t ts,
 		nw += mt_fxtw_arg_words(&a[i]);
 	}
 	if (nw + 2 + 2 * 3 > MT_FXT_MAX_WORDS) {
-		again_as_is(rec, ts, end, f);
+		again_as_is(sl, rec, ts, end, f);
 		return;
 	}
 	n = flags_fit(nw, ev->nargs, f);
 	memcpy(a + ev->nargs, f->a, n * sizeof(*a));
 	e.nargs = ev->nargs + n;
 	mt_buf_reset(&tmp_out);
-	fxt_check(mt_fxtw_event(&fw, ev->type, &e, end));
+	fxt_check(sl, mt_fxtw_event(&fw, ev->type, &e, end));
 }
 
 /* ---- times: the window is in ns, records in ticks ---- */
@@ -291,18 +295,19 @@ static uint64_t to_ticks(uint64_t ns, uint64_t tps)
 		return ns;
 	return (uint64_t)((unsigned __int128)ns * tps / MT_FXT_TICKS_NS);
 }
-static int fxt_name_matches(const struct mt_fxt_event *ev)
+static int fxt_name_matches(const struct slice *sl,
+			    const struct mt_fxt_event *ev)
 {
 	const char *p = ev->name.p;
 	size_t len = ev->name.len;
 
-	if (!match_rx.re)
+	if (!sl->match_rx.re)
 		return 0;
 	if (!p) {
 		p = "";
 		len = 0;
 	}
-	return mt_regex_match_len(&match_rx, p, len);
+	return mt_regex_match_len(&sl->match_rx, p, len);
 }
 
 /* Whether the event makes or ends a slice on its thread's track: these,
@@ -321,7 +326,8 @@ static int slice_event(const struct mt_fxt_event *ev, int64_t ts, int64_t end)
 	}
 }
 
-static void fx_collect(const struct mt_fxt_event *ev, int64_t ts, int64_t end)
+static void fx_collect(const struct slice *sl, const struct mt_fxt_event *ev,
+		       int64_t ts, int64_t end)
 {
 	if (ts < fx_min_ts)
 		fx_min_ts = ts;
@@ -332,13 +338,14 @@ static void fx_collect(const struct mt_fxt_event *ev, int64_t ts, int64_t end)
 	if ((ev->type == MT_FXT_EV_BEGIN || (ev->type == MT_FXT_EV_COMPLETE &&
 	     end >= ts)) && ts < fx_min_start)
 		fx_min_start = ts;
-	if (!thread_kept((uint32_t)ev->thread.pid, (uint32_t)ev->thread.tid) ||
+	if (!thread_kept(sl, (uint32_t)ev->thread.pid,
+			 (uint32_t)ev->thread.tid) ||
 	    !slice_event(ev, ts, end))
 		return;
 	replay_note(replay_thread(ev->thread.pid, ev->thread.tid), ev->type,
 		   (uint64_t)ts, (uint64_t)end,
 		   ev->type != MT_FXT_EV_END && ev->type != MT_FXT_EV_INSTANT &&
-		   fxt_name_matches(ev));
+		   fxt_name_matches(sl, ev));
 }
 /* ---- the second pass: writing what was decided ---- */
 
@@ -394,12 +401,12 @@ static void fhold(const struct mt_fxt_event *ev, uint64_t key, uint64_t seq)
 }
 
 /* Hold an event as it is, its strings and thread inline. */
-static void fhold_as_is(const struct mt_fxt_record *rec, uint64_t key,
-			uint64_t seq)
+static void fhold_as_is(const struct slice *sl, const struct mt_fxt_record *rec,
+			uint64_t key, uint64_t seq)
 {
 	static const struct flags none;
 
-	again_inline(rec, rec->u.event.ts, rec->u.event.end_ts, &none);
+	again_inline(sl, rec, rec->u.event.ts, rec->u.event.end_ts, &none);
 	fhold(&rec->u.event, key, seq);
 }
 
@@ -419,23 +426,25 @@ static void close_later(const struct mt_fxt_record *rec)
 	fcloses[nfcloses++].tps = rec->provider->ticks_per_second;
 }
 
-static void close_at_end(const struct fclose *c)
+static void close_at_end(const struct slice *sl, const struct fclose *c)
 {
 	struct flags f = { .n = 0 };
 	struct mt_fxtw_event e = {
-		.thread = { 0, c->pid, c->tid }, .ts = to_ticks(win_to, c->tps),
+		.thread = { 0, c->pid, c->tid },
+		.ts = to_ticks(sl->win_to, c->tps),
 		.args = f.a,
 	};
 
 	add_flag(&f, "clipped end");
 	e.nargs = f.n;
 	mt_buf_reset(&tmp_out);
-	fxt_check(mt_fxtw_end(&fw, &e));
+	fxt_check(sl, mt_fxtw_end(&fw, &e));
 	emit_out();
 	nf_clipped++;
 }
 
-static void fxt_complete(const struct mt_fxt_record *rec, uint64_t s, uint64_t e,
+static void fxt_complete(const struct slice *sl,
+			 const struct mt_fxt_record *rec, uint64_t s, uint64_t e,
 			 uint64_t seq)
 {
 	const struct mt_fxt_event *ev = &rec->u.event;
@@ -443,18 +452,18 @@ static void fxt_complete(const struct mt_fxt_record *rec, uint64_t s, uint64_t e
 	uint64_t cs = s, ce = e;
 	struct flags f = { .n = 0 };
 
-	if (s < win_from) {
-		cs = win_from;
+	if (s < sl->win_from) {
+		cs = sl->win_from;
 		add_flag(&f, "clipped start");
 	}
-	if (win_to != MT_NONE64 && e > win_to) {
-		ce = win_to;
+	if (sl->win_to != MT_NONE64 && e > sl->win_to) {
+		ce = sl->win_to;
 		add_flag(&f, "clipped end");
 	}
 	if (f.n)
 		nf_clipped++;
-	if (cs == win_from && have_from) {
-		again_inline(rec, cs == s ? ev->ts : to_ticks(cs, tps),
+	if (cs == sl->win_from && sl->have_from) {
+		again_inline(sl, rec, cs == s ? ev->ts : to_ticks(cs, tps),
 			     ce == e ? ev->end_ts : to_ticks(ce, tps), &f);
 		fhold(ev, s, seq);
 		return;
@@ -464,49 +473,54 @@ static void fxt_complete(const struct mt_fxt_record *rec, uint64_t s, uint64_t e
 		nf_kept++;
 		return;
 	}
-	again_as_is(rec, cs == s ? ev->ts : to_ticks(cs, tps),
+	again_as_is(sl, rec, cs == s ? ev->ts : to_ticks(cs, tps),
 		    ce == e ? ev->end_ts : to_ticks(ce, tps), &f);
 	emit_out();
 }
 
-static void fxt_begin(const struct mt_fxt_record *rec, uint64_t ts, uint64_t seq)
+static void fxt_begin(const struct slice *sl, const struct mt_fxt_record *rec,
+		      uint64_t ts, uint64_t seq)
 {
 	const struct mt_fxt_event *ev = &rec->u.event;
 	struct flags f = { .n = 0 };
 
-	if (ts < win_from) {
+	if (ts < sl->win_from) {
 		add_flag(&f, "clipped start");
-		again_inline(rec, to_ticks(win_from, rec->provider->ticks_per_second),
+		again_inline(sl, rec,
+			     to_ticks(sl->win_from, rec->provider->ticks_per_second),
 			     0, &f);
 		fhold(ev, ts, seq);
 		nf_clipped++;
-	} else if (have_from && ts == win_from) {
-		fhold_as_is(rec, ts, seq);
+	} else if (sl->have_from && ts == sl->win_from) {
+		fhold_as_is(sl, rec, ts, seq);
 	} else {
 		out_bytes(rec->raw, rec->size);
 		nf_kept++;
 	}
 }
 
-static void fxt_end(const struct mt_fxt_record *rec, uint64_t ts, uint64_t seq)
+static void fxt_end(const struct slice *sl, const struct mt_fxt_record *rec,
+		    uint64_t ts, uint64_t seq)
 {
 	struct flags f = { .n = 0 };
 
-	if (win_to != MT_NONE64 && ts > win_to) {
+	if (sl->win_to != MT_NONE64 && ts > sl->win_to) {
 		add_flag(&f, "clipped end");
-		again_as_is(rec, to_ticks(win_to, rec->provider->ticks_per_second),
+		again_as_is(sl, rec,
+			    to_ticks(sl->win_to, rec->provider->ticks_per_second),
 			    0, &f);
 		emit_out();
 		nf_clipped++;
-	} else if (have_from && ts == win_from) {
-		fhold_as_is(rec, ts, seq);
+	} else if (sl->have_from && ts == sl->win_from) {
+		fhold_as_is(sl, rec, ts, seq);
 	} else {
 		out_bytes(rec->raw, rec->size);
 		nf_kept++;
 	}
 }
 
-static void fxt_event(const struct mt_fxt_record *rec)
+static void fxt_event(const struct slice *sl,
+		      const struct mt_fxt_record *rec)
 {
 	const struct mt_fxt_event *ev = &rec->u.event;
 	uint64_t tps = rec->provider->ticks_per_second;
@@ -519,14 +533,15 @@ static void fxt_event(const struct mt_fxt_record *rec)
 	     mt_fxt_ticks_to_ns(ev->end_ts, tps, &end)))
 		return; /* readers drop it too */
 	if (fx_pass == FX_COLLECT) {
-		fx_collect(ev, ts, end);
+		fx_collect(sl, ev, ts, end);
 		return;
 	}
-	if (!thread_kept((uint32_t)ev->thread.pid, (uint32_t)ev->thread.tid))
+	if (!thread_kept(sl, (uint32_t)ev->thread.pid,
+			 (uint32_t)ev->thread.tid))
 		return;
 	if (fx_pass == FX_PLAIN || !slice_event(ev, ts, end)) {
 		/* counters, async and flow events: by their time */
-		if (fx_pass == FX_PLAIN || time_kept((uint64_t)ts)) {
+		if (fx_pass == FX_PLAIN || time_kept(sl, (uint64_t)ts)) {
 			out_bytes(rec->raw, rec->size);
 			nf_kept++;
 		}
@@ -537,19 +552,19 @@ static void fxt_event(const struct mt_fxt_record *rec)
 		return;
 	switch (ev->type) {
 	case MT_FXT_EV_COMPLETE:
-		fxt_complete(rec, (uint64_t)ts, (uint64_t)end, seq);
+		fxt_complete(sl, rec, (uint64_t)ts, (uint64_t)end, seq);
 		return;
 	case MT_FXT_EV_BEGIN:
-		fxt_begin(rec, (uint64_t)ts, seq);
+		fxt_begin(sl, rec, (uint64_t)ts, seq);
 		if (d == D_CLOSE)
 			close_later(rec);
 		return;
 	case MT_FXT_EV_END:
-		fxt_end(rec, (uint64_t)ts, seq);
+		fxt_end(sl, rec, (uint64_t)ts, seq);
 		return;
 	default:
-		if (have_from && (uint64_t)ts == win_from) {
-			fhold_as_is(rec, (uint64_t)ts, seq);
+		if (sl->have_from && (uint64_t)ts == sl->win_from) {
+			fhold_as_is(sl, rec, (uint64_t)ts, seq);
 			return;
 		}
 		out_bytes(rec->raw, rec->size);
@@ -558,7 +573,7 @@ static void fxt_event(const struct mt_fxt_record *rec)
 	}
 }
 
-static void fxt_finish(void)
+static void fxt_finish(const struct slice *sl)
 {
 	size_t i;
 
@@ -570,37 +585,39 @@ static void fxt_finish(void)
 	}
 	nf_kept += nfheld;
 	for (i = 0; i < nfcloses; i++)
-		close_at_end(&fcloses[i]);
+		close_at_end(sl, &fcloses[i]);
 }
 
 /* The reader's fatal error, at the record at offset off. */
-static _Noreturn void read_failed(int err, uint64_t off)
+static _Noreturn void read_failed(const struct slice *sl, int err,
+				  uint64_t off)
 {
 	unsigned long long o = (unsigned long long)off;
 	size_t have = fxr.err_have;
 
 	if (err == MT_ETRUNCATED && have < 8)
 		die(MT_EXIT_DATA, "%s: byte offset 0x%llx: truncated record "
-		    "header (%zu of 8 bytes)", in_name, o, have);
+		    "header (%zu of 8 bytes)", sl->in_name, o, have);
 	if (err == MT_ECORRUPT)
 		die(MT_EXIT_DATA, "%s: byte offset 0x%llx: record of size 0 "
-		    "(header 0x%016llx)", in_name, o,
+		    "(header 0x%016llx)", sl->in_name, o,
 		    (unsigned long long)fxr.err_header);
 	if (err == MT_ETRUNCATED)
 		die(MT_EXIT_DATA, "%s: byte offset 0x%llx: truncated record "
-		    "(%zu of %zu bytes)", in_name, o, have,
+		    "(%zu of %zu bytes)", sl->in_name, o, have,
 		    (size_t)field(fxr.err_header, 4, 15) * 8);
-	die_mt(err, "%s: byte offset 0x%llx", in_name, o);
+	die_mt(err, "%s: byte offset 0x%llx", sl->in_name, o);
 }
 
 /* One pass over the input (the sniffed bytes at pre first), record by
  * record: memory does not grow with the file. */
-static void fxt_pass(mt_read_fn src, const void *pre, size_t pre_len)
+static void fxt_pass(struct slice *sl, mt_read_fn src, const void *pre,
+		     size_t pre_len)
 {
 	struct mt_fxt_record rec;
 	int got;
 
-	if (mt_fxt_reader_init_fn(&fxr, src, NULL, pre, pre_len))
+	if (mt_fxt_reader_init_fn(&fxr, src, sl, pre, pre_len))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	while ((got = mt_fxt_next(&fxr, &rec)) > 0) {
 		if (fx_pass == FX_COLLECT) {
@@ -608,7 +625,7 @@ static void fxt_pass(mt_read_fn src, const void *pre, size_t pre_len)
 				die_errno(MT_EXIT_SYSTEM, "the temporary file");
 			if (rec.type == MT_FXT_EVENT && !rec.bad &&
 			    !rec.undefined && rec.provider)
-				fxt_event(&rec);
+				fxt_event(sl, &rec);
 			continue;
 		}
 		nf_in++;
@@ -619,10 +636,10 @@ static void fxt_pass(mt_read_fn src, const void *pre, size_t pre_len)
 			nf_kept++;
 			continue;
 		}
-		fxt_event(&rec);
+		fxt_event(sl, &rec);
 	}
 	if (got < 0)
-		read_failed(got, mt_fxt_reader_offset(&fxr));
+		read_failed(sl, got, mt_fxt_reader_offset(&fxr));
 	mt_fxt_reader_release(&fxr);
 }
 
@@ -638,53 +655,57 @@ static void fx_rewind(void)
 
 
 /* Slice what src reads (the sniffed bytes at pre first). */
-static void fxt_run(mt_read_fn src, const void *pre, size_t pre_len)
+static void fxt_run(struct slice *sl, mt_read_fn src, const void *pre,
+		    size_t pre_len)
 {
 	/*
 	 * The input is read once; when the options may leave something out,
 	 * into a temporary copy, with the first pass that finds the start of
 	 * the trace and decides the slices, then read from there.
 	 */
-	int decide = have_from || have_to || opt_dur != MT_NONE64 || have_min ||
-		     have_max_depth || match_rx.re;
+	int decide = sl->have_from || sl->have_to || sl->opt_dur != MT_NONE64 ||
+		     sl->have_min || sl->have_max_depth || sl->match_rx.re;
+	struct replay_counts rc;
 
 	mt_fxtw_init_buf(&fw, &tmp_out);
 	if (decide) {
 		fx_pass = FX_COLLECT;
 		fx_copy = tmp_open();
-		fxt_pass(src, pre, pre_len);
+		fxt_pass(sl, src, pre, pre_len);
 		fx_rewind();
 		/* the trace starts with its first slice; with none, its
 		 * first event */
 		if (fx_min_start != INT64_MAX)
-			see_time((uint64_t)fx_min_start);
+			see_time(sl, (uint64_t)fx_min_start);
 		else if (fx_min_ts != INT64_MAX)
-			see_time((uint64_t)fx_min_ts);
-		replay_decide(0, fx_max_ts);
+			see_time(sl, (uint64_t)fx_min_ts);
+		replay_decide(sl, 0, fx_max_ts);
 	}
 	fx_pass = decide ? FX_APPLY : FX_PLAIN;
 	if (decide)
-		fxt_pass(raw_read, NULL, 0);
+		fxt_pass(sl, raw_read, NULL, 0);
 	else
-		fxt_pass(src, pre, pre_len);
-	fxt_finish();
+		fxt_pass(sl, src, pre, pre_len);
+	fxt_finish(sl);
 	out_flush();
 	mt_fxtw_release(&fw);
 	mt_buf_release(&tmp_out);
-	if (verbose || replay_nshort)
+	rc = replay_counts();
+	if (sl->verbose || rc.nshort)
 		fprintf(stderr, "%s: %s: %llu records read, %llu written, %llu spans "
 			"clipped, %llu shorter than --min-duration dropped\n",
-			mt_progname(), in_name, nf_in, nf_kept, nf_clipped, replay_nshort);
-	if (verbose && decide)
+			mt_progname(), sl->in_name, nf_in, nf_kept, nf_clipped,
+			rc.nshort);
+	if (sl->verbose && decide)
 		fprintf(stderr, "%s: %s: %llu slice events nested, %llu stack "
-			"frames visited\n", mt_progname(), in_name,
-			(unsigned long long)replay_nevents, replay_nsteps);
+			"frames visited\n", mt_progname(), sl->in_name,
+			(unsigned long long)rc.nevents, rc.nsteps);
 	if (fx_copy)
 		fclose(fx_copy);
 }
 
-void fxt_slice(int fd, const unsigned char *pre, size_t len, int gzin,
-	       int gzip)
+void fxt_slice(struct slice *sl, int fd, const unsigned char *pre,
+	       size_t len, int gzin, int gzip)
 {
 	unsigned char magic[8];
 	size_t got = 0;
@@ -696,19 +717,19 @@ void fxt_slice(int fd, const unsigned char *pre, size_t len, int gzin,
 	if (!gzin) {
 		if (gzip)
 			output_gzip();
-		fxt_run(raw_read, NULL, 0);
+		fxt_run(sl, raw_read, NULL, 0);
 		return;
 	}
-	if (mt_gzin_init(&gz, raw_read, NULL))
+	if (mt_gzin_init(&gz, raw_read, sl))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	while (got < sizeof(magic) &&
-	       (k = gz_read(NULL, magic + got, sizeof(magic) - got)) > 0)
+	       (k = gz_read(sl, magic + got, sizeof(magic) - got)) > 0)
 		got += (size_t)k;
 	if (got < 8 || mt_get64(magic) != MT_FXT_MAGIC)
 		die(MT_EXIT_DATA, "%s: gzip data holding no FXT file (an mt "
-		    "stream must be given as it is)", in_name);
+		    "stream must be given as it is)", sl->in_name);
 	if (gzip)
 		output_gzip();
-	fxt_run(gz_read, magic, sizeof(magic));
+	fxt_run(sl, gz_read, magic, sizeof(magic));
 	mt_gzin_release(&gz);
 }

@@ -25,47 +25,37 @@
 
 #define USAGE "usage: mt-slice [-v] [--from time] [--to time] [--duration time] [--abs] [--min-duration time] [--pid list] [--tid list] [--max-depth n] [--match regex] [--gzip] [-o output] [file]\n"
 
-const char *in_name = "<stdin>";
-uint64_t opt_from, opt_to = MT_NONE64, opt_dur = MT_NONE64, min_dur;
-int have_from, have_to, absolute, have_max_depth, have_min, verbose;
-int32_t max_depth;
-struct mt_regex match_rx;
-uint64_t win_from, win_to; /* absolute, once the base is known */
-static int have_base;
-
 /* ---- --pid and --tid lists ---- */
 
-static struct mt_idlist pids, tids;
-
-int thread_kept(uint32_t pid, uint32_t tid)
+int thread_kept(const struct slice *sl, uint32_t pid, uint32_t tid)
 {
-	return mt_idlist_has(&pids, pid) && mt_idlist_has(&tids, tid);
+	return mt_idlist_has(&sl->pids, pid) && mt_idlist_has(&sl->tids, tid);
 }
 
 /* ---- the window ---- */
 
 /* The first timestamp of the input is the start of the trace. */
-void see_time(uint64_t t)
+void see_time(struct slice *sl, uint64_t t)
 {
 	uint64_t base;
 
-	if (have_base || t == MT_NONE64)
+	if (sl->have_base || t == MT_NONE64)
 		return;
-	have_base = 1;
-	base = absolute ? 0 : t;
-	win_from = have_from ? base + opt_from : 0;
+	sl->have_base = 1;
+	base = sl->absolute ? 0 : t;
+	sl->win_from = sl->have_from ? base + sl->opt_from : 0;
 	/* --duration alone: the window ends that long after the start */
-	if (opt_dur != MT_NONE64)
-		win_to = base + opt_from + opt_dur;
+	if (sl->opt_dur != MT_NONE64)
+		sl->win_to = base + sl->opt_from + sl->opt_dur;
 	else
-		win_to = have_to ? base + opt_to : MT_NONE64;
+		sl->win_to = sl->have_to ? base + sl->opt_to : MT_NONE64;
 }
 
-int time_kept(uint64_t t)
+int time_kept(const struct slice *sl, uint64_t t)
 {
 	if (t == MT_NONE64)
 		return 1;
-	return t >= win_from && t < win_to;
+	return t >= sl->win_from && t < sl->win_to;
 }
 
 /* ---- temporary files ---- */
@@ -100,10 +90,10 @@ static uint64_t duration_arg(const char *s, const char *opt)
 	return v;
 }
 
-/* The options into the option statics; *io gets -o, -v and the input;
- * *gzip is --gzip. Dies (usage) on a bad one. */
-static void parse_options(int argc, char **argv, struct mt_filter_io *io,
-			  int *gzip)
+/* The options into *sl (set to none before); *io gets -o, -v and the
+ * input; *gzip is --gzip. Dies (usage) on a bad one. */
+static void parse_options(int argc, char **argv, struct slice *sl,
+			  struct mt_filter_io *io, int *gzip)
 {
 	enum {
 		OPT_FROM = 256, OPT_TO, OPT_DURATION, OPT_ABS, OPT_MIN, OPT_PID,
@@ -128,31 +118,31 @@ static void parse_options(int argc, char **argv, struct mt_filter_io *io,
 	while ((c = mt_getopt(argc, argv, "o:v", longopts, USAGE)) != -1) {
 		switch (c) {
 		case OPT_FROM:
-			opt_from = duration_arg(optarg, "--from");
-			have_from = 1;
+			sl->opt_from = duration_arg(optarg, "--from");
+			sl->have_from = 1;
 			break;
 		case OPT_TO:
-			opt_to = duration_arg(optarg, "--to");
-			have_to = 1;
+			sl->opt_to = duration_arg(optarg, "--to");
+			sl->have_to = 1;
 			break;
 		case OPT_DURATION:
-			opt_dur = duration_arg(optarg, "--duration");
+			sl->opt_dur = duration_arg(optarg, "--duration");
 			break;
 		case OPT_ABS:
-			absolute = 1;
+			sl->absolute = 1;
 			break;
 		case OPT_MIN:
-			min_dur = duration_arg(optarg, "--min-duration");
-			have_min = 1;
+			sl->min_dur = duration_arg(optarg, "--min-duration");
+			sl->have_min = 1;
 			break;
 		case OPT_PID:
-			mt_idlist_parse_or_die(&pids, optarg, "--pid");
+			mt_idlist_parse_or_die(&sl->pids, optarg, "--pid");
 			break;
 		case OPT_TID:
-			mt_idlist_parse_or_die(&tids, optarg, "--tid");
+			mt_idlist_parse_or_die(&sl->tids, optarg, "--tid");
 			break;
 		case OPT_MATCH:
-			mt_regex_option(&match_rx, "--match", optarg);
+			mt_regex_option(&sl->match_rx, "--match", optarg);
 			break;
 		case OPT_MAXDEPTH: {
 			char *end;
@@ -160,8 +150,8 @@ static void parse_options(int argc, char **argv, struct mt_filter_io *io,
 
 			if (end == optarg || *end || v < -1000000 || v > 1000000)
 				die(MT_EXIT_USAGE, "--max-depth %s: expected a number", optarg);
-			max_depth = (int32_t)v;
-			have_max_depth = 1;
+			sl->max_depth = (int32_t)v;
+			sl->have_max_depth = 1;
 			break;
 		}
 		case OPT_GZIP:
@@ -174,17 +164,17 @@ static void parse_options(int argc, char **argv, struct mt_filter_io *io,
 	/* the operands before the window's checks, as always */
 	if (argc - optind > 1)
 		usage_fail(USAGE);
-	if (have_to && opt_dur != MT_NONE64)
+	if (sl->have_to && sl->opt_dur != MT_NONE64)
 		die(MT_EXIT_USAGE, "--to and --duration: give one of them");
-	if (have_to && have_from && opt_to < opt_from)
+	if (sl->have_to && sl->have_from && sl->opt_to < sl->opt_from)
 		die(MT_EXIT_USAGE, "--to is before --from");
 	mt_filter_open_or_die(io, argc - optind, argv + optind, USAGE);
 	output_binary_or_die("a trace");
-	verbose = io->verbose;
+	sl->verbose = io->verbose;
 }
 
 /* The first bytes of the input, up to n: how many there were. */
-static size_t sniff(int fd, unsigned char *buf, size_t n)
+static size_t sniff(const char *in_name, int fd, unsigned char *buf, size_t n)
 {
 	size_t got = 0;
 
@@ -205,29 +195,33 @@ static size_t sniff(int fd, unsigned char *buf, size_t n)
 int main(int argc, char **argv)
 {
 	struct mt_filter_io io = { 0 };
+	struct slice sl = { .in_name = "<stdin>", .opt_to = MT_NONE64,
+			    .opt_dur = MT_NONE64 };
 	int gzip = 0;
 	unsigned char magic[MT_MAGIC_LEN];
 	size_t got;
 
 	mt_set_progname(argv[0]);
 	mt_finish_on_interrupt();
-	parse_options(argc, argv, &io, &gzip);
-	in_name = io.in_name;
+	parse_options(argc, argv, &sl, &io, &gzip);
+	sl.in_name = io.in_name;
 	gzip |= output_name_is_gz(io.out_name);
 	/* what kind of input: sniff the magic */
-	got = sniff(io.in_fd, magic, sizeof(magic));
-	if (!have_to && opt_dur == MT_NONE64)
-		win_to = MT_NONE64;
+	got = sniff(sl.in_name, io.in_fd, magic, sizeof(magic));
+	if (!sl.have_to && sl.opt_dur == MT_NONE64)
+		sl.win_to = MT_NONE64;
 	if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-		fxt_slice(io.in_fd, magic, got, 1, gzip);
+		fxt_slice(&sl, io.in_fd, magic, got, 1, gzip);
 	else if (got == 8 && mt_get64(magic) == MT_FXT_MAGIC)
-		fxt_slice(io.in_fd, magic, got, 0, gzip);
+		fxt_slice(&sl, io.in_fd, magic, got, 0, gzip);
 	else if (gzip)
 		die(MT_EXIT_USAGE, "%s: an mt stream is written as it is: --gzip "
-		    "and -o NAME.gz are for FXT input", in_name);
+		    "and -o NAME.gz are for FXT input", sl.in_name);
 	else
-		stream_slice(io.in_fd, magic, got);
-	mt_regex_release(&match_rx);
+		stream_slice(&sl, io.in_fd, magic, got);
+	mt_regex_release(&sl.match_rx);
+	mt_idlist_release(&sl.pids);
+	mt_idlist_release(&sl.tids);
 	close_stdout_or_die();
 	return MT_EXIT_OK;
 }

@@ -36,8 +36,12 @@ static FILE *fx_dec;
 static uint64_t fx_seq;
 static int64_t fx_max_ts;
 
-uint64_t replay_nevents;
-unsigned long long replay_nsteps, replay_nshort;
+static struct replay_counts counts;
+
+struct replay_counts replay_counts(void)
+{
+	return counts;
+}
 
 static int by_thread_start(const void *a, const void *b)
 {
@@ -100,7 +104,8 @@ static uint64_t dec_clock;
 
 static size_t dec_len(uint64_t base)
 {
-	return replay_nevents - base < DEC_WIN ? (size_t)(replay_nevents - base) : DEC_WIN;
+	return counts.nevents - base < DEC_WIN ?
+	       (size_t)(counts.nevents - base) : DEC_WIN;
 }
 
 static void dec_flush(void)
@@ -157,9 +162,9 @@ static int dec_depth_only; /* the mt stream: only --max-depth is decided */
 static struct mt_nest nest;
 static uint32_t rth = UINT32_MAX;
 
-static int depth_ok(size_t depth)
+static int depth_ok(const struct slice *sl, size_t depth)
 {
-	return !have_max_depth || (int64_t)depth < max_depth;
+	return !sl->have_max_depth || (int64_t)depth < sl->max_depth;
 }
 
 static struct rframe *rframe(size_t i)
@@ -176,6 +181,7 @@ static struct rframe *rframe(size_t i)
  */
 static void rpop(void *ctx, struct mt_nest *n)
 {
+	const struct slice *sl = ctx;
 	size_t depth = n->n, i;
 	const struct rframe *f = rframe(depth);
 	uint64_t s = n->f[depth].start, e = n->f[depth].end;
@@ -183,28 +189,28 @@ static void rpop(void *ctx, struct mt_nest *n)
 	unsigned char d = D_DROP;
 
 	if (dec_depth_only) {
-		if (f->type != MT_FXT_EV_INSTANT && depth_ok(depth))
+		if (f->type != MT_FXT_EV_INSTANT && depth_ok(sl, depth))
 			dec_put(f->bseq, D_KEEP);
 		return;
 	}
 	if (f->type == MT_FXT_EV_INSTANT) {
-		if (time_kept(s))
+		if (time_kept(sl, s))
 			dec_put(f->bseq, D_KEEP);
 		return;
 	}
-	in_window = s < win_to && (s >= win_from || e > win_from);
-	if (in_window && ended && e - s < min_dur) {
-		replay_nshort++;
+	in_window = s < sl->win_to && (s >= sl->win_from || e > sl->win_from);
+	if (in_window && ended && e - s < sl->min_dur) {
+		counts.nshort++;
 		return;
 	}
 	is_match = f->pmatch && in_window;
 	if (is_match)
 		for (i = depth; i-- > 0 && !rframe(i)->holds;)
 			rframe(i)->holds = 1;
-	if (in_window && depth_ok(depth) &&
-	    (!match_rx.re || is_match || f->in_match || f->holds))
-		d = !ended && win_to != MT_NONE64 && (int64_t)win_to <= fx_max_ts ?
-		    D_CLOSE : D_KEEP;
+	if (in_window && depth_ok(sl, depth) &&
+	    (!sl->match_rx.re || is_match || f->in_match || f->holds))
+		d = !ended && sl->win_to != MT_NONE64 &&
+		    (int64_t)sl->win_to <= fx_max_ts ? D_CLOSE : D_KEEP;
 	if (d == D_DROP)
 		return;
 	dec_put(f->bseq, d);
@@ -212,7 +218,8 @@ static void rpop(void *ctx, struct mt_nest *n)
 		dec_put(f->eseq, D_KEEP);
 }
 
-static void rpush(const struct srec *r, uint64_t end)
+static void rpush(const struct slice *sl, const struct srec *r,
+		  uint64_t end)
 {
 	size_t depth = nest.n;
 	int in_match = depth && (rframe(depth - 1)->in_match ||
@@ -225,7 +232,7 @@ static void rpush(const struct srec *r, uint64_t end)
 	f->bseq = r->seq;
 	f->eseq = NOSEQ;
 	f->type = r->type;
-	f->pmatch = r->match && depth_ok(depth) && r->ts < win_to;
+	f->pmatch = r->match && depth_ok(sl, depth) && r->ts < sl->win_to;
 	f->in_match = (uint8_t)in_match;
 }
 
@@ -241,7 +248,7 @@ static void replay_end(const struct srec *r)
 	mt_nest_set_end(&nest, i, r->ts);
 }
 
-static void replay(const struct srec *r)
+static void replay(const struct slice *sl, const struct srec *r)
 {
 	if (r->th != rth) {
 		mt_nest_clear(&nest);
@@ -253,20 +260,20 @@ static void replay(const struct srec *r)
 		return;
 	case MT_FXT_EV_BEGIN:
 		if (mt_nest_close(&nest, r->ts, MT_NEST_PENDING, NULL))
-			rpush(r, MT_NEST_PENDING);
+			rpush(sl, r, MT_NEST_PENDING);
 		return;
 	case MT_FXT_EV_COMPLETE:
 		if (mt_nest_close(&nest, r->ts, r->end - r->ts, NULL))
-			rpush(r, r->end);
+			rpush(sl, r, r->end);
 		return;
 	default: /* an instant: Scoped with duration 0 */
 		if (mt_nest_close(&nest, r->ts, 0, NULL))
-			rpush(r, r->ts);
+			rpush(sl, r, r->ts);
 		return;
 	}
 }
 
-void replay_decide(int depth_only, int64_t max_ts)
+void replay_decide(const struct slice *sl, int depth_only, int64_t max_ts)
 {
 	static const struct mt_nest_ops ops = { .pop = rpop };
 	const void *r;
@@ -279,15 +286,16 @@ void replay_decide(int depth_only, int64_t max_ts)
 					   by_thread_start, SORT_RUN, SORT_FANIN));
 	sort_check(mt_extsort_sort(&fx_sort));
 	fx_dec = tmp_open();
-	replay_nevents = fx_seq;
+	counts.nevents = fx_seq;
 	if (ftruncate(fileno(fx_dec), (off_t)fx_seq))
 		die_errno(MT_EXIT_SYSTEM, "a temporary file");
-	mt_nest_init(&nest, sizeof(struct rframe), &ops, NULL);
+	/* a ctx that is not const: rpop only reads the slice */
+	mt_nest_init(&nest, sizeof(struct rframe), &ops, (void *)sl);
 	while ((got = mt_extsort_next(&fx_sort, &r)) > 0)
-		replay(r);
+		replay(sl, r);
 	sort_check(got);
 	mt_nest_clear(&nest);
-	replay_nsteps = nest.steps;
+	counts.nsteps = nest.steps;
 	mt_nest_release(&nest);
 	dec_flush();
 	mt_extsort_release(&fx_sort);
@@ -304,8 +312,8 @@ int replay_next(uint64_t *seq)
 	if (dec_pos == dec_len_) {
 		size_t k = sizeof(dec_buf);
 
-		if (fx_seq + k > replay_nevents)
-			k = (size_t)(replay_nevents - fx_seq);
+		if (fx_seq + k > counts.nevents)
+			k = (size_t)(counts.nevents - fx_seq);
 		if (!k)
 			return D_DROP;
 		tmp_io(0, fx_dec, dec_buf, k, fx_seq);

@@ -9,36 +9,46 @@
  *               replayed through Perfetto's nesting rule, giving each one
  *               a decision that the second pass reads in file order
  *
- * main() sets the options before calling stream_slice() or fxt_slice(),
- * and these die (die.h) on any error, naming the input.
+ * main() sets the options (struct slice) before calling stream_slice() or
+ * fxt_slice(), and these die (die.h) on any error, naming the input.
  */
 #ifndef MT_SLICE_H
 #define MT_SLICE_H
 
+#include "idlist.h"
 #include "regex.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- the options (mt-slice.c) ---- */
+/* ---- the options, the threads and the window (mt-slice.c) ---- */
 
-extern const char *in_name; /* for messages: the file, or "<stdin>" */
-extern uint64_t opt_from, opt_to, opt_dur, min_dur;
-extern int have_from, have_to, absolute, have_max_depth, have_min, verbose;
-extern int32_t max_depth;
-extern struct mt_regex match_rx; /* --match; match_rx.re NULL without it */
+/*
+ * One slice: main() owns it, parse_options() fills the options and the
+ * --pid and --tid lists, see_time() sets the window; stream_slice(),
+ * fxt_slice() and replay_decide() read it through the pointer they are
+ * given.
+ */
+struct slice {
+	const char *in_name; /* for messages: the file, or "<stdin>" */
+	/* opt_to and opt_dur: MT_NONE64 unless given */
+	uint64_t opt_from, opt_to, opt_dur, min_dur;
+	int have_from, have_to, absolute, have_max_depth, have_min, verbose;
+	int32_t max_depth;
+	struct mt_regex match_rx; /* --match; match_rx.re NULL without it */
+	struct mt_idlist pids, tids; /* --pid and --tid */
+	/* the window: absolute times, in ns, once have_base */
+	int have_base;
+	uint64_t win_from, win_to; /* [win_from, win_to); MT_NONE64: open */
+};
 
-/* ---- the window (mt-slice.c): absolute times, in ns ---- */
-
-extern uint64_t win_from, win_to; /* [win_from, win_to); MT_NONE64: open */
-
-/* The first call with a time other than MT_NONE64 sets the window from
- * the options: t is the start of the trace. Later calls do nothing. */
-void see_time(uint64_t t);
+/* The first call with a time other than MT_NONE64 sets sl's window from
+ * its options: t is the start of the trace. Later calls do nothing. */
+void see_time(struct slice *sl, uint64_t t);
 /* t lies in the window (MT_NONE64: a record with no time, kept). */
-int time_kept(uint64_t t);
+int time_kept(const struct slice *sl, uint64_t t);
 /* --pid and --tid keep (pid, tid). */
-int thread_kept(uint32_t pid, uint32_t tid);
+int thread_kept(const struct slice *sl, uint32_t pid, uint32_t tid);
 
 /* ---- temporary files (mt-slice.c); they die naming the failure ---- */
 
@@ -52,15 +62,16 @@ void tmp_io(int wr, FILE *f, void *p, size_t n, uint64_t at);
  * Slice the mt stream on fd, whose first len bytes were read (to sniff
  * the kind of input) and are at magic; write it to standard output.
  */
-void stream_slice(int fd, const unsigned char *magic, size_t len);
+void stream_slice(struct slice *sl, int fd, const unsigned char *magic,
+		  size_t len);
 
 /*
  * Slice the FXT file on fd (gzin: gzip-compressed), whose first len bytes
  * (8 at most) were read and are at pre; write it to standard output,
  * compressed when gzip.
  */
-void fxt_slice(int fd, const unsigned char *pre, size_t len, int gzin,
-	       int gzip);
+void fxt_slice(struct slice *sl, int fd, const unsigned char *pre,
+	       size_t len, int gzin, int gzip);
 
 /* ---- the replay (replay.c) ---- */
 
@@ -71,9 +82,9 @@ void fxt_slice(int fd, const unsigned char *pre, size_t len, int gzin,
  * complete event, its end, in ns; match: its name matches --match.
  * replay_decide() then sorts them by (thread, time, file order), replays
  * Perfetto's slice tracker on each thread (docs/fxt.md 2.6) and decides
- * every event against the window and the options. max_ts is the latest
- * time of the input; depth_only: decide --max-depth alone (the mt stream,
- * where the rest is decided on the spans). The second pass then asks
+ * every event against the window and the options of sl. max_ts is the
+ * latest time of the input; depth_only: decide --max-depth alone (the mt
+ * stream, where the rest is decided on the spans). The second pass then asks
  * replay_next() for the decision of each such event, in the same order.
  * Memory is bounded by the threads, the stack depth and fixed buffers; the
  * temporary files grow with the events.
@@ -83,14 +94,18 @@ enum { D_DROP, D_KEEP, D_CLOSE /* a begin never ended: an end at --to */ };
 uint32_t replay_thread(uint64_t pid, uint64_t tid);
 void replay_note(uint32_t th, unsigned type, uint64_t ts, uint64_t end,
 		 int match);
-void replay_decide(int depth_only, int64_t max_ts);
+void replay_decide(const struct slice *sl, int depth_only, int64_t max_ts);
 /* The decision of the next event (D_DROP past the last), with its place
  * in file order among the events noted (0, 1, 2 ...) in *seq if not NULL. */
 int replay_next(uint64_t *seq);
 
-/* for -v and the summary: events noted, stack frames visited, slices
- * dropped as shorter than --min-duration */
-extern uint64_t replay_nevents;
-extern unsigned long long replay_nsteps, replay_nshort;
+/* for -v and the summary, after replay_decide(): events noted, stack
+ * frames visited, slices dropped as shorter than --min-duration (all 0
+ * before) */
+struct replay_counts {
+	uint64_t nevents;
+	unsigned long long nsteps, nshort;
+};
+struct replay_counts replay_counts(void);
 
 #endif

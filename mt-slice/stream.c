@@ -79,9 +79,9 @@ static void flush_held(void)
 }
 
 /* Write a kept span, or hold it when it starts at the window's start. */
-static void emit_span(const struct mt_span *s)
+static void emit_span(const struct slice *sl, const struct mt_span *s)
 {
-	if (s->start == win_from && have_from) {
+	if (s->start == sl->win_from && sl->have_from) {
 		hold(s);
 		return;
 	}
@@ -177,7 +177,7 @@ static void spill_span(struct mthread *t, const struct mt_span *s)
 	spill_end += sizeof(r);
 }
 
-static int name_matches(uint32_t name)
+static int name_matches(const struct slice *sl, uint32_t name)
 {
 	size_t len;
 	const char *str = mt_reader_str(&in, name, &len);
@@ -186,7 +186,7 @@ static int name_matches(uint32_t name)
 		str = "[unknown]";
 		len = strlen(str);
 	}
-	return mt_regex_match_len(&match_rx, str, len);
+	return mt_regex_match_len(&sl->match_rx, str, len);
 }
 
 /*
@@ -197,16 +197,16 @@ static int name_matches(uint32_t name)
 static struct mt_span *eq_run;
 static size_t nrun, run_cap;
 
-static void run_flush(void)
+static void run_flush(const struct slice *sl)
 {
 	while (nrun)
-		emit_span(&eq_run[--nrun]);
+		emit_span(sl, &eq_run[--nrun]);
 }
 
-static void run_add(const struct mt_span *s)
+static void run_add(const struct slice *sl, const struct mt_span *s)
 {
 	if (nrun && eq_run[0].start != s->start)
-		run_flush();
+		run_flush(sl);
 	grow_or_die(&eq_run, &run_cap, nrun, sizeof(*eq_run));
 	eq_run[nrun++] = *s;
 }
@@ -237,11 +237,11 @@ static int related_to_a_match(struct mthread *t, const struct mt_span *s)
 	return 0;
 }
 
-static void match_span(const struct mt_span *s)
+static void match_span(const struct slice *sl, const struct mt_span *s)
 {
 	struct mthread *t = mthread_get(s->pid, s->tid);
 
-	if (name_matches(s->name)) {
+	if (name_matches(sl, s->name)) {
 		struct spilled r;
 		size_t nskip = 0, nanc = 0;
 
@@ -257,7 +257,7 @@ static void match_span(const struct mt_span *s)
 			if (r.s.depth > s->depth && r.s.start >= s->start &&
 			    r.s.end <= s->end &&
 			    !(r.s.start == s->end && s->start < s->end)) {
-				run_add(&r.s); /* a descendant */
+				run_add(sl, &r.s); /* a descendant */
 				continue;
 			}
 			if (r.s.depth < s->depth && r.s.start <= s->start &&
@@ -273,10 +273,10 @@ static void match_span(const struct mt_span *s)
 			grow_or_die(&skip, &skip_cap, nskip, sizeof(*skip));
 			skip[nskip++] = at;
 		}
-		run_flush();
+		run_flush(sl);
 		while (nanc)
-			emit_span(&anc[--nanc]);
-		emit_span(s);
+			emit_span(sl, &anc[--nanc]);
+		emit_span(sl, s);
 		/* put the ones left back, newest first */
 		while (nskip) {
 			uint64_t at = skip[--nskip];
@@ -304,7 +304,7 @@ static void match_span(const struct mt_span *s)
 	if (t->has_match && s->depth < t->match_depth &&
 	    s->start <= t->match_start && s->end >= t->match_end &&
 	    !(t->match_start == s->end && s->start < s->end)) {
-		emit_span(s); /* an ancestor of the last match */
+		emit_span(sl, s); /* an ancestor of the last match */
 		return;
 	}
 	if (t->has_match && s->depth > t->match_depth &&
@@ -312,49 +312,49 @@ static void match_span(const struct mt_span *s)
 	    !(s->start == t->match_end && t->match_start < t->match_end)) {
 		/* a descendant written after its parent: they start
 		 * together */
-		emit_span(s);
+		emit_span(sl, s);
 		return;
 	}
 	if (related_to_a_match(t, s)) {
 		/* related to an earlier match, not the last: held back by
 		 * mt-stacks until its parent, or ending with a match */
-		emit_span(s);
+		emit_span(sl, s);
 		return;
 	}
 	spill_span(t, s);
 }
 
-static void span(const struct mt_span *in_s)
+static void span(struct slice *sl, const struct mt_span *in_s)
 {
 	struct mt_span s = *in_s;
 
-	see_time(s.start);
-	if (!thread_kept(s.pid, s.tid))
+	see_time(sl, s.start);
+	if (!thread_kept(sl, s.pid, s.tid))
 		return;
-	if (have_max_depth && !replay_next(NULL))
+	if (sl->have_max_depth && !replay_next(NULL))
 		return;
-	if (s.end - s.start < min_dur) {
+	if (s.end - s.start < sl->min_dur) {
 		n_short++;
 		return;
 	}
-	if (s.start >= win_to)
+	if (s.start >= sl->win_to)
 		return;
-	if (s.start < win_from && s.end <= win_from)
+	if (s.start < sl->win_from && s.end <= sl->win_from)
 		return;
-	if (s.start < win_from) {
-		s.start = win_from;
+	if (s.start < sl->win_from) {
+		s.start = sl->win_from;
 		s.flags |= MT_SF_CLIPSTART;
 	}
-	if (win_to != MT_NONE64 && s.end > win_to) {
-		s.end = win_to;
+	if (sl->win_to != MT_NONE64 && s.end > sl->win_to) {
+		s.end = sl->win_to;
 		s.flags |= MT_SF_CLIPEND;
 	}
 	if (s.flags & (MT_SF_CLIPSTART | MT_SF_CLIPEND))
 		n_clipped++;
-	if (match_rx.re)
-		match_span(&s);
+	if (sl->match_rx.re)
+		match_span(sl, &s);
 	else
-		emit_span(&s);
+		emit_span(sl, &s);
 }
 
 /* ---- the mt stream: a first pass when the options need one ---- */
@@ -370,16 +370,16 @@ static void span(const struct mt_span *in_s)
  * instants mt-fxt writes on their threads, which nest among them) for the
  * same sort and replay as FXT input; the second pass reads the copy.
  */
-static int stream_instant(const struct mt_record *r)
+static int stream_instant(const struct slice *sl, const struct mt_record *r)
 {
 	if (r->type == MT_REC_ERROR)
 		return r->u.error.time != MT_NONE64 &&
-		       thread_kept(r->u.error.pid, r->u.error.tid);
+		       thread_kept(sl, r->u.error.pid, r->u.error.tid);
 	if (r->type != MT_REC_MARK)
 		return 0;
 	return r->u.mark.tid != MT_NONE32 && r->u.mark.time != MT_NONE64 &&
 	       r->u.mark.kind != MT_MARK_PSB && r->u.mark.kind != MT_MARK_CBR &&
-	       thread_kept(r->u.mark.pid, r->u.mark.tid);
+	       thread_kept(sl, r->u.mark.pid, r->u.mark.tid);
 }
 
 static uint64_t record_time(const struct mt_record *r)
@@ -404,7 +404,8 @@ static uint64_t record_time(const struct mt_record *r)
 
 static FILE *stream_copy;
 
-static int stream_first_pass(int fd, const unsigned char *magic, size_t len)
+static int stream_first_pass(struct slice *sl, int fd,
+			     const unsigned char *magic, size_t len)
 {
 	struct mt_reader r1;
 	struct mt_record r;
@@ -421,7 +422,7 @@ static int stream_first_pass(int fd, const unsigned char *magic, size_t len)
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
-			die_errno(MT_EXIT_SYSTEM, "%s", in_name);
+			die_errno(MT_EXIT_SYSTEM, "%s", sl->in_name);
 		if (!k)
 			break;
 		if (fwrite(buf, (size_t)k, 1, stream_copy) != 1)
@@ -430,7 +431,7 @@ static int stream_first_pass(int fd, const unsigned char *magic, size_t len)
 	if (fflush(stream_copy) || lseek(fileno(stream_copy), 0, SEEK_SET))
 		die_errno(MT_EXIT_SYSTEM, "the temporary file");
 	if ((err = mt_reader_init_fd(&r1, fileno(stream_copy), NULL, 0)))
-		die_mt(err, "%s", in_name);
+		die_mt(err, "%s", sl->in_name);
 	while ((got = mt_reader_next(&r1, &r)) > 0) {
 		uint64_t t = record_time(&r);
 
@@ -441,11 +442,12 @@ static int stream_first_pass(int fd, const unsigned char *magic, size_t len)
 
 			if (sp->start < min_start)
 				min_start = sp->start;
-			if (have_max_depth && thread_kept(sp->pid, sp->tid))
+			if (sl->have_max_depth &&
+			    thread_kept(sl, sp->pid, sp->tid))
 				replay_note(replay_thread(sp->pid, sp->tid),
 					   MT_FXT_EV_COMPLETE, sp->start,
 					   sp->end < sp->start ? sp->start : sp->end, 0);
-		} else if (have_max_depth && stream_instant(&r)) {
+		} else if (sl->have_max_depth && stream_instant(sl, &r)) {
 			const uint32_t pid = r.type == MT_REC_ERROR ?
 				r.u.error.pid : r.u.mark.pid;
 			const uint32_t tid = r.type == MT_REC_ERROR ?
@@ -455,15 +457,15 @@ static int stream_first_pass(int fd, const unsigned char *magic, size_t len)
 		}
 	}
 	if (got < 0)
-		die_mt(got, "%s: byte offset 0x%llx", in_name,
+		die_mt(got, "%s: byte offset 0x%llx", sl->in_name,
 		       (unsigned long long)mt_reader_offset(&r1));
 	mt_reader_release(&r1);
 	if (min_start != MT_NONE64)
-		see_time(min_start);
+		see_time(sl, min_start);
 	else if (min_t != MT_NONE64)
-		see_time(min_t);
-	if (have_max_depth)
-		replay_decide(1, -1);
+		see_time(sl, min_t);
+	if (sl->have_max_depth)
+		replay_decide(sl, 1, -1);
 	if (lseek(fileno(stream_copy), 0, SEEK_SET))
 		die_errno(MT_EXIT_SYSTEM, "the temporary file");
 	return fileno(stream_copy);
@@ -477,7 +479,7 @@ static void keep(const struct mt_record *r)
 	n_kept++;
 }
 
-static void run(void)
+static void run(struct slice *sl)
 {
 	struct mt_record r;
 	int got;
@@ -489,40 +491,40 @@ static void run(void)
 			n_in--;
 			break;
 		case MT_REC_SPAN:
-			span(&r.u.span);
+			span(sl, &r.u.span);
 			break;
 		case MT_REC_THREAD:
-			see_time(r.u.thread.time);
-			if (thread_kept(r.u.thread.pid, r.u.thread.tid))
+			see_time(sl, r.u.thread.time);
+			if (thread_kept(sl, r.u.thread.pid, r.u.thread.tid))
 				keep(&r);
 			break;
 		case MT_REC_BRANCH:
-			see_time(r.u.branch.time);
-			if (thread_kept(r.u.branch.pid, r.u.branch.tid) &&
-			    time_kept(r.u.branch.time))
+			see_time(sl, r.u.branch.time);
+			if (thread_kept(sl, r.u.branch.pid, r.u.branch.tid) &&
+			    time_kept(sl, r.u.branch.time))
 				keep(&r);
 			break;
 		case MT_REC_ERROR:
-			see_time(r.u.error.time);
-			if (have_max_depth && stream_instant(&r))
+			see_time(sl, r.u.error.time);
+			if (sl->have_max_depth && stream_instant(sl, &r))
 				replay_next(NULL); /* its decision is its time's */
-			if (thread_kept(r.u.error.pid, r.u.error.tid) &&
-			    time_kept(r.u.error.time))
+			if (thread_kept(sl, r.u.error.pid, r.u.error.tid) &&
+			    time_kept(sl, r.u.error.time))
 				keep(&r);
 			break;
 		case MT_REC_MARK:
-			see_time(r.u.mark.time);
-			if (have_max_depth && stream_instant(&r))
+			see_time(sl, r.u.mark.time);
+			if (sl->have_max_depth && stream_instant(sl, &r))
 				replay_next(NULL);
 			if ((r.u.mark.tid == MT_NONE32 ||
-			     thread_kept(r.u.mark.pid, r.u.mark.tid)) &&
-			    time_kept(r.u.mark.time))
+			     thread_kept(sl, r.u.mark.pid, r.u.mark.tid)) &&
+			    time_kept(sl, r.u.mark.time))
 				keep(&r);
 			break;
 		case MT_REC_SAMPLE:
-			see_time(r.u.sample.time);
-			if (thread_kept(r.u.sample.pid, r.u.sample.tid) &&
-			    time_kept(r.u.sample.time))
+			see_time(sl, r.u.sample.time);
+			if (thread_kept(sl, r.u.sample.pid, r.u.sample.tid) &&
+			    time_kept(sl, r.u.sample.time))
 				keep(&r);
 			break;
 		default:
@@ -532,30 +534,33 @@ static void run(void)
 		}
 	}
 	if (got < 0)
-		die_mt(got, "%s: byte offset 0x%llx", in_name,
+		die_mt(got, "%s: byte offset 0x%llx", sl->in_name,
 		       (unsigned long long)mt_reader_offset(&in));
 	flush_held();
 }
 
-void stream_slice(int fd, const unsigned char *magic, size_t len)
+void stream_slice(struct slice *sl, int fd, const unsigned char *magic,
+		  size_t len)
 {
 	int err;
 
-	if (have_max_depth || (!absolute && (have_from || have_to ||
-					      opt_dur != MT_NONE64))) {
-		fd = stream_first_pass(fd, magic, len);
+	if (sl->have_max_depth ||
+	    (!sl->absolute && (sl->have_from || sl->have_to ||
+			       sl->opt_dur != MT_NONE64))) {
+		fd = stream_first_pass(sl, fd, magic, len);
 		len = 0;
 	}
 	if ((err = mt_reader_init_fd(&in, fd, magic, len)))
-		die_mt(err, "%s", in_name);
+		die_mt(err, "%s", sl->in_name);
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");
-	run();
+	run(sl);
 	check(mt_writer_finish(&out));
-	if (verbose || n_short)
+	if (sl->verbose || n_short)
 		fprintf(stderr, "%s: %s: %llu records read, %llu written, %llu spans "
 			"clipped, %llu shorter than --min-duration dropped\n",
-			mt_progname(), in_name, n_in, n_kept, n_clipped, n_short);
+			mt_progname(), sl->in_name, n_in, n_kept, n_clipped,
+			n_short);
 	mt_reader_release(&in);
 	mt_writer_release(&out);
 }
