@@ -18,8 +18,6 @@ enum {
 	SC_KNOWN = 1, SC_LONGJMP = 2, SC_GOGO = 4, SC_GOSWITCH = 8,
 	SC_RESUME = 16, SC_PLT = 32, SC_GOEXECUTE = 64,
 };
-static uint8_t *classes;
-static size_t classes_cap;
 
 static int in_list(const char *s, const char *const *names)
 {
@@ -47,12 +45,12 @@ static int ends_with(const char *s, const char *tail)
 	return n >= m && !strcmp(s + n - m, tail);
 }
 
-static unsigned sym_class(uint32_t sym);
+static unsigned sym_class(struct stacks *ctx, uint32_t sym);
 
-void forget_class(uint32_t id)
+void forget_class(struct stacks *ctx, uint32_t id)
 {
-	if (id < classes_cap)
-		classes[id] = 0;
+	if (id < ctx->classes_cap)
+		ctx->classes[id] = 0;
 }
 
 static const char *const longjmp_names[] = {
@@ -72,16 +70,16 @@ static const char *const go_execute_names[] = {
 	"runtime.execute", "runtime.schedule", NULL,
 };
 
-static unsigned sym_class(uint32_t sym)
+static unsigned sym_class(struct stacks *ctx, uint32_t sym)
 {
 	const char *s;
 	unsigned c = SC_KNOWN;
 
 	if (!sym)
 		return 0;
-	if (sym < classes_cap && classes[sym])
-		return classes[sym];
-	s = mt_reader_str(&in, sym, NULL);
+	if (sym < ctx->classes_cap && ctx->classes[sym])
+		return ctx->classes[sym];
+	s = mt_reader_str(&ctx->in, sym, NULL);
 	if (s) {
 		if (in_list(s, longjmp_names))
 			c |= SC_LONGJMP;
@@ -97,9 +95,10 @@ static unsigned sym_class(uint32_t sym)
 			c |= SC_PLT;
 	}
 	if (sym < (1u << 26))
-		grow_or_die(&classes, &classes_cap, sym, sizeof(*classes));
-	if (sym < classes_cap)
-		classes[sym] = (uint8_t)c;
+		grow_or_die(&ctx->classes, &ctx->classes_cap, sym,
+			    sizeof(*ctx->classes));
+	if (sym < ctx->classes_cap)
+		ctx->classes[sym] = (uint8_t)c;
 	return c;
 }
 
@@ -161,7 +160,7 @@ static long landing_frame(struct thread *t, const struct mt_loc *dst, long k)
 	long r, i;
 
 	for (r = (long)t->cur.n - 1; r > k; r--)
-		if (sym_class(t->cur.f[r].sym) & SC_RESUME)
+		if (sym_class(t->ctx, t->cur.f[r].sym) & SC_RESUME)
 			break;
 	if (r != k + 1)
 		return k;
@@ -192,8 +191,8 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 	}
 	if (same_fn(dst, f))
 		return;
-	if (!after_return && (sym_class(f->sym) & SC_GOGO) &&
-	    same_fn(&b->from, f) && !(sym_class(dst->sym) & SC_GOGO)) {
+	if (!after_return && (sym_class(t->ctx, f->sym) & SC_GOGO) &&
+	    same_fn(&b->from, f) && !(sym_class(t->ctx, dst->sym) & SC_GOGO)) {
 		go_switch(t, b, time);
 		return;
 	}
@@ -201,14 +200,15 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 	/* a PLT stub jumps to its target or to the PLT header (lazy
 	 * binding), which may be unsymbolised code of the caller's file */
 	if (k >= 0 && (after_return ||
-			(dst->off != 0 && !(sym_class(b->from.sym) & SC_PLT)))) {
+			(dst->off != 0 &&
+			 !(sym_class(t->ctx, b->from.sym) & SC_PLT)))) {
 		k = landing_frame(t, dst, k);
 		while (t->cur.n > (size_t)k + 1)
 			pop(t, time, 0);
 		return;
 	}
 	if (!after_return && dst->off != 0 &&
-	    (sym_class(b->from.sym) & SC_LONGJMP)) {
+	    (sym_class(t->ctx, b->from.sym) & SC_LONGJMP)) {
 		reset(t, time, 0);
 		infer(t, dst);
 		return;
@@ -246,7 +246,7 @@ static void go_switch(struct thread *t, const struct mt_branch *b,
 	size_t i;
 
 	for (i = t->cur.n; i > 0; i--) {
-		unsigned c = sym_class(t->cur.f[i - 1].sym);
+		unsigned c = sym_class(t->ctx, t->cur.f[i - 1].sym);
 
 		if (c & SC_GOEXECUTE)
 			break;
@@ -299,7 +299,8 @@ static void do_return(struct thread *t, const struct mt_branch *b,
 		while (t->cur.n > (size_t)k + 1)
 			pop(t, time, 0);
 	}
-	if ((sym_class(top(t)->sym) & SC_GOGO) && !(b->flags & MT_BF_PROBE)) {
+	if ((sym_class(t->ctx, top(t)->sym) & SC_GOGO) &&
+	    !(b->flags & MT_BF_PROBE)) {
 		go_switch(t, b, time);
 		return;
 	}
@@ -346,8 +347,8 @@ static void leave_kernel(struct thread *t, uint64_t time)
  * a trigger's cut). */
 static int event_time(struct thread *t, uint64_t *time)
 {
-	if (*time > cut_time) {
-		n_after_cut++;
+	if (*time > t->ctx->cut_time) {
+		t->ctx->n_after_cut++;
 		return 0;
 	}
 	if (*time < t->last_time)
@@ -377,10 +378,10 @@ static void trace_end(struct thread *t, const struct mt_branch *b,
 	unsigned k = b->kind;
 
 	if (!t->tracing) {
-		if (!n_bad_end++)
+		if (!t->ctx->n_bad_end++)
 			warn("%s: 'tr end' while not tracing (tid %u at %llu ns); "
 			     "disbelieved, further ones are only counted",
-			     in_name, t->tid, (unsigned long long)time);
+			     t->ctx->in_name, t->tid, (unsigned long long)time);
 		return;
 	}
 	if (k == MT_BR_RETURN && t->cur.n)
@@ -401,10 +402,10 @@ static void trace_begin(struct thread *t, const struct mt_branch *b,
 			uint64_t time, int first)
 {
 	if (t->tracing) {
-		if (!first && !n_bad_start++)
+		if (!first && !t->ctx->n_bad_start++)
 			warn("%s: 'tr strt' while tracing (tid %u at %llu ns); "
 			     "disbelieved, further ones are only counted",
-			     in_name, t->tid, (unsigned long long)time);
+			     t->ctx->in_name, t->tid, (unsigned long long)time);
 		if (!t->cur.n && b->to.ip)
 			infer(t, &b->to);
 		return;
@@ -476,10 +477,10 @@ static void transfer(struct thread *t, const struct mt_branch *b,
 		break;
 	case MT_BR_NONE:
 		if (b->flags & MT_BF_NOFLAGS) {
-			if (!n_noflags++)
+			if (!t->ctx->n_noflags++)
 				warn("%s: branches without a flags column: calls and "
 				     "returns cannot be told apart; run perf script "
-				     "with -F ...,flags", in_name);
+				     "with -F ...,flags", t->ctx->in_name);
 		}
 		land(t, b, time, 0);
 		break;
@@ -497,12 +498,12 @@ static void check_trigger(struct thread *t, const struct mt_branch *b,
 {
 	uint32_t from;
 
-	if (!t->trigger || b->kind != MT_BR_RETURN || cut_pending)
+	if (!t->trigger || b->kind != MT_BR_RETURN || t->ctx->cut_pending)
 		return;
-	from = b->from.sym ? map_id(b->from.sym) : 0;
+	from = b->from.sym ? map_id(t->ctx, b->from.sym) : 0;
 	if (from == t->trigger_name) {
-		cut_time = time;
-		cut_pending = 1;
+		t->ctx->cut_time = time;
+		t->ctx->cut_pending = 1;
 	}
 }
 

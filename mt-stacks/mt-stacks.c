@@ -23,16 +23,6 @@
 
 #define USAGE "usage: mt-stacks [-v] [--no-spread] [--keep-after-trigger] [-o output] [file]\n"
 
-const char *in_name;
-struct mt_reader in;
-struct mt_writer out;
-static int spread = 1, keep_after_trigger;
-
-/* ---- counters: nothing is dropped silently ---- */
-
-static unsigned long long n_branches, n_samples;
-unsigned long long n_spans, n_bad_end, n_bad_start, n_noflags, n_after_cut;
-
 void check(int err)
 {
 	if (err)
@@ -41,76 +31,69 @@ void check(int err)
 
 /* ---- strings: input ids to output ids ---- */
 
-static uint32_t *idmap;
-static size_t idmap_cap;
-
-uint32_t out_str(const char *s, size_t len)
+uint32_t out_str(struct stacks *ctx, const char *s, size_t len)
 {
 	uint32_t id;
 
-	check(mt_writer_intern(&out, s, len, &id));
+	check(mt_writer_intern(&ctx->out, s, len, &id));
 	return id;
 }
 
-uint32_t out_lit(const char *s)
+uint32_t out_lit(struct stacks *ctx, const char *s)
 {
-	return out_str(s, strlen(s));
+	return out_str(ctx, s, strlen(s));
 }
 
-uint32_t map_id(uint32_t id)
+uint32_t map_id(struct stacks *ctx, uint32_t id)
 {
 	const char *s;
 	size_t len;
 
 	if (!id)
 		return 0;
-	if (id < idmap_cap && idmap[id])
-		return idmap[id];
-	s = mt_reader_str(&in, id, &len);
+	if (id < ctx->idmap_cap && ctx->idmap[id])
+		return ctx->idmap[id];
+	s = mt_reader_str(&ctx->in, id, &len);
 	if (!s)
-		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name, id);
+		die(MT_EXIT_DATA, "%s: string id %u is not defined",
+		    ctx->in_name, id);
 	if (id < (1u << 26))
-		grow_or_die(&idmap, &idmap_cap, id, sizeof(*idmap));
-	if (id < idmap_cap)
-		return idmap[id] = out_str(s, len);
-	return out_str(s, len); /* huge ids: not cached */
+		grow_or_die(&ctx->idmap, &ctx->idmap_cap, id,
+			    sizeof(*ctx->idmap));
+	if (id < ctx->idmap_cap)
+		return ctx->idmap[id] = out_str(ctx, s, len);
+	return out_str(ctx, s, len); /* huge ids: not cached */
 }
 
 /* A STRING record redefined an input id. */
-static void forget_id(uint32_t id)
+static void forget_id(struct stacks *ctx, uint32_t id)
 {
-	if (id < idmap_cap)
-		idmap[id] = 0;
-	forget_class(id);
+	if (id < ctx->idmap_cap)
+		ctx->idmap[id] = 0;
+	forget_class(ctx, id);
 }
-
-uint64_t cut_time = MT_NONE64;
-int cut_pending;
 
 /* ---- threads ---- */
 
-static struct thread *threads; /* by index in thread_ids */
-static size_t nthreads, thread_cap;
-static struct mt_tidmap thread_ids;
-
-static struct thread *thread_get(uint32_t pid, uint32_t tid)
+static struct thread *thread_get(struct stacks *ctx, uint32_t pid, uint32_t tid)
 {
 	uint32_t i;
 	int is_new;
 
-	if (mt_tidmap_get(&thread_ids, pid, tid, &i, &is_new))
+	if (mt_tidmap_get(&ctx->thread_ids, pid, tid, &i, &is_new))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	if (!is_new)
-		return &threads[i];
-	grow_or_die(&threads, &thread_cap, i, sizeof(*threads));
-	threads[i].pid = pid;
-	threads[i].tid = tid;
-	threads[i].tracing = 1;
-	threads[i].fresh = 1;
+		return &ctx->threads[i];
+	grow_or_die(&ctx->threads, &ctx->thread_cap, i, sizeof(*ctx->threads));
+	ctx->threads[i].ctx = ctx;
+	ctx->threads[i].pid = pid;
+	ctx->threads[i].tid = tid;
+	ctx->threads[i].tracing = 1;
+	ctx->threads[i].fresh = 1;
 	/* the code the trace begins in is depth 0, its callees 1 */
-	threads[i].cur.empty_depth = 1;
-	nthreads = i + 1;
-	return &threads[i];
+	ctx->threads[i].cur.empty_depth = 1;
+	ctx->nthreads = i + 1;
+	return &ctx->threads[i];
 }
 
 /* ---- spreading equal timestamps ---- */
@@ -180,13 +163,14 @@ static void flush_batch(struct thread *t, uint64_t next)
 
 static void add_branch(struct thread *t, const struct mt_branch *b)
 {
+	struct stacks *ctx = t->ctx;
 	uint64_t time = b->time == MT_NONE64 ? t->last_time : b->time;
 
-	if (time > cut_time) {
-		n_after_cut++;
+	if (time > ctx->cut_time) {
+		ctx->n_after_cut++;
 		return;
 	}
-	if (!spread) {
+	if (!ctx->spread) {
 		branch(t, b, time);
 		return;
 	}
@@ -218,10 +202,13 @@ static int starts_at_end(struct thread *t)
  * (there is no next time to spread over). */
 static void end_thread(struct thread *t)
 {
+	struct stacks *ctx = t->ctx;
+
 	flush_batch(t, MT_NONE64);
-	if (t->last_seen > t->last_time && t->last_seen <= cut_time)
+	if (t->last_seen > t->last_time && t->last_seen <= ctx->cut_time)
 		t->last_time = t->last_seen;
-	else if (spread && starts_at_end(t) && t->last_time < cut_time &&
+	else if (ctx->spread && starts_at_end(t) &&
+		 t->last_time < ctx->cut_time &&
 		 t->last_time < MT_NONE64 - 1)
 		t->last_time++;
 	end_gap(t, t->last_time);
@@ -232,9 +219,10 @@ static void end_thread(struct thread *t)
 
 static void error(struct thread *t, const struct mt_error *e)
 {
+	struct stacks *ctx = t->ctx;
 	uint64_t time = e->time == MT_NONE64 ? t->last_time : e->time;
 	char name[300];
-	const char *msg = mt_reader_str(&in, e->msg, NULL);
+	const char *msg = mt_reader_str(&ctx->in, e->msg, NULL);
 
 	flush_batch(t, time);
 	if (time < t->last_time)
@@ -248,17 +236,17 @@ static void error(struct thread *t, const struct mt_error *e)
 		 msg ? msg : "?");
 	t->gap = 1;
 	t->gap_start = time;
-	t->gap_name = out_lit(name);
+	t->gap_name = out_lit(ctx, name);
 }
 
 /* Every thread's trace ends at cut_time. */
-static void cut_all(void)
+static void cut_all(struct stacks *ctx)
 {
 	size_t i;
 
-	cut_pending = 0;
-	for (i = 0; i < nthreads; i++) {
-		struct thread *t = &threads[i];
+	ctx->cut_pending = 0;
+	for (i = 0; i < ctx->nthreads; i++) {
+		struct thread *t = &ctx->threads[i];
 
 		flush_batch(t, MT_NONE64);
 		if (t->started)
@@ -266,13 +254,13 @@ static void cut_all(void)
 	}
 }
 
-static void mark(const struct mt_mark *m)
+static void mark(struct stacks *ctx, const struct mt_mark *m)
 {
 	size_t i;
 
 	if (m->tid != MT_NONE32 && m->time != MT_NONE64) {
 		/* the thread was running then */
-		struct thread *t = thread_get(m->pid, m->tid);
+		struct thread *t = thread_get(ctx, m->pid, m->tid);
 
 		if (m->time > t->last_seen)
 			t->last_seen = m->time;
@@ -280,20 +268,20 @@ static void mark(const struct mt_mark *m)
 
 	if (m->kind == MT_MARK_SNAPSHOT) {
 		/* a new snapshot: nothing carries over */
-		for (i = 0; i < nthreads; i++)
-			end_thread(&threads[i]);
-		cut_time = MT_NONE64;
-	} else if (m->kind == MT_MARK_TRIGGER && !keep_after_trigger) {
-		uint32_t name = m->text ? map_id(m->text) : 0;
+		for (i = 0; i < ctx->nthreads; i++)
+			end_thread(&ctx->threads[i]);
+		ctx->cut_time = MT_NONE64;
+	} else if (m->kind == MT_MARK_TRIGGER && !ctx->keep_after_trigger) {
+		uint32_t name = m->text ? map_id(ctx, m->text) : 0;
 
 		if (!name) {
 			/* no function named: the trace ends at the mark */
-			cut_time = m->time;
-			cut_all();
+			ctx->cut_time = m->time;
+			cut_all(ctx);
 			return;
 		}
-		for (i = 0; i < nthreads; i++) {
-			struct thread *t = &threads[i];
+		for (i = 0; i < ctx->nthreads; i++) {
+			struct thread *t = &ctx->threads[i];
 
 			if (m->tid == MT_NONE32 || m->tid == t->tid) {
 				t->trigger = 1;
@@ -301,7 +289,7 @@ static void mark(const struct mt_mark *m)
 			}
 		}
 		if (m->tid != MT_NONE32) {
-			struct thread *t = thread_get(m->pid, m->tid);
+			struct thread *t = thread_get(ctx, m->pid, m->tid);
 
 			t->trigger = 1;
 			t->trigger_name = name;
@@ -311,47 +299,47 @@ static void mark(const struct mt_mark *m)
 
 /* ---- main loop ---- */
 
-static void pass_string_ids(struct mt_record *r)
+static void pass_string_ids(struct stacks *ctx, struct mt_record *r)
 {
 	switch (r->type) {
 	case MT_REC_THREAD:
-		r->u.thread.comm = map_id(r->u.thread.comm);
-		check(mt_write_thread(&out, &r->u.thread));
+		r->u.thread.comm = map_id(ctx, r->u.thread.comm);
+		check(mt_write_thread(&ctx->out, &r->u.thread));
 		break;
 	case MT_REC_ERROR:
-		r->u.error.msg = map_id(r->u.error.msg);
-		check(mt_write_error(&out, &r->u.error));
+		r->u.error.msg = map_id(ctx, r->u.error.msg);
+		check(mt_write_error(&ctx->out, &r->u.error));
 		break;
 	case MT_REC_MARK:
-		r->u.mark.name = map_id(r->u.mark.name);
-		r->u.mark.text = map_id(r->u.mark.text);
-		check(mt_write_mark(&out, &r->u.mark));
+		r->u.mark.name = map_id(ctx, r->u.mark.name);
+		r->u.mark.text = map_id(ctx, r->u.mark.text);
+		check(mt_write_mark(&ctx->out, &r->u.mark));
 		break;
 	case MT_REC_META:
-		r->u.meta.key = map_id(r->u.meta.key);
-		r->u.meta.value = map_id(r->u.meta.value);
-		check(mt_write_meta(&out, &r->u.meta));
+		r->u.meta.key = map_id(ctx, r->u.meta.key);
+		r->u.meta.value = map_id(ctx, r->u.meta.value);
+		check(mt_write_meta(&ctx->out, &r->u.meta));
 		break;
 	case MT_REC_SPAN:
-		r->u.span.name = map_id(r->u.span.name);
-		r->u.span.dso = map_id(r->u.span.dso);
-		check(mt_write_span(&out, &r->u.span));
+		r->u.span.name = map_id(ctx, r->u.span.name);
+		r->u.span.dso = map_id(ctx, r->u.span.dso);
+		check(mt_write_span(&ctx->out, &r->u.span));
 		break;
 	}
 }
 
-static void each_thread(uint32_t pid, uint32_t tid,
+static void each_thread(struct stacks *ctx, uint32_t pid, uint32_t tid,
 			void (*fn)(struct thread *, const void *), const void *arg)
 {
 	size_t i;
 
 	if (tid != MT_NONE32) {
-		fn(thread_get(pid, tid), arg);
+		fn(thread_get(ctx, pid, tid), arg);
 		return;
 	}
-	for (i = 0; i < nthreads; i++)
-		if (pid == MT_NONE32 || threads[i].pid == pid)
-			fn(&threads[i], arg);
+	for (i = 0; i < ctx->nthreads; i++)
+		if (pid == MT_NONE32 || ctx->threads[i].pid == pid)
+			fn(&ctx->threads[i], arg);
 }
 
 static void error_fn(struct thread *t, const void *arg)
@@ -359,90 +347,97 @@ static void error_fn(struct thread *t, const void *arg)
 	error(t, arg);
 }
 
-static void run(void)
+static void run(struct stacks *ctx)
 {
 	struct mt_record r;
 	int got, show = mt_progress_enabled();
 	unsigned long long nrec = 0;
 	size_t i;
 
-	while ((got = mt_reader_next(&in, &r)) > 0) {
+	while ((got = mt_reader_next(&ctx->in, &r)) > 0) {
 		if (show && !(++nrec & 0xfffff))
 			fprintf(stderr, "\r%s: %llu records", mt_progname(), nrec);
 		switch (r.type) {
 		case MT_REC_END:
 			break;
 		case MT_REC_STRING:
-			forget_id(r.u.string.id);
+			forget_id(ctx, r.u.string.id);
 			break;
 		case MT_REC_BRANCH:
-			n_branches++;
-			add_branch(thread_get(r.u.branch.pid, r.u.branch.tid),
+			ctx->n_branches++;
+			add_branch(thread_get(ctx, r.u.branch.pid,
+					      r.u.branch.tid),
 				   &r.u.branch);
 			break;
 		case MT_REC_SAMPLE:
-			n_samples++;
-			sample(thread_get(r.u.sample.pid, r.u.sample.tid),
+			ctx->n_samples++;
+			sample(thread_get(ctx, r.u.sample.pid, r.u.sample.tid),
 			       &r.u.sample);
 			break;
 		case MT_REC_ERROR: {
 			struct mt_error e = r.u.error;
 
-			each_thread(e.pid, e.tid, error_fn, &e);
-			pass_string_ids(&r);
+			each_thread(ctx, e.pid, e.tid, error_fn, &e);
+			pass_string_ids(ctx, &r);
 			break;
 		}
 		case MT_REC_MARK: {
 			struct mt_mark m = r.u.mark;
 
-			if (is_entry_only_mark(&m)) {
+			if (is_entry_only_mark(ctx, &m)) {
 				/* timeless, for this stage only */
-				add_entry_only(m.text);
+				add_entry_only(ctx, m.text);
 				break;
 			}
-			pass_string_ids(&r);
-			mark(&m);
+			pass_string_ids(ctx, &r);
+			mark(ctx, &m);
 			break;
 		}
 		case MT_REC_THREAD:
 		case MT_REC_META:
 		case MT_REC_SPAN:
-			pass_string_ids(&r);
+			pass_string_ids(ctx, &r);
 			break;
 		default:
-			check(mt_write_raw(&out, r.raw, r.raw_len));
+			check(mt_write_raw(&ctx->out, r.raw, r.raw_len));
 			break;
 		}
-		if (cut_pending)
-			cut_all();
+		if (ctx->cut_pending)
+			cut_all(ctx);
 	}
 	if (got < 0)
-		die_reader(&in, got, in_name);
+		die_reader(&ctx->in, got, ctx->in_name);
 	if (show && nrec > 0xfffff)
 		fputs("\r\033[K", stderr);
-	for (i = 0; i < nthreads; i++)
-		end_thread(&threads[i]);
+	for (i = 0; i < ctx->nthreads; i++)
+		end_thread(&ctx->threads[i]);
 }
 
-static void report(int verbose)
+static void report(struct stacks *ctx, int verbose)
 {
-	unsigned long long odd = n_bad_end + n_bad_start + n_noflags + n_after_cut;
+	unsigned long long odd = ctx->n_bad_end + ctx->n_bad_start +
+				 ctx->n_noflags + ctx->n_after_cut;
 
 	if (!verbose && !odd)
 		return;
 	fprintf(stderr, "%s: %s: %llu branches, %llu samples, %zu threads, "
-		"%llu spans written\n", mt_progname(), in_name, n_branches,
-		n_samples, nthreads, n_spans);
-	if (n_bad_end)
-		fprintf(stderr, "  %llu 'tr end' while not tracing, ignored\n", n_bad_end);
-	if (n_bad_start)
-		fprintf(stderr, "  %llu 'tr strt' while tracing, ignored\n", n_bad_start);
-	if (n_noflags)
-		fprintf(stderr, "  %llu branches without flags\n", n_noflags);
-	if (n_after_cut)
-		fprintf(stderr, "  %llu events after the trigger, dropped\n", n_after_cut);
-	if (n_entry_only)
-		fprintf(stderr, "  %llu functions probed at entry only\n", n_entry_only);
+		"%llu spans written\n", mt_progname(), ctx->in_name,
+		ctx->n_branches, ctx->n_samples, ctx->nthreads, ctx->n_spans);
+	if (ctx->n_bad_end)
+		fprintf(stderr, "  %llu 'tr end' while not tracing, ignored\n",
+			ctx->n_bad_end);
+	if (ctx->n_bad_start)
+		fprintf(stderr, "  %llu 'tr strt' while tracing, ignored\n",
+			ctx->n_bad_start);
+	if (ctx->n_noflags)
+		fprintf(stderr, "  %llu branches without flags\n",
+			ctx->n_noflags);
+	if (ctx->n_after_cut)
+		fprintf(stderr, "  %llu events after the trigger, dropped\n",
+			ctx->n_after_cut);
+	if (ctx->n_entry_only)
+		fprintf(stderr, "  %llu functions probed at entry only\n",
+			ctx->n_entry_only);
 }
 
 int main(int argc, char **argv)
@@ -454,6 +449,10 @@ int main(int argc, char **argv)
 		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	/* the run's state: static, so that what it holds stays reachable
+	 * until the exit (nothing is freed but the stream) */
+	static struct stacks run_state = { .spread = 1, .cut_time = MT_NONE64 };
+	struct stacks *ctx = &run_state;
 	struct mt_filter_io io = { 0 };
 	int c, err;
 
@@ -462,10 +461,10 @@ int main(int argc, char **argv)
 	while ((c = mt_getopt(argc, argv, "o:v", longopts, USAGE)) != -1) {
 		switch (c) {
 		case OPT_NO_SPREAD:
-			spread = 0;
+			ctx->spread = 0;
 			break;
 		case OPT_KEEP:
-			keep_after_trigger = 1;
+			ctx->keep_after_trigger = 1;
 			break;
 		default:
 			mt_filter_option(&io, c, USAGE);
@@ -473,21 +472,22 @@ int main(int argc, char **argv)
 	}
 	mt_filter_open_or_die(&io, argc - optind, argv + optind, USAGE);
 	output_binary_or_die("an mt stream");
-	in_name = io.in_name;
-	if ((err = mt_reader_init_fd(&in, io.in_fd, NULL, 0)))
-		die_mt(err, "%s", in_name);
-	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
+	ctx->in_name = io.in_name;
+	if ((err = mt_reader_init_fd(&ctx->in, io.in_fd, NULL, 0)))
+		die_mt(err, "%s", ctx->in_name);
+	if ((err = mt_writer_init_fd(&ctx->out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");
 	{
-		struct mt_meta m = { out_lit("stacks"), out_lit("mt-stacks") };
+		struct mt_meta m = { out_lit(ctx, "stacks"),
+				      out_lit(ctx, "mt-stacks") };
 
-		check(mt_write_meta(&out, &m));
+		check(mt_write_meta(&ctx->out, &m));
 	}
-	run();
-	check(mt_writer_finish(&out));
-	report(io.verbose);
-	mt_reader_release(&in);
-	mt_writer_release(&out);
+	run(ctx);
+	check(mt_writer_finish(&ctx->out));
+	report(ctx, io.verbose);
+	mt_reader_release(&ctx->in);
+	mt_writer_release(&ctx->out);
 	close_stdout_or_die();
 	return MT_EXIT_OK;
 }

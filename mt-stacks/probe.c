@@ -12,40 +12,36 @@
 
 /* ---- uprobes ---- */
 
-/* Output name ids of the functions probed at entry only (MARK entry-only). */
-static uint8_t *entry_only;
-static size_t entry_only_cap;
-unsigned long long n_entry_only;
-
-int is_entry_only_mark(const struct mt_mark *m)
+int is_entry_only_mark(struct stacks *ctx, const struct mt_mark *m)
 {
 	const char *name;
 	size_t len;
 
 	if (m->kind != MT_MARK_GENERIC || !m->name || !m->text)
 		return 0;
-	name = mt_reader_str(&in, m->name, &len);
+	name = mt_reader_str(&ctx->in, m->name, &len);
 	return name && len == 10 && !memcmp(name, "entry-only", 10);
 }
 
-void add_entry_only(uint32_t text)
+void add_entry_only(struct stacks *ctx, uint32_t text)
 {
-	uint32_t id = map_id(text);
+	uint32_t id = map_id(ctx, text);
 
-	grow_or_die(&entry_only, &entry_only_cap, id, sizeof(*entry_only));
-	if (!entry_only[id])
-		n_entry_only++;
-	entry_only[id] = 1;
+	grow_or_die(&ctx->entry_only, &ctx->entry_only_cap, id,
+		    sizeof(*ctx->entry_only));
+	if (!ctx->entry_only[id])
+		ctx->n_entry_only++;
+	ctx->entry_only[id] = 1;
 }
 
-static int is_entry_only(uint32_t sym)
+static int is_entry_only(struct stacks *ctx, uint32_t sym)
 {
 	uint32_t id;
 
-	if (!n_entry_only || !sym)
+	if (!ctx->n_entry_only || !sym)
 		return 0;
-	id = map_id(sym);
-	return id < entry_only_cap && entry_only[id];
+	id = map_id(ctx, sym);
+	return id < ctx->entry_only_cap && ctx->entry_only[id];
 }
 
 /*
@@ -66,7 +62,7 @@ static int probe_same_fn(const struct mt_loc *l, const struct frame *f)
  * probe. */
 void probe_call(struct thread *t, const struct mt_branch *b, uint64_t time)
 {
-	if (is_entry_only(b->to.sym)) {
+	if (is_entry_only(t->ctx, b->to.sym)) {
 		struct frame f;
 		struct mt_span s;
 
@@ -108,8 +104,8 @@ void sample(struct thread *t, const struct mt_sample *s)
 	size_t n = s->nframes, k = 0;
 	uint32_t i;
 
-	if (time > cut_time) {
-		n_after_cut++;
+	if (time > t->ctx->cut_time) {
+		t->ctx->n_after_cut++;
 		return;
 	}
 	if (time < t->last_time)

@@ -19,18 +19,18 @@ static void spans_add(struct spans *s, const struct mt_span *sp)
 	s->v[s->n++] = *sp;
 }
 
-static void emit(const struct mt_span *s)
+static void emit(struct stacks *ctx, const struct mt_span *s)
 {
-	check(mt_write_span(&out, s));
-	n_spans++;
+	check(mt_write_span(&ctx->out, s));
+	ctx->n_spans++;
 }
 
-static void emit_all(struct spans *s)
+static void emit_all(struct stacks *ctx, struct spans *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
-		emit(&s->v[i]);
+		emit(ctx, &s->v[i]);
 	s->n = 0;
 }
 
@@ -202,6 +202,8 @@ struct frame *push(struct thread *t, const struct mt_loc *l, uint64_t start,
 void span_of(const struct thread *t, const struct frame *f, uint64_t end,
 	     uint16_t flags, struct mt_span *s)
 {
+	struct stacks *ctx = t->ctx;
+
 	memset(s, 0, sizeof(*s));
 	s->start = f->start;
 	s->end = end < f->start ? f->start : end;
@@ -214,12 +216,12 @@ void span_of(const struct thread *t, const struct frame *f, uint64_t end,
 	if (f->pseudo_id)
 		s->name = f->pseudo_id;
 	else if (f->pseudo)
-		s->name = out_lit(f->pseudo);
+		s->name = out_lit(ctx, f->pseudo);
 	else if (f->sym)
-		s->name = map_id(f->sym);
+		s->name = map_id(ctx, f->sym);
 	else
-		s->name = out_lit("[unknown]");
-	s->dso = map_id(f->dso);
+		s->name = out_lit(ctx, "[unknown]");
+	s->dso = map_id(ctx, f->dso);
 }
 
 /* Hand a finished span (and what it held) to its parent, the segment's
@@ -238,9 +240,9 @@ void finish(struct thread *t, struct frame *parent, struct mt_span *s,
 		for (i = 0; held && i < held->n; i++)
 			spans_add(&t->root, &held->v[i]);
 	} else {
-		emit(s);
+		emit(t->ctx, s);
 		for (i = 0; held && i < held->n; i++)
-			emit(&held->v[i]);
+			emit(t->ctx, &held->v[i]);
 	}
 	if (held)
 		held->n = 0;
@@ -274,7 +276,7 @@ static void flush_root(struct thread *t)
 			t->root.v[j] = t->root.v[j - 1];
 		t->root.v[j] = s;
 	}
-	emit_all(&t->root);
+	emit_all(t->ctx, &t->root);
 }
 
 /* Close every frame of every stack at time end; a new segment starts

@@ -12,29 +12,61 @@
 #include <stdint.h>
 
 #include "stream.h"
+#include "tidmap.h"
 
-/* ---- mt-stacks.c: the stream, options, counters ---- */
+/* ---- mt-stacks.c: the run's state ---- */
 
-extern const char *in_name; /* for messages (mt_filter_open_or_die) */
-extern struct mt_reader in;
-extern struct mt_writer out;
+struct thread;
 
-/* counters: nothing is dropped silently */
-extern unsigned long long n_spans, n_bad_end, n_bad_start, n_noflags,
-	n_after_cut;
+/*
+ * Everything one run of mt-stacks shares across its files: the stream in
+ * and out, the options, the counters, the string id maps. main() owns the
+ * one instance; each thread points back to it (thread.ctx), and what has
+ * no thread at hand takes it as an argument.
+ */
+struct stacks {
+	const char *in_name; /* for messages (mt_filter_open_or_die) */
+	struct mt_reader in;
+	struct mt_writer out;
+	int spread, keep_after_trigger;
 
-/* After a trigger: events later than this are dropped. cut_pending: a
- * trigger's function returned, every thread's trace ends at cut_time. */
-extern uint64_t cut_time;
-extern int cut_pending;
+	/* counters: nothing is dropped silently */
+	unsigned long long n_branches, n_samples, n_spans, n_bad_end,
+		n_bad_start, n_noflags, n_after_cut;
+
+	/* After a trigger: events later than this are dropped. cut_pending:
+	 * a trigger's function returned, every thread's trace ends at
+	 * cut_time. */
+	uint64_t cut_time;
+	int cut_pending;
+
+	/* mt-stacks.c: input string ids to output ids (0: not yet) */
+	uint32_t *idmap;
+	size_t idmap_cap;
+
+	/* mt-stacks.c: the threads, by index in thread_ids */
+	struct thread *threads;
+	size_t nthreads, thread_cap;
+	struct mt_tidmap thread_ids;
+
+	/* branch.c: the class of each input symbol id, cached (sym_class) */
+	uint8_t *classes;
+	size_t classes_cap;
+
+	/* probe.c: output name ids of the functions probed at entry only
+	 * (MARK entry-only), and how many */
+	uint8_t *entry_only;
+	size_t entry_only_cap;
+	unsigned long long n_entry_only;
+};
 
 /* Die unless err is 0 (a write to the stream). */
 void check(int err);
 /* The output id of a string, of a C string, of input string id (0 stays
  * 0; dies when id is not defined). */
-uint32_t out_str(const char *s, size_t len);
-uint32_t out_lit(const char *s);
-uint32_t map_id(uint32_t id);
+uint32_t out_str(struct stacks *ctx, const char *s, size_t len);
+uint32_t out_lit(struct stacks *ctx, const char *s);
+uint32_t map_id(struct stacks *ctx, uint32_t id);
 
 /* ---- the per-thread stack ---- */
 
@@ -91,6 +123,7 @@ struct stack {
 };
 
 struct thread {
+	struct stacks *ctx;    /* the run the thread belongs to */
 	uint32_t pid, tid;
 	int started;           /* seg_start is set */
 	int fresh;             /* no event yet in this segment */
@@ -207,7 +240,7 @@ void reveal(struct thread *t, const struct mt_loc *from, uint64_t time);
 /* ---- branch.c: the rules ---- */
 
 /* A STRING record redefined input id sym. */
-void forget_class(uint32_t sym);
+void forget_class(struct stacks *ctx, uint32_t sym);
 /* Branch b of thread t happens at time (after spreading). */
 void branch(struct thread *t, const struct mt_branch *b, uint64_t time);
 /* A decode gap of t, if one is open, ends at time. */
@@ -216,10 +249,10 @@ void end_gap(struct thread *t, uint64_t time);
 /* ---- probe.c: uprobes and sampled stacks ---- */
 
 /* Functions probed at entry only, from "entry-only" marks (MARK generic,
- * name "entry-only", text the function): their calls are instants. */
-extern unsigned long long n_entry_only;
-int is_entry_only_mark(const struct mt_mark *m);
-void add_entry_only(uint32_t text);
+ * name "entry-only", text the function): their calls are instants
+ * (counted in ctx->n_entry_only). */
+int is_entry_only_mark(struct stacks *ctx, const struct mt_mark *m);
+void add_entry_only(struct stacks *ctx, uint32_t text);
 /* A uprobe's hit (MT_BF_PROBE): a probed function's entry, or its
  * return. */
 void probe_call(struct thread *t, const struct mt_branch *b, uint64_t time);
