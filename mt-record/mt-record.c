@@ -256,6 +256,7 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf "
 				    "or lbr", optarg);
 			o->callgraph = optarg;
+			o->given |= GIVEN_CG;
 			break;
 		case OPT_CMDOUT:
 			o->command_fd = parse_descriptor(optarg);
@@ -265,6 +266,7 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 			break;
 		case OPT_FREQ:
 			o->frequency = parse_frequency(optarg);
+			o->given |= GIVEN_FREQ;
 			break;
 		case OPT_FULL:
 			o->full = 1;
@@ -277,6 +279,7 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 			break;
 		case OPT_KERNEL:
 			o->kernel = 1;
+			o->given |= GIVEN_KERNEL;
 			break;
 		case OPT_MULTI:
 			o->multi_thread = 1;
@@ -286,9 +289,11 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 			break;
 		case OPT_SIZE:
 			o->snapshot_bytes = parse_size(optarg);
+			o->given |= GIVEN_SIZE;
 			break;
 		case OPT_TIMING:
 			o->timing = optarg;
+			o->given |= GIVEN_TIMING;
 			break;
 		case OPT_TRIGGER:
 			o->trigger = optarg;
@@ -370,6 +375,36 @@ static void check_options(struct rec *r, int argc, char **argv)
 			output_to_or_die(o->output);
 		}
 	}
+}
+
+/* One line for each option given that the chosen backend does not use. */
+static void warn_unused(const struct rec_opts *o)
+{
+	static const struct {
+		unsigned given;
+		const char *name;
+		unsigned backends; /* 1 << BE_*: where it does not apply */
+		const char *why;
+	} rules[] = {
+		{ GIVEN_TIMING, "--timing", 1u << BE_UPROBE | 1u << BE_SAMPLE,
+		  "it sets Intel PT's timing packets" },
+		{ GIVEN_FREQ, "--frequency", 1u << BE_PT | 1u << BE_UPROBE,
+		  "it sets the sample backend's rate" },
+		{ GIVEN_CG, "--call-graph", 1u << BE_PT | 1u << BE_UPROBE,
+		  "it sets how the sample backend unwinds" },
+		{ GIVEN_KERNEL, "--kernel", 1u << BE_UPROBE,
+		  "uprobes see user space only" },
+		{ GIVEN_SIZE, "--snapshot-size", 1u << BE_SAMPLE,
+		  "the sample backend's ring is perf's default size" },
+	};
+	size_t i;
+
+	if (o->input)
+		return;
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if ((o->given & rules[i].given) && (rules[i].backends & 1u << o->backend))
+			warn("%s does not apply to the %s backend (%s): ignored",
+			     rules[i].name, backend_names[o->backend], rules[i].why);
 }
 
 static void choose_backend(struct rec_opts *o)
@@ -897,6 +932,7 @@ int main(int argc, char **argv)
 	work_set_options(r->o.verbose, r->o.keep_dir);
 	check_options(r, argc, argv);
 	choose_backend(&r->o);
+	warn_unused(&r->o);
 	if (r->o.dry_run) {
 		dry_run(r);
 		close_stdout_or_die();

@@ -15,7 +15,12 @@ enum backend { BE_AUTO, BE_PT, BE_UPROBE, BE_SAMPLE };
 /* --trigger-via: how the trigger stops the program (trigger.h). */
 enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };
 
+/* rec_opts.given: options named on the command line (not defaults) */
+enum { GIVEN_TIMING = 1, GIVEN_FREQ = 2, GIVEN_CG = 4, GIVEN_SIZE = 8,
+       GIVEN_KERNEL = 16 };
+
 struct rec_opts {
+	unsigned given;        /* GIVEN_*: for the options that may not apply */
 	int verbose;           /* -v */
 	int full;              /* --full: everything, not a snapshot */
 	int multi_thread;      /* --multi-thread: perf record -p, not -t */
