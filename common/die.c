@@ -17,6 +17,13 @@
 
 static const char *progname = "mt";
 
+static int has_manual;
+
+void mt_set_manual(void)
+{
+	has_manual = 1;
+}
+
 void mt_set_progname(const char *argv0)
 {
 	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
@@ -164,6 +171,9 @@ void grow_or_die(void *p, size_t *cap, size_t need, size_t elem)
 void usage_ok(const char *usage)
 {
 	fputs(usage, stdout);
+	if (has_manual)
+		printf("\nThe manual: man %s (docs/%s.1 in the source tree)\n",
+		       progname, progname);
 	close_stdout_or_die();
 	exit(MT_EXIT_OK);
 }

@@ -22,6 +22,9 @@ enum {
 
 /* Set once in main(): the name that prefixes every message. */
 void mt_set_progname(const char *argv0);
+/* For a tool with a man page (docs/PROG.1): --help (usage_ok) ends by
+ * naming it. Test helpers, which have none, do not call this. */
+void mt_set_manual(void);
 const char *mt_progname(void);
 
 /* "PROG: message\n" on stderr. Every message of warn and die passes

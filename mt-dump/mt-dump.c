@@ -485,6 +485,7 @@ int main(int argc, char **argv)
 	int ch;
 
 	mt_set_progname(argv[0]);
+	mt_set_manual();
 	while ((ch = mt_getopt(argc, argv, "", longopts, usage_text)) != -1) {
 		switch (ch) {
 		case OPT_IDS:

@@ -923,6 +923,7 @@ int main(int argc, char **argv)
 	struct rec rec, *r = &rec;
 
 	mt_set_progname(argv[0]);
+	mt_set_manual();
 	work_init();
 	rec_init(r);
 	if (getenv("MT_PERF") && *getenv("MT_PERF"))

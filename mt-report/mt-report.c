@@ -842,6 +842,7 @@ int main(int argc, char **argv)
 	int c;
 
 	mt_set_progname(argv[0]);
+	mt_set_manual();
 	mt_finish_on_interrupt();
 	while ((c = getopt_long(argc, argv, "n:o:v", longopts, NULL)) != -1) {
 		switch (c) {

@@ -202,6 +202,7 @@ int main(int argc, char **argv)
 	size_t got;
 
 	mt_set_progname(argv[0]);
+	mt_set_manual();
 	mt_finish_on_interrupt();
 	parse_options(argc, argv, &sl, &io, &gzip);
 	sl.in_name = io.in_name;

@@ -457,6 +457,7 @@ int main(int argc, char **argv)
 	int c, err;
 
 	mt_set_progname(argv[0]);
+	mt_set_manual();
 	mt_finish_on_interrupt();
 	while ((c = mt_getopt(argc, argv, "o:v", longopts, USAGE)) != -1) {
 		switch (c) {

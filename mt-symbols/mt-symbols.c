@@ -571,6 +571,7 @@ int main(int argc, char **argv)
 	int c, i, status = MT_EXIT_OK;
 
 	mt_set_progname(argv[0]);
+	mt_set_manual();
 	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':

@@ -697,6 +697,7 @@ int main(int argc, char **argv)
 	const char *cmd;
 
 	mt_set_progname(argv[0]);
+	mt_set_manual();
 	open_std_fds();
 	if (argc < 2)
 		usage_fail(USAGE);

@@ -262,3 +262,17 @@ for f in sorted(d["functions"], key=lambda f: f["name"].encode("latin-1")):
     print(f["name"], *(f[k] for k in ("calls", "total_ns", "self_ns",
           "min_ns", "median_ns", "p99_ns", "max_ns")))' "$1" | sort
 }
+
+# help_usage TOOL [ARGS...]: the usage lines of TOOL ARGS --help, after
+# checking that it ends by naming the manual (a blank line, then "The
+# manual: man TOOL (docs/TOOL.1 in the source tree)")
+help_usage() {
+	_t=$1
+	shift
+	"$_t" "$@" --help >help.out 2>help.err || fail "$_t $* --help: exit $?"
+	[ ! -s help.err ] || fail "$_t --help wrote to stderr: $(cat help.err)"
+	[ "$(tail -n 1 help.out)" = "The manual: man $_t (docs/$_t.1 in the source tree)" ] ||
+		fail "$_t --help does not name the manual: $(tail -n 1 help.out)"
+	[ -z "$(tail -n 2 help.out | head -n 1)" ] || fail "$_t --help: no blank line before the manual"
+	sed '/^$/,$d' help.out
+}

@@ -92,8 +92,7 @@ same_file want err
 # usage
 synopsis "$MT_TOP/docs/mt-script-parse.1" >syn
 grep -q '^mt-script-parse ' syn || fail "no SYNOPSIS in the man page"
-mt-script-parse --help >out
-sed 's/^usage: //' out >usage
+help_usage mt-script-parse | sed 's/^usage: //' >usage
 same_file syn usage
 expect_exit 2 mt-script-parse --bogus >out 2>err
 contains err "usage: $(cat syn)"

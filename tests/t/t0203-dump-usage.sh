@@ -16,9 +16,7 @@ sed -n '/^\.Sh SYNOPSIS/,/^\.Sh /p' "$man" | sed '1d;$d' | sed \
 echo >>synopsis
 grep -q '^mt-dump ' synopsis || fail "no SYNOPSIS found in $man: $(cat synopsis)"
 
-mt-dump --help >out 2>err
-[ ! -s err ] || fail "--help wrote to stderr: $(cat err)"
-sed 's/^usage: //' out >usage
+help_usage mt-dump | sed 's/^usage: //' >usage
 same_file synopsis usage
 
 # the same through the formatter, when there is one

@@ -6,7 +6,7 @@
 
 synopsis "$MT_TOP/docs/mt-stacks.1" >syn
 grep -q '^mt-stacks ' syn || fail "no SYNOPSIS in the man page"
-mt-stacks --help | sed 's/^usage: //' >usage
+help_usage mt-stacks | sed 's/^usage: //' >usage
 same_file syn usage
 expect_exit 2 mt-stacks --bogus >out 2>err
 contains err "usage: $(cat syn)"

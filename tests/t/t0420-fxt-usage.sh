@@ -8,7 +8,7 @@
 
 synopsis "$MT_TOP/docs/mt-fxt.1" >syn
 grep -q '^mt-fxt ' syn || fail "no SYNOPSIS in the man page"
-mt-fxt --help | sed 's/^usage: //' >usage
+help_usage mt-fxt | sed 's/^usage: //' >usage
 same_file syn usage
 expect_exit 2 mt-fxt --bogus >out 2>err
 contains err "usage: $(cat syn)"

@@ -8,7 +8,7 @@
 
 synopsis "$MT_TOP/docs/mt-slice.1" >syn
 grep -q '^mt-slice ' syn || fail "no SYNOPSIS in the man page"
-mt-slice --help | sed 's/^usage: //' >usage
+help_usage mt-slice | sed 's/^usage: //' >usage
 same_file syn usage
 expect_exit 2 mt-slice --from 2 </dev/null >out 2>err
 contains err "--from 2: syntax error"

@@ -8,7 +8,7 @@
 
 synopsis "$MT_TOP/docs/mt-symbols.1" >syn
 grep -q '^mt-symbols ' syn || fail "no SYNOPSIS in the man page"
-mt-symbols --help | sed 's/^usage: //' >usage
+help_usage mt-symbols | sed 's/^usage: //' >usage
 same_file syn usage
 expect_exit 2 mt-symbols --bogus >out 2>err
 contains err "usage: $(cat syn)"

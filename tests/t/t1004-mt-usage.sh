@@ -17,7 +17,7 @@ synopsis mt.1 >syn
 grep -q '^mt run ' syn || fail "no SYNOPSIS in the man page"
 for args in "" run attach decode view; do
 	# shellcheck disable=SC2086 # the command is one word or none
-	mt $args --help >usage || fail "mt $args --help"
+	help_usage mt $args >usage
 	[ "$(wc -l <usage)" -eq 4 ] || fail "mt $args --help: not 4 lines"
 	sed 's/^usage: //; s/^ *//' usage | tr '\n' ' ' | sed 's/ $//' >joined
 	echo >>joined

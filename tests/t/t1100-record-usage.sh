@@ -6,7 +6,7 @@
 . "$MT_TOP/tests/lib.sh"
 
 synopsis "$MT_TOP/docs/mt-record.1" >syn
-mt-record --help | sed 's/^usage: //' >usage
+help_usage mt-record | sed 's/^usage: //' >usage
 same_file syn usage
 mt-record --version | grep -q '^mt-record (mt) ' || fail "--version"
 

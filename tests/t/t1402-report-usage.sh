@@ -8,7 +8,7 @@
 
 synopsis "$MT_TOP/docs/mt-report.1" >syn
 grep -q '^mt-report ' syn || fail "no SYNOPSIS in the man page"
-mt-report --help | sed 's/^usage: //' >usage
+help_usage mt-report | sed 's/^usage: //' >usage
 same_file syn usage
 mt-report --version | grep -q '^mt-report ' || fail "--version"
 for bad in '--by time' '-n x' '-n -1' '--kind func' '--kind ,' '--tid 1x' \
