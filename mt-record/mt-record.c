@@ -724,9 +724,13 @@ static void round_wait(struct rec *r, struct round *rd)
 	struct mt_uprobe_hit late;
 	int err;
 
-	fprintf(stderr, "%s: recording %d with %s%s; Ctrl+C %s\n", mt_progname(),
-		(int)r->tgt.pid, backend_names[r->o.backend],
+	fprintf(stderr, "%s: recording %d", mt_progname(), (int)r->tgt.pid);
+	for (size_t i = 1; i < r->tgt.npids; i++)
+		fprintf(stderr, ", %d", (int)r->tgt.pids[i]);
+	fprintf(stderr, " with %s%s%s; Ctrl+C %s\n", backend_names[r->o.backend],
 		r->o.full ? " (full)" : "",
+		r->tgt.npids > 1 && (r->o.backend == BE_UPROBE || r->trp) ?
+		" (uprobes and the trigger: the first)" : "",
 		r->trp ? "ends without a snapshot" : "takes the snapshot");
 	for (;;) {
 		if (got_signal) {
