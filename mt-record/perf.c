@@ -520,14 +520,21 @@ void record_argv(struct argv *a, const struct rec_opts *o, const struct target *
 		if (o->kernel)
 			arg(a, "--kcore");
 	} else {
+		/* A snapshot overwrites only the samples: the side-band (COMM,
+		 * MMAP of an exec) rides on a first, tracking dummy event whose
+		 * ring is written out as it fills, so a wrapped ring keeps its
+		 * symbols and comm (docs/perf.md 1.5). */
+		if (!o->full) {
+			arg(a, "-e");
+			arg(a, "%s", o->kernel ? "dummy" : "dummy:u");
+		}
 		arg(a, "-e");
-		arg(a, "cpu-clock/freq=%" PRIu64 "/%s", o->frequency, o->kernel ? "" : "u");
+		arg(a, "cpu-clock/freq=%" PRIu64 "%s/%s", o->frequency,
+		    o->full ? "" : ",overwrite", o->kernel ? "" : "u");
 		arg(a, "-k");
 		arg(a, "mono");
 		arg(a, "--call-graph");
 		arg(a, "%s", o->callgraph);
-		if (!o->full)
-			arg(a, "--overwrite");
 		target_args(a, tgt, o->multi_thread, 0);
 	}
 	arg(a, "-D");

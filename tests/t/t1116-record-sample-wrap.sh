@@ -1,0 +1,36 @@
+#!/bin/sh
+# mt-record --backend sample -- CMD whose sample ring wraps (issue 15): the
+# COMM and MMAP records of the exec must survive the overwritten ring, so the
+# program's own frames keep their symbols and the comm its name (not
+# "[unknown]" and ":PID"). Dwarf call graphs copy 8 KiB of stack a sample,
+# so perf's default ring holds some 60 samples and a run of ~1000 wraps it.
+. "$MT_TOP/tests/lib.sh"
+command -v perf >/dev/null 2>&1 || fail "perf not installed (make deps installs linux-perf)"
+prog=$MT_TESTBIN/progs/stopper
+
+mt-record --backend sample --frequency 5000 --call-graph dwarf --keep kept \
+	-- "$prog" -n 20000000 >s.txt 2>err || { cat err >&2; fail "mt-record failed"; }
+
+n=$(grep -c ' cpu-clock' s.txt)
+[ "$n" -gt 10 ] || fail "only $n samples"
+[ "$(grep ' cpu-clock' s.txt | grep -vc '^ *stopper ')" -eq 0 ] ||
+	fail "a sample with another comm: $(grep ' cpu-clock' s.txt | grep -v '^ *stopper ' | head -1)"
+# the frames in stopper have symbols; frames without a dso at all (what an
+# unknown exec gives every frame) are at most a stray one in ten samples
+grep 'progs/stopper)' s.txt | grep -q '\[unknown\]' &&
+	fail "unsymbolized frames of stopper: $(grep 'progs/stopper)' s.txt | grep '\[unknown\]' | head -1)"
+grep -q ' work+0x[0-9a-f]* (.*progs/stopper)' s.txt || fail "no work frame"
+u=$(grep -c ' \[unknown\] (\[unknown\])' s.txt || true)
+[ "$u" -le $((n / 10)) ] || fail "$u frames without a dso in $n samples"
+# the ring wrapped: the kept samples start long after the exec (the gap
+# exceeds the span of the samples themselves, which a whole run would not)
+perf script -i kept/perf.data --show-task-events -F comm,tid,time,event \
+	>task.txt 2>/dev/null || fail "perf script --show-task-events failed"
+awk '/PERF_RECORD_COMM exec: / { sub(":$", "", $3); e = $3 }
+     / cpu-clock/ { sub(":$", "", $3); if (f == "") f = $3; l = $3 }
+     END { if (e == "" || f == "") exit 2; exit !(f - e > l - f) }' task.txt ||
+	fail "the sample ring did not wrap (or no exec / samples): $(grep -v cpu-clock task.txt | head -3)"
+
+mt-script-parse s.txt | mt-stacks | mt-dump >s.dump
+[ "$(span_count s.dump work)" -gt 0 ] || fail "no work span"
+[ "$(span_count s.dump outer)" -gt 0 ] || fail "no outer span"
