@@ -394,13 +394,16 @@ static void warn_unused(const struct rec_opts *o)
 		  "it sets how the sample backend unwinds" },
 		{ GIVEN_KERNEL, "--kernel", 1u << BE_UPROBE,
 		  "uprobes see user space only" },
-		{ GIVEN_SIZE, "--snapshot-size", 1u << BE_SAMPLE,
-		  "the sample backend's ring is perf's default size" },
 	};
 	size_t i;
 
 	if (o->input)
 		return;
+	if (o->backend == BE_SAMPLE && !o->full && !o->snapshot_bytes &&
+	    !strcmp(o->callgraph, "dwarf"))
+		warn("--call-graph dwarf copies 8 KiB of stack a sample: perf's "
+		     "default ring keeps some 60 of them; --snapshot-size 64M keeps "
+		     "some 8000");
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if ((o->given & rules[i].given) && (rules[i].backends & 1u << o->backend))
 			warn("%s does not apply to the %s backend (%s): ignored",

@@ -535,6 +535,9 @@ void record_argv(struct argv *a, const struct rec_opts *o, const struct target *
 		arg(a, "mono");
 		arg(a, "--call-graph");
 		arg(a, "%s", o->callgraph);
+		/* the samples' ring (and the side-band's): --snapshot-size */
+		if (o->snapshot_bytes)
+			arg(a, "-m%" PRIu64, aux_pages(o->snapshot_bytes));
 		target_args(a, tgt, o->multi_thread, 0);
 	}
 	arg(a, "-D");

@@ -27,9 +27,15 @@ same_file want got
 unused sample --snapshot-size 1M --timing low >got
 cat >want <<'W'
 mt-record: --timing does not apply to the sample backend (it sets Intel PT's timing packets): ignored
-mt-record: --snapshot-size does not apply to the sample backend (the sample backend's ring is perf's default size): ignored
 W
 same_file want got
+# --snapshot-size sizes the sample backend's ring (perf -m, in pages)
+grep -q ' -m256 ' out || fail "sample --snapshot-size 1M: no -m256 in $(cat out)"
+# dwarf stacks without a size: one line on what the default ring holds
+mt-record --backend sample --call-graph dwarf --dry-run -- true >out 2>err
+contains err "mt-record: --call-graph dwarf copies 8 KiB of stack a sample: perf's default ring keeps some 60 of them; --snapshot-size 64M keeps some 8000"
+mt-record --backend sample --call-graph dwarf --snapshot-size 64M --dry-run -- true >out 2>err
+grep -q 'dwarf' err && fail "dwarf with a size: $(cat err)"
 
 unused pt --frequency 10 --call-graph fp >got
 cat >want <<'W'

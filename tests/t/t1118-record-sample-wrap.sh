@@ -37,3 +37,9 @@ awk '/PERF_RECORD_COMM exec: / { sub(":$", "", $3); e = $3 }
 mt-script-parse s.txt | mt-stacks | mt-dump >s.dump
 [ "$(span_count s.dump work)" -gt 0 ] || fail "no work span"
 [ "$(span_count s.dump outer)" -gt 0 ] || fail "no outer span"
+
+# --snapshot-size sizes that ring: 4 MiB keeps several times the samples
+mt-record --backend sample --frequency 5000 --call-graph dwarf --snapshot-size 4M \
+	-- "$prog" -n 20000000 >big.txt 2>err || { cat err >&2; fail "mt-record --snapshot-size 4M failed"; }
+nb=$(grep -c ' cpu-clock' big.txt)
+[ "$nb" -gt $((n * 3)) ] || fail "--snapshot-size 4M kept $nb samples, the default ring $n"
