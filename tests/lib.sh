@@ -276,3 +276,12 @@ help_usage() {
 	[ -z "$(tail -n 2 help.out | head -n 1)" ] || fail "$_t --help: no blank line before the manual"
 	sed '/^$/,$d' help.out
 }
+
+# vdso_norm FILE: FILE with the symbol of every [vdso] frame replaced by
+# "VDSO": perf names vDSO code from the build-id cache or its own process's
+# vDSO, and a second decode of the same perf.data (mt-record -i, which
+# reads no cache) sometimes prints [unknown] where the first printed
+# __vdso_clock_gettime+0x1 (seen under load): not what -i is tested for
+vdso_norm() {
+	sed 's/^\([[:space:]]*[0-9a-f]*\) .* (\[vdso\])$/\1 VDSO ([vdso])/' "$1"
+}
