@@ -22,7 +22,7 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/perfevent.c \
 	common/fxtread.c common/fxtwrite.c \
 	common/tidmap.c common/names.c common/proc.c common/quote.c common/nest.c \
-	common/gzin.c common/extsort.c \
+	common/gzin.c common/extsort.c common/kind.c \
 	common/symtab.c common/dwline.c common/procsyms.c common/regex.c
 TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c \
 	common/spawn.c common/regexopt.c common/idlist.c

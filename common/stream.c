@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "kind.h"
 #include "stream.h"
 #include "wire.h"
 #include "banned.h"
@@ -236,27 +237,11 @@ static int check_loc(const struct mt_reader *r, const struct mt_loc *l)
 
 const char *mt_reader_looks_like(const struct mt_reader *r)
 {
-	/* the FXT magic record as it is on disk (docs/fxt.md) */
-	static const unsigned char fxt[8] = { 0x10, 0x00, 0x04, 0x46,
-					      0x78, 0x54, 0x16, 0x00 };
-	const unsigned char *p = r->buf + r->start;
-	size_t n = r->end - r->start, i;
+	size_t n = r->end - r->start;
 
 	if (!n)
 		return r->eof ? "empty" : NULL;
-	if (n >= 8 && !memcmp(p, fxt, 8))
-		return "an FXT trace";
-	if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-		return "gzip-compressed data";
-	if (n >= 8 && !memcmp(p, "PERFILE2", 8))
-		return "a perf.data file";
-	if (n >= 4 && !memcmp(p, "\x7f" "ELF", 4))
-		return "an ELF file";
-	for (i = 0; i < n; i++)
-		if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t' &&
-		     p[i] != '\r') || p[i] >= 0x7f)
-			return NULL;
-	return "text";
+	return mt_kind_phrase(mt_kind_of(r->buf + r->start, n));
 }
 
 static int read_header(struct mt_reader *r)

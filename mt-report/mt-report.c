@@ -17,6 +17,7 @@
 #include "fxtread.h"
 #include "gzin.h"
 #include "idlist.h"
+#include "kind.h"
 #include "intern.h"
 #include "nest.h"
 #include "names.h"
@@ -560,15 +561,16 @@ static void read_input(void)
 	unsigned char magic[8];
 	size_t got = 0;
 	ssize_t k;
+	enum mt_kind kind;
 
 	in_sniff();
-	if (in_len < 2 || !((in_buf[0] == 0x1f && in_buf[1] == 0x8b) ||
-			    (in_len >= 8 && mt_get64(in_buf) == MT_FXT_MAGIC))) {
+	kind = mt_kind_of(in_buf, in_len);
+	if (kind != MT_KIND_GZIP && kind != MT_KIND_FXT) {
 		/* an mt stream: the reader judges it */
 		stream_calls(in_read, NULL, 0);
 		return;
 	}
-	if (in_buf[0] != 0x1f) {
+	if (kind == MT_KIND_FXT) {
 		fxt_calls(in_read, NULL, 0);
 		return;
 	}
@@ -577,9 +579,10 @@ static void read_input(void)
 	while (got < sizeof(magic) &&
 	       (k = gz_read(NULL, magic + got, sizeof(magic) - got)) > 0)
 		got += (size_t)k;
-	if (got >= MT_MAGIC_LEN && !memcmp(magic, MT_MAGIC, MT_MAGIC_LEN))
+	kind = mt_kind_of(magic, got);
+	if (kind == MT_KIND_STREAM)
 		stream_calls(gz_read, magic, got);
-	else if (got == 8 && mt_get64(magic) == MT_FXT_MAGIC)
+	else if (kind == MT_KIND_FXT)
 		fxt_calls(gz_read, magic, got);
 	else
 		die(MT_EXIT_DATA, "%s: gzip data holding neither an mt stream nor "

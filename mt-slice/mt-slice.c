@@ -17,6 +17,7 @@
 #include "err.h"
 #include "fxtread.h"
 #include "idlist.h"
+#include "kind.h"
 #include "output.h"
 #include "slice.h"
 #include "stream.h"
@@ -200,6 +201,7 @@ int main(int argc, char **argv)
 	int gzip = 0;
 	unsigned char magic[MT_MAGIC_LEN];
 	size_t got;
+	enum mt_kind kind;
 
 	mt_set_progname(argv[0]);
 	mt_set_manual();
@@ -211,9 +213,10 @@ int main(int argc, char **argv)
 	got = sniff(sl.in_name, io.in_fd, magic, sizeof(magic));
 	if (!sl.have_to && sl.opt_dur == MT_NONE64)
 		sl.win_to = MT_NONE64;
-	if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+	kind = mt_kind_of(magic, got);
+	if (kind == MT_KIND_GZIP)
 		fxt_slice(&sl, io.in_fd, magic, got, 1, gzip);
-	else if (got == 8 && mt_get64(magic) == MT_FXT_MAGIC)
+	else if (kind == MT_KIND_FXT)
 		fxt_slice(&sl, io.in_fd, magic, got, 0, gzip);
 	else if (gzip)
 		die(MT_EXIT_USAGE, "%s: an mt stream is written as it is: --gzip "
