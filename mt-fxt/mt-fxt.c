@@ -20,7 +20,7 @@
 #include "wire.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [-o output] [file]\n"
+#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [--allow-empty] [-o output] [file]\n"
 
 static const char *in_name; /* for messages (mt_filter_open_or_die) */
 static const char *out_name = "<stdout>";
@@ -898,16 +898,17 @@ static void report(int verbose)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP };
+	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP, OPT_ALLOW_EMPTY };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "dso", no_argument, NULL, OPT_DSO },
 		{ "gzip", no_argument, NULL, OPT_GZIP },
+		{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mt_filter_io io = { 0 };
-	int gzip = 0, c, err;
+	int gzip = 0, allow_empty = 0, c, err;
 
 	mt_set_progname(argv[0]);
 	mt_set_manual();
@@ -922,6 +923,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_GZIP:
 			gzip = 1;
+			break;
+		case OPT_ALLOW_EMPTY:
+			allow_empty = 1;
 			break;
 		default:
 			mt_filter_option(&io, c, USAGE);
@@ -947,7 +951,7 @@ int main(int argc, char **argv)
 		json_lit("\n]}\n");
 	}
 	report(io.verbose);
-	if (!nspans && !ninstants && !ncounters) {
+	if (!nspans && !ninstants && !ncounters && !allow_empty) {
 		/* nothing recorded replaces nothing */
 		if (output_discard())
 			die(MT_EXIT_DATA, "%s: no spans, instants or counters: "
