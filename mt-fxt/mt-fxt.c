@@ -589,8 +589,10 @@ static void span(const struct mt_span *s)
 	      s->start, s->end, args, n);
 }
 
+/* An instant named by the pinned string name, or, with name_sid, by that
+ * input string. */
 static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
-		    const char *name_text, const struct arg *args, size_t n)
+		    uint32_t name_sid, const struct arg *args, size_t n)
 {
 	struct thread *t;
 	size_t i;
@@ -601,13 +603,16 @@ static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 
 	ninstants++;
 	if (!json) {
-		event(MT_FXT_EV_INSTANT, t, name, time == MT_NONE64 ? 0 : time,
-		      0, args, n);
+		event(MT_FXT_EV_INSTANT, t, name_sid ? str_ref(name_sid) : name,
+		      time == MT_NONE64 ? 0 : time, 0, args, n);
 		return;
 	}
 	json_begin("i", pid, tid);
 	json_lit(",\"s\":\"t\",\"name\":");
-	json_str(name_text, strlen(name_text));
+	if (name_sid)
+		json_sid(name_sid, pinned[S_MARK]);
+	else
+		json_str(pinned[name], strlen(pinned[name]));
 	json_ts(time);
 	json_lit(",\"args\":{");
 	for (i = 0; i < n; i++) {
@@ -650,8 +655,7 @@ static void error_rec(const struct mt_error *e)
 		a[n++] = (struct arg){ MT_FXT_ARG_POINTER, S_IP, e->ip };
 	fix_string_args(a, n);
 	instant(e->pid, e->tid, e->time,
-		e->class == MT_ERRC_LOST ? S_LOST : S_DECODE,
-		pinned[e->class == MT_ERRC_LOST ? S_LOST : S_DECODE], a, n);
+		e->class == MT_ERRC_LOST ? S_LOST : S_DECODE, 0, a, n);
 }
 
 /*
@@ -724,6 +728,16 @@ static void mark(const struct mt_mark *m)
 	case MT_MARK_EVTRACE:
 		name = S_EVTRACE;
 		break;
+	case MT_MARK_EVENT:
+		/* a sample of mt-record --events: named by its event */
+		if (m->text)
+			a[n++] = (struct arg){ MT_FXT_ARG_STRING, S_FUNCTION, m->text };
+		a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_VALUE, m->value };
+		if (m->ip)
+			a[n++] = (struct arg){ MT_FXT_ARG_POINTER, S_IP, m->ip };
+		fix_string_args(a, n);
+		instant(m->pid, m->tid, m->time, S_MARK, m->name, a, n);
+		return;
 	default:
 		name = S_MARK;
 		break;
@@ -731,7 +745,7 @@ static void mark(const struct mt_mark *m)
 	if (m->text && m->kind != MT_MARK_TRIGGER)
 		a[n++] = (struct arg){ MT_FXT_ARG_STRING, S_TEXT, m->text };
 	fix_string_args(a, n);
-	instant(m->pid, m->tid, m->time, name, pinned[name], a, n);
+	instant(m->pid, m->tid, m->time, name, 0, a, n);
 }
 
 /* ---- main loop ---- */

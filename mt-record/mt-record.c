@@ -46,7 +46,7 @@
 	"[--functions regex] [--trigger selection] [--trigger-via via] " \
 	"[--arm-after duration] " \
 	"[--repeat n] [--full] [--snapshot-size size] [--timing timing] " \
-	"[--multi-thread] [--kernel] [--frequency hz] [--call-graph mode] " \
+	"[--multi-thread] [--kernel] [--kernel-only] [--frequency hz] [--call-graph mode] [--events list] " \
 	"[--dry-run] [--keep dir] [--command-stdout fd] [-p pid] [-i perf.data] " \
 	"[-- command ...]\n"
 
@@ -138,15 +138,66 @@ static uint64_t parse_size(const char *arg)
 
 static uint64_t parse_frequency(const char *arg)
 {
-	char *end;
+	char *end, buf[32];
 	uint64_t v;
 
+	if (!strcmp(arg, "max")) {
+		/* what the kernel allows now (it lowers it under load) */
+		if (read_small("/proc/sys/kernel/perf_event_max_sample_rate", buf,
+			       sizeof(buf)) || (v = strtoull(buf, &end, 10)) == 0)
+			die(MT_EXIT_SYSTEM, "--frequency max: cannot read "
+			    "kernel.perf_event_max_sample_rate");
+		return v;
+	}
 	errno = 0;
 	v = strtoull(arg, &end, 10);
 	if (*end || errno || !v || v > 1000000)
 		die(MT_EXIT_USAGE, "--frequency %s: expected hertz, "
-		    "1 to 1000000", arg);
+		    "1 to 1000000, or max", arg);
 	return v;
+}
+
+/*
+ * --events: NAME[=PERIOD],... where NAME is a perf event of the hardware
+ * or software kind (branch-misses, page-faults, L1-dcache-load-misses):
+ * letters, digits, '-', '_' and '.'. Dies (usage) on anything else.
+ */
+static const char *check_events(const char *list)
+{
+	const char *p = list;
+
+	for (;;) {
+		const char *name = p;
+		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789-_.");
+
+		p += n;
+		if (!n)
+			die(MT_EXIT_USAGE, "--events %s: expected NAME[=PERIOD],... "
+			    "(perf list names them)", list);
+		if (*p == ':' || *p == '/')
+			die(MT_EXIT_USAGE, "--events %s: '%.*s%c': a tracepoint or "
+			    "raw event syntax; only named hardware and software "
+			    "events (NAME[=PERIOD])", list, (int)n, name, *p);
+		if (*p == '=') {
+			char *end;
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(p + 1, &end, 10);
+			if (end == p + 1 || errno || !v || v > UINT32_MAX)
+				die(MT_EXIT_USAGE, "--events %s: '%.*s': expected a "
+				    "period of 1 or more events a sample", list,
+				    (int)(strcspn(name, ",")), name);
+			p = end;
+		}
+		if (!*p)
+			return list;
+		if (*p != ',')
+			die(MT_EXIT_USAGE, "--events %s: expected NAME[=PERIOD],... "
+			    "(perf list names them)", list);
+		p++;
+	}
 }
 
 static int parse_repeat(const char *arg)
@@ -199,19 +250,22 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 {
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
 	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
-	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_HELP, OPT_VERSION };
+	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_EVENTS,
+	       OPT_KERNEL_ONLY, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "arm-after", required_argument, NULL, OPT_ARM },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "call-graph", required_argument, NULL, OPT_CG },
 		{ "command-stdout", required_argument, NULL, OPT_CMDOUT },
 		{ "dry-run", no_argument, NULL, OPT_DRY },
+		{ "events", required_argument, NULL, OPT_EVENTS },
 		{ "frequency", required_argument, NULL, OPT_FREQ },
 		{ "full", no_argument, NULL, OPT_FULL },
 		{ "functions", required_argument, NULL, OPT_FUNCTIONS },
 		{ "input", required_argument, NULL, 'i' },
 		{ "keep", required_argument, NULL, OPT_KEEP },
 		{ "kernel", no_argument, NULL, OPT_KERNEL },
+		{ "kernel-only", no_argument, NULL, OPT_KERNEL_ONLY },
 		{ "multi-thread", no_argument, NULL, OPT_MULTI },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -252,9 +306,9 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 			break;
 		case OPT_CG:
 			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf") &&
-			    strcmp(optarg, "lbr"))
-				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf "
-				    "or lbr", optarg);
+			    strcmp(optarg, "lbr") && strcmp(optarg, "lbr-no-stitch"))
+				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf, "
+				    "lbr or lbr-no-stitch", optarg);
 			o->callgraph = optarg;
 			o->given |= GIVEN_CG;
 			break;
@@ -277,8 +331,16 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 		case OPT_KEEP:
 			o->keep_dir = optarg;
 			break;
+		case OPT_EVENTS:
+			o->events = check_events(optarg);
+			o->given |= GIVEN_EVENTS;
+			break;
 		case OPT_KERNEL:
-			o->kernel = 1;
+		case OPT_KERNEL_ONLY:
+			if (o->kernel && o->kernel != (c == OPT_KERNEL ? 1 : 2))
+				die(MT_EXIT_USAGE, "--kernel and --kernel-only: "
+				    "choose one");
+			o->kernel = c == OPT_KERNEL ? 1 : 2;
 			o->given |= GIVEN_KERNEL;
 			break;
 		case OPT_MULTI:
@@ -394,6 +456,8 @@ static void warn_unused(const struct rec_opts *o)
 		  "it sets how the sample backend unwinds" },
 		{ GIVEN_KERNEL, "--kernel", 1u << BE_UPROBE,
 		  "uprobes see user space only" },
+		{ GIVEN_EVENTS, "--events", 1u << BE_UPROBE,
+		  "it adds events to perf's recording" },
 	};
 	size_t i;
 
@@ -407,7 +471,21 @@ static void warn_unused(const struct rec_opts *o)
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if ((o->given & rules[i].given) && (rules[i].backends & 1u << o->backend))
 			warn("%s does not apply to the %s backend (%s): ignored",
-			     rules[i].name, backend_names[o->backend], rules[i].why);
+			     rules[i].given == GIVEN_KERNEL && o->kernel == 2 ?
+			     "--kernel-only" : rules[i].name,
+			     backend_names[o->backend], rules[i].why);
+}
+
+/* The options the chosen backend cannot do; dies (usage) on those. */
+static void check_backend_options(const struct rec_opts *o)
+{
+	/* mt-stacks follows a thread through its user code; a trace of the
+	 * kernel alone needs its own rules (a stack begun anew at each
+	 * entry, as magic-trace's trace_kernel_only), not written yet */
+	if (o->kernel == 2 && o->backend == BE_PT)
+		die(MT_EXIT_USAGE, "--kernel-only: the pt backend does not decode "
+		    "kernel-only traces yet; use --kernel (user and kernel code), "
+		    "or --backend sample --kernel-only");
 }
 
 static void choose_backend(struct rec_opts *o)
@@ -432,7 +510,7 @@ static void dry_run_print(struct rec *r)
 	struct argv a = { 0 };
 
 	if (o->input) {
-		script_argv(&a, o->perf, o->input, 1);
+		script_argv(&a, o->perf, o->input, DECODE_PT | (decode_how(o) & DECODE_STITCH_LBR));
 		print_argv(stdout, a.v, 1);
 		argv_free(&a);
 		return;
@@ -457,7 +535,7 @@ static void dry_run_print(struct rec *r)
 	record_argv(&a, o, &r->tgt, -1, -1, o->trigger != NULL);
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
-	script_argv(&a, o->perf, "DIR/perf.data", o->backend == BE_PT);
+	script_argv(&a, o->perf, "DIR/perf.data", decode_how(o));
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 }
@@ -631,6 +709,20 @@ static void wallclock_line(const struct rec *r)
 		   m.tv_nsec, (long long)t.tv_sec, t.tv_nsec);
 }
 
+/* "# mt: event NAME" for each --events: their samples are instants, not
+ * stacks (mt-stacks(1)). */
+static void event_lines(const struct rec *r)
+{
+	const char *p = r->o.events;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+
+		out_printf(r, "# mt: event %.*s\n", (int)strcspn(p, ",="), p);
+		p += len + (p[len] == ',');
+	}
+}
+
 /* The uprobe backend's snapshot, on r->out_fd. */
 static void uprobe_output(struct rec *r, struct round *rd)
 {
@@ -674,13 +766,14 @@ static void perf_output(struct rec *r, struct round *rd)
 	perf_stop(&rd->pr);
 	if (r->o.backend == BE_SAMPLE)
 		wallclock_line(r);
+	event_lines(r);
 	if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
 	 * line goes at the end there */
 	if (r->o.backend == BE_PT && rd->mk.time != MT_NONE64)
 		rd->mk.time = UINT64_MAX - 1;
-	decode(r->o.perf, data, r->o.backend == BE_PT, &rd->mk, r->out_fd);
+	decode(r->o.perf, data, decode_how(&r->o), &rd->mk, r->out_fd);
 	free(data);
 }
 
@@ -940,6 +1033,7 @@ int main(int argc, char **argv)
 	work_set_options(r->o.verbose, r->o.keep_dir);
 	check_options(r, argc, argv);
 	choose_backend(&r->o);
+	check_backend_options(&r->o);
 	warn_unused(&r->o);
 	if (r->o.dry_run) {
 		dry_run(r);
@@ -954,7 +1048,8 @@ int main(int argc, char **argv)
 	if (r->o.input) {
 		check_perf(r->o.perf);
 		make_workdir();
-		decode(r->o.perf, r->o.input, is_auxtrace(r->o.input), NULL, r->out_fd);
+		decode(r->o.perf, r->o.input, (is_auxtrace(r->o.input) ? DECODE_PT : 0) |
+		       (decode_how(&r->o) & DECODE_STITCH_LBR), NULL, r->out_fd);
 		close_stdout_or_die();
 		rec_release(r);
 		return 0;
