@@ -214,15 +214,16 @@ uint64_t between_regions(struct slice *sl)
 		warn("%s: --between: no span named like %s starts: nothing kept",
 		     sl->in_name, sl->start_pat);
 	else if (!n_stop)
-		warn("%s: --between: no span named like %s starts: nothing kept",
-		     sl->in_name, sl->stop_pat);
+		warn("%s: --between: no span named like %s (and not like %s) "
+		     "starts: nothing kept", sl->in_name, sl->stop_pat,
+		     sl->start_pat);
 	else if (!npairs)
 		warn("%s: --between: no span named like %s starts after one "
 		     "named like %s: nothing kept", sl->in_name, sl->stop_pat,
 		     sl->start_pat);
 	else if (!nreg)
-		warn("%s: --between: none of the %llu regions meets the window: "
-		     "nothing kept", sl->in_name, (unsigned long long)npairs);
+		warn("%s: --between: no region meets the window: nothing kept",
+		     sl->in_name);
 	/* the window is in the regions now */
 	sl->win_from = 0;
 	sl->win_to = MT_NONE64;

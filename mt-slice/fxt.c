@@ -866,6 +866,11 @@ static void fxt_run(struct slice *sl, mt_read_fn src, const void *pre,
 			"clipped, %llu shorter than --min-duration dropped\n",
 			mt_progname(), sl->in_name, nf_in, nf_kept, nf_clipped,
 			rc.nshort);
+	if (sl->verbose && sl->have_between)
+		fprintf(stderr, "%s: %s: %llu regions between %s and %s\n",
+			mt_progname(), sl->in_name,
+			(unsigned long long)between_count(), sl->start_pat,
+			sl->stop_pat);
 	if (sl->verbose && decide)
 		fprintf(stderr, "%s: %s: %llu slice events nested, %llu stack "
 			"frames visited\n", mt_progname(), sl->in_name,

@@ -1,7 +1,7 @@
 /*
- * mt-slice: keep a time window, some threads, the longer spans of an mt
- * stream or an FXT file. See docs/mt-slice.1; slice.h says which file
- * does what.
+ * mt-slice: keep a time window, some threads, the longer spans or what
+ * runs between two calls of an mt stream or an FXT file. See
+ * docs/mt-slice.1; slice.h says which file does what.
  */
 #include <errno.h>
 #include <fcntl.h>

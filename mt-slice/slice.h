@@ -8,6 +8,9 @@
  *   replay.c    the slice events of a first pass sorted on disk and
  *               replayed through Perfetto's nesting rule, giving each one
  *               a decision that the second pass reads in file order
+ *   between.c   --between: the calls of START and STOP a first pass
+ *               finds, paired into regions kept on disk, and the lookups
+ *               the second pass makes
  *
  * main() sets the options (struct slice) before calling stream_slice() or
  * fxt_slice(), and these die (die.h) on any error, naming the input.

@@ -634,6 +634,11 @@ void stream_slice(struct slice *sl, int fd, const unsigned char *magic,
 			"clipped, %llu shorter than --min-duration dropped\n",
 			mt_progname(), sl->in_name, n_in, n_kept, n_clipped,
 			n_short);
+	if (sl->verbose && sl->have_between)
+		fprintf(stderr, "%s: %s: %llu regions between %s and %s\n",
+			mt_progname(), sl->in_name,
+			(unsigned long long)between_count(), sl->start_pat,
+			sl->stop_pat);
 	mt_reader_release(&in);
 	mt_writer_release(&out);
 }
