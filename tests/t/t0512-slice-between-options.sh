@@ -50,15 +50,15 @@ done
 # parent is the last slice before it one level up on its thread, in
 # fxt-check's order), cut to the regions
 related() {
-	awk -v re="$1" 'NR == FNR { n_r++; rf[n_r] = $1; rt[n_r] = $2; next }
+	awk -v re="$1" 'NR == FNR { n_r++; rf[n_r] = $1 + 0; rt[n_r] = $2 + 0; next }
 	{
 		n++; line[n] = $0; th = $1 " " $2; d = $5
 		if (th != cur) { cur = th; delete last }
 		par[n] = d > 0 ? last[d - 1] : 0; last[d] = n
 		nm = $0; sub(/^[^ ]* [^ ]* [^ ]* [^ ]* [^ ]* /, "", nm)
-		meets = 0
+		s = $3 + 0; e = $4 + 0; meets = 0
 		for (i = 1; i <= n_r && !meets; i++)
-			meets = $3 < rt[i] && ($3 >= rf[i] || $4 > rf[i])
+			meets = s < rt[i] && (s >= rf[i] || e > rf[i])
 		m[n] = nm ~ re && meets; inm[n] = par[n] && (m[par[n]] || inm[par[n]])
 		if (m[n]) for (p = par[n]; p && !holds[p]; p = par[p]) holds[p] = 1 }
 	END {

@@ -38,8 +38,8 @@ check() {
 }
 
 pts_run threads fine
-check threads-fine.mt '^_dl_lookup_symbol_x$' '^check_match$' 50
-check threads-fine.mt '^do_lookup_x$' '^strcmp$' 50
+check threads-fine.mt '^_dl_lookup_symbol_x$' '^check_match$' 10
+check threads-fine.mt '^do_lookup_x$' '^strcmp$' 10
 pts_run recursion fine
 if ! grep -q '	is_even$' recursion-fine.spans; then
 	# (ptsynth built with the sanitizers may lose the program in ld.so)
