@@ -48,8 +48,9 @@ for pair in '^__poll$ ^__nanosleep$' '_IO_fwrite sysmalloc' \
 	check --between "$1" "$2"
 	# spans cut at a region's edge, and only they, are flagged
 	c=$(mt-dump b.mt | grep -c 'CLIPSTART\|CLIPEND' || true)
-	w=$(awk 'NR == FNR { f[NR] = $1; t[NR] = $2; n = NR; next }
-		{ for (i = 1; i <= n; i++) if ($3 == f[i] || $4 == t[i]) { c++; break } }
+	w=$(awk 'NR == FNR { f[NR] = $1 + 0; t[NR] = $2 + 0; n = NR; next }
+		{ s = $3 + 0; e = $4 + 0
+		  for (i = 1; i <= n; i++) if (s == f[i] || e == t[i]) { c++; break } }
 		END { print c + 0 }' regions want)
 	[ "$c" -ge 1 ] && [ "$c" -le "$w" ] || fail "$1 $2: $c spans flagged clipped, $w at an edge"
 done
