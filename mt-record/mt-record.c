@@ -72,6 +72,7 @@ struct rec {
 	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
 	int fn_at_entry;       /* --functions with a command: chosen at its
 				* entry point, its libraries mapped (x86-64) */
+	int late_warned;       /* said that a file was mapped after that */
 	sigset_t wait_mask;    /* ours, with SIGINT, SIGTERM, SIGHUP let in */
 };
 
@@ -700,6 +701,12 @@ static void uprobe_output(struct rec *r, struct round *rd)
 	for (w = 1; w; w <<= 1)
 		if ((mt_uprobe_warnings(&rd->u) & w) && w != MT_UPROBE_W_GO)
 			warn("%s", mt_uprobe_warning_text(w));
+	if (r->o.functions && !r->late_warned && mt_uprobe_late_file(&rd->u)) {
+		r->late_warned = 1;
+		warn("%s was mapped after --functions chose the functions (dlopen, "
+		     "or a program the target ran): none of its functions was probed",
+		     mt_uprobe_late_file(&rd->u));
+	}
 	mt_uprobe_release(&rd->u);
 }
 
