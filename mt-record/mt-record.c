@@ -741,13 +741,21 @@ static void arm(struct rec *r, struct round *rd, int mode)
 	rd->armed = 1;
 }
 
+/* Where the command's output goes, said before it runs. */
+static void stdout_note(void)
+{
+	fprintf(stderr, "%s: the command's standard output goes to the "
+		"standard error (the trace text is on the standard output; "
+		"use -o FILE)\n", mt_progname());
+}
+
 /* The backend recording, the trigger armed (unless --arm-after), the
  * command let go. */
 static void round_start(struct rec *r, struct round *rd)
 {
 	struct trig *tr = r->trp;
 	uint64_t arm_after = r->o.arm_after_ns;
-	int at_entry;
+	int at_entry, note;
 
 	rd->mode = r->tgt.child && r->round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
 	/* the command's functions: chosen at its entry point, below */
@@ -758,10 +766,9 @@ static void round_start(struct rec *r, struct round *rd)
 		perf_start(&rd->pr, &r->o, &r->tgt, tr != NULL);
 	if (tr && !arm_after && !(r->tgt.trace_start && rd->mode == MT_UPROBE_EXEC))
 		arm(r, rd, rd->mode);
-	if (r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2)
-		fprintf(stderr, "%s: the command's standard output goes to the "
-			"standard error (the trace text is on the standard output; "
-			"use -o FILE)\n", mt_progname());
+	note = r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
+	if (note && !at_entry)
+		stdout_note();
 	target_release_child(&r->tgt);
 	if (at_entry && !r->tgt.child_stopped)
 		die(MT_EXIT_DATA, "%s ended before its entry point", r->tgt.cmd[0]);
@@ -773,6 +780,8 @@ static void round_start(struct rec *r, struct round *rd)
 		/* stopped at its entry point: a running process now */
 		rd->mode = MT_UPROBE_PROCESS;
 		uprobe_start(r, rd);
+		if (note)
+			stdout_note(); /* after what may refuse (one line then) */
 	}
 	if (tr && !arm_after && !rd->armed && r->tgt.child)
 		arm(r, rd, MT_UPROBE_PROCESS); /* stopped after its execve, or at its entry */

@@ -7,7 +7,8 @@
 # prints the counts: -- CMD records exactly those calls (entries, returns
 # and mt-stacks spans), -p PID the same. A regex that matches nothing
 # anywhere says where it looked (the executable and every library) and the
-# command never runs.
+# command never runs; so does one whose entry point another recording
+# probes (the stop there would be lost).
 . "$MT_TOP/tests/lib.sh"
 need_uprobes
 [ "$(uname -m)" = x86_64 ] || { echo "skip: a command's libraries are reached on x86-64" >&2; exit 0; }
@@ -96,6 +97,7 @@ contains none.err "mt-record: --functions '^zz_no_such\$': no function matches i
 contains none.err "$PWD/libt.so"
 contains none.err "libc.so"
 contains none.err "ld-linux"
+[ "$(wc -l <none.err)" -eq 1 ] || fail "no match: more than one line: $(cat none.err)"
 grep -q "calls lib_work" none.err && fail "the command ran though nothing matched"
 [ ! -s none.txt ] || fail "a trace was written though nothing matched"
 rm -f go
@@ -106,4 +108,17 @@ expect_exit 1 mt-record --backend uprobe --functions '^zz_no_such$' -p $pid >non
 contains none.err "no function matches in $PWD/prog nor in the 3 shared libraries it maps: "
 : >go
 wait $pid
+
+# another recording's uprobe on the entry point would take the stop
+# there (and the program would run on unseen): refused, the command killed
+rm -f go
+mt-record --backend uprobe --functions '^_start$' -- ./prog 5 wait >start.txt 2>start.err &
+rec=$!
+wait_for grep -q "recording" start.err || { cat start.err >&2; fail "_start: not recording"; }
+expect_exit 3 mt-record --backend uprobe --functions '^lib_work$' -- ./prog 5 >busy.txt 2>busy.err
+contains busy.err "mt-record: ./prog: its entry point already holds a breakpoint"
+grep -q "calls lib_work" busy.err && fail "the command ran on though it could not be stopped"
+: >go
+wait $rec || { cat start.err >&2; fail "the recording of _start failed"; }
+[ "$(grep -c ' probe_prog:_start: ' start.txt)" -eq 1 ] || fail "_start not probed once"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
