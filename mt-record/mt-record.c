@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cmdline.h"
 #include "die.h"
 #include "duration.h"
@@ -69,6 +70,9 @@ struct rec {
 	int round_no;          /* 0 for the first round */
 	int next_snapshot;     /* the NNN that place_snapshot() tries first */
 	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
+	int fn_at_entry;       /* --functions with a command: chosen at its
+				* entry point, its libraries mapped (x86-64) */
+	int late_warned;       /* said that a file was mapped after that */
 	sigset_t wait_mask;    /* ours, with SIGINT, SIGTERM, SIGHUP let in */
 };
 
@@ -527,8 +531,9 @@ static void dry_run_print(struct rec *r)
 	}
 	if (o->backend == BE_UPROBE) {
 		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
-		       "functions of %s matching %s; no perf command\n",
+		       "functions of %s%s matching %s; no perf command\n",
 		       r->tgt.exe ? r->tgt.exe : "the program",
+		       o->functions ? " and of the shared libraries it maps" : "",
 		       o->functions ? o->functions : "(default)");
 		return;
 	}
@@ -610,6 +615,12 @@ static void start_target(struct rec *r)
 		r->trp = &r->tr;
 		r->tgt.trace_start = r->tgt.child && (r->tr.use_bp || r->tr.in_lib);
 	}
+#if defined(__x86_64__)
+	/* --functions reaches the command's libraries once they are mapped:
+	 * it is held at its entry point to choose them (target_run_to_entry) */
+	r->fn_at_entry = r->tgt.child && r->o.backend == BE_UPROBE && r->o.functions;
+	r->tgt.trace_start |= r->fn_at_entry;
+#endif
 }
 
 /* A command we ran that goes on after its snapshot ends with us. */
@@ -643,13 +654,46 @@ static char *target_path(void *ctx, const char *path)
 }
 
 /*
+ * Where the selection looked, for its "no function matches": the
+ * executable, and the libraries searched (libs) or why none were. A
+ * command held at its entry point is killed first: it never runs.
+ */
+static void no_function(struct rec *r, char *const *libs)
+{
+	struct mt_buf b = MT_BUF_INIT;
+	size_t k;
+
+	if (r->tgt.child_stopped) {
+		kill(r->tgt.child, SIGKILL);
+		waitpid(r->tgt.child, NULL, 0);
+		r->tgt.child = 0;
+		r->tgt.child_stopped = 0;
+	}
+	if (!r->o.functions)
+		die(MT_EXIT_DATA, "%s: no function matches (the program's own "
+		    "functions): --functions REGEX chooses others", r->tgt.exe);
+	for (k = 0; libs && libs[k]; k++)
+		if ((k && mt_buf_add(&b, ", ", 2)) || mt_buf_add(&b, libs[k], strlen(libs[k])))
+			die(MT_EXIT_SYSTEM, "out of memory");
+	if (libs)
+		die(MT_EXIT_DATA, "--functions '%s': no function matches in %s nor in "
+		    "the %zu shared librar%s it maps%s%s (mt-symbols --match REGEX "
+		    "FILE lists what matches in a file)", r->o.functions, r->tgt.exe, k,
+		    k == 1 ? "y" : "ies", k ? ": " : "", k ? b.p : "");
+	die(MT_EXIT_DATA, "--functions '%s': no function matches in %s (its shared "
+	    "libraries are searched with -p only here)", r->o.functions, r->tgt.exe);
+}
+
+/*
  * The uprobe backend's functions (functions.h): --functions REGEX over
- * the functions of the executable and, when attached to a running
- * process, of the shared libraries it maps; without a regex, the
+ * the functions of the executable and, once its libraries are mapped
+ * (mode MT_UPROBE_PROCESS: a running process, or the command held at its
+ * entry point), of the shared libraries it maps; without a regex, the
  * executable's own functions up to a cap. The names go to r->probed in
  * the first round.
  */
-static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr)
+static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr,
+			 int mode)
 {
 	struct fn_files files = { target_symbols, target_path, &r->tgt };
 	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL };
@@ -662,14 +706,13 @@ static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *
 	}
 	if (r->round_no == 0)
 		q.names = &r->probed;
-	if (r->o.functions && !r->tgt.child)
+	if (r->o.functions && mode == MT_UPROBE_PROCESS)
 		q.libs = libs = mapped_libraries(&r->tgt);
 	n = fn_add_functions(u, &q);
+	if (!n)
+		no_function(r, libs);
 	if (libs)
 		free_paths(libs);
-	if (!n)
-		die(MT_EXIT_DATA, "%s: no function matches %s", r->tgt.exe,
-		    r->o.functions ? r->o.functions : "(the program's own functions)");
 	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
 		warn("%s: %s", r->tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
 	return (int)n;
@@ -686,7 +729,7 @@ static void uprobe_start(struct rec *r, struct round *rd)
 	err = mt_uprobe_init(&rd->u, &uo);
 	if (err)
 		die_up(&rd->u, err);
-	add_functions(r, &rd->u, r->trp);
+	add_functions(r, &rd->u, r->trp, rd->mode);
 	err = mt_uprobe_attach(&rd->u, r->tgt.pid, rd->mode);
 	if (err)
 		die_up(&rd->u, err);
@@ -750,6 +793,12 @@ static void uprobe_output(struct rec *r, struct round *rd)
 	for (w = 1; w; w <<= 1)
 		if ((mt_uprobe_warnings(&rd->u) & w) && w != MT_UPROBE_W_GO)
 			warn("%s", mt_uprobe_warning_text(w));
+	if (r->o.functions && !r->late_warned && mt_uprobe_late_file(&rd->u)) {
+		r->late_warned = 1;
+		warn("%s was mapped after --functions chose the functions (dlopen, "
+		     "or a program the target ran): none of its functions was probed",
+		     mt_uprobe_late_file(&rd->u));
+	}
 	mt_uprobe_release(&rd->u);
 }
 
@@ -785,28 +834,47 @@ static void arm(struct rec *r, struct round *rd, int mode)
 	rd->armed = 1;
 }
 
+/* Where the command's output goes, said before it runs. */
+static void stdout_note(void)
+{
+	fprintf(stderr, "%s: the command's standard output goes to the "
+		"standard error (the trace text is on the standard output; "
+		"use -o FILE)\n", mt_progname());
+}
+
 /* The backend recording, the trigger armed (unless --arm-after), the
  * command let go. */
 static void round_start(struct rec *r, struct round *rd)
 {
 	struct trig *tr = r->trp;
 	uint64_t arm_after = r->o.arm_after_ns;
+	int at_entry, note;
 
 	rd->mode = r->tgt.child && r->round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
-	if (r->o.backend == BE_UPROBE)
+	/* the command's functions: chosen at its entry point, below */
+	at_entry = r->fn_at_entry && rd->mode == MT_UPROBE_EXEC;
+	if (r->o.backend == BE_UPROBE && !at_entry)
 		uprobe_start(r, rd);
-	else
+	else if (r->o.backend != BE_UPROBE)
 		perf_start(&rd->pr, &r->o, &r->tgt, tr != NULL);
 	if (tr && !arm_after && !(r->tgt.trace_start && rd->mode == MT_UPROBE_EXEC))
 		arm(r, rd, rd->mode);
-	if (r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2)
-		fprintf(stderr, "%s: the command's standard output goes to the "
-			"standard error (the trace text is on the standard output; "
-			"use -o FILE)\n", mt_progname());
+	note = r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
+	if (note && !at_entry)
+		stdout_note();
 	target_release_child(&r->tgt);
-	if (tr && tr->in_lib && r->tgt.child_stopped) {
+	if (at_entry && !r->tgt.child_stopped)
+		die(MT_EXIT_DATA, "%s ended before its entry point", r->tgt.cmd[0]);
+	if (r->tgt.child_stopped && (at_entry || (tr && tr->in_lib)))
 		target_run_to_entry(&r->tgt);
+	if (tr && tr->in_lib && r->tgt.child_stopped)
 		resolve_in_libraries(tr, &r->tgt);
+	if (at_entry) {
+		/* stopped at its entry point: a running process now */
+		rd->mode = MT_UPROBE_PROCESS;
+		uprobe_start(r, rd);
+		if (note)
+			stdout_note(); /* after what may refuse (one line then) */
 	}
 	if (tr && !arm_after && !rd->armed && r->tgt.child)
 		arm(r, rd, MT_UPROBE_PROCESS); /* stopped after its execve, or at its entry */
