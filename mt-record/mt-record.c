@@ -472,7 +472,7 @@ static void dry_run_print(struct rec *r)
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 	if (o->trigger && o->repeat != 1)
-		printf("# each trigger hit%s: kill -USR2 PERF (perf writes its ring%s "
+		printf("# each trigger hit%s: kill -USR2 PERF, then ping on CTL (perf writes its ring%s "
 		       "to DIR/perf.data.TIMESTAMP, moved to DIR/snapshot-NNN.data)%s; "
 		       "the end of the program or Ctrl+C: stop on CTL\n",
 		       o->repeat ? " but the last" : "",
@@ -989,10 +989,15 @@ static void record(struct rec *r)
 			fprintf(stderr, r->snap_no ? "%s: interrupted: the %d snapshots "
 				"taken are kept\n" : "%s: interrupted before the trigger "
 				"fired: no snapshot\n", mt_progname(), r->snap_no);
-		if (rd.have_u)
+		if (rd.have_u) {
+			/* closed in the background (opts.background_close):
+			 * closing a probe the program hits all the time can
+			 * take the kernel minutes, until end_target() */
+			mt_uprobe_finish(&rd.u);
 			mt_uprobe_release(&rd.u);
-		else
+		} else {
 			perf_stop(&rd.pr);
+		}
 	}
 	/* hits seen after perf had ended with the target: its last
 	 * snapshot holds them */

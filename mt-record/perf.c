@@ -726,6 +726,11 @@ int perf_switch(struct perf_rec *r, const char *to)
 	say("perf: SIGUSR2 (a snapshot into a file of its own)");
 	if (reap(&r->proc, 0) || kill(r->proc.pid, SIGUSR2))
 		return -1;
+	/* a signal that lands just before perf sleeps in poll(2) waits
+	 * for the next event, and an overwrite ring wakes nobody: a
+	 * command on the control channel wakes it (docs/perf.md 1.6) */
+	if (perf_ctl(r, "ping\n"))
+		return -1;
 	/* perf renames the file once it is whole, then opens the next */
 	while (!(name = switched_file())) {
 		if (now_mono() >= deadline || reap(&r->proc, 0))

@@ -414,10 +414,12 @@ unsigned trigger_dropped(const struct trigger_run *tg)
 
 void trigger_release(struct trigger_run *tg)
 {
-	if (tg->use_bp)
+	if (tg->use_bp) {
 		mt_hwbp_release(&tg->bp);
-	else
+	} else {
+		mt_uprobe_finish(&tg->tu); /* its probe closed in the background */
 		mt_uprobe_release(&tg->tu);
+	}
 }
 
 void choose_trigger_via(struct trig *tr, enum via via)
