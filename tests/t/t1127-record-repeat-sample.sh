@@ -4,9 +4,10 @@
 # mark() makes perf write the ring out (SIGUSR2, --switch-output=signal)
 # while it records on, and the program's exit right after the last call
 # keeps every snapshot: K of them, each with its trigger line between the
-# times the program printed around the call, and samples of the work
-# (spin, CPU time) done since the previous mark: nothing is lost between
-# two triggers. perf's overwrite ring is read from where the last snapshot
+# times the program printed around the call; the work (spin, CPU time)
+# done between two marks has samples: nothing is lost between two triggers
+# (in the later snapshot, or in the earlier one when mt-record took it
+# late: a snapshot holds what came until perf wrote it). perf's overwrite ring is read from where the last snapshot
 # ended, so no sample is in two snapshots (docs/perf.md 1.6). -o DIR/
 # writes snapshot-000.txt to snapshot-NNN.txt, the same snapshots.
 . "$MT_TOP/tests/lib.sh"
@@ -30,10 +31,11 @@ check_snapshots() {
 		for (i = 1; i <= K; i++) {
 			if (!(at[i - 1] < hit[i] && (i == K || hit[i] < at[i]))) {
 				print "trigger " i - 1 " at " hit[i] ", the program called it at " at[i - 1]; bad = 1 }
-			for (j = 1; j <= ns[i]; j++)
-				if (sp[i, j] > hit[i - 1] && sp[i, j] <= hit[i])
-					work[i]++
-			if (!work[i]) { print "snapshot " i - 1 ": no sample in spin since the mark before"; bad = 1 }
+			for (m = 1; m <= K; m++)
+				for (j = 1; j <= ns[m]; j++)
+					if (sp[m, j] > hit[i - 1] && sp[m, j] <= hit[i])
+						work[i]++
+			if (!work[i]) { print "no sample in spin between trigger " i - 2 " and " i - 1; bad = 1 }
 		}
 		exit bad
 	}' "$2" "$1"
