@@ -1001,7 +1001,7 @@ static void record(struct rec *r)
 	}
 	/* hits seen after perf had ended with the target: its last
 	 * snapshot holds them */
-	while (rd.armed && !rd.have_u && rd.why == STOP_TRIGGER &&
+	while (rd.armed && !rd.have_u && rd.why == STOP_TRIGGER && o->repeat != 1 &&
 	       trigger_finish(&rd.tg, &r->wait_mask, &more))
 		after_end++;
 	if (after_end && (!o->repeat || r->snap_no < o->repeat))

@@ -5,7 +5,8 @@
 # and sample backends. --dry-run shows how the pt and sample backends take
 # them (perf record --switch-output=signal, SIGUSR2 and ping at each hit
 # but the last, perf script on each snapshot-NNN.data), and --repeat 1 no
-# switching at all (no PT here: the commands only).
+# switching at all (no PT here: the commands only), and takes the first
+# hit alone.
 . "$MT_TOP/tests/lib.sh"
 prog=$MT_TESTBIN/progs/marks
 N=2 K=6
@@ -57,3 +58,12 @@ for be in $backends; do
 	[ "$(ls snaps)" = "$(printf 'snapshot-000.txt\nsnapshot-001.txt')" ] || fail "$be: in snaps/: $(ls snaps)"
 	contains snaps/snapshot-001.txt "# mt: snapshot 1 "
 done
+
+# without --repeat: the first hit's snapshot alone, no snapshot line (a
+# uprobe trigger, which reports its first hit for good, once)
+mt-record --backend sample --trigger mark --trigger-via uprobe -- "$prog" -k 3 -c 20 -s 5 \
+	>one.txt 2>err || { cat err >&2; fail "one snapshot: mt-record failed"; }
+[ "$(grep -c '^# mt: trigger ' one.txt)" -eq 1 ] || fail "one snapshot: $(grep -c '^# mt: trigger ' one.txt) trigger lines"
+grep -q '^# mt: snapshot ' one.txt && fail "one snapshot: a snapshot line"
+[ "$(grep -c 'hit by' err)" -eq 1 ] || fail "one snapshot: $(grep -c 'hit by' err) hits said"
+exit 0
