@@ -5,8 +5,9 @@
  * or decode an existing perf.data. See docs/mt-record.1.
  *
  * This file: the options (struct rec_opts, opts.h), their validation,
- * the choice of backend and the loop of rounds, each recording until the
- * trigger, an exit or a signal. perf.c drives perf, trigger.c the
+ * the choice of backend and the recording, started once, a snapshot at
+ * each trigger hit (--repeat), until the last hit, an exit or a signal;
+ * the snapshots' output (-o DIR/: one file each). perf.c drives perf, trigger.c the
  * trigger, functions.c the uprobe backend's functions, target.c the
  * process recorded; the uprobe engine (uprobe.h: uprobe*.c) and hwbp.c
  * the kernel's probes.
@@ -500,7 +501,7 @@ static void dry_run(struct rec *r)
 }
 
 /* SIGINT, SIGTERM and SIGHUP blocked but while waiting (r->wait_mask),
- * where they end the round; SIGPIPE ignored. */
+ * where they end the recording; SIGPIPE ignored. */
 static void catch_signals(struct rec *r)
 {
 	struct sigaction sa;
@@ -591,8 +592,7 @@ static char *target_path(void *ctx, const char *path)
  * The uprobe backend's functions (functions.h): --functions REGEX over
  * the functions of the executable and, when attached to a running
  * process, of the shared libraries it maps; without a regex, the
- * executable's own functions up to a cap. The names go to r->probed in
- * the first round.
+ * executable's own functions up to a cap. The names go to r->probed.
  */
 static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr)
 {
