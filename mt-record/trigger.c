@@ -319,12 +319,13 @@ static uint64_t runtime_addr(const struct trig *tr, const struct target *tgt)
 }
 
 void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct target *tgt,
-		 int mode)
+		 int mode, int every)
 {
 	struct mt_uprobe_opts o = { 0 };
 	int err;
 
 	tg->use_bp = tr->use_bp;
+	tg->every = every;
 	if (tg->use_bp) {
 		uint64_t rt = runtime_addr(tr, tgt);
 
@@ -344,6 +345,7 @@ void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct tar
 	o.ring_bytes = MT_UPROBE_EVENT_BYTES * 64;
 	o.background_close = 1;
 	o.reorder_ms = 2;
+	o.every_hit = every;
 	err = mt_uprobe_init(&tg->tu, &o);
 	if (!err) {
 		char *file = inode_path(tgt, tr->path);
@@ -384,6 +386,8 @@ int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
 		die_up(&tg->tu, r);
 	if (r != MT_UPROBE_TRIGGERED)
 		return 0;
+	if (tg->every)
+		return mt_uprobe_next_hit(&tg->tu, hit);
 	mt_uprobe_trigger(&tg->tu, hit);
 	return 1;
 }
@@ -393,15 +397,29 @@ int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprob
 	if (tg->use_bp)
 		return trigger_wait(tg, 0, mask, hit);
 	mt_uprobe_finish(&tg->tu);
+	if (tg->every)
+		return mt_uprobe_next_hit(&tg->tu, hit);
 	return mt_uprobe_trigger(&tg->tu, hit);
+}
+
+unsigned trigger_dropped(const struct trigger_run *tg)
+{
+	struct mt_uprobe_stats st;
+
+	if (tg->use_bp)
+		return 0;
+	mt_uprobe_stats(&tg->tu, &st);
+	return (unsigned)st.hits_dropped;
 }
 
 void trigger_release(struct trigger_run *tg)
 {
-	if (tg->use_bp)
+	if (tg->use_bp) {
 		mt_hwbp_release(&tg->bp);
-	else
+	} else {
+		mt_uprobe_finish(&tg->tu); /* its probe closed in the background */
 		mt_uprobe_release(&tg->tu);
+	}
 }
 
 void choose_trigger_via(struct trig *tr, enum via via)

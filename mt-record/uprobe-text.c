@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "buf.h"
 #include "err.h"
@@ -98,18 +99,16 @@ static const struct ev *ring_at(const struct mt_uprobe_ring *r, size_t i)
 	return &r->v[(r->start + i) % (r->len ? r->len : 1)];
 }
 
-int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
-		   int (*emit)(void *arg, const char *text, size_t len),
-		   void *arg)
+/* The kept events after after and up to until, as lines to emit. */
+static int dump_kept(struct mt_uprobe *u, uint64_t after, uint64_t until,
+		     int (*emit)(void *arg, const char *text, size_t len),
+		     void *arg)
 {
 	struct mt_buf b = MT_BUF_INIT;
 	size_t *pos, i;
 	uint64_t from = 0;
-	int err, lines = 0;
+	int err = 0, lines = 0;
 
-	err = mt_uprobe_finish(u);
-	if (err)
-		return err;
 	pos = calloc(u->nrings + 1, sizeof(*pos));
 	if (!pos)
 		return MT_ENOMEM;
@@ -125,7 +124,8 @@ int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
 			const struct mt_uprobe_ring *r = &u->rings[i];
 			const struct ev *e;
 
-			while (pos[i] < r->len && ring_at(r, pos[i])->time < from)
+			while (pos[i] < r->len && (ring_at(r, pos[i])->time < from ||
+						   (after && ring_at(r, pos[i])->time <= after)))
 				pos[i]++;
 			if (pos[i] >= r->len)
 				continue;
@@ -156,4 +156,38 @@ int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
 	mt_buf_release(&b);
 	free(pos);
 	return err ? err : lines;
+}
+
+int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
+		   int (*emit)(void *arg, const char *text, size_t len),
+		   void *arg)
+{
+	int err = mt_uprobe_finish(u);
+
+	return err ? err : dump_kept(u, 0, until, emit, arg);
+}
+
+int mt_uprobe_snapshot(struct mt_uprobe *u, uint64_t after, uint64_t until,
+		       int (*emit)(void *arg, const char *text, size_t len),
+		       void *arg)
+{
+	/* events up to until are taken once older than the reorder
+	 * window: wait that out, then read */
+	uint64_t ready = until + (uint64_t)u->opts.reorder_ms * 1000000u + 1000000u;
+	int err;
+
+	if (u->state != ST_ATTACHED)
+		return dump_kept(u, after, until, emit, arg);
+	for (;;) {
+		uint64_t now = uprobe_now_ns();
+		struct timespec ts;
+
+		if (now >= ready)
+			break;
+		ts.tv_sec = (time_t)((ready - now) / 1000000000u);
+		ts.tv_nsec = (long)((ready - now) % 1000000000u);
+		nanosleep(&ts, NULL);
+	}
+	err = uprobe_drain(u, 0);
+	return err ? err : dump_kept(u, after, until, emit, arg);
 }

@@ -38,6 +38,7 @@ static const char *const warning_texts[] = {
 	"(the kernel reports no return for them)",
 	"events were lost: the kernel ring was full",
 	"events became visible late and were taken out of time order",
+	"trigger hits came faster than they were taken: some were dropped",
 };
 
 /* ---- small helpers of the engine's files ---- */
@@ -308,7 +309,8 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 
 	if (u->state != ST_ATTACHED) {
 		if (u->state == ST_FINISHED)
-			return u->triggered ? MT_UPROBE_TRIGGERED : MT_UPROBE_EXITED;
+			return u->triggered || u->hitq_len ? MT_UPROBE_TRIGGERED :
+			       MT_UPROBE_EXITED;
 		uprobe_what(u, "waiting before attach");
 		return MT_EINVAL;
 	}
@@ -338,7 +340,7 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 		err = uprobe_drain(u, 0);
 		if (err)
 			break;
-		if (u->triggered) {
+		if (u->triggered || u->hitq_len) {
 			ret = MT_UPROBE_TRIGGERED;
 			break;
 		}
@@ -364,7 +366,8 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 		got = ppoll(pf, n, &ts, sigmask);
 		if (got < 0 && errno == EINTR) {
 			err = uprobe_drain(u, 0);
-			ret = u->triggered ? MT_UPROBE_TRIGGERED : MT_UPROBE_SIGNAL;
+			ret = u->triggered || u->hitq_len ? MT_UPROBE_TRIGGERED :
+			      MT_UPROBE_SIGNAL;
 			break;
 		}
 		if (got < 0) {
@@ -374,7 +377,7 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 		}
 	}
 	free(pf);
-	if (!err && ret == MT_UPROBE_EXITED && u->triggered)
+	if (!err && ret == MT_UPROBE_EXITED && (u->triggered || u->hitq_len))
 		ret = MT_UPROBE_TRIGGERED;
 	return err ? err : ret;
 }
@@ -385,6 +388,16 @@ int mt_uprobe_trigger(const struct mt_uprobe *u, struct mt_uprobe_hit *hit)
 		return 0;
 	if (hit)
 		*hit = u->hit;
+	return 1;
+}
+
+int mt_uprobe_next_hit(struct mt_uprobe *u, struct mt_uprobe_hit *hit)
+{
+	if (!u->hitq_len)
+		return 0;
+	*hit = u->hitq[u->hitq_start];
+	u->hitq_start = (u->hitq_start + 1) % MT_UPROBE_HIT_QUEUE;
+	u->hitq_len--;
 	return 1;
 }
 
