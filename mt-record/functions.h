@@ -62,9 +62,11 @@ struct fn_query {
 
 /*
  * Adds to u (mt_uprobe_add(), entry and return probes) the functions that
- * q selects: of the executable and the libraries, those whose names match
- * the regex; without one, the executable's own functions (not those
- * starting with '_', frame_dummy nor [de]register_tm_clones), the first
+ * q selects: of the executable and the libraries, those one of whose
+ * names (as in the file, demangled, or as perf prints it: demangle.h)
+ * the regex matches; without one, the executable's own functions (not
+ * those whose demangled names start with '_', frame_dummy nor
+ * [de]register_tm_clones), the first
  * FN_DEFAULT_MAX. Never a PLT entry, a JIT symbol or an address twice in
  * a row (aliases); never more than FN_LIBRARY_MAX of libraries. Warns
  * about what was left out and about every library probed. Returns how
