@@ -117,9 +117,9 @@ int mt_demangle_is(const char *mangled, const char *full, const char *name)
 		return 1;
 	if (!full)
 		full = own = mt_demangle(mangled, MT_DEMANGLE_FULL);
-	if (!full)
-		return 0; /* not mangled: one name only */
-	r = !strcmp(full, name);
+	/* the perf style takes some names that the full one refuses (those
+	 * with bytes after the mangled name) */
+	r = full && !strcmp(full, name);
 	if (!r && (perf = mt_demangle(mangled, MT_DEMANGLE_PERF))) {
 		r = !strcmp(perf, name);
 		free(perf);
@@ -138,9 +138,7 @@ int mt_demangle_match(const struct mt_regex *re, const char *mangled,
 		return 1;
 	if (!full)
 		full = own = mt_demangle(mangled, MT_DEMANGLE_FULL);
-	if (!full)
-		return 0;
-	r = mt_regex_match(re, full);
+	r = full && mt_regex_match(re, full);
 	if (!r && (perf = mt_demangle(mangled, MT_DEMANGLE_PERF))) {
 		r = mt_regex_match(re, perf);
 		free(perf);

@@ -1,8 +1,9 @@
 /*
  * Demangled names of symbols, the one naming of every tool: C++ (Itanium
  * ABI) and Rust (legacy and v0) names through libiberty's cplus_demangle
- * (link -liberty), OCaml names as perf demangles them. Nothing is printed;
- * the strings returned are malloced and the caller's to free.
+ * (link -liberty -lpcre2-8: mt_demangle_match() takes a regex.h pattern),
+ * OCaml names as perf demangles them. Nothing is printed; the strings
+ * returned are malloced and the caller's to free.
  *
  * Two styles of the same demangling:
  *   MT_DEMANGLE_FULL  with parameter types and clone suffixes, as

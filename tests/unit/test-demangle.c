@@ -50,6 +50,7 @@ static const char *const plain[] = {
 static void test_styles(void)
 {
 	size_t i;
+	char *d;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char *f = mt_demangle(names[i].mangled, MT_DEMANGLE_FULL);
@@ -60,6 +61,11 @@ static void test_styles(void)
 		free(f);
 		free(p);
 	}
+	/* bytes after the mangled name: perf takes the name, c++filt not */
+	CHECK(mt_demangle("_Z3fooXYZ", MT_DEMANGLE_FULL) == NULL);
+	d = mt_demangle("_Z3fooXYZ", MT_DEMANGLE_PERF);
+	CHECK_STR(d, "foo");
+	free(d);
 	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
 		CHECK(mt_demangle(plain[i], MT_DEMANGLE_FULL) == NULL);
 		CHECK(mt_demangle(plain[i], MT_DEMANGLE_PERF) == NULL);
@@ -80,6 +86,7 @@ static void test_is(void)
 	CHECK_EQ(mt_demangle_is("main", NULL, "main"), 1);
 	CHECK_EQ(mt_demangle_is("main", "main", "mai"), 0);
 	CHECK_EQ(mt_demangle_is("camlFoo__bar_1", NULL, "Foo.bar_1"), 1);
+	CHECK_EQ(mt_demangle_is("_Z3fooXYZ", NULL, "foo"), 1); /* perf's only */
 }
 
 static void test_match(void)
@@ -99,6 +106,8 @@ static void test_match(void)
 	CHECK_EQ(mt_regex_compile(&r, "^_ZN3app", &at, msg, sizeof(msg)), 0);
 	CHECK_EQ(mt_demangle_match(&r, m, NULL), 1); /* the mangled name */
 	CHECK_EQ(mt_demangle_match(&r, "_ZN4appx1fEv", NULL), 0);
+	CHECK_EQ(mt_regex_compile(&r, "^foo$", &at, msg, sizeof(msg)), 0);
+	CHECK_EQ(mt_demangle_match(&r, "_Z3fooXYZ", NULL), 1); /* perf's only */
 	CHECK_EQ(mt_regex_compile(&r, "^r::app::Server::lookup$", &at, msg, sizeof(msg)), 0);
 	CHECK_EQ(mt_demangle_match(&r, "_ZN1r3app6Server6lookup17hfcb37e1ffca412f8E", NULL), 1);
 	mt_regex_release(&r);
