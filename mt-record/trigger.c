@@ -144,6 +144,7 @@ static size_t find_function(const struct mt_symtab *t, const char *trigger,
 			    const char *sel)
 {
 	size_t i, found = t->n, n = 0;
+	uint64_t last = 0;
 	char list[1024];
 	int at = 0;
 
@@ -155,8 +156,9 @@ static size_t find_function(const struct mt_symtab *t, const char *trigger,
 
 		if (t->v[i].bind == MT_SYM_PLT || !mt_demangle_is(t->v[i].name, NULL, sel))
 			continue;
-		if (found < t->n && t->v[found].addr == t->v[i].addr)
-			continue; /* an alias */
+		if (n && t->v[i].addr == last)
+			continue; /* an alias (the table is in address order) */
+		last = t->v[i].addr;
 		if (found == t->n)
 			found = i;
 		dm = shown_name(t->v[i].name);
