@@ -20,7 +20,7 @@
 #include "wire.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [-o output] [file]\n"
+#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [--allow-empty] [-o output] [file]\n"
 
 static const char *in_name; /* for messages (mt_filter_open_or_die) */
 static const char *out_name = "<stdout>";
@@ -589,8 +589,10 @@ static void span(const struct mt_span *s)
 	      s->start, s->end, args, n);
 }
 
+/* An instant named by the pinned string name, or, with name_sid, by that
+ * input string. */
 static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
-		    const char *name_text, const struct arg *args, size_t n)
+		    uint32_t name_sid, const struct arg *args, size_t n)
 {
 	struct thread *t;
 	size_t i;
@@ -601,13 +603,16 @@ static void instant(uint32_t pid, uint32_t tid, uint64_t time, uint32_t name,
 
 	ninstants++;
 	if (!json) {
-		event(MT_FXT_EV_INSTANT, t, name, time == MT_NONE64 ? 0 : time,
-		      0, args, n);
+		event(MT_FXT_EV_INSTANT, t, name_sid ? str_ref(name_sid) : name,
+		      time == MT_NONE64 ? 0 : time, 0, args, n);
 		return;
 	}
 	json_begin("i", pid, tid);
 	json_lit(",\"s\":\"t\",\"name\":");
-	json_str(name_text, strlen(name_text));
+	if (name_sid)
+		json_sid(name_sid, pinned[S_MARK]);
+	else
+		json_str(pinned[name], strlen(pinned[name]));
 	json_ts(time);
 	json_lit(",\"args\":{");
 	for (i = 0; i < n; i++) {
@@ -650,8 +655,7 @@ static void error_rec(const struct mt_error *e)
 		a[n++] = (struct arg){ MT_FXT_ARG_POINTER, S_IP, e->ip };
 	fix_string_args(a, n);
 	instant(e->pid, e->tid, e->time,
-		e->class == MT_ERRC_LOST ? S_LOST : S_DECODE,
-		pinned[e->class == MT_ERRC_LOST ? S_LOST : S_DECODE], a, n);
+		e->class == MT_ERRC_LOST ? S_LOST : S_DECODE, 0, a, n);
 }
 
 /*
@@ -724,6 +728,16 @@ static void mark(const struct mt_mark *m)
 	case MT_MARK_EVTRACE:
 		name = S_EVTRACE;
 		break;
+	case MT_MARK_EVENT:
+		/* a sample of mt-record --events: named by its event */
+		if (m->text)
+			a[n++] = (struct arg){ MT_FXT_ARG_STRING, S_FUNCTION, m->text };
+		a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_VALUE, m->value };
+		if (m->ip)
+			a[n++] = (struct arg){ MT_FXT_ARG_POINTER, S_IP, m->ip };
+		fix_string_args(a, n);
+		instant(m->pid, m->tid, m->time, S_MARK, m->name, a, n);
+		return;
 	default:
 		name = S_MARK;
 		break;
@@ -731,7 +745,7 @@ static void mark(const struct mt_mark *m)
 	if (m->text && m->kind != MT_MARK_TRIGGER)
 		a[n++] = (struct arg){ MT_FXT_ARG_STRING, S_TEXT, m->text };
 	fix_string_args(a, n);
-	instant(m->pid, m->tid, m->time, name, pinned[name], a, n);
+	instant(m->pid, m->tid, m->time, name, 0, a, n);
 }
 
 /* ---- main loop ---- */
@@ -898,16 +912,17 @@ static void report(int verbose)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP };
+	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP, OPT_ALLOW_EMPTY };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "dso", no_argument, NULL, OPT_DSO },
 		{ "gzip", no_argument, NULL, OPT_GZIP },
+		{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mt_filter_io io = { 0 };
-	int gzip = 0, c, err;
+	int gzip = 0, allow_empty = 0, c, err;
 
 	mt_set_progname(argv[0]);
 	mt_set_manual();
@@ -922,6 +937,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_GZIP:
 			gzip = 1;
+			break;
+		case OPT_ALLOW_EMPTY:
+			allow_empty = 1;
 			break;
 		default:
 			mt_filter_option(&io, c, USAGE);
@@ -947,7 +965,7 @@ int main(int argc, char **argv)
 		json_lit("\n]}\n");
 	}
 	report(io.verbose);
-	if (!nspans && !ninstants && !ncounters) {
+	if (!nspans && !ninstants && !ncounters && !allow_empty) {
 		/* nothing recorded replaces nothing */
 		if (output_discard())
 			die(MT_EXIT_DATA, "%s: no spans, instants or counters: "

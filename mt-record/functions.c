@@ -36,6 +36,7 @@ void fn_names_release(struct fn_names *n)
 struct fn_sel {
 	const struct fn_query *q;
 	struct mt_regex re;   /* empty without --functions */
+	int plt;              /* PLT entries are candidates: the regex names @plt */
 	size_t n, skipped, lib_n, lib_skipped;
 };
 
@@ -80,8 +81,8 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 	for (i = 0; i < t->n; i++) {
 		const struct mt_sym *s = &t->v[i];
 
-		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr ||
-		    s->addr == last)
+		if ((s->bind == MT_SYM_PLT && !sel->plt) || s->bind == MT_SYM_JIT ||
+		    !s->addr || s->addr == last)
 			continue;
 		if (q->skip_path && s->addr == q->skip_addr && !strcmp(path, q->skip_path))
 			continue; /* the trigger's own engine probes it */
@@ -123,10 +124,13 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 
 size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q)
 {
-	struct fn_sel sel = { q, MT_REGEX_INIT, 0, 0, 0, 0 };
+	struct fn_sel sel = { q, MT_REGEX_INIT, 0, 0, 0, 0, 0 };
 
 	if (q->regex)
 		mt_regex_option(&sel.re, "--functions", q->regex);
+	/* a call through the PLT is a second call of its function: only a
+	 * regex that asks for them (read@plt) probes PLT entries */
+	sel.plt = q->regex && strstr(q->regex, "@plt");
 	probe_file(u, q->exe, 1, &sel);
 	if (sel.re.re && q->libs) {
 		size_t k;

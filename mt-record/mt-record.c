@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cmdline.h"
 #include "die.h"
 #include "duration.h"
@@ -46,7 +47,7 @@
 	"[--functions regex] [--trigger selection] [--trigger-via via] " \
 	"[--arm-after duration] " \
 	"[--repeat n] [--full] [--snapshot-size size] [--timing timing] " \
-	"[--multi-thread] [--kernel] [--frequency hz] [--call-graph mode] " \
+	"[--multi-thread] [--kernel] [--kernel-only] [--frequency hz] [--call-graph mode] [--events list] " \
 	"[--dry-run] [--keep dir] [--command-stdout fd] [-p pid] [-i perf.data] " \
 	"[-- command ...]\n"
 
@@ -69,6 +70,9 @@ struct rec {
 	int round_no;          /* 0 for the first round */
 	int next_snapshot;     /* the NNN that place_snapshot() tries first */
 	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
+	int fn_at_entry;       /* --functions with a command: chosen at its
+				* entry point, its libraries mapped (x86-64) */
+	int late_warned;       /* said that a file was mapped after that */
 	sigset_t wait_mask;    /* ours, with SIGINT, SIGTERM, SIGHUP let in */
 };
 
@@ -138,15 +142,66 @@ static uint64_t parse_size(const char *arg)
 
 static uint64_t parse_frequency(const char *arg)
 {
-	char *end;
+	char *end, buf[32];
 	uint64_t v;
 
+	if (!strcmp(arg, "max")) {
+		/* what the kernel allows now (it lowers it under load) */
+		if (read_small("/proc/sys/kernel/perf_event_max_sample_rate", buf,
+			       sizeof(buf)) || (v = strtoull(buf, &end, 10)) == 0)
+			die(MT_EXIT_SYSTEM, "--frequency max: cannot read "
+			    "kernel.perf_event_max_sample_rate");
+		return v;
+	}
 	errno = 0;
 	v = strtoull(arg, &end, 10);
 	if (*end || errno || !v || v > 1000000)
 		die(MT_EXIT_USAGE, "--frequency %s: expected hertz, "
-		    "1 to 1000000", arg);
+		    "1 to 1000000, or max", arg);
 	return v;
+}
+
+/*
+ * --events: NAME[=PERIOD],... where NAME is a perf event of the hardware
+ * or software kind (branch-misses, page-faults, L1-dcache-load-misses):
+ * letters, digits, '-', '_' and '.'. Dies (usage) on anything else.
+ */
+static const char *check_events(const char *list)
+{
+	const char *p = list;
+
+	for (;;) {
+		const char *name = p;
+		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789-_.");
+
+		p += n;
+		if (!n)
+			die(MT_EXIT_USAGE, "--events %s: expected NAME[=PERIOD],... "
+			    "(perf list names them)", list);
+		if (*p == ':' || *p == '/')
+			die(MT_EXIT_USAGE, "--events %s: '%.*s%c': a tracepoint or "
+			    "raw event syntax; only named hardware and software "
+			    "events (NAME[=PERIOD])", list, (int)n, name, *p);
+		if (*p == '=') {
+			char *end;
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(p + 1, &end, 10);
+			if (end == p + 1 || errno || !v || v > UINT32_MAX)
+				die(MT_EXIT_USAGE, "--events %s: '%.*s': expected a "
+				    "period of 1 or more events a sample", list,
+				    (int)(strcspn(name, ",")), name);
+			p = end;
+		}
+		if (!*p)
+			return list;
+		if (*p != ',')
+			die(MT_EXIT_USAGE, "--events %s: expected NAME[=PERIOD],... "
+			    "(perf list names them)", list);
+		p++;
+	}
 }
 
 static int parse_repeat(const char *arg)
@@ -199,19 +254,22 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 {
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
 	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
-	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_HELP, OPT_VERSION };
+	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_EVENTS,
+	       OPT_KERNEL_ONLY, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "arm-after", required_argument, NULL, OPT_ARM },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "call-graph", required_argument, NULL, OPT_CG },
 		{ "command-stdout", required_argument, NULL, OPT_CMDOUT },
 		{ "dry-run", no_argument, NULL, OPT_DRY },
+		{ "events", required_argument, NULL, OPT_EVENTS },
 		{ "frequency", required_argument, NULL, OPT_FREQ },
 		{ "full", no_argument, NULL, OPT_FULL },
 		{ "functions", required_argument, NULL, OPT_FUNCTIONS },
 		{ "input", required_argument, NULL, 'i' },
 		{ "keep", required_argument, NULL, OPT_KEEP },
 		{ "kernel", no_argument, NULL, OPT_KERNEL },
+		{ "kernel-only", no_argument, NULL, OPT_KERNEL_ONLY },
 		{ "multi-thread", no_argument, NULL, OPT_MULTI },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -252,9 +310,9 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 			break;
 		case OPT_CG:
 			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf") &&
-			    strcmp(optarg, "lbr"))
-				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf "
-				    "or lbr", optarg);
+			    strcmp(optarg, "lbr") && strcmp(optarg, "lbr-no-stitch"))
+				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf, "
+				    "lbr or lbr-no-stitch", optarg);
 			o->callgraph = optarg;
 			o->given |= GIVEN_CG;
 			break;
@@ -277,8 +335,16 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 		case OPT_KEEP:
 			o->keep_dir = optarg;
 			break;
+		case OPT_EVENTS:
+			o->events = check_events(optarg);
+			o->given |= GIVEN_EVENTS;
+			break;
 		case OPT_KERNEL:
-			o->kernel = 1;
+		case OPT_KERNEL_ONLY:
+			if (o->kernel && o->kernel != (c == OPT_KERNEL ? 1 : 2))
+				die(MT_EXIT_USAGE, "--kernel and --kernel-only: "
+				    "choose one");
+			o->kernel = c == OPT_KERNEL ? 1 : 2;
 			o->given |= GIVEN_KERNEL;
 			break;
 		case OPT_MULTI:
@@ -394,6 +460,8 @@ static void warn_unused(const struct rec_opts *o)
 		  "it sets how the sample backend unwinds" },
 		{ GIVEN_KERNEL, "--kernel", 1u << BE_UPROBE,
 		  "uprobes see user space only" },
+		{ GIVEN_EVENTS, "--events", 1u << BE_UPROBE,
+		  "it adds events to perf's recording" },
 	};
 	size_t i;
 
@@ -407,7 +475,21 @@ static void warn_unused(const struct rec_opts *o)
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if ((o->given & rules[i].given) && (rules[i].backends & 1u << o->backend))
 			warn("%s does not apply to the %s backend (%s): ignored",
-			     rules[i].name, backend_names[o->backend], rules[i].why);
+			     rules[i].given == GIVEN_KERNEL && o->kernel == 2 ?
+			     "--kernel-only" : rules[i].name,
+			     backend_names[o->backend], rules[i].why);
+}
+
+/* The options the chosen backend cannot do; dies (usage) on those. */
+static void check_backend_options(const struct rec_opts *o)
+{
+	/* mt-stacks follows a thread through its user code; a trace of the
+	 * kernel alone needs its own rules (a stack begun anew at each
+	 * entry, as magic-trace's trace_kernel_only), not written yet */
+	if (o->kernel == 2 && o->backend == BE_PT)
+		die(MT_EXIT_USAGE, "--kernel-only: the pt backend does not decode "
+		    "kernel-only traces yet; use --kernel (user and kernel code), "
+		    "or --backend sample --kernel-only");
 }
 
 static void choose_backend(struct rec_opts *o)
@@ -432,7 +514,7 @@ static void dry_run_print(struct rec *r)
 	struct argv a = { 0 };
 
 	if (o->input) {
-		script_argv(&a, o->perf, o->input, 1);
+		script_argv(&a, o->perf, o->input, DECODE_PT | (decode_how(o) & DECODE_STITCH_LBR));
 		print_argv(stdout, a.v, 1);
 		argv_free(&a);
 		return;
@@ -449,15 +531,16 @@ static void dry_run_print(struct rec *r)
 	}
 	if (o->backend == BE_UPROBE) {
 		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
-		       "functions of %s matching %s; no perf command\n",
+		       "functions of %s%s matching %s; no perf command\n",
 		       r->tgt.exe ? r->tgt.exe : "the program",
+		       o->functions ? " and of the shared libraries it maps" : "",
 		       o->functions ? o->functions : "(default)");
 		return;
 	}
 	record_argv(&a, o, &r->tgt, -1, -1, o->trigger != NULL);
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
-	script_argv(&a, o->perf, "DIR/perf.data", o->backend == BE_PT);
+	script_argv(&a, o->perf, "DIR/perf.data", decode_how(o));
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 }
@@ -532,6 +615,12 @@ static void start_target(struct rec *r)
 		r->trp = &r->tr;
 		r->tgt.trace_start = r->tgt.child && (r->tr.use_bp || r->tr.in_lib);
 	}
+#if defined(__x86_64__)
+	/* --functions reaches the command's libraries once they are mapped:
+	 * it is held at its entry point to choose them (target_run_to_entry) */
+	r->fn_at_entry = r->tgt.child && r->o.backend == BE_UPROBE && r->o.functions;
+	r->tgt.trace_start |= r->fn_at_entry;
+#endif
 }
 
 /* A command we ran that goes on after its snapshot ends with us. */
@@ -565,13 +654,46 @@ static char *target_path(void *ctx, const char *path)
 }
 
 /*
+ * Where the selection looked, for its "no function matches": the
+ * executable, and the libraries searched (libs) or why none were. A
+ * command held at its entry point is killed first: it never runs.
+ */
+static void no_function(struct rec *r, char *const *libs)
+{
+	struct mt_buf b = MT_BUF_INIT;
+	size_t k;
+
+	if (r->tgt.child_stopped) {
+		kill(r->tgt.child, SIGKILL);
+		waitpid(r->tgt.child, NULL, 0);
+		r->tgt.child = 0;
+		r->tgt.child_stopped = 0;
+	}
+	if (!r->o.functions)
+		die(MT_EXIT_DATA, "%s: no function matches (the program's own "
+		    "functions): --functions REGEX chooses others", r->tgt.exe);
+	for (k = 0; libs && libs[k]; k++)
+		if ((k && mt_buf_add(&b, ", ", 2)) || mt_buf_add(&b, libs[k], strlen(libs[k])))
+			die(MT_EXIT_SYSTEM, "out of memory");
+	if (libs)
+		die(MT_EXIT_DATA, "--functions '%s': no function matches in %s nor in "
+		    "the %zu shared librar%s it maps%s%s (mt-symbols --match REGEX "
+		    "FILE lists what matches in a file)", r->o.functions, r->tgt.exe, k,
+		    k == 1 ? "y" : "ies", k ? ": " : "", k ? b.p : "");
+	die(MT_EXIT_DATA, "--functions '%s': no function matches in %s (its shared "
+	    "libraries are searched with -p only here)", r->o.functions, r->tgt.exe);
+}
+
+/*
  * The uprobe backend's functions (functions.h): --functions REGEX over
- * the functions of the executable and, when attached to a running
- * process, of the shared libraries it maps; without a regex, the
+ * the functions of the executable and, once its libraries are mapped
+ * (mode MT_UPROBE_PROCESS: a running process, or the command held at its
+ * entry point), of the shared libraries it maps; without a regex, the
  * executable's own functions up to a cap. The names go to r->probed in
  * the first round.
  */
-static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr)
+static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr,
+			 int mode)
 {
 	struct fn_files files = { target_symbols, target_path, &r->tgt };
 	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL };
@@ -584,14 +706,13 @@ static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *
 	}
 	if (r->round_no == 0)
 		q.names = &r->probed;
-	if (r->o.functions && !r->tgt.child)
+	if (r->o.functions && mode == MT_UPROBE_PROCESS)
 		q.libs = libs = mapped_libraries(&r->tgt);
 	n = fn_add_functions(u, &q);
+	if (!n)
+		no_function(r, libs);
 	if (libs)
 		free_paths(libs);
-	if (!n)
-		die(MT_EXIT_DATA, "%s: no function matches %s", r->tgt.exe,
-		    r->o.functions ? r->o.functions : "(the program's own functions)");
 	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
 		warn("%s: %s", r->tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
 	return (int)n;
@@ -608,7 +729,7 @@ static void uprobe_start(struct rec *r, struct round *rd)
 	err = mt_uprobe_init(&rd->u, &uo);
 	if (err)
 		die_up(&rd->u, err);
-	add_functions(r, &rd->u, r->trp);
+	add_functions(r, &rd->u, r->trp, rd->mode);
 	err = mt_uprobe_attach(&rd->u, r->tgt.pid, rd->mode);
 	if (err)
 		die_up(&rd->u, err);
@@ -629,6 +750,20 @@ static void wallclock_line(const struct rec *r)
 	clock_gettime(CLOCK_REALTIME, &t);
 	out_printf(r, "# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
 		   m.tv_nsec, (long long)t.tv_sec, t.tv_nsec);
+}
+
+/* "# mt: event NAME" for each --events: their samples are instants, not
+ * stacks (mt-stacks(1)). */
+static void event_lines(const struct rec *r)
+{
+	const char *p = r->o.events;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+
+		out_printf(r, "# mt: event %.*s\n", (int)strcspn(p, ",="), p);
+		p += len + (p[len] == ',');
+	}
 }
 
 /* The uprobe backend's snapshot, on r->out_fd. */
@@ -658,6 +793,12 @@ static void uprobe_output(struct rec *r, struct round *rd)
 	for (w = 1; w; w <<= 1)
 		if ((mt_uprobe_warnings(&rd->u) & w) && w != MT_UPROBE_W_GO)
 			warn("%s", mt_uprobe_warning_text(w));
+	if (r->o.functions && !r->late_warned && mt_uprobe_late_file(&rd->u)) {
+		r->late_warned = 1;
+		warn("%s was mapped after --functions chose the functions (dlopen, "
+		     "or a program the target ran): none of its functions was probed",
+		     mt_uprobe_late_file(&rd->u));
+	}
 	mt_uprobe_release(&rd->u);
 }
 
@@ -674,13 +815,14 @@ static void perf_output(struct rec *r, struct round *rd)
 	perf_stop(&rd->pr);
 	if (r->o.backend == BE_SAMPLE)
 		wallclock_line(r);
+	event_lines(r);
 	if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
 	 * line goes at the end there */
 	if (r->o.backend == BE_PT && rd->mk.time != MT_NONE64)
 		rd->mk.time = UINT64_MAX - 1;
-	decode(r->o.perf, data, r->o.backend == BE_PT, &rd->mk, r->out_fd);
+	decode(r->o.perf, data, decode_how(&r->o), &rd->mk, r->out_fd);
 	free(data);
 }
 
@@ -692,28 +834,47 @@ static void arm(struct rec *r, struct round *rd, int mode)
 	rd->armed = 1;
 }
 
+/* Where the command's output goes, said before it runs. */
+static void stdout_note(void)
+{
+	fprintf(stderr, "%s: the command's standard output goes to the "
+		"standard error (the trace text is on the standard output; "
+		"use -o FILE)\n", mt_progname());
+}
+
 /* The backend recording, the trigger armed (unless --arm-after), the
  * command let go. */
 static void round_start(struct rec *r, struct round *rd)
 {
 	struct trig *tr = r->trp;
 	uint64_t arm_after = r->o.arm_after_ns;
+	int at_entry, note;
 
 	rd->mode = r->tgt.child && r->round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
-	if (r->o.backend == BE_UPROBE)
+	/* the command's functions: chosen at its entry point, below */
+	at_entry = r->fn_at_entry && rd->mode == MT_UPROBE_EXEC;
+	if (r->o.backend == BE_UPROBE && !at_entry)
 		uprobe_start(r, rd);
-	else
+	else if (r->o.backend != BE_UPROBE)
 		perf_start(&rd->pr, &r->o, &r->tgt, tr != NULL);
 	if (tr && !arm_after && !(r->tgt.trace_start && rd->mode == MT_UPROBE_EXEC))
 		arm(r, rd, rd->mode);
-	if (r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2)
-		fprintf(stderr, "%s: the command's standard output goes to the "
-			"standard error (the trace text is on the standard output; "
-			"use -o FILE)\n", mt_progname());
+	note = r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
+	if (note && !at_entry)
+		stdout_note();
 	target_release_child(&r->tgt);
-	if (tr && tr->in_lib && r->tgt.child_stopped) {
+	if (at_entry && !r->tgt.child_stopped)
+		die(MT_EXIT_DATA, "%s ended before its entry point", r->tgt.cmd[0]);
+	if (r->tgt.child_stopped && (at_entry || (tr && tr->in_lib)))
 		target_run_to_entry(&r->tgt);
+	if (tr && tr->in_lib && r->tgt.child_stopped)
 		resolve_in_libraries(tr, &r->tgt);
+	if (at_entry) {
+		/* stopped at its entry point: a running process now */
+		rd->mode = MT_UPROBE_PROCESS;
+		uprobe_start(r, rd);
+		if (note)
+			stdout_note(); /* after what may refuse (one line then) */
 	}
 	if (tr && !arm_after && !rd->armed && r->tgt.child)
 		arm(r, rd, MT_UPROBE_PROCESS); /* stopped after its execve, or at its entry */
@@ -940,6 +1101,7 @@ int main(int argc, char **argv)
 	work_set_options(r->o.verbose, r->o.keep_dir);
 	check_options(r, argc, argv);
 	choose_backend(&r->o);
+	check_backend_options(&r->o);
 	warn_unused(&r->o);
 	if (r->o.dry_run) {
 		dry_run(r);
@@ -954,7 +1116,8 @@ int main(int argc, char **argv)
 	if (r->o.input) {
 		check_perf(r->o.perf);
 		make_workdir();
-		decode(r->o.perf, r->o.input, is_auxtrace(r->o.input), NULL, r->out_fd);
+		decode(r->o.perf, r->o.input, (is_auxtrace(r->o.input) ? DECODE_PT : 0) |
+		       (decode_how(&r->o) & DECODE_STITCH_LBR), NULL, r->out_fd);
 		close_stdout_or_die();
 		rec_release(r);
 		return 0;

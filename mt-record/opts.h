@@ -17,14 +17,14 @@ enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };
 
 /* rec_opts.given: options named on the command line (not defaults) */
 enum { GIVEN_TIMING = 1, GIVEN_FREQ = 2, GIVEN_CG = 4, GIVEN_SIZE = 8,
-       GIVEN_KERNEL = 16 };
+       GIVEN_KERNEL = 16, GIVEN_EVENTS = 32 };
 
 struct rec_opts {
 	unsigned given;        /* GIVEN_*: for the options that may not apply */
 	int verbose;           /* -v */
 	int full;              /* --full: everything, not a snapshot */
 	int multi_thread;      /* --multi-thread: perf record -p, not -t */
-	int kernel;            /* --kernel */
+	int kernel;            /* --kernel, or 2: --kernel-only */
 	int dry_run;           /* --dry-run */
 	int repeat;            /* --repeat: snapshots to take, 0: forever */
 	enum backend backend;  /* BE_AUTO until the backend is chosen */
@@ -33,7 +33,8 @@ struct rec_opts {
 	const char *functions; /* --functions REGEX, or NULL */
 	const char *trigger;   /* --trigger selection, or NULL */
 	const char *timing;    /* --timing: low, normal, high or raw terms */
-	const char *callgraph; /* --call-graph: fp, dwarf or lbr */
+	const char *callgraph; /* --call-graph: fp, dwarf, lbr or lbr-no-stitch */
+	const char *events;    /* --events NAME[=PERIOD],..., or NULL */
 	const char *keep_dir;  /* --keep, or NULL */
 	const char *input;     /* -i perf.data, or NULL */
 	int command_fd;        /* --command-stdout, or -1 */

@@ -498,6 +498,36 @@ static void target_args(struct argv *a, const struct target *tgt, int multi_thre
 	arg(a, "%s", buf[0] ? buf : "PID");
 }
 
+/* perf's modifier for the code o records: u, uk, or k (--kernel-only) */
+static const char *scope(const struct rec_opts *o)
+{
+	return o->kernel == 2 ? "k" : o->kernel ? "uk" : "u";
+}
+
+/*
+ * --events: each NAME[=PERIOD] one more sampled event; by default every
+ * event is a sample, but branch-misses every 50 (magic-trace's). In the
+ * sample backend's snapshot they share the ring's overwriting.
+ */
+static void event_args(struct argv *a, const struct rec_opts *o)
+{
+	const char *p = o->events;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",="), len = strcspn(p, ",");
+		unsigned long period = 1;
+
+		if (p[n] == '=')
+			period = strtoul(p + n + 1, NULL, 10);
+		else if (n == 13 && !memcmp(p, "branch-misses", 13))
+			period = 50;
+		arg(a, "-e");
+		arg(a, "%.*s/period=%lu%s/%s", (int)n, p, period,
+		    o->backend == BE_SAMPLE && !o->full ? ",overwrite" : "", scope(o));
+		p += len + (p[len] == ',');
+	}
+}
+
 void record_argv(struct argv *a, const struct rec_opts *o, const struct target *tgt,
 		 int ctl, int ack, int with_trigger)
 {
@@ -511,8 +541,11 @@ void record_argv(struct argv *a, const struct rec_opts *o, const struct target *
 
 		arg(a, "--timestamp");
 		arg(a, "-e");
-		arg(a, "intel_pt/%s/%s", terms, o->kernel ? "uk" : "u");
-		target_args(a, tgt, o->multi_thread, 1);
+		arg(a, "intel_pt/%s/%s", terms, scope(o));
+		event_args(a, o);
+		/* as magic-trace: with more events, perf's per-thread mode
+		 * is left out */
+		target_args(a, tgt, o->multi_thread, !o->events);
 		if (!o->full)
 			arg(a, with_trigger ? "--snapshot" : "--snapshot=e");
 		if (pages)
@@ -530,11 +563,15 @@ void record_argv(struct argv *a, const struct rec_opts *o, const struct target *
 		}
 		arg(a, "-e");
 		arg(a, "cpu-clock/freq=%" PRIu64 "%s/%s", o->frequency,
-		    o->full ? "" : ",overwrite", o->kernel ? "" : "u");
+		    o->full ? "" : ",overwrite", o->kernel == 1 ? "" : scope(o));
+		event_args(a, o);
 		arg(a, "-k");
 		arg(a, "mono");
 		arg(a, "--call-graph");
-		arg(a, "%s", o->callgraph);
+		/* stitched or not is perf script's business */
+		arg(a, "%s", strncmp(o->callgraph, "lbr", 3) ? o->callgraph : "lbr");
+		if (o->kernel == 2)
+			arg(a, "--kernel-callchains"); /* not the user frames below */
 		/* the samples' ring (and the side-band's): --snapshot-size */
 		if (o->snapshot_bytes)
 			arg(a, "-m%" PRIu64, aux_pages(o->snapshot_bytes));
@@ -548,20 +585,28 @@ void record_argv(struct argv *a, const struct rec_opts *o, const struct target *
 		arg(a, "--control=fd:CTL,ACK");
 }
 
-void script_argv(struct argv *a, const char *perf, const char *data, int pt)
+int decode_how(const struct rec_opts *o)
+{
+	return (o->backend == BE_PT ? DECODE_PT : 0) |
+	       (!strcmp(o->callgraph, "lbr") ? DECODE_STITCH_LBR : 0);
+}
+
+void script_argv(struct argv *a, const char *perf, const char *data, int how)
 {
 	arg(a, "%s", perf);
 	arg(a, "script");
 	arg(a, "-i");
 	arg(a, "%s", data);
 	arg(a, "--ns");
-	if (pt) {
+	if (how & DECODE_STITCH_LBR)
+		arg(a, "--stitch-lbr");
+	if (how & DECODE_PT) {
 		arg(a, "--itrace=bep");
 		arg(a, "-F");
 		arg(a, "comm,pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period");
 	} else {
 		arg(a, "-F");
-		arg(a, "comm,pid,tid,time,event,ip,sym,symoff,dso");
+		arg(a, "comm,pid,tid,time,event,period,ip,sym,symoff,dso");
 	}
 }
 
@@ -678,7 +723,7 @@ void perf_stop(struct perf_rec *r)
 
 /* ---- decoding: perf script, with a mark put in time order ---- */
 
-void decode(const char *perf, const char *data, int pt, const struct mark_line *mk,
+void decode(const char *perf, const char *data, int how, const struct mark_line *mk,
 	    int out_fd)
 {
 	struct argv a = { 0 };
@@ -691,7 +736,7 @@ void decode(const char *perf, const char *data, int pt, const struct mark_line *
 	ssize_t n;
 	FILE *in;
 
-	script_argv(&a, perf, data, pt);
+	script_argv(&a, perf, data, how);
 	if (pipe2(fds, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
 	if (asprintf(&errname, "%s/perf-script.err", workdir_path()) < 0)
@@ -764,8 +809,9 @@ void check_kernel(int kernel)
 	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) == 0)
 		paranoid = atoi(buf);
 	if (paranoid > 1)
-		die(MT_EXIT_SYSTEM, "--kernel needs root, or CAP_PERFMON on perf, or "
-		    "kernel.perf_event_paranoid <= 1 (it is %d)", paranoid);
+		die(MT_EXIT_SYSTEM, "%s needs root, or CAP_PERFMON on perf, or "
+		    "kernel.perf_event_paranoid <= 1 (it is %d)",
+		    kernel == 2 ? "--kernel-only" : "--kernel", paranoid);
 	if (read_small("/proc/sys/kernel/kptr_restrict", buf, sizeof(buf)) == 0 &&
 	    atoi(buf) > 0)
 		warn("kernel.kptr_restrict is %d: kernel symbols will not resolve",

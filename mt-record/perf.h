@@ -129,10 +129,18 @@ void argv_free(struct argv *a);
 void record_argv(struct argv *a, const struct rec_opts *o, const struct target *tgt,
 		 int ctl, int ack, int with_trigger);
 
+/* How a recording is decoded: bits of script_argv()'s and decode()'s how. */
+enum { DECODE_PT = 1,         /* Intel PT: branches; else samples */
+       DECODE_STITCH_LBR = 2  /* --call-graph lbr: perf script --stitch-lbr */
+};
+
 /* Appends perf script's command line (perf: the program) on the
- * recording data: the field set mt-script-parse reads, for PT (pt) or
- * for samples. */
-void script_argv(struct argv *a, const char *perf, const char *data, int pt);
+ * recording data: the field set mt-script-parse reads, for PT or for
+ * samples (how: DECODE_* bits). */
+void script_argv(struct argv *a, const char *perf, const char *data, int how);
+
+/* The DECODE_* bits for what o records. */
+int decode_how(const struct rec_opts *o);
 
 /* Whether the perf.data at path holds AUX area tracing (PT); dies when
  * it cannot be read (system) or is no perf.data (data). */
@@ -181,7 +189,7 @@ struct mark_line {
  * mk (or NULL) put in time order; shows progress on a terminal. Dies
  * (system) with perf's messages when perf script fails.
  */
-void decode(const char *perf, const char *data, int pt, const struct mark_line *mk,
+void decode(const char *perf, const char *data, int how, const struct mark_line *mk,
 	    int out_fd);
 
 /* ---- what perf needs here ---- */
@@ -190,8 +198,8 @@ void decode(const char *perf, const char *data, int pt, const struct mark_line *
  * warns when its version cannot be read. */
 void check_perf(const char *perf);
 
-/* With kernel (--kernel): dies (system) unless perf may record the
- * kernel; warns when its symbols will not resolve. */
+/* With kernel (1: --kernel, 2: --kernel-only): dies (system) unless perf
+ * may record the kernel; warns when its symbols will not resolve. */
 void check_kernel(int kernel);
 
 #endif

@@ -248,6 +248,7 @@ int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode)
 		err = uprobe_enable(u, PEV_SIDE);
 	if (!err && mode == MT_UPROBE_PROCESS) {
 		err = uprobe_read_proc_maps(u, pid);
+		u->attach_files = u->nfiles; /* mappings after: mt_uprobe_late_file() */
 		if (!err)
 			err = uprobe_read_proc_threads(u, pid);
 	}
@@ -405,6 +406,11 @@ int mt_uprobe_finish(struct mt_uprobe *u)
 unsigned mt_uprobe_warnings(const struct mt_uprobe *u)
 {
 	return u->warnings;
+}
+
+const char *mt_uprobe_late_file(const struct mt_uprobe *u)
+{
+	return u->late_file ? u->files[u->late_file - 1].path : NULL;
 }
 
 const char *mt_uprobe_warning_text(unsigned bit)

@@ -246,6 +246,10 @@ struct mt_uprobe {
 	size_t nrings;
 	size_t page_size;
 
+	size_t attach_files;      /* files known at a MT_UPROBE_PROCESS attach
+				   * (0 in MT_UPROBE_EXEC mode) */
+	size_t late_file;         /* index + 1 of the first mapped since, or 0 */
+
 	pid_t pid;                /* the target */
 	uint32_t *pids;           /* its processes (the target, children) */
 	size_t npids, cappids;
@@ -382,6 +386,15 @@ int mt_uprobe_finish(struct mt_uprobe *u);
 int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
 		   int (*emit)(void *arg, const char *text, size_t len),
 		   void *arg);
+
+/*
+ * The first file that one of the target's processes mapped executable
+ * after an MT_UPROBE_PROCESS attach and that was not mapped then (a
+ * library it dlopen()ed, a program a child exec()ed), as the mappings
+ * name it: its functions could not be probed. NULL when none so far, and
+ * always after an MT_UPROBE_EXEC attach (every mapping comes after it).
+ */
+const char *mt_uprobe_late_file(const struct mt_uprobe *u);
 
 /* MT_UPROBE_W_* bits of what happened so far. */
 unsigned mt_uprobe_warnings(const struct mt_uprobe *u);

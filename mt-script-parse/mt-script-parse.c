@@ -388,6 +388,7 @@ static int num(struct mt_slice w, int base, uint64_t *v)
  *   # mt: snapshot N TIME
  *   # mt: wallclock TIME NS-SINCE-1970
  *   # mt: entry-only SYMBOL
+ *   # mt: event EVENT
  * Returns 1 when the line was one (handled or counted), 0 if not.
  */
 static int mt_line(const char *p, size_t len)
@@ -402,16 +403,18 @@ static int mt_line(const char *p, size_t len)
 		return 0;
 	m.pid = m.tid = m.cpu = MT_NONE32; /* no thread's */
 	kind = word(p, len, &at);
-	if (kind.len == 10 && !memcmp(kind.p, "entry-only", 10)) {
-		/* a function probed without a return probe, for the whole
-		 * recording: no time */
+	if ((kind.len == 10 && !memcmp(kind.p, "entry-only", 10)) ||
+	    (kind.len == 5 && !memcmp(kind.p, "event", 5))) {
+		/* for the whole recording, no time: a function probed
+		 * without a return probe; an event whose samples are
+		 * instants rather than stacks */
 		while (at < len && p[at] == ' ')
 			at++;
 		if (at == len)
 			goto bad;
 		m.time = MT_NONE64;
 		m.kind = MT_MARK_GENERIC;
-		m.name = intern_str("entry-only");
+		m.name = intern_str(kind.len == 5 ? "event" : "entry-only");
 		m.text = intern(&misc_cache, &(struct mt_slice){ p + at, len - at });
 		check(mt_write_mark(&out, &m));
 		return 1;

@@ -371,8 +371,12 @@ static void run(struct stacks *ctx)
 			break;
 		case MT_REC_SAMPLE:
 			ctx->n_samples++;
-			sample(thread_get(ctx, r.u.sample.pid, r.u.sample.tid),
-			       &r.u.sample);
+			if (is_event_sample(ctx, &r.u.sample))
+				event_sample(thread_get(ctx, r.u.sample.pid,
+							r.u.sample.tid), &r.u.sample);
+			else
+				sample(thread_get(ctx, r.u.sample.pid, r.u.sample.tid),
+				       &r.u.sample);
 			break;
 		case MT_REC_ERROR: {
 			struct mt_error e = r.u.error;
@@ -387,6 +391,10 @@ static void run(struct stacks *ctx)
 			if (is_entry_only_mark(ctx, &m)) {
 				/* timeless, for this stage only */
 				add_entry_only(ctx, m.text);
+				break;
+			}
+			if (is_event_mark(ctx, &m)) {
+				add_event(ctx, m.text);
 				break;
 			}
 			pass_string_ids(ctx, &r);
@@ -438,6 +446,9 @@ static void report(struct stacks *ctx, int verbose)
 	if (ctx->n_entry_only)
 		fprintf(stderr, "  %llu functions probed at entry only\n",
 			ctx->n_entry_only);
+	if (ctx->n_event_samples)
+		fprintf(stderr, "  %llu samples of --events, written as instants\n",
+			ctx->n_event_samples);
 }
 
 int main(int argc, char **argv)

@@ -12,7 +12,8 @@
 
 /* ---- uprobes ---- */
 
-int is_entry_only_mark(struct stacks *ctx, const struct mt_mark *m)
+/* Whether m is a timeless generic MARK of that name with a text. */
+static int generic_named(struct stacks *ctx, const struct mt_mark *m, const char *that)
 {
 	const char *name;
 	size_t len;
@@ -20,28 +21,80 @@ int is_entry_only_mark(struct stacks *ctx, const struct mt_mark *m)
 	if (m->kind != MT_MARK_GENERIC || !m->name || !m->text)
 		return 0;
 	name = mt_reader_str(&ctx->in, m->name, &len);
-	return name && len == 10 && !memcmp(name, "entry-only", 10);
+	return name && len == strlen(that) && !memcmp(name, that, len);
+}
+
+int is_entry_only_mark(struct stacks *ctx, const struct mt_mark *m)
+{
+	return generic_named(ctx, m, "entry-only");
+}
+
+int is_event_mark(struct stacks *ctx, const struct mt_mark *m)
+{
+	return generic_named(ctx, m, "event");
+}
+
+/* Output string id text (an input id) into the set (a byte a string id):
+ * 1 if it is new. */
+static int set_add(struct stacks *ctx, uint8_t **set, size_t *cap, uint32_t text)
+{
+	uint32_t id = map_id(ctx, text);
+
+	grow_or_die(set, cap, id, sizeof(**set));
+	if ((*set)[id])
+		return 0;
+	(*set)[id] = 1;
+	return 1;
+}
+
+static int set_has(struct stacks *ctx, const uint8_t *set, size_t cap, uint32_t text)
+{
+	uint32_t id;
+
+	if (!set || !text)
+		return 0;
+	id = map_id(ctx, text);
+	return id < cap && set[id];
 }
 
 void add_entry_only(struct stacks *ctx, uint32_t text)
 {
-	uint32_t id = map_id(ctx, text);
-
-	grow_or_die(&ctx->entry_only, &ctx->entry_only_cap, id,
-		    sizeof(*ctx->entry_only));
-	if (!ctx->entry_only[id])
-		ctx->n_entry_only++;
-	ctx->entry_only[id] = 1;
+	ctx->n_entry_only += set_add(ctx, &ctx->entry_only, &ctx->entry_only_cap, text);
 }
 
 static int is_entry_only(struct stacks *ctx, uint32_t sym)
 {
-	uint32_t id;
+	return ctx->n_entry_only &&
+	       set_has(ctx, ctx->entry_only, ctx->entry_only_cap, sym);
+}
 
-	if (!ctx->n_entry_only || !sym)
-		return 0;
-	id = map_id(ctx, sym);
-	return id < ctx->entry_only_cap && ctx->entry_only[id];
+void add_event(struct stacks *ctx, uint32_t text)
+{
+	set_add(ctx, &ctx->events, &ctx->events_cap, text);
+}
+
+int is_event_sample(struct stacks *ctx, const struct mt_sample *s)
+{
+	return set_has(ctx, ctx->events, ctx->events_cap, s->event);
+}
+
+void event_sample(struct thread *t, const struct mt_sample *s)
+{
+	struct stacks *ctx = t->ctx;
+	struct mt_mark m = {
+		.time = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+		.kind = MT_MARK_EVENT, .value = s->period,
+		.ip = s->nframes ? s->frames[0].ip : 0,
+		.name = map_id(ctx, s->event),
+		.text = s->nframes ? map_id(ctx, s->frames[0].sym) : 0,
+	};
+
+	if (s->time != MT_NONE64 && s->time > ctx->cut_time) {
+		ctx->n_after_cut++;
+		return;
+	}
+	ctx->n_event_samples++;
+	check(mt_write_mark(&ctx->out, &m));
 }
 
 /*

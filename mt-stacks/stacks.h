@@ -58,6 +58,12 @@ struct stacks {
 	uint8_t *entry_only;
 	size_t entry_only_cap;
 	unsigned long long n_entry_only;
+
+	/* probe.c: output name ids of the events whose samples are instants
+	 * (MARK event), and how many such samples became one */
+	uint8_t *events;
+	size_t events_cap;
+	unsigned long long n_event_samples;
 };
 
 /* Die unless err is 0 (a write to the stream). */
@@ -260,5 +266,14 @@ void probe_return(struct thread *t, const struct mt_branch *b, uint64_t time);
 /* A sampled stack: frames common with the last sample go on, the others
  * end or start. */
 void sample(struct thread *t, const struct mt_sample *s);
+/* Events whose samples are instants, from "event" marks (MARK generic,
+ * name "event", text the event's name: mt-record --events): such a
+ * sample is written as a MARK of kind event (name the event, text the
+ * sampled function, value the period, ip the sampled address) and leaves
+ * the stacks alone. */
+int is_event_mark(struct stacks *ctx, const struct mt_mark *m);
+void add_event(struct stacks *ctx, uint32_t text);
+int is_event_sample(struct stacks *ctx, const struct mt_sample *s);
+void event_sample(struct thread *t, const struct mt_sample *s);
 
 #endif

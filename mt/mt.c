@@ -675,6 +675,9 @@ static int pipeline(enum mode mode, int argc, char **argv)
 		/* fail now rather than after the recording */
 		output_to_or_die(o.out);
 		output_keep_old();
+		/* keep_trace tells an empty trace: mt-fxt need not say it too */
+		if (output_tmp_name())
+			args_add(&st[3].argv, "--allow-empty");
 		if (output_name_is_gz(o.out)) {
 			gz = 1;
 			args_add(&st[3].argv, "--gzip");

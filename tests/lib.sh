@@ -139,6 +139,66 @@ clip_truth() {
 		printf "%s %s %.0f %.0f %s\n", $1, $2, s, e, $7 }' "$1" | sort
 }
 
+# dump_calls STREAM: the spans of an mt stream as between_truth reads
+# them, tab-separated "pid tid start end called name": called is 0 for a
+# span flagged INFERRED or CLIPSTART (no call of it was seen), else 1.
+dump_calls() {
+	mt-dump "$1" | awk -v OFS='\t' '/ SPAN / && !/kind=gap/ {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		name = $0; sub(/.* name="/, "", name); sub(/" dso=.*/, "", name)
+		s = f["start"]; e = f["end"]; sub(/\./, "", s); sub(/\./, "", e)
+		c = f["flags"] ~ /INFERRED|CLIPSTART/ ? 0 : 1
+		printf "%s\t%s\t%.0f\t%.0f\t%d\t%s\n", f["pid"], f["tid"], s, e, c, name }'
+}
+
+# between_truth START STOP SPANS [LO HI]: what mt-slice --between START
+# STOP keeps of the spans in SPANS (tab-separated "pid tid start end called
+# name", as dump_calls prints them), worked out here on its own: the calls
+# (called 1) of a name matching START (awk regex; a name matching both is a
+# START) or STOP are sorted by time, a STOP before a START at equal times;
+# a STOP after a START ends a region [START, STOP), of two STARTs the later
+# one counts; the regions are cut to [LO, HI) (absolute ns) and merged
+# where they touch (between_regions: into the file regions, "from to" a
+# line); each span is cut to each region it meets (half-open; a zero-length
+# span inside a region) (between_cut REGIONS SPANS). Prints the pieces as
+# dump_spans does.
+between_truth() {
+	between_regions "$@"
+	between_cut regions "$3"
+}
+
+between_regions() {
+	awk -F'\t' -v a="$1" -v b="$2" '$5 == 1 {
+		if ($6 ~ a) printf "%.0f 0\n", $3
+		else if ($6 ~ b) printf "%.0f 1\n", $3 }' "$3" |
+	sort -k1,1n -k2,2nr |
+	awk -v lo="${4:-0}" -v hi="${5:-1e300}" '
+	$2 == 0 { st = $1; open = 1; next }
+	open {
+		open = 0; f = st; t = $1
+		if (f < lo + 0) f = lo
+		if (t > hi + 0) t = hi
+		if (f >= t) next
+		if (n && to[n] == f) to[n] = t
+		else { n++; from[n] = f; to[n] = t }
+	}
+	END { for (i = 1; i <= n; i++) printf "%.0f %.0f\n", from[i], to[i] }' >regions
+}
+
+between_cut() {
+	awk -F'\t' 'NR == FNR { split($0, r, " "); n++; f[n] = r[1] + 0
+		t[n] = r[2] + 0; next }
+	{
+		s = $3 + 0; e = $4 + 0
+		for (i = 1; i <= n; i++) {
+			if (t[i] <= s || !(f[i] < e || f[i] <= s)) continue
+			ps = s < f[i] ? f[i] : s
+			pe = e > t[i] ? t[i] : e
+			printf "%s %s %.0f %.0f %s\n", $1, $2, ps, pe, $6
+		}
+	}' "$1" "$2" | sort
+}
+
 # fxt_slices FXT: the slices Perfetto would make of FXT (fxt-check
 # --slices), sorted: "pid tid start end depth name"; fails if fxt-check
 # finds a problem. Leaves the files sl and check behind.

@@ -11,3 +11,9 @@ $(BUILD)/tests/progs/demo: tests/progs/demo.c common/banned.h
 	$(CC) -O1 -fno-inline -fno-omit-frame-pointer -g -Icommon -o $@ $< -ldl
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/demo
+
+$(BUILD)/tests/progs/faults: tests/progs/faults.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -fno-omit-frame-pointer -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/faults

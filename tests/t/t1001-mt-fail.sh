@@ -5,6 +5,7 @@
 # is not blamed; a stage killed by a signal gives 128+n. An output that
 # cannot be written fails before mt-record runs. A command that is not
 # executable, a directory or not found: mt-record's message, its status 1.
+# mt-fxt's own "the trace is empty" is not said on top of mt-record's failure.
 . "$MT_TOP/tests/lib.sh"
 # the scratch directory is shared by every test: work in one of our own
 rm -rf t1001.d && mkdir t1001.d && cd t1001.d
@@ -33,6 +34,9 @@ stand_in 'echo "mt-record: no such process" >&2; exit 1'
 expect_exit 1 mt run -- ./prog >out 2>err
 contains err "mt-record: no such process"
 contains err "mt: mt-record failed with exit status 1; no trace written"
+# one message says what happened: mt-fxt, given nothing, says nothing
+grep -q 'mt-fxt' err && fail "mt-fxt spoke after mt-record failed: $(cat err)"
+[ "$(wc -l <err)" -eq 2 ] || fail "more than two lines: $(cat err)"
 no_trace
 stand_in 'echo "mt-record: bad option" >&2; exit 2'
 expect_exit 2 mt attach -p 1 --bogus >out 2>err

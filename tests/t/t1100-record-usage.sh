@@ -41,6 +41,6 @@ mt-record --dry-run --backend pt --timing cyc=1,mtc_period=3 -p 7 >dry
 contains dry "-e intel_pt/cyc=1,mtc_period=3/u"
 mt-record --dry-run --backend sample --frequency 999 --call-graph dwarf -p 7 >dry
 contains dry "perf record -o DIR/perf.data -e dummy:u -e cpu-clock/freq=999,overwrite/u -k mono --call-graph dwarf -p 7 -D -1 --control=fd:CTL,ACK"
-contains dry "perf script -i DIR/perf.data --ns -F comm,pid,tid,time,event,ip,sym,symoff,dso"
+contains dry "perf script -i DIR/perf.data --ns -F comm,pid,tid,time,event,period,ip,sym,symoff,dso"
 mt-record --dry-run -i some.data >dry
 contains dry "perf script -i some.data --ns --itrace=bep"
