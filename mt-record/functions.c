@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "die.h"
 #include "err.h"
 #include "functions.h"
@@ -39,6 +40,28 @@ struct fn_sel {
 	size_t n, skipped, lib_n, lib_skipped;
 };
 
+/*
+ * Whether sel selects the function named name (as in the file): the regex
+ * matches its name as in the file, demangled, or as perf prints it (one
+ * of the three: demangle.h); without one, the program's own functions,
+ * which a demangled name tells from the compiler's and the C library's
+ * start-up code (whose names start with '_').
+ */
+static int selected(const struct fn_sel *sel, const char *name)
+{
+	char *dm;
+	int own;
+
+	if (sel->re.re)
+		return mt_demangle_match(&sel->re, name, NULL);
+	if (!strcmp(name, "frame_dummy") || strstr(name, "register_tm_clones"))
+		return 0;
+	dm = mt_demangle(name, MT_DEMANGLE_PERF);
+	own = (dm ? dm : name)[0] != '_';
+	free(dm);
+	return own;
+}
+
 /* Probe the functions of one file that sel selects. */
 static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 		       struct fn_sel *sel)
@@ -63,11 +86,8 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 			continue;
 		if (q->skip_path && s->addr == q->skip_addr && !strcmp(path, q->skip_path))
 			continue; /* the trigger's own engine probes it */
-		if (sel->re.re && !mt_regex_match(&sel->re, s->name))
+		if (!selected(sel, s->name))
 			continue;
-		if (!sel->re.re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
-				 strstr(s->name, "register_tm_clones")))
-			continue; /* by default: the program's own functions */
 		if (!sel->re.re && sel->n >= FN_DEFAULT_MAX) {
 			sel->skipped++;
 			continue;

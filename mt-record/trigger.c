@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "die.h"
 #include "dwline.h"
 #include "err.h"
@@ -96,6 +98,83 @@ static int line_addr(const struct target *tgt, const struct mt_symtab *t,
 	return err;
 }
 
+/* A symbol's name in messages and marks: demangled with its parameters
+ * (as mt-symbols lists it), malloced. */
+static char *shown_name(const char *name)
+{
+	char *dm = mt_demangle(name, MT_DEMANGLE_FULL);
+
+	if (!dm && !(dm = strdup(name)))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return dm;
+}
+
+/*
+ * Whether sel looks like FILE:LINE[:COL], not a function's name (which
+ * may hold ':', as C++'s and Rust's do): FILE is a file that exists, or
+ * a source file's name (its last component "NAME.EXT", no blank, '(' nor
+ * "::" in it).
+ */
+static int looks_like_line(const char *sel)
+{
+	char *file, *base, *dot;
+	long line, col;
+	struct stat st;
+	int r;
+
+	if (split_line_sel(sel, &file, &line, &col))
+		return 0;
+	base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	dot = strrchr(base, '.');
+	r = stat(file, &st) == 0 ||
+	    (dot && dot > base && dot[1] && !strpbrk(file, " \t()<>,") &&
+	     !strstr(file, "::"));
+	free(file);
+	return r;
+}
+
+/*
+ * The function of t named sel (demangle.h: as in the file, demangled, or
+ * as perf prints it), not a PLT entry: its index, or t->n when none. A
+ * name as in the file wins; dies (usage) when the other names fit
+ * functions at more than one address (overloads), listing them.
+ */
+static size_t find_function(const struct mt_symtab *t, const char *trigger,
+			    const char *sel)
+{
+	size_t i, found = t->n, n = 0;
+	uint64_t last = 0;
+	char list[1024];
+	int at = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].bind != MT_SYM_PLT && !strcmp(t->v[i].name, sel))
+			return i;
+	for (i = 0; i < t->n; i++) {
+		char *dm;
+
+		if (t->v[i].bind == MT_SYM_PLT || !mt_demangle_is(t->v[i].name, NULL, sel))
+			continue;
+		if (n && t->v[i].addr == last)
+			continue; /* an alias (the table is in address order) */
+		last = t->v[i].addr;
+		if (found == t->n)
+			found = i;
+		dm = shown_name(t->v[i].name);
+		if (n < 4 && at < (int)sizeof(list))
+			at += snprintf(list + at, sizeof(list) - (size_t)at, "%s%s",
+				       n ? "; " : "", dm);
+		free(dm);
+		n++;
+	}
+	if (n > 1)
+		die(MT_EXIT_USAGE, "--trigger %s: %zu functions have that name: %s%s "
+		    "(give the parameters, as mt-symbols --match lists them)",
+		    trigger, n, list, n > 4 ? "; ..." : "");
+	return found;
+}
+
 /* A function named sel in a file the running target maps executable:
  * sets tr's path (malloced), address and name. */
 static int in_libraries(const struct target *tgt, const char *sel, struct trig *tr)
@@ -114,12 +193,12 @@ static int in_libraries(const struct target *tgt, const char *sel, struct trig *
 		    mt_procsyms_load(&ps, k, NULL, 0, 0) < 0)
 			continue;
 		for (i = 0; i < t->n && !found; i++) {
-			if (t->v[i].bind == MT_SYM_PLT || strcmp(t->v[i].name, sel))
+			if (t->v[i].bind == MT_SYM_PLT || !mt_demangle_is(t->v[i].name, NULL, sel))
 				continue;
 			found = 1;
 			tr->addr = t->v[i].addr;
 			tr->path = strdup(f->path);
-			tr->name = strdup(sel);
+			tr->name = shown_name(t->v[i].name);
 			if (!tr->path || !tr->name)
 				die(MT_EXIT_SYSTEM, "out of memory");
 		}
@@ -128,16 +207,26 @@ static int in_libraries(const struct target *tgt, const char *sel, struct trig *
 	return found;
 }
 
-/* Whether the file calls a function named name through its PLT. */
+/* Whether the file calls a function named name (any of its names:
+ * demangle.h) through its PLT. */
 static int calls_through_plt(const struct mt_symtab *t, const char *name)
 {
-	size_t i, n = strlen(name);
+	size_t i, len;
+	int found = 0;
 
-	for (i = 0; i < t->n; i++)
-		if (t->v[i].bind == MT_SYM_PLT && !strncmp(t->v[i].name, name, n) &&
-		    !strcmp(t->v[i].name + n, "@plt"))
-			return 1;
-	return 0;
+	for (i = 0; i < t->n && !found; i++) {
+		const char *plt = t->v[i].name;
+		char *base;
+
+		len = strlen(plt);
+		if (t->v[i].bind != MT_SYM_PLT || len < 4 || strcmp(plt + len - 4, "@plt"))
+			continue;
+		if (!(base = strndup(plt, len - 4)))
+			die(MT_EXIT_SYSTEM, "out of memory");
+		found = mt_demangle_is(base, NULL, name);
+		free(base);
+	}
+	return found;
 }
 
 /* --trigger's kinds of selection: magic-trace's prefixes force one */
@@ -191,6 +280,7 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 	char *picked = NULL;
 	uint64_t v;
 	size_t i = 0;
+	int is_line;
 
 	tr->path = tgt->exe;
 	if (!strncmp(sel, "symbol:", 7)) {
@@ -215,30 +305,30 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 	}
 	read_symbols(tgt, &sf, tgt->exe, 1);
 	if (kind <= SEL_SYMBOL)
-		for (i = 0; i < t->n; i++)
-			if (!strcmp(t->v[i].name, sel) && t->v[i].bind != MT_SYM_PLT)
-				break;
+		i = find_function(t, tr->sel, sel);
+	is_line = kind == SEL_LINE || (kind == SEL_ANY && looks_like_line(sel));
 	if (kind <= SEL_SYMBOL && i < t->n) {
 		tr->addr = t->v[i].addr;
-		tr->name = strdup(t->v[i].name);
-	} else if (kind != SEL_ADDR && kind != SEL_SYMBOL && strchr(sel, ':') &&
-		   line_addr(tgt, t, sel, &v) == 0) {
+		tr->name = shown_name(t->v[i].name);
+	} else if (is_line && line_addr(tgt, t, sel, &v) == 0) {
 		const struct mt_sym *s = mt_symtab_lookup(t, v);
+		char *sn = s ? shown_name(s->name) : NULL;
 
 		tr->addr = v;
 		if (s && v != s->addr) {
-			if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", s->name,
+			if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", sn,
 				     (uint64_t)(v - s->addr), sel) < 0)
 				tr->name = NULL;
 		} else {
-			tr->name = strdup(s ? s->name : sel);
+			tr->name = strdup(s ? sn : sel);
 		}
+		free(sn);
 	} else if (kind != SEL_LINE && kind != SEL_SYMBOL && parse_addr(sel, &v) == 0) {
 		const struct mt_sym *s = mt_symtab_lookup(t, v);
 
 		tr->addr = v;
-		tr->name = strdup(s ? s->name : sel);
-	} else if (kind == SEL_LINE || (kind == SEL_ANY && strchr(sel, ':'))) {
+		tr->name = s ? shown_name(s->name) : strdup(sel);
+	} else if (is_line) {
 		char *file;
 		long line, col;
 

@@ -44,14 +44,16 @@ struct trig {
 void choose_trigger_via(struct trig *tr, enum via via);
 
 /*
- * Resolves tr->sel in tgt (its exe, pid or child set): a symbol (mangled,
- * as mt-symbols lists it) of the executable, then of the libraries the
+ * Resolves tr->sel in tgt (its exe, pid or child set): a function by any
+ * of its names (demangle.h: mt_demangle_is(); a perf name that overloads
+ * share dies, usage, listing them) of the executable, then of the libraries the
  * process maps (not a command's: those come later, tr->in_lib, when it
- * calls the function through its PLT); a source line FILE:LINE[:COL]; an
+ * calls the function through its PLT); a source line FILE:LINE[:COL]
+ * (when FILE exists or is a source file's name, NAME.EXT); an
  * address (a file address, as mt-symbols lists it); '.' (the stop
  * indicator); '?' (fzf through mt-symbols --pick). The prefixes symbol:,
  * line: and addr: force one kind, as in magic-trace. Sets tr's path,
- * name and addr; dies (usage, data) naming the selection when nothing
+ * name (demangled with its parameters) and addr; dies (usage, data) naming the selection when nothing
  * matches.
  */
 void resolve_trigger(struct trig *tr, const struct target *tgt);

@@ -17,6 +17,12 @@
 
 #define EMIT_CHUNK 65536
 
+/* A probe's function as perf prints it. */
+static const char *probe_name(const struct mt_uprobe_probe *p)
+{
+	return p->shown ? p->shown : p->sym;
+}
+
 /* "SYM+0xOFF (DSO)" for ip in process pid at time. */
 static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 		     uint64_t ip, uint64_t time, const struct mt_uprobe_probe *hint)
@@ -26,9 +32,11 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 	struct mt_uprobe_file *f;
 	uint64_t bias, v;
 
+	const char *name;
+
 	if (!m) {
 		if (hint) /* an entry: the probe says what is there */
-			return uprobe_appendf(b, " %s+0x0 (%s)", hint->sym,
+			return uprobe_appendf(b, " %s+0x0 (%s)", probe_name(hint),
 					      u->files[hint->file].path);
 		return uprobe_appendf(b, " [unknown] ([unknown])");
 	}
@@ -37,13 +45,15 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 	    mt_symtab_bias(&f->sym.t, m->start, m->pgoff, &bias) == 0) {
 		v = ip - bias;
 		s = uprobe_file_lookup(f, v);
+		if (s && uprobe_file_name(f, s, &name))
+			return MT_ENOMEM;
 		if (s)
-			return uprobe_appendf(b, " %s+0x%llx (%s)", s->name,
+			return uprobe_appendf(b, " %s+0x%llx (%s)", name,
 					      (unsigned long long)(v - s->addr),
 					      f->path);
 	}
 	if (hint && hint->file == m->file)
-		return uprobe_appendf(b, " %s+0x0 (%s)", hint->sym, f->path);
+		return uprobe_appendf(b, " %s+0x0 (%s)", probe_name(hint), f->path);
 	return uprobe_appendf(b, " [unknown] (%s)", f->path);
 }
 

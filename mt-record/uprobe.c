@@ -186,15 +186,12 @@ void mt_uprobe_release(struct mt_uprobe *u)
 	/* a zeroed engine has pidfd 0 but never attached */
 	if (u->state != ST_ADDING && u->pidfd >= 0)
 		close(u->pidfd);
-	for (i = 0; i < u->nfiles; i++) {
-		free(u->files[i].path);
-		free(u->files[i].source);
-		mt_symfile_release(&u->files[i].sym);
-		free(u->files[i].cache);
-	}
+	for (i = 0; i < u->nfiles; i++)
+		uprobe_file_release(&u->files[i]);
 	free(u->files);
 	for (i = 0; i < u->nprobes; i++) {
 		free(u->probes[i].sym);
+		free(u->probes[i].shown);
 		free(u->probes[i].event);
 		free(u->probes[i].ret_event);
 	}

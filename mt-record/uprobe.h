@@ -81,7 +81,11 @@
  * from the process's mappings (kept from PERF_RECORD_MMAP2 events and
  * /proc/PID/maps) and the files' symbols, or those of their separate
  * debug files when they have no .symtab, as perf does: "SYM+0xOFF (DSO)",
- * "[unknown] (DSO)" or "[unknown] ([unknown])" (names are not demangled).
+ * "[unknown] (DSO)" or "[unknown] ([unknown])", SYM demangled as perf
+ * prints it (common/demangle.h, MT_DEMANGLE_PERF: app::Server::lookup
+ * for _ZN3app6Server6lookupEm, r::handle for _ZN1r6handle17h...E), so
+ * that the uprobe and sample backends name a function alike. Event names
+ * are made from the symbol as in the file (mangled).
  * comm is the thread's name at the event's time (PERF_RECORD_COMM,
  * inherited at thread creation, /proc), ":TID" when unknown.
  *
