@@ -20,7 +20,7 @@
 #include "wire.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [-o output] [file]\n"
+#define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [--empty-ok] [-o output] [file]\n"
 
 static const char *in_name; /* for messages (mt_filter_open_or_die) */
 static const char *out_name = "<stdout>";
@@ -898,16 +898,17 @@ static void report(int verbose)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP };
+	enum { OPT_JSON = 256, OPT_DSO, OPT_GZIP, OPT_EMPTY_OK };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "dso", no_argument, NULL, OPT_DSO },
+		{ "empty-ok", no_argument, NULL, OPT_EMPTY_OK },
 		{ "gzip", no_argument, NULL, OPT_GZIP },
 		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mt_filter_io io = { 0 };
-	int gzip = 0, c, err;
+	int gzip = 0, empty_ok = 0, c, err;
 
 	mt_set_progname(argv[0]);
 	mt_set_manual();
@@ -922,6 +923,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_GZIP:
 			gzip = 1;
+			break;
+		case OPT_EMPTY_OK:
+			empty_ok = 1;
 			break;
 		default:
 			mt_filter_option(&io, c, USAGE);
@@ -949,11 +953,16 @@ int main(int argc, char **argv)
 	report(io.verbose);
 	if (!nspans && !ninstants && !ncounters) {
 		/* nothing recorded replaces nothing */
-		if (output_discard())
+		if (output_discard()) {
+			if (empty_ok)
+				return MT_EXIT_OK;
 			die(MT_EXIT_DATA, "%s: no spans, instants or counters: "
 			    "nothing written, %s left as it was", in_name, out_name);
+		}
 		flush_out();
 		close_stdout_or_die();
+		if (empty_ok)
+			return MT_EXIT_OK;
 		die(MT_EXIT_DATA, "%s: no spans, instants or counters: the "
 		    "trace is empty", in_name);
 	}

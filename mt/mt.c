@@ -153,6 +153,9 @@ static char *find_tool(const char *name, const char *env)
 
 enum mode { MODE_RUN, MODE_ATTACH, MODE_DECODE };
 
+/* The exit status of a pick cancelled by the user (fzf's, a Ctrl+C's). */
+#define EXIT_CANCELLED 130
+
 struct stage {
 	const char *name; /* for messages */
 	char *path;
@@ -317,6 +320,10 @@ static int report_failure(const struct stage *s, const char *what)
 		     what);
 		return 128 + sig;
 	}
+	/* mt-record's "the user cancelled" (the pick of --trigger ?), which
+	 * it has said in its one line */
+	if (!strcmp(s->name, "mt-record") && WEXITSTATUS(s->status) == EXIT_CANCELLED)
+		return EXIT_CANCELLED;
 	warn("%s failed with exit status %d%s", s->name, WEXITSTATUS(s->status), what);
 	return WEXITSTATUS(s->status);
 }
@@ -441,6 +448,9 @@ static char *pick_process(void)
 	if (d)
 		closedir(d);
 	mt_fzf_finish(&fzf, line, sizeof(line)); /* what it printed */
+	if (WIFSIGNALED(fzf.s.status) ||
+	    (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == EXIT_CANCELLED))
+		die(EXIT_CANCELLED, "attach: no process picked");
 	n = (ssize_t)strspn(line, "0123456789");
 	if (!n || line[n] != ' ')
 		die(MT_EXIT_USAGE, "attach: give the process with -p pid (nothing "
@@ -586,6 +596,9 @@ static void filter_stages(struct stage *st, int verbose)
 		if (verbose)
 			args_add(&st[i].argv, "-v");
 	}
+	/* an empty trace: keep_trace says what the recording held, or why
+	 * it failed, in mt's one line */
+	args_add(&st[3].argv, "--empty-ok");
 }
 
 /*
@@ -600,8 +613,8 @@ static int keep_trace(const struct stage *st, const struct pipeline_opts *o, int
 
 	/*
 	 * A recording that holds nothing replaces nothing. mt-fxt writes the
-	 * header of an empty trace and exits 1 (bad input): with the stages
-	 * before it content, that is this case too.
+	 * header of an empty trace and exits 0 (--empty-ok; 1, bad input,
+	 * without it): with the stages before it content, that is this case.
 	 */
 	if (!bad || (bad == &st[3] && WIFEXITED(bad->status) &&
 		     WEXITSTATUS(bad->status) == MT_EXIT_DATA))

@@ -49,8 +49,8 @@ grep -v -e '^trace\.fxt\.tmp' -e '^t\.fxt\.tmp\.gz$' seen >new || :
 [ "$(wc -l <new)" -eq 1 ] || fail "not one temporary: $(cat seen)"
 name=$(cat new)
 echo "$name" | grep -qx '\.trace\.fxt\.[A-Za-z0-9]\{6\}' || fail "temporary name: $name"
-contains err "mt-fxt -v >$name"
-grep -q -- "-o" err && fail "mt-fxt given a file name: $(cat err)"
+contains err "mt-fxt -v --empty-ok >$name"
+grep -qE -- '(^| )(-o|--output)' err && fail "mt-fxt given a file name: $(cat err)"
 [ -z "$(temps)" ] || fail "left: $(temps)"
 # another run, another name
 mt run -o again.fxt -- ./prog 2>/dev/null
