@@ -149,10 +149,12 @@ enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
  * ignored (fzf, its child, must get them). */
 static void picker_setup(void *arg)
 {
+	const pid_t *parent = arg;
 	sigset_t none;
 
-	(void)arg;
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != *parent)
+		_exit(127); /* we died before the prctl */
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -172,12 +174,14 @@ static char *pick_function(const struct target *tgt, const char *trigger)
 	char *file = inode_path(tgt, tgt->exe), line[4096], *tab, *name;
 	char *argv[] = { "mt-symbols", "--pick", file, NULL };
 	struct mt_spawn sp = MT_SPAWN_INIT;
+	pid_t self = getpid();
 	size_t i;
 	ssize_t n;
 
 	sp.out = MT_SPAWN_PIPE;
 	sp.name = "mt-symbols";
 	sp.child_setup = picker_setup;
+	sp.child_arg = &self;
 	fflush(NULL);
 	if (mt_spawn_start(&sp, argv))
 		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);

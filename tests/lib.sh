@@ -103,7 +103,7 @@ wait_for() {
 # pty_start NAME OUT CMD...: start CMD (no shell) on a new 24x80 pty, as
 # its foreground job: its standard output in OUT ("-": the pty), its
 # standard error the pty, everything the pty shows in NAME.log; when it
-# ends, NAME.rc says how (tests/pty-run). Under timeout 120: a run that
+# ends, NAME.rc says how (tests/pty-run). Under timeout 300: a run that
 # never ends is killed, and pty_end fails. Sets pty_sid, CMD's session.
 pty_start() {
 	command -v script >/dev/null ||
@@ -116,7 +116,7 @@ pty_start() {
 	for _a in "$MT_TOP/tests/pty-run" "$@"; do
 		_c="$_c '$(printf %s "$_a" | sed "s/'/'\\\\''/g")'"
 	done
-	SHELL=/bin/sh timeout 120 script -qec "$_c" /dev/null <"$1.in" >"$1.log" 2>&1 &
+	SHELL=/bin/sh timeout 300 script -qec "$_c" /dev/null <"$1.in" >"$1.log" 2>&1 &
 	pty_pid=$!
 	exec 8>"$1.in"
 	pty_wait test -s "$1.sid" || pty_fail "the command never started"
@@ -130,13 +130,14 @@ pty_type() {
 	printf "$1" >&8
 }
 
-# pty_wait COND-CMD...: retry for up to 20 s until the command succeeds
-# (what a terminal program does first can be slow under the sanitizers).
+# pty_wait COND-CMD...: retry for up to 60 s until the command succeeds
+# (starting fzf, or a recording's uprobes, can take tens of seconds under
+# the sanitizers on a loaded machine).
 pty_wait() {
 	_i=0
 	until "$@"; do
 		_i=$((_i + 1))
-		[ $_i -lt 400 ] || return 1
+		[ $_i -lt 1200 ] || return 1
 		sleep 0.05
 	done
 }
