@@ -165,8 +165,8 @@ static void picker_setup(void *arg)
  * runs in our process group, not one of its own as perf does: fzf is
  * given the terminal by its runner only when the runner's group has it
  * (common/spawn.h), and a background group's fzf stops on its first read
- * of the terminal. Cancelled (mt-symbols exits 130, or is killed): dies
- * with 130, a Ctrl+C's status, in one line.
+ * of the terminal. Cancelled (mt-symbols exits MT_EXIT_CANCELLED, or is
+ * killed): dies with MT_EXIT_CANCELLED, in one line.
  */
 static char *pick_function(const struct target *tgt, const char *trigger)
 {
@@ -188,9 +188,9 @@ static char *pick_function(const struct target *tgt, const char *trigger)
 	n = mt_spawn_read(&sp, line, sizeof(line));
 	mt_spawn_wait(&sp);
 	free(file);
-	if ((WIFEXITED(sp.status) && WEXITSTATUS(sp.status) == 130) ||
+	if ((WIFEXITED(sp.status) && WEXITSTATUS(sp.status) == MT_EXIT_CANCELLED) ||
 	    WIFSIGNALED(sp.status))
-		die(130, "--trigger %s: no function picked", trigger);
+		die(MT_EXIT_CANCELLED, "--trigger %s: no function picked", trigger);
 	if (n <= 0 || !WIFEXITED(sp.status) || WEXITSTATUS(sp.status))
 		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger);
 	line[strcspn(line, "\n")] = '\0';

@@ -487,9 +487,6 @@ static void place(struct obj *o)
 
 static struct mt_fzf fzf;
 
-/* fzf's exit status, and ours, when the user cancels the pick. */
-#define EXIT_CANCELLED 130
-
 /* Start fzf: candidates go to pick_out. */
 static void start_fzf(void)
 {
@@ -516,8 +513,8 @@ static int finish_fzf(void)
 		die(MT_EXIT_SYSTEM, "fzf could not be run");
 	/* cancelled (Esc, Ctrl+C), or killed: the user knows, and the
 	 * caller (mt-record) tells it from nothing matched */
-	if (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == EXIT_CANCELLED)
-		return EXIT_CANCELLED;
+	if (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == MT_EXIT_CANCELLED)
+		return MT_EXIT_CANCELLED;
 	if (WIFSIGNALED(fzf.s.status))
 		return 128 + WTERMSIG(fzf.s.status);
 	nl = strchr(buf, '\n');

@@ -153,9 +153,6 @@ static char *find_tool(const char *name, const char *env)
 
 enum mode { MODE_RUN, MODE_ATTACH, MODE_DECODE };
 
-/* The exit status of a pick cancelled by the user (fzf's, a Ctrl+C's). */
-#define EXIT_CANCELLED 130
-
 struct stage {
 	const char *name; /* for messages */
 	char *path;
@@ -322,8 +319,8 @@ static int report_failure(const struct stage *s, const char *what)
 	}
 	/* mt-record's "the user cancelled" (the pick of --trigger ?), which
 	 * it has said in its one line */
-	if (!strcmp(s->name, "mt-record") && WEXITSTATUS(s->status) == EXIT_CANCELLED)
-		return EXIT_CANCELLED;
+	if (!strcmp(s->name, "mt-record") && WEXITSTATUS(s->status) == MT_EXIT_CANCELLED)
+		return MT_EXIT_CANCELLED;
 	warn("%s failed with exit status %d%s", s->name, WEXITSTATUS(s->status), what);
 	return WEXITSTATUS(s->status);
 }
@@ -449,8 +446,8 @@ static char *pick_process(void)
 		closedir(d);
 	mt_fzf_finish(&fzf, line, sizeof(line)); /* what it printed */
 	if (WIFSIGNALED(fzf.s.status) ||
-	    (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == EXIT_CANCELLED))
-		die(EXIT_CANCELLED, "attach: no process picked");
+	    (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == MT_EXIT_CANCELLED))
+		die(MT_EXIT_CANCELLED, "attach: no process picked");
 	n = (ssize_t)strspn(line, "0123456789");
 	if (!n || line[n] != ' ')
 		die(MT_EXIT_USAGE, "attach: give the process with -p pid (nothing "
