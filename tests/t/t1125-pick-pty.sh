@@ -4,7 +4,8 @@
 # typed and picked; mt attach without -p attaches to the process picked;
 # fzf has the terminal's foreground meanwhile, nothing is stopped, and
 # the terminal is the caller's again after; Esc or Ctrl+C cancels: exit
-# 130, mt-symbols without a word, mt in one line, nothing left running.
+# 130, mt-symbols without a word, mt in one line, nothing left running;
+# run as a background job, fzf leaves the terminal alone until fg.
 . "$MT_TOP/tests/lib.sh"
 command -v fzf >/dev/null 2>&1 || fail "fzf is needed (scripts/deps.sh installs it)"
 unset FZF_DEFAULT_OPTS FZF_DEFAULT_COMMAND
@@ -38,6 +39,63 @@ for key in '\033' '\003'; do
 	[ ! -s b.out ] || fail "$key: printed $(cat b.out)"
 	pty_said
 done
+
+# a background job (its own process group, not the terminal's
+# foreground): fzf is not given the terminal; it stops with its runner's
+# group on touching it, as a job does, and goes on after a shell's fg
+# (the terminal given to the job's group, SIGCONT), where the pick works
+cat >bgjob <<'P'
+#!/usr/bin/perl
+# bgjob CMD...: run CMD as a background job; once a process of its group
+# is stopped, say "stopped fg=N" (N: 1 when the terminal is still ours),
+# then do what a shell's fg does; when it ends, take the terminal back
+use strict;
+use warnings;
+use POSIX qw(:sys_wait_h);
+my $pid = fork // die "bgjob: fork: $!\n";
+if (!$pid) {
+	setpgrp(0, 0);
+	exec { $ARGV[0] } @ARGV or die "bgjob: $ARGV[0]: $!\n";
+}
+setpgrp($pid, $pid);
+my $stopped = 0;
+for (my $i = 0; $i < 1200 && !$stopped; $i++) {
+	select(undef, undef, undef, 0.05);
+	for my $st (glob "/proc/[0-9]*/stat") {
+		open my $f, "<", $st or next;
+		my $l = <$f> // next;
+		$l =~ s/.*\) //;
+		my @v = split ' ', $l;
+		$stopped = 1 if $v[2] == $pid && $v[0] eq "T";
+	}
+}
+die "bgjob: nothing of the job stopped\n" unless $stopped;
+my $mine = POSIX::tcgetpgrp(0) == getpgrp() ? 1 : 0;
+print STDERR "bgjob: stopped fg=$mine\n";
+$SIG{TTOU} = "IGNORE";
+POSIX::tcsetpgrp(0, $pid) or die "bgjob: tcsetpgrp: $!\n";
+kill "CONT", -$pid;
+waitpid($pid, 0);
+my $st = $?;
+POSIX::tcsetpgrp(0, getpgrp()) or die "bgjob: tcsetpgrp back: $!\n";
+exit($st & 127 ? 128 + ($st & 127) : $st >> 8);
+P
+chmod +x bgjob
+pty_start j j.out ./bgjob mt-symbols --pick prog
+pty_wait pty_shows "bgjob: stopped fg=" || pty_fail "the job never stopped"
+pty_shows "bgjob: stopped fg=1" || pty_fail "fzf took the terminal from the foreground"
+# after the fg: fzf in the job's group (mt-symbols'), which has the
+# terminal, nothing stopped
+pty_wait pty_shows "function> " || pty_fail "fzf never showed its prompt after fg"
+pty_ps >ps
+awk '$4 ~ /^T/ { bad = 1 } END { exit !bad }' ps && pty_fail "stopped after fg"
+awk '$5 ~ /fzf$/ { f = $2 } $5 ~ /mt-symbols$/ { m = $2; fg = $3 }
+	END { exit !(f != "" && f == m && m == fg) }' ps ||
+	pty_fail "fzf not in mt-symbols' group, the foreground one"
+pty_pick "'zz_pick_me"
+pty_end
+pty_rc "status=0 fg=1"
+same_file a.want j.out
 
 # mt attach: the process picked, given to mt-record as -p PID (a stand-in
 # that says how it was run)
