@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include "perf.h"
 #include "proc.h"
 #include "procsyms.h"
+#include "spawn.h"
 #include "symtab.h"
 #include "trigger.h"
 #include "banned.h"
@@ -232,17 +234,53 @@ static int calls_through_plt(const struct mt_symtab *t, const char *name)
 /* --trigger's kinds of selection: magic-trace's prefixes force one */
 enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
 
-/* A function picked with fzf through mt-symbols --pick: its name. */
+/* In mt-symbols' child: it dies with us; none of our signals blocked or
+ * ignored (fzf, its child, must get them). */
+static void picker_setup(void *arg)
+{
+	const pid_t *parent = arg;
+	sigset_t none;
+
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != *parent)
+		_exit(127); /* we died before the prctl */
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/*
+ * A function picked with fzf through mt-symbols --pick: its name. It
+ * runs in our process group, not one of its own as perf does: fzf is
+ * given the terminal by its runner only when the runner's group has it
+ * (common/spawn.h), and a background group's fzf stops on its first read
+ * of the terminal. Cancelled (mt-symbols exits MT_EXIT_CANCELLED, or is
+ * killed): dies with MT_EXIT_CANCELLED, in one line.
+ */
 static char *pick_function(const struct target *tgt, const char *trigger)
 {
 	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
 	char *file = inode_path(tgt, tgt->exe), line[4096], *tab, *name;
 	char *argv[] = { "mt-symbols", "--pick", file, NULL };
+	struct mt_spawn sp = MT_SPAWN_INIT;
+	pid_t self = getpid();
 	size_t i;
-	ssize_t n = run_output(argv, line, sizeof(line), 0);
+	ssize_t n;
 
+	sp.out = MT_SPAWN_PIPE;
+	sp.name = "mt-symbols";
+	sp.child_setup = picker_setup;
+	sp.child_arg = &self;
+	fflush(NULL);
+	if (mt_spawn_start(&sp, argv))
+		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);
+	n = mt_spawn_read(&sp, line, sizeof(line));
+	mt_spawn_wait(&sp);
 	free(file);
-	if (n <= 0)
+	if ((WIFEXITED(sp.status) && WEXITSTATUS(sp.status) == MT_EXIT_CANCELLED) ||
+	    WIFSIGNALED(sp.status))
+		die(MT_EXIT_CANCELLED, "--trigger %s: no function picked", trigger);
+	if (n <= 0 || !WIFEXITED(sp.status) || WEXITSTATUS(sp.status))
 		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger);
 	line[strcspn(line, "\n")] = '\0';
 	tab = line;

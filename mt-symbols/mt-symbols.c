@@ -477,6 +477,12 @@ static int finish_fzf(void)
 		die_errno(MT_EXIT_SYSTEM, "reading fzf's choice");
 	if (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == 127)
 		die(MT_EXIT_SYSTEM, "fzf could not be run");
+	/* cancelled (Esc, Ctrl+C), or killed: the user knows, and the
+	 * caller (mt-record) tells it from nothing matched */
+	if (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == MT_EXIT_CANCELLED)
+		return MT_EXIT_CANCELLED;
+	if (WIFSIGNALED(fzf.s.status))
+		return 128 + WTERMSIG(fzf.s.status);
 	nl = strchr(buf, '\n');
 	tab = strchr(buf, '\t');
 	if (!len || !tab || !nl || tab > nl) {
