@@ -28,10 +28,22 @@
 #include "target.h"
 #include "banned.h"
 
+static const int handled[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
 void target_init(struct target *t)
 {
+	size_t i;
+
 	memset(t, 0, sizeof(*t));
-	t->gate_w = -1;
+	t->gate_w = t->gate_r = -1;
+	sigprocmask(SIG_SETMASK, NULL, &t->start_mask);
+	sigemptyset(&t->start_ignored);
+	for (i = 0; i < sizeof(handled) / sizeof(handled[0]); i++) {
+		struct sigaction old;
+
+		if (!sigaction(handled[i], NULL, &old) && old.sa_handler == SIG_IGN)
+			sigaddset(&t->start_ignored, handled[i]);
+	}
 }
 
 void target_add_pids(struct target *t, const char *arg)
@@ -83,13 +95,20 @@ static char *find_in_path(const char *name)
  * gate[0]) until target_release_child() says how to go on. */
 static void held_child(void *arg)
 {
-	const int *gate = arg;
+	const struct target *t = arg;
+	size_t i;
 	char b;
 
-	close(gate[1]);
+	close(t->gate_w);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (read(gate[0], &b, 1) != 1)
+	if (read(t->gate_r, &b, 1) != 1)
 		_exit(127); /* mt-record gave up */
+	/* the signals as mt-record found them, not as it set them for
+	 * itself: Ctrl+C and kill reach the command, SIGPIPE ends it */
+	for (i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+		signal(handled[i], sigismember(&t->start_ignored, handled[i]) ?
+		       SIG_IGN : SIG_DFL);
+	sigprocmask(SIG_SETMASK, &t->start_mask, NULL);
 	/* 't': stop after execve (a traced child gets SIGTRAP there),
 	 * for a breakpoint that needs the program's addresses or a
 	 * trigger in its libraries */
@@ -114,12 +133,14 @@ void target_start_child(struct target *t, int cmd_out)
 	sp.name = t->cmd[0];  /* "mt-record: EXE: ERROR" when it cannot run */
 	sp.exec_status = 127;
 	sp.child_setup = held_child;
-	sp.child_arg = gate;
+	sp.child_arg = t;
+	t->gate_r = gate[0];
+	t->gate_w = gate[1];
 	if (mt_spawn_start(&sp, t->cmd))
 		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);
 	t->child = sp.pid;
 	close(gate[0]);
-	t->gate_w = gate[1];
+	t->gate_r = -1;
 	t->pid = t->child;
 }
 

@@ -10,6 +10,7 @@
 #define MT_RECORD_TARGET_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include "procsyms.h"
@@ -24,9 +25,15 @@ struct target {
 	int gate_w;         /* write end of the child's gate, -1 when none */
 	int child_stopped;  /* at its execve, traced: target_resume_child() */
 	int trace_start;    /* target_release_child() holds the command again */
+	/* what mt-record was started with, for the command: its signal mask
+	 * and the signals it ignored among those mt-record then handles
+	 * (SIGINT, SIGTERM, SIGHUP, SIGPIPE) */
+	sigset_t start_mask, start_ignored;
+	int gate_r;         /* the child's end of its gate, in the child */
 };
 
-/* No pids, no command, no child, no gate. */
+/* No pids, no command, no child, no gate; notes the signal state the
+ * command is to start with: call it before mt-record changes its own. */
 void target_init(struct target *t);
 
 /* Adds the PIDs of -p arg ("12" or "12,34") to t->pids; dies (usage) on
