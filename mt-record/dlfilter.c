@@ -59,6 +59,7 @@ struct cache_ent {
 	const char *copy; /* the writer's, NUL-terminated */
 	size_t len;
 	uint32_t id;
+	int unknown_is_none;
 };
 
 static struct {
@@ -69,9 +70,17 @@ static struct {
 	struct mt_tidmap threads;
 	uint32_t *comm; /* by thread index: the comm id sent */
 	size_t comm_cap;
+	/* the last sample's thread: runs of samples are mostly one thread's */
+	int32_t last_pid, last_tid;
+	uint32_t last_index;
+	int have_last;
 	char *text_buf;
 	char *pending; /* a partial line of perf's text (rare) */
 	size_t pending_len;
+	/* the last sample's event name (perf's evsel name: stable) */
+	const char *last_event;
+	size_t last_nlen;
+	int last_is_branch;
 } st;
 
 static void say(const char *msg, int err)
@@ -93,7 +102,12 @@ static int intern_len(const char *s, size_t len, uint32_t *id)
 	return err;
 }
 
-static int intern_ptr(const char *s, uint32_t *id)
+/* perf prints "[unknown]" for a missing symbol or DSO: no string */
+static const char unknown[] = "[unknown]";
+
+/* The id of perf's string s, 0 for NULL, and for "[unknown]" when
+ * unknown_is_none (a symbol or DSO: the text parser takes it for none). */
+static int intern_ptr(const char *s, int unknown_is_none, uint32_t *id)
 {
 	uintptr_t h = (uintptr_t)s;
 	struct cache_ent *e;
@@ -105,18 +119,27 @@ static int intern_ptr(const char *s, uint32_t *id)
 		return 0;
 	}
 	e = &st.cache[(h * 0x9e3779b97f4a7c15ull) >> (64 - CACHE_BITS)];
-	if (e->key == s && !memcmp(e->copy, s, e->len + 1)) {
+	if (e->key == s && e->unknown_is_none == unknown_is_none &&
+	    !memcmp(e->copy, s, e->len + 1)) {
 		*id = e->id;
 		return 0;
 	}
 	len = strlen(s);
-	if ((err = intern_len(s, len, id)))
-		return err;
-	if (*id) {
-		e->key = s;
-		e->copy = mt_intern_str(&st.out.strings, *id, &e->len);
-		e->id = *id;
+	if (unknown_is_none && len == sizeof(unknown) - 1 &&
+	    !memcmp(s, unknown, len)) {
+		*id = 0;
+		e->copy = unknown;
+	} else {
+		if ((err = intern_len(s, len, id)))
+			return err;
+		if (!*id)
+			return 0;
+		e->copy = mt_intern_str(&st.out.strings, *id, &len);
 	}
+	e->key = s;
+	e->unknown_is_none = unknown_is_none;
+	e->len = len;
+	e->id = *id;
 	return 0;
 }
 
@@ -235,11 +258,17 @@ static int see_thread(const struct perf_dlfilter_sample *s, const char *comm)
 	uint32_t i, id;
 	int is_new = 0;
 
-	if (mt_tidmap_get(&st.threads, (uint32_t)s->pid, (uint32_t)s->tid, &i,
-			  &is_new)) {
+	if (st.have_last && s->pid == st.last_pid && s->tid == st.last_tid) {
+		i = st.last_index;
+	} else if (mt_tidmap_get(&st.threads, (uint32_t)s->pid,
+				 (uint32_t)s->tid, &i, &is_new)) {
 		say("out of memory", 0);
 		return -1;
 	}
+	st.have_last = 1;
+	st.last_pid = s->pid;
+	st.last_tid = s->tid;
+	st.last_index = i;
 	if (i >= st.comm_cap) {
 		size_t cap = st.comm_cap ? st.comm_cap * 2 : 64;
 		uint32_t *c = realloc(st.comm, cap * sizeof(*c));
@@ -251,7 +280,7 @@ static int see_thread(const struct perf_dlfilter_sample *s, const char *comm)
 		st.comm = c;
 		st.comm_cap = cap;
 	}
-	if (intern_ptr(comm, &id))
+	if (intern_ptr(comm, 0, &id))
 		return -1;
 	if (!is_new && (id == 0 || id == st.comm[i]))
 		return 0;
@@ -264,12 +293,6 @@ static int see_thread(const struct perf_dlfilter_sample *s, const char *comm)
 	}
 }
 
-/* perf prints "[unknown]" for a missing symbol or DSO */
-static int known(const char *s)
-{
-	return s && strcmp(s, "[unknown]");
-}
-
 static int loc(const struct perf_dlfilter_al *al, uint64_t ip,
 	       struct mt_loc *l)
 {
@@ -278,13 +301,10 @@ static int loc(const struct perf_dlfilter_al *al, uint64_t ip,
 	l->sym = l->dso = 0;
 	if (!al)
 		return 0;
-	if (known(al->sym)) {
-		if (intern_ptr(al->sym, &l->sym))
-			return -1;
-		l->off = al->symoff;
-	}
-	if (known(al->dso) && intern_ptr(al->dso, &l->dso))
+	if (intern_ptr(al->sym, 1, &l->sym) || intern_ptr(al->dso, 1, &l->dso))
 		return -1;
+	if (l->sym)
+		l->off = al->symoff;
 	return 0;
 }
 
@@ -438,6 +458,11 @@ static int open_output(const char *arg)
 				"number\n", arg);
 			return -1;
 		}
+		if (fcntl((int)fd, F_GETFL) < 0) {
+			fprintf(stderr, NAME ": --dlarg %s: %s\n", arg,
+				strerror(errno));
+			return -1;
+		}
 		return (int)fd;
 	}
 	{
@@ -492,7 +517,6 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 {
 	const struct perf_dlfilter_al *al;
 	const char *ev = s->event ? s->event : "";
-	size_t nlen = mt_perf_event_name_len(ev, strlen(ev));
 	int r;
 
 	if (st.failed)
@@ -502,15 +526,20 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 	al = perf_dlfilter_fns.resolve_ip(ctx);
 	if (see_thread(s, al ? al->comm : NULL))
 		goto fail;
-	if (nlen == 8 && !memcmp(ev, "branches", 8))
+	if (ev != st.last_event) {
+		st.last_event = ev;
+		st.last_nlen = mt_perf_event_name_len(ev, strlen(ev));
+		st.last_is_branch = st.last_nlen == 8 && !memcmp(ev, "branches", 8);
+	}
+	if (st.last_is_branch)
 		r = branch(s, al, ctx);
 	else
-		r = mark(s, ev, nlen, ctx);
+		r = mark(s, ev, st.last_nlen, ctx);
 	if (r > 0) {
 		char shown[128];
 
 		fprintf(stderr, NAME ": samples of event '%s' are not handled "
-			"(perf's text is: mt-record --text)\n",
+			"(it writes branches and synthesized events only)\n",
 			mt_quote(shown, sizeof(shown), ev, strlen(ev)));
 	}
 	if (r)

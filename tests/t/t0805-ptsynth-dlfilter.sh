@@ -104,3 +104,18 @@ done
 [ "$errors" -ge 8 ] || fail "only $errors decoder errors in the corrupted copies"
 [ "$same_time" -ge 1 ] || fail "no decoder error shares its time with the next branch"
 echo "corrupted copies: $errors decoder errors in place, $same_time at the time of the next branch"
+
+# what the filter does not write, it refuses (perf exits 255): samples of
+# other events (instructions), and no --dlarg
+set +e
+perf script -i cos-coarse.data --ns --itrace=bei -F "$FIELDS" --dlfilter "$DLF" \
+	--dlarg insn.mt >insn.out 2>insn.err
+rc=$?
+perf script -i cos-coarse.data --ns --itrace=bep -F "$FIELDS" --dlfilter "$DLF" \
+	>noarg.out 2>noarg.err
+rc2=$?
+set -e
+[ "$rc" -ne 0 ] || fail "samples of instructions were dropped silently"
+contains insn.err "mt-dlfilter: samples of event 'instructions:u' are not handled"
+[ "$rc2" -ne 0 ] || fail "no --dlarg accepted"
+contains noarg.err "mt-dlfilter: usage: perf script --dlfilter mt-dlfilter.so --dlarg PATH|fd=N"
