@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,7 +49,8 @@ enum {
 	SYNTH_PTWRITE, SYNTH_MWAIT, SYNTH_PWRE, SYNTH_EXSTOP, SYNTH_PWRX,
 	SYNTH_CBR, SYNTH_PSB
 };
-/* stdout's buffer: perf's text between two samples must fit in it */
+/* stdout's buffer: perf's text between two samples must fit in it
+ * (--dlarg text-buffer=BYTES sets another size, for tests) */
 #define TEXT_BUF_SIZE ((size_t)16 << 20)
 
 /* a string of perf's (a symbol, DSO or comm, which perf keeps while the
@@ -75,6 +78,11 @@ static struct {
 	uint32_t last_index;
 	int have_last;
 	char *text_buf;
+	size_t text_size;
+	/* fd 1 while the filter runs: a memfd, so that text flushed out of
+	 * stdout's buffer (more than TEXT_BUF_SIZE between two samples) is
+	 * seen at the end, not lost; perf's own fd 1 kept in saved_stdout */
+	int spill, saved_stdout;
 	char *pending; /* a partial line of perf's text (rare) */
 	size_t pending_len;
 	/* the last sample's event name (perf's evsel name: stable) */
@@ -152,6 +160,19 @@ static int check(int err)
 
 /* ---- perf's text: decoder errors and lost data ---- */
 
+/* Whether text went past stdout's buffer to fd 1 (then says so). */
+static int spilled(void)
+{
+	struct stat sb;
+
+	if (fstat(st.spill, &sb) || sb.st_size == 0)
+		return 0;
+	fprintf(stderr, NAME ": perf printed more than %zu bytes of text "
+		"between two samples: their place in the stream is lost\n",
+		st.text_size);
+	return 1;
+}
+
 static int text_line(const char *p, size_t len)
 {
 	struct mt_perf_line l;
@@ -160,6 +181,8 @@ static int text_line(const char *p, size_t len)
 	char shown[160];
 
 	if (mt_perf_parse_line(p, len, &l, &why)) {
+		if (spilled())
+			return -1;
 		fprintf(stderr, NAME ": perf printed a line that is not perf "
 			"script output: %s: \"%s\"\n", why,
 			mt_quote(shown, sizeof(shown), p, len));
@@ -458,7 +481,9 @@ static int open_output(const char *arg)
 				"number\n", arg);
 			return -1;
 		}
-		if (fcntl((int)fd, F_GETFL) < 0) {
+		/* a descriptor of our own: fd=1 is perf's stdout, which
+		 * start() redirects */
+		if ((fd = fcntl((int)fd, F_DUPFD_CLOEXEC, 3)) < 0) {
 			fprintf(stderr, NAME ": --dlarg %s: %s\n", arg,
 				strerror(errno));
 			return -1;
@@ -482,18 +507,37 @@ EXPORT int start(void **data, void *ctx)
 
 	*data = NULL;
 	argv = perf_dlfilter_fns.args ? perf_dlfilter_fns.args(ctx, &argc) : NULL;
+	st.text_size = TEXT_BUF_SIZE;
+	if (argc == 2 && !strncmp(argv[1], "text-buffer=", 12)) {
+		char *end;
+
+		errno = 0;
+		st.text_size = strtoul(argv[1] + 12, &end, 10);
+		if (errno || *end || st.text_size < 2 || st.text_size > TEXT_BUF_SIZE)
+			argc = 0;
+		else
+			argc = 1;
+	}
 	if (argc != 1 || !argv || !argv[0][0]) {
 		say("usage: perf script --dlfilter mt-dlfilter.so "
-		    "--dlarg PATH|fd=N", 0);
+		    "--dlarg PATH|fd=N [--dlarg text-buffer=BYTES]", 0);
 		return -1;
 	}
 	if ((st.fd = open_output(argv[0])) < 0)
 		return -1;
 	/* perf's text goes to this buffer until take_text() takes it */
-	st.text_buf = malloc(TEXT_BUF_SIZE); /* never freed: stdout keeps it */
+	st.text_buf = malloc(st.text_size); /* never freed: stdout keeps it */
 	if (!st.text_buf || fflush(stdout) ||
-	    setvbuf(stdout, st.text_buf, _IOFBF, TEXT_BUF_SIZE)) {
+	    setvbuf(stdout, st.text_buf, _IOFBF, st.text_size)) {
 		say("cannot set up the buffer of perf's stdout", 0);
+		return -1;
+	}
+	st.spill = memfd_create("mt-dlfilter-stdout", MFD_CLOEXEC);
+	st.saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (st.spill < 0 || st.saved_stdout < 0 ||
+	    dup2(st.spill, STDOUT_FILENO) < 0) {
+		fprintf(stderr, NAME ": cannot set up perf's stdout: %s\n",
+			strerror(errno));
 		return -1;
 	}
 	mt_tidmap_init(&st.threads);
@@ -563,6 +607,12 @@ EXPORT int stop(void *data, void *ctx)
 		if (text_line(st.pending, st.pending_len))
 			ret = -1;
 	}
+	if (!st.failed && !ret && spilled())
+		ret = -1;
+	fflush(stdout);
+	dup2(st.saved_stdout, STDOUT_FILENO);
+	close(st.spill);
+	close(st.saved_stdout);
 	if (!st.failed && !ret && (err = mt_writer_finish(&st.out))) {
 		say("writing the stream", err);
 		ret = -1;
@@ -571,7 +621,7 @@ EXPORT int stop(void *data, void *ctx)
 	mt_tidmap_release(&st.threads);
 	free(st.comm);
 	free(st.pending);
-	if (st.fd > 2 && close(st.fd) && !ret) {
+	if (close(st.fd) && !ret) {
 		fprintf(stderr, NAME ": closing the stream: %s\n", strerror(errno));
 		ret = -1;
 	}

@@ -119,3 +119,20 @@ set -e
 contains insn.err "mt-dlfilter: samples of event 'instructions:u' are not handled"
 [ "$rc2" -ne 0 ] || fail "no --dlarg accepted"
 contains noarg.err "mt-dlfilter: usage: perf script --dlfilter mt-dlfilter.so --dlarg PATH|fd=N"
+
+# --dlarg fd=1: the stream on perf's stdout, which the filter's own text
+# handling does not touch
+perf script -i bad-cos-80.data --ns --itrace=bep -F "$FIELDS" --dlfilter "$DLF" \
+	--dlarg fd=1 2>fd1.err >fd1.mt || { cat fd1.err >&2; fail "--dlarg fd=1 failed"; }
+norm fd1.mt >fd1.txt
+same_file bad-cos-80.text.txt fd1.txt
+# more text between two samples than stdout's buffer holds (text-buffer=
+# makes it small): an error, never a stream without those errors
+set +e
+perf script -i bad-cos-80.data --ns --itrace=bep -F "$FIELDS" --dlfilter "$DLF" \
+	--dlarg small.mt --dlarg text-buffer=100 >small.out 2>small.err
+rc=$?
+set -e
+[ "$rc" -ne 0 ] || fail "text past stdout's buffer was not noticed"
+contains small.err "mt-dlfilter: perf printed more than 100 bytes of text between two samples: their place in the stream is lost"
+expect_exit 1 mt-dump small.mt >/dev/null 2>&1
