@@ -27,3 +27,10 @@ install-dlfilter: $(DLFILTER)
 	install -d $(DESTDIR)$(PREFIX)/lib/mt
 	install -m 644 $(DLFILTER) $(DESTDIR)$(PREFIX)/lib/mt/
 .PHONY: install-dlfilter
+
+# the benchmark's baseline (tests/bench/70-dlfilter.sh): a filter that
+# keeps nothing
+$(BUILD)/tests/null-dlfilter.so: tests/bench/null-dlfilter.c
+	@mkdir -p $(dir $@)
+	$(PIC_CC) -std=gnu11 $(WARN) $(CFLAGS) -fPIC -shared -o $@ $<
+bench: $(BUILD)/tests/null-dlfilter.so $(BUILD)/tests/ptsynth $(PTS_CORPUS)/loop
