@@ -1,8 +1,9 @@
 #!/bin/sh
-# The dlfilter (mt-dlfilter.so, docs/perf.md "The dlfilter") against the
-# text path: for every ptsynth recording the t08NN tests make (replayed
-# from their cache under make check), `perf script --dlfilter` writes the
-# stream that `mt-record -i DATA | mt-script-parse` makes of perf's text,
+# The dlfilter (mt-dlfilter.so, docs/perf.md 3.1) against the text path:
+# for every ptsynth recording the t08NN tests make (replayed from their
+# cache under make check), `perf script --dlfilter` and `mt-record -i DATA`
+# (which uses it) write the stream that
+# `mt-record -i DATA --text | mt-script-parse` makes of perf's text,
 # record for record (mt-dump of both, byte offsets and string definitions
 # aside: mt-dump prints the strings inline). Then copies of recordings
 # with corrupted AUX data: the decoder errors perf prints as text must be
@@ -29,8 +30,8 @@ norm() {
 
 # compare NAME DATA: both paths on DATA, which must give equal streams
 compare() {
-	mt-record -i "$2" >"$1.perf" 2>"$1.perr" ||
-		{ cat "$1.perr" >&2; fail "mt-record -i failed on $1"; }
+	mt-record -i "$2" --text >"$1.perf" 2>"$1.perr" ||
+		{ cat "$1.perr" >&2; fail "mt-record -i --text failed on $1"; }
 	mt-script-parse "$1.perf" >"$1.text.mt" || fail "$1: mt-script-parse failed"
 	perf script -i "$2" --ns --itrace=bep -F "$FIELDS" --dlfilter "$DLF" \
 		--dlarg "$1.dl.mt" >"$1.dl.out" 2>"$1.dl.err" ||
@@ -43,6 +44,12 @@ compare() {
 		head -20 "$1.diff" >&2
 		fail "$1: the dlfilter's stream differs from the text path's ($(grep -c '^[<>]' "$1.diff") lines)"
 	fi
+	# mt-record -i decodes through the dlfilter by default
+	mt-record -i "$2" >"$1.rec.mt" 2>"$1.rerr" ||
+		{ cat "$1.rerr" >&2; fail "mt-record -i failed on $1"; }
+	[ ! -s "$1.rerr" ] || { cat "$1.rerr" >&2; fail "mt-record -i $1: messages"; }
+	norm "$1.rec.mt" >"$1.rec.txt"
+	same_file "$1.dl.txt" "$1.rec.txt"
 	echo "$1: $(wc -l <"$1.dl.txt") records equal ($(grep -c '^BRANCH ' "$1.dl.txt") branches, $(grep -c '^MARK ' "$1.dl.txt") marks, $(grep -c '^ERROR ' "$1.dl.txt") errors)${reused:-}"
 }
 
