@@ -23,7 +23,8 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/fxtread.c common/fxtwrite.c \
 	common/tidmap.c common/names.c common/proc.c common/quote.c common/nest.c \
 	common/gzin.c common/extsort.c common/kind.c \
-	common/symtab.c common/dwline.c common/procsyms.c common/regex.c
+	common/symtab.c common/dwline.c common/procsyms.c common/regex.c \
+	common/demangle.c
 TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c \
 	common/spawn.c common/regexopt.c common/idlist.c
 TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-record \
@@ -42,12 +43,12 @@ mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o \
 	$(BUILD)/mt-record/dlfilter-run.o
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
-	$(BUILD)/mt-slice/replay.o
+	$(BUILD)/mt-slice/replay.o $(BUILD)/mt-slice/between.o
 mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \
 	$(BUILD)/mt-stacks/probe.o
 mt_OBJS := $(BUILD)/mt/view.o
 mt_LIBS := -lz
-mt-record_LIBS := -ldw -lelf -lz -lpcre2-8
+mt-record_LIBS := -ldw -lelf -lz -lpcre2-8 -liberty
 
 LIB := $(BUILD)/libmt.a
 TOOL_LIB := $(BUILD)/libmttool.a
@@ -120,6 +121,7 @@ $(BUILD)/mt-stacks/mt-stacks.o $(mt-stacks_OBJS): mt-stacks/stacks.h
 # unit_NAME_LIBS)
 unit_procsyms_LIBS := -lelf -lz
 unit_regex_LIBS := -lpcre2-8
+unit_demangle_LIBS := -liberty -lpcre2-8
 $(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(HELPER_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -Itests/helpers $(ALL_LDFLAGS) -o $@ $< \

@@ -17,7 +17,10 @@ enum {
 	MT_EXIT_OK = 0,
 	MT_EXIT_DATA = 1,   /* the input was bad: malformed, truncated */
 	MT_EXIT_USAGE = 2,  /* bad command line */
-	MT_EXIT_SYSTEM = 3  /* I/O error, out of memory, a failed command */
+	MT_EXIT_SYSTEM = 3, /* I/O error, out of memory, a failed command */
+	MT_EXIT_CANCELLED = 130 /* the user cancelled a pick in fzf (Esc,
+				 * Ctrl+C: fzf's own status, a Ctrl+C's);
+				 * only the tools that run fzf */
 };
 
 /* Set once in main(): the name that prefixes every message. */

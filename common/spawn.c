@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "cmdline.h"
@@ -130,6 +132,36 @@ int mt_spawn_wait(struct mt_spawn *s)
 	return s->status;
 }
 
+/* SIGTTOU blocked (*old: the mask before), so that a process of a
+ * background group may set the terminal's foreground group. */
+static void block_ttou(sigset_t *old)
+{
+	sigset_t ttou;
+
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, old);
+}
+
+/* In fzf's child: it dies with its runner (SIGTERM: it puts the
+ * terminal back as it found it); in a group of its own that has the
+ * terminal, when its runner's had it; no signal blocked. */
+static void fzf_child(void *arg)
+{
+	const struct mt_fzf *z = arg;
+	sigset_t none;
+
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != z->runner)
+		_exit(127);
+	if (z->tty >= 0 && setpgid(0, 0) == 0) {
+		block_ttou(NULL);
+		tcsetpgrp(z->tty, getpid());
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 FILE *mt_fzf_start(struct mt_fzf *z, char *const *argv)
 {
 	struct mt_spawn init = MT_SPAWN_INIT;
@@ -140,6 +172,20 @@ FILE *mt_fzf_start(struct mt_fzf *z, char *const *argv)
 	free(path);
 	z->s = init;
 	z->s.in = z->s.out = MT_SPAWN_PIPE;
+	z->s.child_setup = fzf_child;
+	z->s.child_arg = z;
+	z->runner = getpid();
+	z->fg = 0;
+	/* fzf talks to the terminal (/dev/tty): a process of a background
+	 * group that reads it or sets its modes is stopped (SIGTTIN,
+	 * SIGTTOU). When our group has the terminal, fzf is given it; when
+	 * it has not (a background job), fzf stays in our group, stopped
+	 * with it until the shell's fg. */
+	z->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (z->tty >= 0 && (z->fg = tcgetpgrp(z->tty)) != getpgrp()) {
+		close(z->tty);
+		z->tty = -1;
+	}
 	if (mt_spawn_start(&z->s, argv))
 		die_errno(MT_EXIT_SYSTEM, "%s", z->s.failed);
 	signal(SIGPIPE, SIG_IGN); /* fzf may exit before it has read all */
@@ -159,6 +205,18 @@ ssize_t mt_fzf_finish(struct mt_fzf *z, char *buf, size_t size)
 	n = mt_spawn_read(&z->s, buf, size);
 	e = errno;
 	mt_spawn_wait(&z->s);
+	if (z->tty >= 0) {
+		sigset_t old;
+
+		/* the terminal back to our group, unless someone else has
+		 * moved it since */
+		block_ttou(&old);
+		if (tcgetpgrp(z->tty) == z->s.pid)
+			tcsetpgrp(z->tty, z->fg);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(z->tty);
+		z->tty = -1;
+	}
 	signal(SIGPIPE, SIG_DFL);
 	errno = e;
 	return n;

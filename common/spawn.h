@@ -80,24 +80,41 @@ int mt_spawn_wait(struct mt_spawn *s);
 struct mt_fzf {
 	struct mt_spawn s;
 	FILE *to;               /* the list it shows */
+	int tty;                /* the terminal given to fzf, or -1 */
+	pid_t fg;               /* its foreground group before (ours) */
+	pid_t runner;           /* the process that started fzf */
 };
 
 /*
  * Start fzf with argv (argv[0] "fzf", then its options; run by execvp(3),
  * which passes over a PATH entry that cannot be run): the lines to pick
  * from are written to the returned stream (also z->to). NULL when PATH has
- * no fzf (mt_which). SIGPIPE is ignored
- * until mt_fzf_finish(): fzf may exit before it has read all. Dies
- * ("pipe", "fork", "fdopen") when it cannot be started.
+ * no fzf (mt_which). SIGPIPE is ignored until mt_fzf_finish(): fzf may
+ * exit before it has read all. Dies ("pipe", "fork", "fdopen") when it
+ * cannot be started.
+ *
+ * The terminal: fzf draws on and reads keys from the controlling terminal
+ * (/dev/tty). When our process group is the terminal's foreground group,
+ * fzf runs in a process group of its own which is made the foreground
+ * group until mt_fzf_finish() gives the terminal back to ours: the keys
+ * (Ctrl+C, Ctrl+Z, Ctrl+\ included) are fzf's alone. When ours is a
+ * background group (a job started with &), or there is no terminal, fzf
+ * stays in our group (fzf stops with it on reading the terminal, until
+ * the shell's fg). fzf starts with no signal blocked and gets SIGTERM
+ * when its runner dies (PR_SET_PDEATHSIG): it restores the terminal and
+ * exits.
  */
 FILE *mt_fzf_start(struct mt_fzf *z, char *const *argv);
 
 /*
  * Close the list (an error closing it only means fzf had its answer), read
  * what fzf prints, the line picked, into buf as mt_spawn_read() does, wait
- * for fzf and give SIGPIPE its default action back. Returns the bytes read,
- * or -1 with errno when reading failed. z->s.status is fzf's wait status
- * (exit 127: it could not be run; 1, 130: nothing picked).
+ * for fzf, give the terminal's foreground back to our group when
+ * mt_fzf_start() gave it to fzf (unless it has been moved since) and
+ * SIGPIPE its default action. Returns the bytes read, or -1 with errno
+ * when reading failed. z->s.status is fzf's wait status (exit 127: it
+ * could not be run; 1: nothing matched or picked; 130: the user cancelled
+ * it, Esc or Ctrl+C).
  */
 ssize_t mt_fzf_finish(struct mt_fzf *z, char *buf, size_t size);
 

@@ -965,13 +965,18 @@ int main(int argc, char **argv)
 		json_lit("\n]}\n");
 	}
 	report(io.verbose);
-	if (!nspans && !ninstants && !ncounters && !allow_empty) {
+	if (!nspans && !ninstants && !ncounters) {
 		/* nothing recorded replaces nothing */
-		if (output_discard())
+		if (output_discard()) {
+			if (allow_empty)
+				return MT_EXIT_OK;
 			die(MT_EXIT_DATA, "%s: no spans, instants or counters: "
 			    "nothing written, %s left as it was", in_name, out_name);
+		}
 		flush_out();
 		close_stdout_or_die();
+		if (allow_empty)
+			return MT_EXIT_OK;
 		die(MT_EXIT_DATA, "%s: no spans, instants or counters: the "
 		    "trace is empty", in_name);
 	}

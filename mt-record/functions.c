@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "die.h"
 #include "err.h"
 #include "functions.h"
@@ -35,8 +36,31 @@ void fn_names_release(struct fn_names *n)
 struct fn_sel {
 	const struct fn_query *q;
 	struct mt_regex re;   /* empty without --functions */
+	int plt;              /* PLT entries are candidates: the regex names @plt */
 	size_t n, skipped, lib_n, lib_skipped;
 };
+
+/*
+ * Whether sel selects the function named name (as in the file): the regex
+ * matches its name as in the file, demangled, or as perf prints it (one
+ * of the three: demangle.h); without one, the program's own functions,
+ * which a demangled name tells from the compiler's and the C library's
+ * start-up code (whose names start with '_').
+ */
+static int selected(const struct fn_sel *sel, const char *name)
+{
+	char *dm;
+	int own;
+
+	if (sel->re.re)
+		return mt_demangle_match(&sel->re, name, NULL);
+	if (!strcmp(name, "frame_dummy") || strstr(name, "register_tm_clones"))
+		return 0;
+	dm = mt_demangle(name, MT_DEMANGLE_PERF);
+	own = (dm ? dm : name)[0] != '_';
+	free(dm);
+	return own;
+}
 
 /* Probe the functions of one file that sel selects. */
 static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
@@ -57,16 +81,13 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 	for (i = 0; i < t->n; i++) {
 		const struct mt_sym *s = &t->v[i];
 
-		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr ||
-		    s->addr == last)
+		if ((s->bind == MT_SYM_PLT && !sel->plt) || s->bind == MT_SYM_JIT ||
+		    !s->addr || s->addr == last)
 			continue;
 		if (q->skip_path && s->addr == q->skip_addr && !strcmp(path, q->skip_path))
 			continue; /* the trigger's own engine probes it */
-		if (sel->re.re && !mt_regex_match(&sel->re, s->name))
+		if (!selected(sel, s->name))
 			continue;
-		if (!sel->re.re && (s->name[0] == '_' || !strcmp(s->name, "frame_dummy") ||
-				 strstr(s->name, "register_tm_clones")))
-			continue; /* by default: the program's own functions */
 		if (!sel->re.re && sel->n >= FN_DEFAULT_MAX) {
 			sel->skipped++;
 			continue;
@@ -103,10 +124,13 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 
 size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q)
 {
-	struct fn_sel sel = { q, MT_REGEX_INIT, 0, 0, 0, 0 };
+	struct fn_sel sel = { q, MT_REGEX_INIT, 0, 0, 0, 0, 0 };
 
 	if (q->regex)
 		mt_regex_option(&sel.re, "--functions", q->regex);
+	/* a call through the PLT is a second call of its function: only a
+	 * regex that asks for them (read@plt) probes PLT entries */
+	sel.plt = q->regex && strstr(q->regex, "@plt");
 	probe_file(u, q->exe, 1, &sel);
 	if (sel.re.re && q->libs) {
 		size_t k;

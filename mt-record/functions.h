@@ -62,11 +62,15 @@ struct fn_query {
 
 /*
  * Adds to u (mt_uprobe_add(), entry and return probes) the functions that
- * q selects: of the executable and the libraries, those whose names match
- * the regex; without one, the executable's own functions (not those
- * starting with '_', frame_dummy nor [de]register_tm_clones), the first
- * FN_DEFAULT_MAX. Never a PLT entry, a JIT symbol or an address twice in
- * a row (aliases); never more than FN_LIBRARY_MAX of libraries. Warns
+ * q selects: of the executable and the libraries, those one of whose
+ * names (as in the file, demangled, or as perf prints it: demangle.h)
+ * the regex matches; without one, the executable's own functions (not
+ * those whose demangled names start with '_', frame_dummy nor
+ * [de]register_tm_clones), the first FN_DEFAULT_MAX. PLT entries
+ * (NAME@plt, as mt_symtab_read() names them) only when the regex's text
+ * holds "@plt" (a call through one would otherwise count twice: its
+ * entry, then the function); never a JIT symbol or an address twice in a
+ * row (aliases); never more than FN_LIBRARY_MAX of libraries. Warns
  * about what was left out and about every library probed. Returns how
  * many were added: 0 when none (the caller says so, in its words). Dies
  * (usage) on a regex that does not compile, through die_up() when u

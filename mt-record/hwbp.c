@@ -29,6 +29,7 @@ struct mt_hwbp_ring {
 	void *base;    /* header page, then the data pages */
 	size_t len;
 	int hup;       /* its task is gone: poll no longer waits on it */
+	uint64_t next_tail; /* past the hit peek() found */
 };
 
 static long open_event(struct perf_event_attr *a, pid_t pid, int cpu)
@@ -229,12 +230,15 @@ static void ring_copy(const struct mt_hwbp_ring *g, size_t page, uint64_t off,
 	memcpy((char *)dst + first, data, n - first);
 }
 
-/* Reads every record of ring g; keeps the earliest sample in *hit. */
-static int drain(struct mt_hwbp *b, struct mt_hwbp_ring *g, struct mt_hwbp_hit *hit)
+/*
+ * The first hit of ring g not yet taken, in *hit (1), or 0: the records
+ * before it are consumed, the hit itself only by take(), so that hits are
+ * taken one at a time, the earliest of every ring first.
+ */
+static int peek(struct mt_hwbp *b, struct mt_hwbp_ring *g, struct mt_hwbp_hit *hit)
 {
 	struct perf_event_mmap_page *mp = g->base;
 	uint64_t head, tail;
-	int found = 0;
 
 	if (!mp)
 		return 0;
@@ -253,17 +257,33 @@ static int drain(struct mt_hwbp *b, struct mt_hwbp_ring *g, struct mt_hwbp_hit *
 			break; /* cannot be: the kernel writes whole records */
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + sizeof(s)) {
 			ring_copy(g, b->page_size, tail + sizeof(h), &s, sizeof(s));
-			if (!found || s.time < hit->time) {
-				hit->time = s.time;
-				hit->pid = s.pid;
-				hit->tid = s.tid;
-				hit->ip = s.ip;
-			}
-			found = 1;
+			hit->time = s.time;
+			hit->pid = s.pid;
+			hit->tid = s.tid;
+			hit->ip = s.ip;
+			g->next_tail = tail + h.size;
+			__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+			return 1;
 		}
 		tail += h.size;
 	}
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* The earliest hit of every ring into *h (1, and *which its ring), or 0. */
+static int earliest(struct mt_hwbp *b, struct mt_hwbp_hit *h, size_t *which)
+{
+	struct mt_hwbp_hit one;
+	size_t k;
+	int found = 0;
+
+	for (k = 0; k < b->nrings; k++)
+		if (peek(b, &b->rings[k], &one) && (!found || one.time < h->time)) {
+			*h = one;
+			*which = k;
+			found = 1;
+		}
 	return found;
 }
 
@@ -272,17 +292,11 @@ int mt_hwbp_wait(struct mt_hwbp *b, int timeout_ms, const sigset_t *mask,
 {
 	struct pollfd pf[64];
 	struct timespec ts;
-	struct mt_hwbp_hit h = { 0 }, one;
-	size_t k, n = 0;
-	int found = 0, r;
+	struct mt_hwbp_hit h = { 0 };
+	size_t k, n = 0, which = 0;
+	int found, r;
 
-	for (k = 0; k < b->nrings; k++) {
-		one = h;
-		if (drain(b, &b->rings[k], &one) && (!found || one.time < h.time)) {
-			h = one;
-			found = 1;
-		}
-	}
+	found = earliest(b, &h, &which);
 	if (!found && timeout_ms > 0) {
 		for (k = 0; k < b->nrings && n < 64; k++)
 			if (b->rings[k].base && !b->rings[k].hup) {
@@ -309,16 +323,12 @@ int mt_hwbp_wait(struct mt_hwbp *b, int timeout_ms, const sigset_t *mask,
 					if (b->rings[g].fd == pf[k].fd)
 						b->rings[g].hup = 1;
 			}
-		for (k = 0; k < b->nrings; k++) {
-			one = h;
-			if (drain(b, &b->rings[k], &one) && (!found || one.time < h.time)) {
-				h = one;
-				found = 1;
-			}
-		}
+		found = earliest(b, &h, &which);
 	}
 	if (!found)
 		return MT_HWBP_TIMEOUT;
+	__atomic_store_n(&((struct perf_event_mmap_page *)b->rings[which].base)->data_tail,
+			 b->rings[which].next_tail, __ATOMIC_RELEASE);
 	*hit = h;
 	return MT_HWBP_HIT;
 }

@@ -57,7 +57,7 @@ enum {
 	MT_HWBP_SIGNAL = 2     /* a signal handler ran */
 };
 
-/* The first hit. */
+/* A hit. */
 struct mt_hwbp_hit {
 	uint64_t time;  /* CLOCK_MONOTONIC nanoseconds */
 	uint32_t pid, tid;
@@ -91,9 +91,10 @@ struct mt_hwbp {
 int mt_hwbp_arm(struct mt_hwbp *b, pid_t pid, uint64_t addr);
 
 /*
- * Waits up to timeout_ms (0: only looks) for the first hit, with the
- * signal mask mask during the wait (NULL: unchanged). MT_HWBP_HIT sets
- * *hit to the earliest hit seen.
+ * Waits up to timeout_ms (0: only looks) for a hit, with the signal mask
+ * mask during the wait (NULL: unchanged). MT_HWBP_HIT sets *hit to the
+ * earliest hit not yet taken, and takes it: the breakpoints stay armed,
+ * and each call returns the next hit, in time order.
  */
 int mt_hwbp_wait(struct mt_hwbp *b, int timeout_ms, const sigset_t *mask,
 		 struct mt_hwbp_hit *hit);

@@ -5,8 +5,9 @@
  * or decode an existing perf.data. See docs/mt-record.1.
  *
  * This file: the options (struct rec_opts, opts.h), their validation,
- * the choice of backend and the loop of rounds, each recording until the
- * trigger, an exit or a signal. perf.c drives perf, trigger.c the
+ * the choice of backend and the recording, started once, a snapshot at
+ * each trigger hit (--repeat), until the last hit, an exit or a signal;
+ * the snapshots' output (-o DIR/: one file each). perf.c drives perf, trigger.c the
  * trigger, functions.c the uprobe backend's functions, target.c the
  * process recorded; the uprobe engine (uprobe.h: uprobe*.c) and hwbp.c
  * the kernel's probes.
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cmdline.h"
 #include "die.h"
 #include "duration.h"
@@ -67,15 +69,31 @@ struct rec {
 	int cmd_out;           /* the command's stdout (check_options): 2,
 				* --command-stdout's, -o FILE's keep_stdout_for_command(),
 				* or MT_SPAWN_INHERIT with -o DIR/ */
-	int round_no;          /* 0 for the first round */
+	int snap_no;           /* snapshots taken so far */
 	int next_snapshot;     /* the NNN that place_snapshot() tries first */
+	uint64_t written;      /* the last time the stream's snapshots hold */
+	char snap_tmp[PATH_MAX]; /* -o DIR/: the snapshot being written */
+	struct perf_snap *snaps; /* the pt and sample backends': to decode */
+	size_t nsnaps, capsnaps;
 	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
+	int fn_at_entry;       /* --functions with a command: chosen at its
+				* entry point, its libraries mapped (x86-64) */
+	int late_warned;       /* said that a file was mapped after that */
 	sigset_t wait_mask;    /* ours, with SIGINT, SIGTERM, SIGHUP let in */
 };
 
 enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
 
-/* One round's recording: the backend's engine and the trigger. */
+/* A snapshot of the pt or sample backend: its perf.data, decoded once the
+ * recording ends. */
+struct perf_snap {
+	char *data;            /* malloced path */
+	int no;                /* the N of "# mt: snapshot N" */
+	uint64_t time;         /* the hit's, or when it was taken */
+	struct mark_line mk;   /* the trigger line, or MT_NONE64 */
+};
+
+/* The recording: the backend's engine and the trigger. */
 struct round {
 	struct perf_rec pr;        /* the pt and sample backends */
 	struct mt_uprobe u;        /* the uprobe backend (have_u) */
@@ -83,6 +101,7 @@ struct round {
 	struct mt_uprobe_hit hit;  /* where it fired (STOP_TRIGGER) */
 	struct mark_line mk;       /* the "# mt: trigger" line */
 	int armed, have_u, mode;
+	uint64_t start;            /* when it started (--arm-after) */
 	enum stop why;
 };
 
@@ -537,15 +556,25 @@ static void dry_run_print(struct rec *r)
 	}
 	if (o->backend == BE_UPROBE) {
 		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
-		       "functions of %s matching %s; no perf command\n",
+		       "functions of %s%s matching %s; no perf command\n",
 		       r->tgt.exe ? r->tgt.exe : "the program",
+		       o->functions ? " and of the shared libraries it maps" : "",
 		       o->functions ? o->functions : "(default)");
 		return;
 	}
 	record_argv(&a, o, &r->tgt, -1, -1, o->trigger != NULL);
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
-	script_argv(&a, o->perf, "DIR/perf.data", decode_how(o));
+	if (o->trigger && o->repeat != 1)
+		printf("# each trigger hit%s: kill -USR2 PERF, then ping on CTL (perf writes its ring%s "
+		       "to DIR/perf.data.TIMESTAMP, moved to DIR/snapshot-NNN.data)%s; "
+		       "the end of the program or Ctrl+C: stop on CTL\n",
+		       o->repeat ? " but the last" : "",
+		       o->backend == BE_PT ? " and the AUX area" : "",
+		       !o->repeat ? "" : o->backend == BE_PT && !o->full ?
+		       "; the last: snapshot and stop on CTL" : "; the last: stop on CTL");
+	script_argv(&a, o->perf, o->trigger && o->repeat != 1 ? "DIR/snapshot-NNN.data" :
+		    "DIR/perf.data", decode_how(o));
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 }
@@ -565,7 +594,7 @@ static void dry_run(struct rec *r)
 }
 
 /* SIGINT, SIGTERM and SIGHUP blocked but while waiting (r->wait_mask),
- * where they end the round; SIGPIPE ignored. */
+ * where they end the recording; SIGPIPE ignored. */
 static void catch_signals(struct rec *r)
 {
 	struct sigaction sa;
@@ -620,6 +649,12 @@ static void start_target(struct rec *r)
 		r->trp = &r->tr;
 		r->tgt.trace_start = r->tgt.child && (r->tr.use_bp || r->tr.in_lib);
 	}
+#if defined(__x86_64__)
+	/* --functions reaches the command's libraries once they are mapped:
+	 * it is held at its entry point to choose them (target_run_to_entry) */
+	r->fn_at_entry = r->tgt.child && r->o.backend == BE_UPROBE && r->o.functions;
+	r->tgt.trace_start |= r->fn_at_entry;
+#endif
 }
 
 /* A command we ran that goes on after its snapshot ends with us. */
@@ -653,13 +688,45 @@ static char *target_path(void *ctx, const char *path)
 }
 
 /*
- * The uprobe backend's functions (functions.h): --functions REGEX over
- * the functions of the executable and, when attached to a running
- * process, of the shared libraries it maps; without a regex, the
- * executable's own functions up to a cap. The names go to r->probed in
- * the first round.
+ * Where the selection looked, for its "no function matches": the
+ * executable, and the libraries searched (libs) or why none were. A
+ * command held at its entry point is killed first: it never runs.
  */
-static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr)
+static void no_function(struct rec *r, char *const *libs)
+{
+	struct mt_buf b = MT_BUF_INIT;
+	size_t k;
+
+	if (r->tgt.child_stopped) {
+		kill(r->tgt.child, SIGKILL);
+		waitpid(r->tgt.child, NULL, 0);
+		r->tgt.child = 0;
+		r->tgt.child_stopped = 0;
+	}
+	if (!r->o.functions)
+		die(MT_EXIT_DATA, "%s: no function matches (the program's own "
+		    "functions): --functions REGEX chooses others", r->tgt.exe);
+	for (k = 0; libs && libs[k]; k++)
+		if ((k && mt_buf_add(&b, ", ", 2)) || mt_buf_add(&b, libs[k], strlen(libs[k])))
+			die(MT_EXIT_SYSTEM, "out of memory");
+	if (libs)
+		die(MT_EXIT_DATA, "--functions '%s': no function matches in %s nor in "
+		    "the %zu shared librar%s it maps%s%s (mt-symbols --match REGEX "
+		    "FILE lists what matches in a file)", r->o.functions, r->tgt.exe, k,
+		    k == 1 ? "y" : "ies", k ? ": " : "", k ? b.p : "");
+	die(MT_EXIT_DATA, "--functions '%s': no function matches in %s (its shared "
+	    "libraries are searched with -p only here)", r->o.functions, r->tgt.exe);
+}
+
+/*
+ * The uprobe backend's functions (functions.h): --functions REGEX over
+ * the functions of the executable and, once its libraries are mapped
+ * (mode MT_UPROBE_PROCESS: a running process, or the command held at its
+ * entry point), of the shared libraries it maps; without a regex, the
+ * executable's own functions up to a cap. The names go to r->probed.
+ */
+static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr,
+			 int mode)
 {
 	struct fn_files files = { target_symbols, target_path, &r->tgt };
 	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL };
@@ -670,16 +737,14 @@ static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *
 		q.skip_path = tr->path;
 		q.skip_addr = tr->addr;
 	}
-	if (r->round_no == 0)
-		q.names = &r->probed;
-	if (r->o.functions && !r->tgt.child)
+	q.names = &r->probed;
+	if (r->o.functions && mode == MT_UPROBE_PROCESS)
 		q.libs = libs = mapped_libraries(&r->tgt);
 	n = fn_add_functions(u, &q);
+	if (!n)
+		no_function(r, libs);
 	if (libs)
 		free_paths(libs);
-	if (!n)
-		die(MT_EXIT_DATA, "%s: no function matches %s", r->tgt.exe,
-		    r->o.functions ? r->o.functions : "(the program's own functions)");
 	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
 		warn("%s: %s", r->tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
 	return (int)n;
@@ -696,7 +761,7 @@ static void uprobe_start(struct rec *r, struct round *rd)
 	err = mt_uprobe_init(&rd->u, &uo);
 	if (err)
 		die_up(&rd->u, err);
-	add_functions(r, &rd->u, r->trp);
+	add_functions(r, &rd->u, r->trp, rd->mode);
 	err = mt_uprobe_attach(&rd->u, r->tgt.pid, rd->mode);
 	if (err)
 		die_up(&rd->u, err);
@@ -733,16 +798,16 @@ static void event_lines(const struct rec *r)
 	}
 }
 
-/* The uprobe backend's snapshot, on r->out_fd. */
-static void uprobe_output(struct rec *r, struct round *rd)
+/* The uprobe backend's snapshot text up to until, on r->out_fd: at a
+ * hit while it records on (middle), or at its end. */
+static void uprobe_text(struct rec *r, struct round *rd, uint64_t until, int middle)
 {
 	unsigned w;
-	int err = mt_uprobe_finish(&rd->u);
+	int err;
 
-	if (err)
+	if (!middle && (err = mt_uprobe_finish(&rd->u)))
 		die_up(&rd->u, err);
-	if (r->o.backend == BE_UPROBE)
-		wallclock_line(r);
+	wallclock_line(r);
 	if (mt_uprobe_warnings(&rd->u) & MT_UPROBE_W_GO) {
 		/* no return probes (Go): mt-stacks makes each call an
 		 * instant rather than a frame that never ends */
@@ -751,48 +816,43 @@ static void uprobe_output(struct rec *r, struct round *rd)
 		for (k = 0; k < r->probed.n; k++)
 			out_printf(r, "# mt: entry-only %s\n", r->probed.v[k]);
 	}
-	err = mt_uprobe_dump(&rd->u, rd->why == STOP_TRIGGER ? rd->hit.time : MT_UPROBE_ALL,
-			     emit, r);
+	/* one stream: a snapshot goes on from where the last one ended,
+	 * so that its times only go forward (mt-stacks) */
+	err = mt_uprobe_snapshot(&rd->u, r->dir_out ? 0 : r->written, until, emit, r);
 	if (err < 0)
 		die_up(&rd->u, err);
+	if (until > r->written)
+		r->written = until;
 	if (rd->mk.time != MT_NONE64)
 		out_text(r, rd->mk.text, strlen(rd->mk.text));
+	if (middle)
+		return;
 	for (w = 1; w; w <<= 1)
 		if ((mt_uprobe_warnings(&rd->u) & w) && w != MT_UPROBE_W_GO)
 			warn("%s", mt_uprobe_warning_text(w));
+	if (r->o.functions && !r->late_warned && mt_uprobe_late_file(&rd->u)) {
+		r->late_warned = 1;
+		warn("%s was mapped after --functions chose the functions (dlopen, "
+		     "or a program the target ran): none of its functions was probed",
+		     mt_uprobe_late_file(&rd->u));
+	}
 	mt_uprobe_release(&rd->u);
 }
 
-/* The pt and sample backends' snapshot: perf script's text. */
-static void perf_output(struct rec *r, struct round *rd)
-{
-	char *data;
-
-	/* a trigger: the snapshot of what led to it; otherwise the
-	 * at-exit snapshot that stop takes (--snapshot=e) */
-	if (rd->why == STOP_TRIGGER && r->o.backend == BE_PT && !r->o.full &&
-	    perf_ctl(&rd->pr, "snapshot\n"))
-		perf_failed(&rd->pr, "to take the snapshot");
-	perf_stop(&rd->pr);
-	if (r->o.backend == BE_SAMPLE)
-		wallclock_line(r);
-	event_lines(r);
-	if (asprintf(&data, "%s/perf.data", workdir_path()) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
-	 * line goes at the end there */
-	if (r->o.backend == BE_PT && rd->mk.time != MT_NONE64)
-		rd->mk.time = UINT64_MAX - 1;
-	decode(r->o.perf, data, decode_how(&r->o), &rd->mk, r->out_fd);
-	free(data);
-}
-
-/* ---- one round: record until the trigger, an exit or a signal ---- */
+/* ---- the recording: until the trigger, an exit or a signal ---- */
 
 static void arm(struct rec *r, struct round *rd, int mode)
 {
-	arm_trigger(&rd->tg, r->trp, &r->tgt, mode);
+	arm_trigger(&rd->tg, r->trp, &r->tgt, mode, r->o.repeat != 1);
 	rd->armed = 1;
+}
+
+/* Where the command's output goes, said before it runs. */
+static void stdout_note(void)
+{
+	fprintf(stderr, "%s: the command's standard output goes to the "
+		"standard error (the trace text is on the standard output; "
+		"use -o FILE)\n", mt_progname());
 }
 
 /* The backend recording, the trigger armed (unless --arm-after), the
@@ -801,35 +861,38 @@ static void round_start(struct rec *r, struct round *rd)
 {
 	struct trig *tr = r->trp;
 	uint64_t arm_after = r->o.arm_after_ns;
+	int at_entry, note;
 
-	rd->mode = r->tgt.child && r->round_no == 0 ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
-	if (r->o.backend == BE_UPROBE)
+	rd->mode = r->tgt.child ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
+	/* the command's functions: chosen at its entry point, below */
+	at_entry = r->fn_at_entry && rd->mode == MT_UPROBE_EXEC;
+	if (r->o.backend == BE_UPROBE && !at_entry)
 		uprobe_start(r, rd);
-	else
+	else if (r->o.backend != BE_UPROBE)
 		perf_start(&rd->pr, &r->o, &r->tgt, tr != NULL);
 	if (tr && !arm_after && !(r->tgt.trace_start && rd->mode == MT_UPROBE_EXEC))
 		arm(r, rd, rd->mode);
-	if (r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2)
-		fprintf(stderr, "%s: the command's standard output goes to the "
-			"standard error (the trace text is on the standard output; "
-			"use -o FILE)\n", mt_progname());
+	note = r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
+	if (note && !at_entry)
+		stdout_note();
 	target_release_child(&r->tgt);
-	if (tr && tr->in_lib && r->tgt.child_stopped) {
+	if (at_entry && !r->tgt.child_stopped)
+		die(MT_EXIT_DATA, "%s ended before its entry point", r->tgt.cmd[0]);
+	if (r->tgt.child_stopped && (at_entry || (tr && tr->in_lib)))
 		target_run_to_entry(&r->tgt);
+	if (tr && tr->in_lib && r->tgt.child_stopped)
 		resolve_in_libraries(tr, &r->tgt);
+	if (at_entry) {
+		/* stopped at its entry point: a running process now */
+		rd->mode = MT_UPROBE_PROCESS;
+		uprobe_start(r, rd);
+		if (note)
+			stdout_note(); /* after what may refuse (one line then) */
 	}
 	if (tr && !arm_after && !rd->armed && r->tgt.child)
 		arm(r, rd, MT_UPROBE_PROCESS); /* stopped after its execve, or at its entry */
 	target_resume_child(&r->tgt);
-}
-
-/* Until a signal, the trigger or the end of the target: rd->why. */
-static void round_wait(struct rec *r, struct round *rd)
-{
-	uint64_t start = now_mono();
-	struct mt_uprobe_hit late;
-	int err;
-
+	rd->start = now_mono();
 	fprintf(stderr, "%s: recording %d", mt_progname(), (int)r->tgt.pid);
 	for (size_t i = 1; i < r->tgt.npids; i++)
 		fprintf(stderr, ", %d", (int)r->tgt.pids[i]);
@@ -837,13 +900,24 @@ static void round_wait(struct rec *r, struct round *rd)
 		r->o.full ? " (full)" : "",
 		r->tgt.npids > 1 && (r->o.backend == BE_UPROBE || r->trp) ?
 		" (uprobes and the trigger: the first)" : "",
-		r->trp ? "ends without a snapshot" : "takes the snapshot");
+		!r->trp ? "takes the snapshot" : r->o.repeat != 1 ?
+		"ends, keeping the snapshots taken" : "ends without a snapshot");
+}
+
+/* Until a signal, a trigger hit or the end of the target: rd->why (a
+ * hit in rd->hit). Called again after each hit: the trigger stays armed. */
+static void round_wait(struct rec *r, struct round *rd)
+{
+	struct mt_uprobe_hit late;
+	int err;
+
+	rd->why = STOP_EXIT;
 	for (;;) {
 		if (got_signal) {
 			rd->why = STOP_SIGNAL;
 			break;
 		}
-		if (r->trp && !rd->armed && now_mono() - start >= r->o.arm_after_ns)
+		if (r->trp && !rd->armed && now_mono() - rd->start >= r->o.arm_after_ns)
 			arm(r, rd, MT_UPROBE_PROCESS);
 		if (rd->armed && trigger_wait(&rd->tg, rd->have_u ? 0 : 50, &r->wait_mask,
 					      &rd->hit)) {
@@ -867,8 +941,8 @@ static void round_wait(struct rec *r, struct round *rd)
 			perf_failed(&rd->pr, "while recording");
 	}
 	/* the trigger may have fired just before the exit was seen */
-	if (rd->armed && trigger_finish(&rd->tg, &r->wait_mask, &late) &&
-	    rd->why == STOP_EXIT) {
+	if (rd->armed && rd->why == STOP_EXIT &&
+	    trigger_finish(&rd->tg, &r->wait_mask, &late)) {
 		rd->hit = late;
 		rd->why = STOP_TRIGGER;
 	}
@@ -889,42 +963,7 @@ static void trigger_mark(const struct rec *r, struct round *rd)
 		 hit->time % 1000000000u, hit->pid, hit->tid, tr->addr, tr->name);
 }
 
-static enum stop run_round(struct rec *r)
-{
-	struct round rd;
-
-	memset(&rd, 0, sizeof(rd));
-	rd.mk.time = MT_NONE64;
-	rd.why = STOP_EXIT;
-	round_start(r, &rd);
-	round_wait(r, &rd);
-	if (rd.why == STOP_SIGNAL && r->trp) {
-		fprintf(stderr, "%s: interrupted before the trigger fired: no snapshot\n",
-			mt_progname());
-		if (rd.have_u)
-			mt_uprobe_release(&rd.u);
-		else
-			perf_stop(&rd.pr);
-		if (rd.armed)
-			trigger_release(&rd.tg);
-		return rd.why;
-	}
-	if (rd.why == STOP_TRIGGER)
-		trigger_mark(r, &rd);
-	if (r->o.repeat != 1 || r->round_no)
-		out_printf(r, "# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", r->round_no,
-			   (rd.why == STOP_TRIGGER ? rd.hit.time : now_mono()) / 1000000000u,
-			   (rd.why == STOP_TRIGGER ? rd.hit.time : now_mono()) % 1000000000u);
-	if (rd.have_u)
-		uprobe_output(r, &rd);
-	else
-		perf_output(r, &rd);
-	if (rd.armed)
-		trigger_release(&rd.tg);
-	return rd.why;
-}
-
-/* ---- the rounds ---- */
+/* ---- the snapshots ---- */
 
 /*
  * A snapshot of -o DIR/, written to tmp (a temporary in DIR), becomes the
@@ -950,54 +989,203 @@ static void place_snapshot(struct rec *r, const char *tmp)
 	free(name);
 }
 
-/* -o DIR/: the round's text goes to a temporary in DIR (named in tmp). */
-static int open_snapshot(struct rec *r, char *tmp, size_t len)
+/* A snapshot's text begins: with -o DIR/, into a temporary in DIR
+ * (r->snap_tmp); then the "# mt: snapshot N TIME" line (--repeat). */
+static void snapshot_begin(struct rec *r, int no, uint64_t time)
 {
-	char *in;
-	mode_t mask = umask(0);
-	int fd;
+	if (r->dir_out) {
+		char *in;
+		mode_t mask = umask(0);
+		int fd;
 
-	umask(mask);
-	if (asprintf(&in, "%s/snapshot", r->dir_out) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	fd = output_tmp_beside(in, tmp, len);
-	free(in);
-	if (fd < 0 || fchmod(fd, 0666 & ~mask))
-		die_errno(MT_EXIT_SYSTEM, "%s", r->dir_out);
-	r->out_fd = fd;
-	return fd;
+		umask(mask);
+		if (asprintf(&in, "%s/snapshot", r->dir_out) < 0)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		fd = output_tmp_beside(in, r->snap_tmp, sizeof(r->snap_tmp));
+		free(in);
+		if (fd < 0 || fchmod(fd, 0666 & ~mask))
+			die_errno(MT_EXIT_SYSTEM, "%s", r->dir_out);
+		r->out_fd = fd;
+	}
+	if (r->o.repeat != 1)
+		out_printf(r, "# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", no,
+			   time / 1000000000u, time % 1000000000u);
 }
 
-static void close_snapshot(struct rec *r, int fd, const char *tmp, enum stop why)
+/* The snapshot's text is whole: with -o DIR/, it takes its place. */
+static void snapshot_end(struct rec *r)
 {
-	if (fsync(fd) || close(fd))
+	if (!r->dir_out)
+		return;
+	if (fsync(r->out_fd) || close(r->out_fd))
 		die_errno(MT_EXIT_SYSTEM, "%s: write error", r->dir_out);
 	r->out_fd = 1;
-	if (why == STOP_SIGNAL && r->trp)
-		unlink(tmp);
-	else
-		place_snapshot(r, tmp);
+	place_snapshot(r, r->snap_tmp);
 }
 
-/* --repeat rounds, each ended by the trigger, while the target runs. */
-static void record_rounds(struct rec *r)
+/* A perf snapshot's file (data, now r's), decoded when the recording
+ * ends, so that perf script does not hold the next hit up. */
+static void keep_perf_snapshot(struct rec *r, const struct round *rd, char *data)
+{
+	struct perf_snap *p;
+
+	grow_or_die(&r->snaps, &r->capsnaps, r->nsnaps + 1, sizeof(*r->snaps));
+	p = &r->snaps[r->nsnaps++];
+	p->data = data;
+	p->no = r->snap_no;
+	p->time = rd->why == STOP_TRIGGER ? rd->hit.time : now_mono();
+	p->mk = rd->mk;
+	/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
+	 * line goes at the end there */
+	if (r->o.backend == BE_PT && p->mk.time != MT_NONE64)
+		p->mk.time = UINT64_MAX - 1;
+}
+
+/* Where snapshot r->snap_no's perf.data goes (malloced). */
+static char *snapshot_data_path(const struct rec *r)
+{
+	char *data;
+
+	if (r->o.repeat == 1 ? asprintf(&data, "%s/perf.data", workdir_path()) < 0 :
+	    asprintf(&data, "%s/snapshot-%03d.data", workdir_path(), r->snap_no) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return data;
+}
+
+/* A hit's snapshot while the recording goes on: 0, or -1 when perf has
+ * ended with the target (the hit's is then the last snapshot). */
+static int middle_snapshot(struct rec *r, struct round *rd)
+{
+	char *data;
+
+	if (rd->have_u) {
+		snapshot_begin(r, r->snap_no, rd->hit.time);
+		uprobe_text(r, rd, rd->hit.time, 1);
+		snapshot_end(r);
+		return 0;
+	}
+	data = snapshot_data_path(r);
+	if (perf_switch(&rd->pr, data)) {
+		free(data);
+		if (target_alive(&r->tgt) && !reap(&rd->pr.proc, 0))
+			perf_failed(&rd->pr, "to write a snapshot (SIGUSR2)");
+		return -1;
+	}
+	keep_perf_snapshot(r, rd, data);
+	return 0;
+}
+
+/* The last snapshot, as the recording ends (rd->why: a hit, the end of
+ * the target, or Ctrl+C without a trigger). */
+static void last_snapshot(struct rec *r, struct round *rd)
+{
+	char *data;
+
+	if (rd->have_u) {
+		snapshot_begin(r, r->snap_no,
+			       rd->why == STOP_TRIGGER ? rd->hit.time : now_mono());
+		uprobe_text(r, rd, rd->why == STOP_TRIGGER ? rd->hit.time : MT_UPROBE_ALL, 0);
+		snapshot_end(r);
+		return;
+	}
+	/* a trigger: the snapshot of what led to it; otherwise the
+	 * at-exit snapshot that stop takes (--snapshot=e) */
+	if (rd->why == STOP_TRIGGER && r->o.backend == BE_PT && !r->o.full &&
+	    !reap(&rd->pr.proc, 0) && perf_ctl(&rd->pr, "snapshot\n"))
+		perf_failed(&rd->pr, "to take the snapshot");
+	perf_stop(&rd->pr);
+	data = snapshot_data_path(r);
+	if (r->o.repeat != 1 && perf_last_output(data))
+		die(MT_EXIT_SYSTEM, "perf record wrote no last snapshot in %s",
+		    workdir_path());
+	keep_perf_snapshot(r, rd, data);
+}
+
+/* The perf snapshots kept, decoded in order. */
+static void decode_snapshots(struct rec *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsnaps; i++) {
+		struct perf_snap *p = &r->snaps[i];
+
+		snapshot_begin(r, p->no, p->time);
+		if (r->o.backend == BE_SAMPLE)
+			wallclock_line(r);
+		event_lines(r);
+		decode(r->o.perf, p->data, decode_how(&r->o), &p->mk, r->out_fd,
+		       r->dir_out ? NULL : &r->written);
+		snapshot_end(r);
+		free(p->data);
+	}
+	free(r->snaps);
+	r->snaps = NULL;
+	r->nsnaps = 0;
+}
+
+/*
+ * The recording, started once; each trigger hit takes a snapshot of what
+ * the ring holds then, and the trigger stays armed (--repeat: every hit
+ * until the n-th); the end of the target, Ctrl+C or the n-th hit ends it,
+ * every snapshot taken kept. Without a hit, the end of the target (or
+ * Ctrl+C without a trigger) takes the one snapshot.
+ */
+static void record(struct rec *r)
 {
 	const struct rec_opts *o = &r->o;
+	struct round rd;
+	struct mt_uprobe_hit more;
+	unsigned after_end = 0;
 
-	for (r->round_no = 0; o->repeat == 0 || r->round_no < o->repeat; r->round_no++) {
-		char tmp[PATH_MAX];
-		enum stop why;
-		int fd = r->dir_out ? open_snapshot(r, tmp, sizeof(tmp)) : -1;
-
-		why = run_round(r);
-		if (fd >= 0)
-			close_snapshot(r, fd, tmp, why);
-		if (why == STOP_SIGNAL && r->trp && !r->round_no && o->output &&
-		    output_discard())
-			warn("nothing recorded: %s left as it was", o->output);
-		if (why != STOP_TRIGGER || !target_alive(&r->tgt))
+	memset(&rd, 0, sizeof(rd));
+	rd.mk.time = MT_NONE64;
+	round_start(r, &rd);
+	for (;;) {
+		round_wait(r, &rd);
+		if (rd.why != STOP_TRIGGER)
 			break;
+		trigger_mark(r, &rd);
+		if (o->repeat && r->snap_no + 1 >= o->repeat)
+			break;
+		if (middle_snapshot(r, &rd))
+			break; /* perf ended with the target: this hit's is the last */
+		r->snap_no++;
+		rd.mk.time = MT_NONE64;
 	}
+	if (rd.why == STOP_TRIGGER || !r->trp || (rd.why == STOP_EXIT && !r->snap_no)) {
+		last_snapshot(r, &rd);
+		r->snap_no++;
+	} else {
+		if (rd.why == STOP_SIGNAL)
+			fprintf(stderr, r->snap_no ? "%s: interrupted: the %d snapshots "
+				"taken are kept\n" : "%s: interrupted before the trigger "
+				"fired: no snapshot\n", mt_progname(), r->snap_no);
+		if (rd.have_u) {
+			/* closed in the background (opts.background_close):
+			 * closing a probe the program hits all the time can
+			 * take the kernel minutes, until end_target() */
+			mt_uprobe_finish(&rd.u);
+			mt_uprobe_release(&rd.u);
+		} else {
+			perf_stop(&rd.pr);
+		}
+	}
+	/* hits seen after perf had ended with the target: its last
+	 * snapshot holds them */
+	while (rd.armed && !rd.have_u && rd.why == STOP_TRIGGER && o->repeat != 1 &&
+	       trigger_finish(&rd.tg, &r->wait_mask, &more))
+		after_end++;
+	if (after_end && (!o->repeat || r->snap_no < o->repeat))
+		warn("%u more trigger hits as the program ended: the last snapshot "
+		     "holds them", after_end);
+	if (rd.armed && trigger_dropped(&rd.tg))
+		warn("%u trigger hits came faster than snapshots were taken: "
+		     "dropped", trigger_dropped(&rd.tg));
+	if (rd.armed)
+		trigger_release(&rd.tg);
+	decode_snapshots(r);
+	if (rd.why == STOP_SIGNAL && r->trp && !r->snap_no && o->output && output_discard())
+		warn("nothing recorded: %s left as it was", o->output);
 }
 
 /* ---- main ---- */
@@ -1064,14 +1252,14 @@ int main(int argc, char **argv)
 		      (decode_how(&r->o) & DECODE_STITCH_LBR);
 		if (!(how & DECODE_PT) || r->o.text ||
 		    !decode_dlfilter(r->o.perf, r->o.input, how, r->out_fd))
-			decode(r->o.perf, r->o.input, how, NULL, r->out_fd);
+			decode(r->o.perf, r->o.input, how, NULL, r->out_fd, NULL);
 		close_stdout_or_die();
 		rec_release(r);
 		return 0;
 	}
 	check_machine(r);
 	start_target(r);
-	record_rounds(r);
+	record(r);
 	end_target(r);
 	close_stdout_or_die();
 	rec_release(r);

@@ -577,6 +577,9 @@ void record_argv(struct argv *a, const struct rec_opts *o, const struct target *
 			arg(a, "-m%" PRIu64, aux_pages(o->snapshot_bytes));
 		target_args(a, tgt, o->multi_thread, 0);
 	}
+	/* --repeat: each snapshot is a file of its own (docs/perf.md 1.6) */
+	if (with_trigger && o->repeat != 1)
+		arg(a, "--switch-output=signal");
 	arg(a, "-D");
 	arg(a, "-1");
 	if (ctl >= 0)
@@ -721,11 +724,88 @@ void perf_stop(struct perf_rec *r)
 	r->proc.errfile = NULL;
 }
 
+/* ---- --repeat: one perf.data per snapshot ---- */
+
+/* The oldest perf.data.TIMESTAMP that --switch-output wrote in the work
+ * directory (malloced), or NULL. */
+static char *switched_file(void)
+{
+	DIR *d = opendir(pf.workdir);
+	struct dirent *e;
+	char *best = NULL;
+
+	if (!d)
+		die_errno(MT_EXIT_SYSTEM, "%s", pf.workdir);
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "perf.data.", 10) || !e->d_name[10] ||
+		    (best && strcmp(e->d_name, best) >= 0))
+			continue;
+		free(best);
+		if (!(best = strdup(e->d_name)))
+			die(MT_EXIT_SYSTEM, "out of memory");
+	}
+	closedir(d);
+	return best;
+}
+
+/* Renames the work directory's file name to path to: 0, or -1. */
+static int move_file(const char *name, const char *to)
+{
+	char *from;
+	int r;
+
+	if (asprintf(&from, "%s/%s", pf.workdir, name) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	r = rename(from, to);
+	if (r && errno != ENOENT)
+		die_errno(MT_EXIT_SYSTEM, "rename %s", from);
+	free(from);
+	return r ? -1 : 0;
+}
+
+int perf_switch(struct perf_rec *r, const char *to)
+{
+	uint64_t deadline = now_mono() + 8000000000ull;
+	char *name;
+
+	say("perf: SIGUSR2 (a snapshot into a file of its own)");
+	if (reap(&r->proc, 0) || kill(r->proc.pid, SIGUSR2))
+		return -1;
+	/* a signal that lands just before perf sleeps in poll(2) waits
+	 * for the next event, and an overwrite ring wakes nobody: a
+	 * command on the control channel wakes it (docs/perf.md 1.6) */
+	if (perf_ctl(r, "ping\n"))
+		return -1;
+	/* perf renames the file once it is whole, then opens the next */
+	while (!(name = switched_file())) {
+		if (now_mono() >= deadline || reap(&r->proc, 0))
+			return -1;
+		usleep(5000);
+	}
+	if (move_file(name, to)) {
+		free(name);
+		return -1;
+	}
+	free(name);
+	return 0;
+}
+
+int perf_last_output(const char *to)
+{
+	char *name = switched_file();
+	int r = move_file(name ? name : "perf.data", to);
+
+	free(name);
+	return r;
+}
+
 /* ---- decoding: perf script, with a mark put in time order ---- */
 
 void decode(const char *perf, const char *data, int how, const struct mark_line *mk,
-	    int out_fd)
+	    int out_fd, uint64_t *after)
 {
+	uint64_t skip = after ? *after : 0, last = skip;
+	int dropping = 0;
 	struct argv a = { 0 };
 	struct proc p;
 	int fds[2], pending = mk && mk->time != MT_NONE64;
@@ -752,18 +832,24 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 		if (show && !(++lines & 0xffff))
 			fprintf(stderr, "\r%s: decoding: %llu lines", mt_progname(),
 				lines);
-		if (pending) {
+		if (pending || skip) {
 			struct mt_perf_line l;
 			const char *why;
 
 			len = (size_t)n;
 			if (!mt_perf_parse_line(buf, len - (buf[len - 1] == '\n'), &l, &why) &&
-			    l.time != MT_NONE64 && l.time > mk->time) {
-				write_or_die(out_fd, mk->text, strlen(mk->text));
-				pending = 0;
+			    l.time != MT_NONE64) {
+				dropping = skip && l.time <= skip;
+				if (!dropping && l.time > last)
+					last = l.time;
+				if (pending && l.time > mk->time) {
+					write_or_die(out_fd, mk->text, strlen(mk->text));
+					pending = 0;
+				}
 			}
 		}
-		write_or_die(out_fd, buf, (size_t)n);
+		if (!dropping)
+			write_or_die(out_fd, buf, (size_t)n);
 	}
 	free(buf);
 	fclose(in);
@@ -773,6 +859,8 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 	reap(&p, 1);
 	if (pending)
 		write_or_die(out_fd, mk->text, strlen(mk->text));
+	if (after)
+		*after = last;
 	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status)) {
 		show_stderr(&p);
 		die(MT_EXIT_SYSTEM, "perf script failed on %s (its messages are above)",

@@ -167,6 +167,19 @@ void perf_start(struct perf_rec *r, const struct rec_opts *o, const struct targe
  * caller reports it, as a rule through perf_failed()). -v prints it. */
 int perf_ctl(struct perf_rec *r, const char *cmd_text);
 
+/*
+ * --repeat (perf record --switch-output=signal): asks perf for a snapshot
+ * (SIGUSR2: the samples' ring, and with PT the AUX area, written out) and
+ * waits (8 s at most) for the file perf then closes, which becomes to:
+ * 0, or -1 when perf is gone or wrote nothing in time (the target ended:
+ * the rest is perf_last_output()'s). -v says it.
+ */
+int perf_switch(struct perf_rec *r, const char *to);
+
+/* After perf_stop(): perf's last file (the last --switch-output one, or
+ * perf.data) becomes to: 0, or -1 when there is none. */
+int perf_last_output(const char *to);
+
 /* Kills perf record and the command we ran, shows perf's messages and
  * dies (system): "perf record failed DOING". */
 void perf_failed(struct perf_rec *r, const char *doing) __attribute__((noreturn));
@@ -186,11 +199,15 @@ struct mark_line {
 
 /*
  * Runs perf script (script_argv()) on data and copies its text to out_fd,
- * mk (or NULL) put in time order; shows progress on a terminal. Dies
- * (system) with perf's messages when perf script fails.
+ * mk (or NULL) put in time order; shows progress on a terminal. after (or
+ * NULL): the events of time *after or earlier are left out (a timed line
+ * and the untimed lines after it, as a sample's call chain), and *after
+ * becomes the last time written, so that snapshots decoded one after the
+ * other into one stream repeat nothing. Dies (system) with perf's
+ * messages when perf script fails.
  */
 void decode(const char *perf, const char *data, int how, const struct mark_line *mk,
-	    int out_fd);
+	    int out_fd, uint64_t *after);
 
 /* ---- what perf needs here ---- */
 

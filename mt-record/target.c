@@ -172,6 +172,17 @@ void target_run_to_entry(struct target *t)
 		die(MT_EXIT_SYSTEM, "%s: no entry point in %s", t->cmd[0], path);
 	errno = 0;
 	word = ptrace(PTRACE_PEEKTEXT, t->child, (void *)entry, NULL);
+	if (!errno && (word & 0xff) == 0xcc) {
+		/* a uprobe of another recording: it would take our trap and
+		 * the program would run on, unseen */
+		kill(t->child, SIGKILL);
+		waitpid(t->child, NULL, 0);
+		t->child = 0;
+		t->child_stopped = 0;
+		die(MT_EXIT_SYSTEM, "%s: its entry point already holds a breakpoint "
+		    "(another recording's uprobe on it?): it cannot be stopped there; "
+		    "attach with -p", t->cmd[0]);
+	}
 	if (errno || ptrace(PTRACE_POKETEXT, t->child, (void *)entry,
 			    (void *)((word & ~0xffL) | 0xcc)) ||
 	    ptrace(PTRACE_CONT, t->child, NULL, NULL))

@@ -55,7 +55,9 @@ void target_release_child(struct target *t);
 
 /* The stopped command, from its execve to its entry point, where the
  * dynamic loader has mapped its libraries. x86-64 only; elsewhere it stays
- * at its execve. Dies if it ends on the way. */
+ * at its execve. Dies if it ends on the way, and (the command killed) when
+ * its entry point already holds a breakpoint instruction (another
+ * recording's uprobe), which would take the stop. */
 void target_run_to_entry(struct target *t);
 
 /* Detaches from the stopped command (nothing if not stopped). */

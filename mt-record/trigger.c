@@ -11,9 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "die.h"
 #include "dwline.h"
 #include "err.h"
@@ -21,6 +24,7 @@
 #include "perf.h"
 #include "proc.h"
 #include "procsyms.h"
+#include "spawn.h"
 #include "symtab.h"
 #include "trigger.h"
 #include "banned.h"
@@ -96,6 +100,83 @@ static int line_addr(const struct target *tgt, const struct mt_symtab *t,
 	return err;
 }
 
+/* A symbol's name in messages and marks: demangled with its parameters
+ * (as mt-symbols lists it), malloced. */
+static char *shown_name(const char *name)
+{
+	char *dm = mt_demangle(name, MT_DEMANGLE_FULL);
+
+	if (!dm && !(dm = strdup(name)))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return dm;
+}
+
+/*
+ * Whether sel looks like FILE:LINE[:COL], not a function's name (which
+ * may hold ':', as C++'s and Rust's do): FILE is a file that exists, or
+ * a source file's name (its last component "NAME.EXT", no blank, '(' nor
+ * "::" in it).
+ */
+static int looks_like_line(const char *sel)
+{
+	char *file, *base, *dot;
+	long line, col;
+	struct stat st;
+	int r;
+
+	if (split_line_sel(sel, &file, &line, &col))
+		return 0;
+	base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	dot = strrchr(base, '.');
+	r = stat(file, &st) == 0 ||
+	    (dot && dot > base && dot[1] && !strpbrk(file, " \t()<>,") &&
+	     !strstr(file, "::"));
+	free(file);
+	return r;
+}
+
+/*
+ * The function of t named sel (demangle.h: as in the file, demangled, or
+ * as perf prints it), not a PLT entry: its index, or t->n when none. A
+ * name as in the file wins; dies (usage) when the other names fit
+ * functions at more than one address (overloads), listing them.
+ */
+static size_t find_function(const struct mt_symtab *t, const char *trigger,
+			    const char *sel)
+{
+	size_t i, found = t->n, n = 0;
+	uint64_t last = 0;
+	char list[1024];
+	int at = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].bind != MT_SYM_PLT && !strcmp(t->v[i].name, sel))
+			return i;
+	for (i = 0; i < t->n; i++) {
+		char *dm;
+
+		if (t->v[i].bind == MT_SYM_PLT || !mt_demangle_is(t->v[i].name, NULL, sel))
+			continue;
+		if (n && t->v[i].addr == last)
+			continue; /* an alias (the table is in address order) */
+		last = t->v[i].addr;
+		if (found == t->n)
+			found = i;
+		dm = shown_name(t->v[i].name);
+		if (n < 4 && at < (int)sizeof(list))
+			at += snprintf(list + at, sizeof(list) - (size_t)at, "%s%s",
+				       n ? "; " : "", dm);
+		free(dm);
+		n++;
+	}
+	if (n > 1)
+		die(MT_EXIT_USAGE, "--trigger %s: %zu functions have that name: %s%s "
+		    "(give the parameters, as mt-symbols --match lists them)",
+		    trigger, n, list, n > 4 ? "; ..." : "");
+	return found;
+}
+
 /* A function named sel in a file the running target maps executable:
  * sets tr's path (malloced), address and name. */
 static int in_libraries(const struct target *tgt, const char *sel, struct trig *tr)
@@ -114,12 +195,12 @@ static int in_libraries(const struct target *tgt, const char *sel, struct trig *
 		    mt_procsyms_load(&ps, k, NULL, 0, 0) < 0)
 			continue;
 		for (i = 0; i < t->n && !found; i++) {
-			if (t->v[i].bind == MT_SYM_PLT || strcmp(t->v[i].name, sel))
+			if (t->v[i].bind == MT_SYM_PLT || !mt_demangle_is(t->v[i].name, NULL, sel))
 				continue;
 			found = 1;
 			tr->addr = t->v[i].addr;
 			tr->path = strdup(f->path);
-			tr->name = strdup(sel);
+			tr->name = shown_name(t->v[i].name);
 			if (!tr->path || !tr->name)
 				die(MT_EXIT_SYSTEM, "out of memory");
 		}
@@ -128,32 +209,78 @@ static int in_libraries(const struct target *tgt, const char *sel, struct trig *
 	return found;
 }
 
-/* Whether the file calls a function named name through its PLT. */
+/* Whether the file calls a function named name (any of its names:
+ * demangle.h) through its PLT. */
 static int calls_through_plt(const struct mt_symtab *t, const char *name)
 {
-	size_t i, n = strlen(name);
+	size_t i, len;
+	int found = 0;
 
-	for (i = 0; i < t->n; i++)
-		if (t->v[i].bind == MT_SYM_PLT && !strncmp(t->v[i].name, name, n) &&
-		    !strcmp(t->v[i].name + n, "@plt"))
-			return 1;
-	return 0;
+	for (i = 0; i < t->n && !found; i++) {
+		const char *plt = t->v[i].name;
+		char *base;
+
+		len = strlen(plt);
+		if (t->v[i].bind != MT_SYM_PLT || len < 4 || strcmp(plt + len - 4, "@plt"))
+			continue;
+		if (!(base = strndup(plt, len - 4)))
+			die(MT_EXIT_SYSTEM, "out of memory");
+		found = mt_demangle_is(base, NULL, name);
+		free(base);
+	}
+	return found;
 }
 
 /* --trigger's kinds of selection: magic-trace's prefixes force one */
 enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
 
-/* A function picked with fzf through mt-symbols --pick: its name. */
+/* In mt-symbols' child: it dies with us; none of our signals blocked or
+ * ignored (fzf, its child, must get them). */
+static void picker_setup(void *arg)
+{
+	const pid_t *parent = arg;
+	sigset_t none;
+
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != *parent)
+		_exit(127); /* we died before the prctl */
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/*
+ * A function picked with fzf through mt-symbols --pick: its name. It
+ * runs in our process group, not one of its own as perf does: fzf is
+ * given the terminal by its runner only when the runner's group has it
+ * (common/spawn.h), and a background group's fzf stops on its first read
+ * of the terminal. Cancelled (mt-symbols exits MT_EXIT_CANCELLED, or is
+ * killed): dies with MT_EXIT_CANCELLED, in one line.
+ */
 static char *pick_function(const struct target *tgt, const char *trigger)
 {
 	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
 	char *file = inode_path(tgt, tgt->exe), line[4096], *tab, *name;
 	char *argv[] = { "mt-symbols", "--pick", file, NULL };
+	struct mt_spawn sp = MT_SPAWN_INIT;
+	pid_t self = getpid();
 	size_t i;
-	ssize_t n = run_output(argv, line, sizeof(line), 0);
+	ssize_t n;
 
+	sp.out = MT_SPAWN_PIPE;
+	sp.name = "mt-symbols";
+	sp.child_setup = picker_setup;
+	sp.child_arg = &self;
+	fflush(NULL);
+	if (mt_spawn_start(&sp, argv))
+		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);
+	n = mt_spawn_read(&sp, line, sizeof(line));
+	mt_spawn_wait(&sp);
 	free(file);
-	if (n <= 0)
+	if ((WIFEXITED(sp.status) && WEXITSTATUS(sp.status) == MT_EXIT_CANCELLED) ||
+	    WIFSIGNALED(sp.status))
+		die(MT_EXIT_CANCELLED, "--trigger %s: no function picked", trigger);
+	if (n <= 0 || !WIFEXITED(sp.status) || WEXITSTATUS(sp.status))
 		die(MT_EXIT_USAGE, "--trigger %s: no function picked", trigger);
 	line[strcspn(line, "\n")] = '\0';
 	tab = line;
@@ -191,6 +318,7 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 	char *picked = NULL;
 	uint64_t v;
 	size_t i = 0;
+	int is_line;
 
 	tr->path = tgt->exe;
 	if (!strncmp(sel, "symbol:", 7)) {
@@ -215,30 +343,30 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 	}
 	read_symbols(tgt, &sf, tgt->exe, 1);
 	if (kind <= SEL_SYMBOL)
-		for (i = 0; i < t->n; i++)
-			if (!strcmp(t->v[i].name, sel) && t->v[i].bind != MT_SYM_PLT)
-				break;
+		i = find_function(t, tr->sel, sel);
+	is_line = kind == SEL_LINE || (kind == SEL_ANY && looks_like_line(sel));
 	if (kind <= SEL_SYMBOL && i < t->n) {
 		tr->addr = t->v[i].addr;
-		tr->name = strdup(t->v[i].name);
-	} else if (kind != SEL_ADDR && kind != SEL_SYMBOL && strchr(sel, ':') &&
-		   line_addr(tgt, t, sel, &v) == 0) {
+		tr->name = shown_name(t->v[i].name);
+	} else if (is_line && line_addr(tgt, t, sel, &v) == 0) {
 		const struct mt_sym *s = mt_symtab_lookup(t, v);
+		char *sn = s ? shown_name(s->name) : NULL;
 
 		tr->addr = v;
 		if (s && v != s->addr) {
-			if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", s->name,
+			if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", sn,
 				     (uint64_t)(v - s->addr), sel) < 0)
 				tr->name = NULL;
 		} else {
-			tr->name = strdup(s ? s->name : sel);
+			tr->name = strdup(s ? sn : sel);
 		}
+		free(sn);
 	} else if (kind != SEL_LINE && kind != SEL_SYMBOL && parse_addr(sel, &v) == 0) {
 		const struct mt_sym *s = mt_symtab_lookup(t, v);
 
 		tr->addr = v;
-		tr->name = strdup(s ? s->name : sel);
-	} else if (kind == SEL_LINE || (kind == SEL_ANY && strchr(sel, ':'))) {
+		tr->name = s ? shown_name(s->name) : strdup(sel);
+	} else if (is_line) {
 		char *file;
 		long line, col;
 
@@ -319,12 +447,13 @@ static uint64_t runtime_addr(const struct trig *tr, const struct target *tgt)
 }
 
 void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct target *tgt,
-		 int mode)
+		 int mode, int every)
 {
 	struct mt_uprobe_opts o = { 0 };
 	int err;
 
 	tg->use_bp = tr->use_bp;
+	tg->every = every;
 	if (tg->use_bp) {
 		uint64_t rt = runtime_addr(tr, tgt);
 
@@ -344,6 +473,7 @@ void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct tar
 	o.ring_bytes = MT_UPROBE_EVENT_BYTES * 64;
 	o.background_close = 1;
 	o.reorder_ms = 2;
+	o.every_hit = every;
 	err = mt_uprobe_init(&tg->tu, &o);
 	if (!err) {
 		char *file = inode_path(tgt, tr->path);
@@ -384,6 +514,8 @@ int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
 		die_up(&tg->tu, r);
 	if (r != MT_UPROBE_TRIGGERED)
 		return 0;
+	if (tg->every)
+		return mt_uprobe_next_hit(&tg->tu, hit);
 	mt_uprobe_trigger(&tg->tu, hit);
 	return 1;
 }
@@ -393,15 +525,29 @@ int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprob
 	if (tg->use_bp)
 		return trigger_wait(tg, 0, mask, hit);
 	mt_uprobe_finish(&tg->tu);
+	if (tg->every)
+		return mt_uprobe_next_hit(&tg->tu, hit);
 	return mt_uprobe_trigger(&tg->tu, hit);
+}
+
+unsigned trigger_dropped(const struct trigger_run *tg)
+{
+	struct mt_uprobe_stats st;
+
+	if (tg->use_bp)
+		return 0;
+	mt_uprobe_stats(&tg->tu, &st);
+	return (unsigned)st.hits_dropped;
 }
 
 void trigger_release(struct trigger_run *tg)
 {
-	if (tg->use_bp)
+	if (tg->use_bp) {
 		mt_hwbp_release(&tg->bp);
-	else
+	} else {
+		mt_uprobe_finish(&tg->tu); /* its probe closed in the background */
 		mt_uprobe_release(&tg->tu);
+	}
 }
 
 void choose_trigger_via(struct trig *tr, enum via via)

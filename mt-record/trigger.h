@@ -44,14 +44,16 @@ struct trig {
 void choose_trigger_via(struct trig *tr, enum via via);
 
 /*
- * Resolves tr->sel in tgt (its exe, pid or child set): a symbol (mangled,
- * as mt-symbols lists it) of the executable, then of the libraries the
+ * Resolves tr->sel in tgt (its exe, pid or child set): a function by any
+ * of its names (demangle.h: mt_demangle_is(); a perf name that overloads
+ * share dies, usage, listing them) of the executable, then of the libraries the
  * process maps (not a command's: those come later, tr->in_lib, when it
- * calls the function through its PLT); a source line FILE:LINE[:COL]; an
+ * calls the function through its PLT); a source line FILE:LINE[:COL]
+ * (when FILE exists or is a source file's name, NAME.EXT); an
  * address (a file address, as mt-symbols lists it); '.' (the stop
  * indicator); '?' (fzf through mt-symbols --pick). The prefixes symbol:,
  * line: and addr: force one kind, as in magic-trace. Sets tr's path,
- * name and addr; dies (usage, data) naming the selection when nothing
+ * name (demangled with its parameters) and addr; dies (usage, data) naming the selection when nothing
  * matches.
  */
 void resolve_trigger(struct trig *tr, const struct target *tgt);
@@ -68,25 +70,33 @@ struct trigger_run {
 	struct mt_uprobe tu;
 	struct mt_hwbp bp;
 	int use_bp;     /* bp, not tu: tr->use_bp when armed */
+	int every;      /* every hit, not only the first */
 };
 
 /*
  * Arms tr on tgt->pid: breakpoints at its address in the process now
  * (through its file's load bias), or a trigger uprobe attached in mode
- * (MT_UPROBE_EXEC or MT_UPROBE_PROCESS); warns "trigger armed". Dies
- * (system, data) when it cannot.
+ * (MT_UPROBE_EXEC or MT_UPROBE_PROCESS); warns "trigger armed". every:
+ * it stays armed and trigger_wait() reports every hit, one at a time in
+ * time order (--repeat); otherwise the first only. Dies (system, data)
+ * when it cannot.
  */
 void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct target *tgt,
-		 int mode);
+		 int mode, int every);
 
 /* Waits up to timeout_ms (signals in mask let it return early) for the
- * trigger: 1 with *hit set when it fired, else 0. */
+ * trigger: 1 with *hit set when it fired (every: the next hit not yet
+ * reported), else 0. */
 int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
 		 struct mt_uprobe_hit *hit);
 
 /* After the recording: whether the trigger fired just before it ended
- * (1, *hit set). */
+ * (1, *hit set; every: the next hit not yet reported, one a call). */
 int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprobe_hit *hit);
+
+/* Hits that came too fast to be reported (every, a uprobe's queue full):
+ * the count so far. */
+unsigned trigger_dropped(const struct trigger_run *tg);
 
 /* Disarms tg and frees what it holds. */
 void trigger_release(struct trigger_run *tg);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "demangle.h"
 #include "err.h"
 #include "procsyms.h"
 #include "uprobe.h"
@@ -118,6 +119,36 @@ const struct mt_sym *uprobe_file_lookup(struct mt_uprobe_file *f,
 		c->valid = 1;
 	}
 	return c->sym;
+}
+
+int uprobe_file_name(struct mt_uprobe_file *f, const struct mt_sym *s,
+		     const char **name)
+{
+	size_t i = (size_t)(s - f->sym.t.v);
+	char *dm;
+
+	if (!f->shown && !(f->shown = calloc(f->sym.t.n, sizeof(*f->shown))))
+		return MT_ENOMEM;
+	if (!f->shown[i]) {
+		dm = mt_demangle(s->name, MT_DEMANGLE_PERF);
+		f->shown[i] = dm ? dm : s->name;
+	}
+	*name = f->shown[i];
+	return 0;
+}
+
+void uprobe_file_release(struct mt_uprobe_file *f)
+{
+	size_t i;
+
+	for (i = 0; f->shown && i < f->sym.t.n; i++)
+		if (f->shown[i] != f->sym.t.v[i].name)
+			free(f->shown[i]);
+	free(f->shown);
+	free(f->path);
+	free(f->source);
+	mt_symfile_release(&f->sym);
+	free(f->cache);
 }
 
 /* ---- probes ---- */
@@ -284,8 +315,10 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 	p->addr = addr;
 	p->offset = off;
 	p->sym = strdup(name);
+	p->shown = mt_demangle(name, MT_DEMANGLE_PERF);
 	if (!p->sym || name_probe(u, p)) {
 		free(p->sym);
+		free(p->shown);
 		free(p->event);
 		free(p->ret_event);
 		return MT_ENOMEM;

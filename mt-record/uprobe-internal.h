@@ -56,6 +56,10 @@ struct mt_uprobe_file {
 	int go;          /* a Go program */
 	struct mt_symfile sym;  /* its symbols, with its debug file's */
 	struct symcache *cache;
+	char **shown;    /* the names printed, by index in sym.t, demangled
+			  * as perf prints them once needed: NULL not yet,
+			  * the symbol's own name when not mangled, else
+			  * malloced (uprobe_file_name()) */
 };
 
 struct mt_uprobe_probe {
@@ -63,6 +67,7 @@ struct mt_uprobe_probe {
 	unsigned flags;
 	uint64_t addr, offset;
 	char *sym;
+	char *shown;     /* sym demangled as perf prints it, or NULL */
 	char *event;     /* "probe_outer:work" */
 	char *ret_event; /* "probe_outer:work__return", or NULL */
 };
@@ -168,6 +173,14 @@ int uprobe_is_deleted(const char *name, size_t len);
 int uprobe_file_load(struct mt_uprobe *u, uint32_t idx);
 
 /* The symbol at file address vaddr of a loaded file (cached), or NULL. */
+/* The name printed for s, a symbol of f's table: demangled as perf
+ * prints it (demangle.h), kept; 0, or MT_ENOMEM. */
+int uprobe_file_name(struct mt_uprobe_file *f, const struct mt_sym *s,
+		     const char **name);
+
+/* Frees what a file holds. */
+void uprobe_file_release(struct mt_uprobe_file *f);
+
 const struct mt_sym *uprobe_file_lookup(struct mt_uprobe_file *f,
 					uint64_t vaddr);
 

@@ -169,6 +169,7 @@ static int map_add(struct mt_uprobe *u, uint32_t pid, uint64_t start,
 		   uint64_t len, uint64_t pgoff, const char *path,
 		   size_t pathlen, uint64_t time)
 {
+	size_t known = u->nfiles;
 	struct mt_uprobe_proc *pr = proc_get(u, pid);
 	struct map *m;
 	uint32_t fi;
@@ -183,6 +184,11 @@ static int map_add(struct mt_uprobe *u, uint32_t pid, uint64_t start,
 	m->from = time;
 	m->to = UINT64_MAX;
 	m->file = fi;
+	/* a file first mapped after a running process's attach (a file's
+	 * name starts with '/'; anonymous code is "//anon") */
+	if (fi >= known && u->attach_files && !u->late_file && pathlen && path[0] == '/' &&
+	    !(pathlen >= 6 && !memcmp(path, "//anon", 6)))
+		u->late_file = (size_t)fi + 1;
 	return 0;
 }
 

@@ -248,6 +248,23 @@ static int keep(struct mt_uprobe *u, const struct ev *e)
 	return 0;
 }
 
+/* opts.every_hit: e, a call of the trigger, queued as a hit. */
+static void queue_hit(struct mt_uprobe *u, const struct ev *e)
+{
+	struct mt_uprobe_hit *h;
+
+	if (u->hitq_len == MT_UPROBE_HIT_QUEUE) {
+		u->st.hits_dropped++;
+		u->warnings |= MT_UPROBE_W_HITS;
+		return;
+	}
+	h = &u->hitq[(u->hitq_start + u->hitq_len++) % MT_UPROBE_HIT_QUEUE];
+	h->time = e->time;
+	h->pid = e->pid;
+	h->tid = e->tid;
+	h->cpu = (uint32_t)u->rings[e->ring].cpu;
+}
+
 /*
  * One event, in time order. Return probes nest at most 64 deep per thread
  * (the kernel's MAX_URETPROBE_DEPTH): deeper calls get no return event, so
@@ -305,7 +322,10 @@ static int process(struct mt_uprobe *u, struct mt_uprobe_staged *s)
 		}
 	}
 	if (e->kind == K_ENTRY && (int)e->probe == u->trigger_probe &&
-	    !u->triggered) {
+	    u->opts.every_hit) {
+		queue_hit(u, e);
+	} else if (e->kind == K_ENTRY && (int)e->probe == u->trigger_probe &&
+		   !u->triggered) {
 		u->triggered = 1;
 		u->hit.time = e->time;
 		u->hit.pid = e->pid;

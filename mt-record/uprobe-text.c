@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "buf.h"
 #include "err.h"
@@ -16,6 +17,12 @@
 
 #define EMIT_CHUNK 65536
 
+/* A probe's function as perf prints it. */
+static const char *probe_name(const struct mt_uprobe_probe *p)
+{
+	return p->shown ? p->shown : p->sym;
+}
+
 /* "SYM+0xOFF (DSO)" for ip in process pid at time. */
 static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 		     uint64_t ip, uint64_t time, const struct mt_uprobe_probe *hint)
@@ -25,9 +32,11 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 	struct mt_uprobe_file *f;
 	uint64_t bias, v;
 
+	const char *name;
+
 	if (!m) {
 		if (hint) /* an entry: the probe says what is there */
-			return uprobe_appendf(b, " %s+0x0 (%s)", hint->sym,
+			return uprobe_appendf(b, " %s+0x0 (%s)", probe_name(hint),
 					      u->files[hint->file].path);
 		return uprobe_appendf(b, " [unknown] ([unknown])");
 	}
@@ -36,13 +45,15 @@ static int symbolize(struct mt_uprobe *u, struct mt_buf *b, uint32_t pid,
 	    mt_symtab_bias(&f->sym.t, m->start, m->pgoff, &bias) == 0) {
 		v = ip - bias;
 		s = uprobe_file_lookup(f, v);
+		if (s && uprobe_file_name(f, s, &name))
+			return MT_ENOMEM;
 		if (s)
-			return uprobe_appendf(b, " %s+0x%llx (%s)", s->name,
+			return uprobe_appendf(b, " %s+0x%llx (%s)", name,
 					      (unsigned long long)(v - s->addr),
 					      f->path);
 	}
 	if (hint && hint->file == m->file)
-		return uprobe_appendf(b, " %s+0x0 (%s)", hint->sym, f->path);
+		return uprobe_appendf(b, " %s+0x0 (%s)", probe_name(hint), f->path);
 	return uprobe_appendf(b, " [unknown] (%s)", f->path);
 }
 
@@ -98,18 +109,16 @@ static const struct ev *ring_at(const struct mt_uprobe_ring *r, size_t i)
 	return &r->v[(r->start + i) % (r->len ? r->len : 1)];
 }
 
-int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
-		   int (*emit)(void *arg, const char *text, size_t len),
-		   void *arg)
+/* The kept events after after and up to until, as lines to emit. */
+static int dump_kept(struct mt_uprobe *u, uint64_t after, uint64_t until,
+		     int (*emit)(void *arg, const char *text, size_t len),
+		     void *arg)
 {
 	struct mt_buf b = MT_BUF_INIT;
 	size_t *pos, i;
 	uint64_t from = 0;
-	int err, lines = 0;
+	int err = 0, lines = 0;
 
-	err = mt_uprobe_finish(u);
-	if (err)
-		return err;
 	pos = calloc(u->nrings + 1, sizeof(*pos));
 	if (!pos)
 		return MT_ENOMEM;
@@ -125,7 +134,8 @@ int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
 			const struct mt_uprobe_ring *r = &u->rings[i];
 			const struct ev *e;
 
-			while (pos[i] < r->len && ring_at(r, pos[i])->time < from)
+			while (pos[i] < r->len && (ring_at(r, pos[i])->time < from ||
+						   (after && ring_at(r, pos[i])->time <= after)))
 				pos[i]++;
 			if (pos[i] >= r->len)
 				continue;
@@ -156,4 +166,38 @@ int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
 	mt_buf_release(&b);
 	free(pos);
 	return err ? err : lines;
+}
+
+int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
+		   int (*emit)(void *arg, const char *text, size_t len),
+		   void *arg)
+{
+	int err = mt_uprobe_finish(u);
+
+	return err ? err : dump_kept(u, 0, until, emit, arg);
+}
+
+int mt_uprobe_snapshot(struct mt_uprobe *u, uint64_t after, uint64_t until,
+		       int (*emit)(void *arg, const char *text, size_t len),
+		       void *arg)
+{
+	/* events up to until are taken once older than the reorder
+	 * window: wait that out, then read */
+	uint64_t ready = until + (uint64_t)u->opts.reorder_ms * 1000000u + 1000000u;
+	int err;
+
+	if (u->state != ST_ATTACHED)
+		return dump_kept(u, after, until, emit, arg);
+	for (;;) {
+		uint64_t now = uprobe_now_ns();
+		struct timespec ts;
+
+		if (now >= ready)
+			break;
+		ts.tv_sec = (time_t)((ready - now) / 1000000000u);
+		ts.tv_nsec = (long)((ready - now) % 1000000000u);
+		nanosleep(&ts, NULL);
+	}
+	err = uprobe_drain(u, 0);
+	return err ? err : dump_kept(u, after, until, emit, arg);
 }

@@ -38,6 +38,7 @@ static const char *const warning_texts[] = {
 	"(the kernel reports no return for them)",
 	"events were lost: the kernel ring was full",
 	"events became visible late and were taken out of time order",
+	"trigger hits came faster than they were taken: some were dropped",
 };
 
 /* ---- small helpers of the engine's files ---- */
@@ -185,15 +186,12 @@ void mt_uprobe_release(struct mt_uprobe *u)
 	/* a zeroed engine has pidfd 0 but never attached */
 	if (u->state != ST_ADDING && u->pidfd >= 0)
 		close(u->pidfd);
-	for (i = 0; i < u->nfiles; i++) {
-		free(u->files[i].path);
-		free(u->files[i].source);
-		mt_symfile_release(&u->files[i].sym);
-		free(u->files[i].cache);
-	}
+	for (i = 0; i < u->nfiles; i++)
+		uprobe_file_release(&u->files[i]);
 	free(u->files);
 	for (i = 0; i < u->nprobes; i++) {
 		free(u->probes[i].sym);
+		free(u->probes[i].shown);
 		free(u->probes[i].event);
 		free(u->probes[i].ret_event);
 	}
@@ -251,6 +249,7 @@ int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode)
 		err = uprobe_enable(u, PEV_SIDE);
 	if (!err && mode == MT_UPROBE_PROCESS) {
 		err = uprobe_read_proc_maps(u, pid);
+		u->attach_files = u->nfiles; /* mappings after: mt_uprobe_late_file() */
 		if (!err)
 			err = uprobe_read_proc_threads(u, pid);
 	}
@@ -307,7 +306,8 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 
 	if (u->state != ST_ATTACHED) {
 		if (u->state == ST_FINISHED)
-			return u->triggered ? MT_UPROBE_TRIGGERED : MT_UPROBE_EXITED;
+			return u->triggered || u->hitq_len ? MT_UPROBE_TRIGGERED :
+			       MT_UPROBE_EXITED;
 		uprobe_what(u, "waiting before attach");
 		return MT_EINVAL;
 	}
@@ -337,7 +337,7 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 		err = uprobe_drain(u, 0);
 		if (err)
 			break;
-		if (u->triggered) {
+		if (u->triggered || u->hitq_len) {
 			ret = MT_UPROBE_TRIGGERED;
 			break;
 		}
@@ -363,7 +363,8 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 		got = ppoll(pf, n, &ts, sigmask);
 		if (got < 0 && errno == EINTR) {
 			err = uprobe_drain(u, 0);
-			ret = u->triggered ? MT_UPROBE_TRIGGERED : MT_UPROBE_SIGNAL;
+			ret = u->triggered || u->hitq_len ? MT_UPROBE_TRIGGERED :
+			      MT_UPROBE_SIGNAL;
 			break;
 		}
 		if (got < 0) {
@@ -373,7 +374,7 @@ int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms, const sigset_t *sigmask)
 		}
 	}
 	free(pf);
-	if (!err && ret == MT_UPROBE_EXITED && u->triggered)
+	if (!err && ret == MT_UPROBE_EXITED && (u->triggered || u->hitq_len))
 		ret = MT_UPROBE_TRIGGERED;
 	return err ? err : ret;
 }
@@ -384,6 +385,16 @@ int mt_uprobe_trigger(const struct mt_uprobe *u, struct mt_uprobe_hit *hit)
 		return 0;
 	if (hit)
 		*hit = u->hit;
+	return 1;
+}
+
+int mt_uprobe_next_hit(struct mt_uprobe *u, struct mt_uprobe_hit *hit)
+{
+	if (!u->hitq_len)
+		return 0;
+	*hit = u->hitq[u->hitq_start];
+	u->hitq_start = (u->hitq_start + 1) % MT_UPROBE_HIT_QUEUE;
+	u->hitq_len--;
 	return 1;
 }
 
@@ -408,6 +419,11 @@ int mt_uprobe_finish(struct mt_uprobe *u)
 unsigned mt_uprobe_warnings(const struct mt_uprobe *u)
 {
 	return u->warnings;
+}
+
+const char *mt_uprobe_late_file(const struct mt_uprobe *u)
+{
+	return u->late_file ? u->files[u->late_file - 1].path : NULL;
 }
 
 const char *mt_uprobe_warning_text(unsigned bit)

@@ -81,7 +81,11 @@
  * from the process's mappings (kept from PERF_RECORD_MMAP2 events and
  * /proc/PID/maps) and the files' symbols, or those of their separate
  * debug files when they have no .symtab, as perf does: "SYM+0xOFF (DSO)",
- * "[unknown] (DSO)" or "[unknown] ([unknown])" (names are not demangled).
+ * "[unknown] (DSO)" or "[unknown] ([unknown])", SYM demangled as perf
+ * prints it (common/demangle.h, MT_DEMANGLE_PERF: app::Server::lookup
+ * for _ZN3app6Server6lookupEm, r::handle for _ZN1r6handle17h...E), so
+ * that the uprobe and sample backends name a function alike. Event names
+ * are made from the symbol as in the file (mangled).
  * comm is the thread's name at the event's time (PERF_RECORD_COMM,
  * inherited at thread creation, /proc), ":TID" when unknown.
  *
@@ -143,7 +147,15 @@ struct mt_uprobe_opts {
 	 * map the files pay for them) until it is done. Without it, finish
 	 * closes them itself. */
 	int background_close;
+	/* Every call of the TRIGGER probe is a hit, not only the first:
+	 * hits are queued (MT_UPROBE_HIT_QUEUE at most; later ones are
+	 * dropped, MT_UPROBE_W_HITS) for mt_uprobe_next_hit(), and the
+	 * events after a hit are kept. */
+	int every_hit;
 };
+
+/* The hits opts.every_hit queues until mt_uprobe_next_hit() takes them. */
+#define MT_UPROBE_HIT_QUEUE 64
 
 /*
  * mt_uprobe_add() flags. The trigger is the first call of the TRIGGER
@@ -185,7 +197,10 @@ enum {
 	MT_UPROBE_W_LOST = 4,
 	/* Events became visible later than opts.reorder_ms after their time
 	 * and were taken out of order. */
-	MT_UPROBE_W_LATE = 8
+	MT_UPROBE_W_LATE = 8,
+	/* opts.every_hit: trigger hits came faster than they were taken;
+	 * those beyond MT_UPROBE_HIT_QUEUE were dropped. */
+	MT_UPROBE_W_HITS = 16
 };
 
 /* Where and when the trigger fired. */
@@ -203,6 +218,7 @@ struct mt_uprobe_stats {
 	uint64_t deep;        /* calls left out beyond the nesting limit */
 	uint64_t late;        /* events taken out of time order */
 	uint64_t after_trigger; /* events after the trigger, dropped */
+	uint64_t hits_dropped;  /* opts.every_hit: hits beyond the queue */
 	uint64_t foreign;     /* events of other processes, dropped */
 	uint64_t threads;     /* threads seen */
 	size_t probes;        /* functions probed */
@@ -242,6 +258,10 @@ struct mt_uprobe {
 	size_t nrings;
 	size_t page_size;
 
+	size_t attach_files;      /* files known at a MT_UPROBE_PROCESS attach
+				   * (0 in MT_UPROBE_EXEC mode) */
+	size_t late_file;         /* index + 1 of the first mapped since, or 0 */
+
 	pid_t pid;                /* the target */
 	uint32_t *pids;           /* its processes (the target, children) */
 	size_t npids, cappids;
@@ -263,6 +283,8 @@ struct mt_uprobe {
 
 	int triggered;
 	struct mt_uprobe_hit hit;
+	struct mt_uprobe_hit hitq[MT_UPROBE_HIT_QUEUE]; /* opts.every_hit */
+	unsigned hitq_start, hitq_len;
 	struct mt_uprobe_stats st;
 };
 
@@ -341,21 +363,26 @@ int mt_uprobe_attach(struct mt_uprobe *u, pid_t pid, int mode);
  * and none is missed. Returns
  *   MT_UPROBE_TRIGGERED  the trigger fired (now or earlier):
  *                        mt_uprobe_trigger() tells where; events after
- *                        it are no longer kept
+ *                        it are no longer kept (opts.every_hit: a hit
+ *                        is queued, mt_uprobe_next_hit() takes it)
  *   MT_UPROBE_EXITED     the target process has ended (its events are
  *                        all taken; processes it forked are not waited
  *                        for)
  *   MT_UPROBE_SIGNAL     a signal handler ran
  *   MT_UPROBE_TIMEOUT    nothing of the above in time
  * or MT_EINVAL (not attached), MT_ENOMEM, MT_EIO (poll failed). After
- * mt_uprobe_finish() it returns MT_UPROBE_TRIGGERED if the trigger fired,
- * else MT_UPROBE_EXITED.
+ * mt_uprobe_finish() it returns MT_UPROBE_TRIGGERED if the trigger fired
+ * (opts.every_hit: while a hit is queued), else MT_UPROBE_EXITED.
  */
 int mt_uprobe_wait(struct mt_uprobe *u, int timeout_ms,
 		   const sigset_t *sigmask);
 
 /* 1 and *hit filled if the trigger has fired, else 0. */
 int mt_uprobe_trigger(const struct mt_uprobe *u, struct mt_uprobe_hit *hit);
+
+/* opts.every_hit: 1 and *hit set to the oldest queued hit, which is
+ * taken off the queue; 0 when none is queued. */
+int mt_uprobe_next_hit(struct mt_uprobe *u, struct mt_uprobe_hit *hit);
 
 /*
  * Stop recording: read what is left in the rings, then close every perf
@@ -378,6 +405,29 @@ int mt_uprobe_finish(struct mt_uprobe *u);
 int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
 		   int (*emit)(void *arg, const char *text, size_t len),
 		   void *arg);
+
+/*
+ * The first file that one of the target's processes mapped executable
+ * after an MT_UPROBE_PROCESS attach and that was not mapped then (a
+ * library it dlopen()ed, a program a child exec()ed), as the mappings
+ * name it: its functions could not be probed. NULL when none so far, and
+ * always after an MT_UPROBE_EXEC attach (every mapping comes after it).
+ */
+const char *mt_uprobe_late_file(const struct mt_uprobe *u);
+
+/*
+ * The snapshot as it stands, while recording (attached) or after finish:
+ * the kept events later than after (0: all) and up to until, written as
+ * mt_uprobe_dump() does. While attached, the recording goes on: the rings
+ * are first read until every event up to until (a CLOCK_MONOTONIC time in
+ * the past, as a trigger hit's) is taken in time order, which may wait
+ * opts.reorder_ms; no event is read while the lines are written (a long
+ * snapshot may make the kernel rings lose events: MT_UPROBE_W_LOST).
+ * Returns the number of lines, or emit's error, MT_ENOMEM, MT_EIO.
+ */
+int mt_uprobe_snapshot(struct mt_uprobe *u, uint64_t after, uint64_t until,
+		       int (*emit)(void *arg, const char *text, size_t len),
+		       void *arg);
 
 /* MT_UPROBE_W_* bits of what happened so far. */
 unsigned mt_uprobe_warnings(const struct mt_uprobe *u);

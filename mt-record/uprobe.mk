@@ -10,7 +10,7 @@ $(BUILD)/tests/uprobe-rec: tests/helpers-uprobe/uprobe-rec.c $(UPROBE_OBJ) \
 		mt-record/uprobe.h mt-record/functions.h $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Imt-record $(ALL_LDFLAGS) -o $@ $< $(UPROBE_OBJ) \
-		$(TOOL_LIB) $(LIB) -lelf -lz -lpcre2-8
+		$(TOOL_LIB) $(LIB) -lelf -lz -lpcre2-8 -liberty
 
 # traced programs: real calls (no inlining), no sanitizer
 $(BUILD)/tests/progs/outer: tests/progs/outer.c common/banned.h

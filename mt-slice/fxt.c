@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "die.h"
 #include "err.h"
+#include "extsort.h"
 #include "fxtread.h"
 #include "fxtwrite.h"
 #include "gzin.h"
@@ -132,14 +133,6 @@ static void out_bytes(const void *p, size_t n)
 	}
 	memcpy(obuf + olen, p, n);
 	olen += n;
-}
-
-static void buf_add(struct mt_buf *b, const void *p, size_t n)
-{
-	if (!n)
-		return;
-	if (mt_buf_add(b, p, n))
-		die(MT_EXIT_SYSTEM, "out of memory");
 }
 
 /* ---- rewriting event records (common/fxtwrite.h) ---- */
@@ -326,6 +319,38 @@ static int slice_event(const struct mt_fxt_event *ev, int64_t ts, int64_t end)
 	}
 }
 
+/*
+ * A slice that was open before it was begun here, so no call of its
+ * function: flagged "inferred start" or "clipped start" (mt-fxt,
+ * mt-slice), or with magic-trace's string argument inferred_start_time
+ * "true".
+ */
+static int str_is(const struct mt_fxt_str *s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return s->p && s->len == n && !memcmp(s->p, lit, n);
+}
+
+static int not_a_call(const struct mt_fxt_event *ev)
+{
+	unsigned i;
+
+	for (i = 0; i < ev->nargs; i++) {
+		const struct mt_fxt_arg *a = &ev->args[i];
+
+		if (a->type == MT_FXT_ARG_BOOL && a->u &&
+		    (str_is(&a->name, "inferred start") ||
+		     str_is(&a->name, "clipped start")))
+			return 1;
+		if (a->type == MT_FXT_ARG_STRING &&
+		    str_is(&a->name, "inferred_start_time") &&
+		    str_is(&a->s, "true"))
+			return 1;
+	}
+	return 0;
+}
+
 static void fx_collect(const struct slice *sl, const struct mt_fxt_event *ev,
 		       int64_t ts, int64_t end)
 {
@@ -338,6 +363,9 @@ static void fx_collect(const struct slice *sl, const struct mt_fxt_event *ev,
 	if ((ev->type == MT_FXT_EV_BEGIN || (ev->type == MT_FXT_EV_COMPLETE &&
 	     end >= ts)) && ts < fx_min_start)
 		fx_min_start = ts;
+	if (sl->have_between && (ev->type == MT_FXT_EV_BEGIN ||
+	    (ev->type == MT_FXT_EV_COMPLETE && end >= ts)) && !not_a_call(ev))
+		between_hit(sl, ev->name.p, ev->name.len, (uint64_t)ts);
 	if (!thread_kept(sl, (uint32_t)ev->thread.pid,
 			 (uint32_t)ev->thread.tid) ||
 	    !slice_event(ev, ts, end))
@@ -364,18 +392,22 @@ static void emit_out(void)
  * open at the window's start (and the events at that very time).
  */
 struct fheld {
+	uint64_t from; /* the window's or region's start they stand at */
 	uint32_t pid, tid;
 	uint64_t key, seq;
-	struct mt_buf rec;
+	uint64_t off, len; /* the record in fheld_f */
 };
 
-static struct fheld *fheld;
-static size_t nfheld, fheldcap;
+static struct mt_extsort fheld;
+static FILE *fheld_f;
+static uint64_t nfheld, fheld_end;
 
 static int by_input_order(const void *a, const void *b)
 {
 	const struct fheld *x = a, *y = b;
 
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	if (x->tid != y->tid)
@@ -385,29 +417,50 @@ static int by_input_order(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Hold tmp_out, which Perfetto met at (key, seq) in the input. */
-static void fhold(const struct mt_fxt_event *ev, uint64_t key, uint64_t seq)
+static void fheld_check(int err)
 {
-	struct fheld *h;
+	if (err)
+		die_mt(err, "sorting events in a temporary file");
+}
 
-	grow_or_die(&fheld, &fheldcap, nfheld, sizeof(*fheld));
-	h = &fheld[nfheld++];
-	h->pid = (uint32_t)ev->thread.pid;
-	h->tid = (uint32_t)ev->thread.tid;
-	h->key = key;
-	h->seq = seq;
-	mt_buf_init(&h->rec);
-	buf_add(&h->rec, tmp_out.p, tmp_out.len);
+/*
+ * Hold tmp_out, which Perfetto met at (key, seq) in the input, to be
+ * written at from's place among the held ones. The records go to a
+ * temporary file and their keys to a sort on disk: memory stays bounded,
+ * whatever the number of regions of --between.
+ */
+static void fhold(const struct mt_fxt_event *ev, uint64_t from, uint64_t key,
+		  uint64_t seq)
+{
+	struct fheld h;
+
+	if (!nfheld) {
+		fheld_check(mt_extsort_init(&fheld, sizeof(h), by_input_order,
+					    1u << 12, 32));
+		fheld_f = tmp_open();
+	}
+	memset(&h, 0, sizeof(h));
+	h.from = from;
+	h.pid = (uint32_t)ev->thread.pid;
+	h.tid = (uint32_t)ev->thread.tid;
+	h.key = key;
+	h.seq = seq;
+	h.off = fheld_end;
+	h.len = tmp_out.len;
+	tmp_io(1, fheld_f, tmp_out.p, tmp_out.len, fheld_end);
+	fheld_end += tmp_out.len;
+	nfheld++;
+	fheld_check(mt_extsort_add(&fheld, &h));
 }
 
 /* Hold an event as it is, its strings and thread inline. */
 static void fhold_as_is(const struct slice *sl, const struct mt_fxt_record *rec,
-			uint64_t key, uint64_t seq)
+			uint64_t from, uint64_t key, uint64_t seq)
 {
 	static const struct flags none;
 
 	again_inline(sl, rec, rec->u.event.ts, rec->u.event.end_ts, &none);
-	fhold(&rec->u.event, key, seq);
+	fhold(&rec->u.event, from, key, seq);
 }
 
 /* begins never ended, kept: an end at the window's end on their thread */
@@ -426,12 +479,14 @@ static void close_later(const struct mt_fxt_record *rec)
 	fcloses[nfcloses++].tps = rec->provider->ticks_per_second;
 }
 
-static void close_at_end(const struct slice *sl, const struct fclose *c)
+/* An end flagged "clipped end" on thread (pid, tid) at ns, now. */
+static void close_at(const struct slice *sl, uint64_t pid, uint64_t tid,
+		     uint64_t tps, uint64_t ns)
 {
 	struct flags f = { .n = 0 };
 	struct mt_fxtw_event e = {
-		.thread = { 0, c->pid, c->tid },
-		.ts = to_ticks(sl->win_to, c->tps),
+		.thread = { 0, pid, tid },
+		.ts = to_ticks(ns, tps),
 		.args = f.a,
 	};
 
@@ -465,7 +520,7 @@ static void fxt_complete(const struct slice *sl,
 	if (cs == sl->win_from && sl->have_from) {
 		again_inline(sl, rec, cs == s ? ev->ts : to_ticks(cs, tps),
 			     ce == e ? ev->end_ts : to_ticks(ce, tps), &f);
-		fhold(ev, s, seq);
+		fhold(ev, sl->win_from, s, seq);
 		return;
 	}
 	if (!f.n) {
@@ -489,10 +544,10 @@ static void fxt_begin(const struct slice *sl, const struct mt_fxt_record *rec,
 		again_inline(sl, rec,
 			     to_ticks(sl->win_from, rec->provider->ticks_per_second),
 			     0, &f);
-		fhold(ev, ts, seq);
+		fhold(ev, sl->win_from, ts, seq);
 		nf_clipped++;
 	} else if (sl->have_from && ts == sl->win_from) {
-		fhold_as_is(sl, rec, ts, seq);
+		fhold_as_is(sl, rec, sl->win_from, ts, seq);
 	} else {
 		out_bytes(rec->raw, rec->size);
 		nf_kept++;
@@ -512,11 +567,100 @@ static void fxt_end(const struct slice *sl, const struct mt_fxt_record *rec,
 		emit_out();
 		nf_clipped++;
 	} else if (sl->have_from && ts == sl->win_from) {
-		fhold_as_is(sl, rec, ts, seq);
+		fhold_as_is(sl, rec, sl->win_from, ts, seq);
 	} else {
 		out_bytes(rec->raw, rec->size);
 		nf_kept++;
 	}
+}
+
+/* ---- --between: slices cut to the regions ---- */
+
+/*
+ * A complete event kept: its piece in each region it meets, clipped and
+ * flagged; a piece at a region's start is held (as at a window's start).
+ */
+static void between_complete(const struct slice *sl,
+			     const struct mt_fxt_record *rec, uint64_t s,
+			     uint64_t e, uint64_t seq)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	uint64_t tps = rec->provider->ticks_per_second;
+	uint64_t i = between_first(s), from, to;
+
+	while (between_piece(s, e, &i, &from, &to)) {
+		uint64_t cs = s, ce = e;
+		struct flags f = { .n = 0 };
+
+		if (s < from) {
+			cs = from;
+			add_flag(&f, "clipped start");
+		}
+		if (e > to) {
+			ce = to;
+			add_flag(&f, "clipped end");
+		}
+		if (f.n)
+			nf_clipped++;
+		if (cs == from) {
+			again_inline(sl, rec, cs == s ? ev->ts : to_ticks(cs, tps),
+				     ce == e ? ev->end_ts : to_ticks(ce, tps), &f);
+			fhold(ev, from, s, seq);
+		} else if (!f.n) {
+			out_bytes(rec->raw, rec->size);
+			nf_kept++;
+		} else {
+			again_as_is(sl, rec, cs == s ? ev->ts : to_ticks(cs, tps),
+				    ce == e ? ev->end_ts : to_ticks(ce, tps), &f);
+			emit_out();
+		}
+	}
+}
+
+/*
+ * A begin kept, whose slice ends at e (MT_NONE64: never): a begin in each
+ * region the slice meets (moved to the region's start and flagged, held,
+ * when it began before), and an end flagged at the end of each region it
+ * outlives, written now; the end of its last piece, if the slice's own, is
+ * its end event's (replay.c keeps it then).
+ */
+static void between_begin(const struct slice *sl,
+			  const struct mt_fxt_record *rec, uint64_t s,
+			  uint64_t e, uint64_t seq)
+{
+	const struct mt_fxt_event *ev = &rec->u.event;
+	uint64_t tps = rec->provider->ticks_per_second;
+	uint64_t i = between_first(s), from, to;
+
+	while (between_piece(s, e, &i, &from, &to)) {
+		struct flags f = { .n = 0 };
+
+		if (s < from) {
+			add_flag(&f, "clipped start");
+			again_inline(sl, rec, to_ticks(from, tps), 0, &f);
+			fhold(ev, from, s, seq);
+			nf_clipped++;
+		} else if (s == from) {
+			fhold_as_is(sl, rec, from, s, seq);
+		} else {
+			out_bytes(rec->raw, rec->size);
+			nf_kept++;
+		}
+		if (e == MT_NONE64 || e > to)
+			close_at(sl, ev->thread.pid, ev->thread.tid, tps, to);
+	}
+}
+
+/* An end or an instant kept: held if it stands at a region's start. */
+static void between_at(const struct slice *sl, const struct mt_fxt_record *rec,
+		       uint64_t ts, uint64_t seq)
+{
+	if (between_is_from(ts)) {
+		fhold_as_is(sl, rec, ts, ts, seq);
+		return;
+	}
+	out_bytes(rec->raw, rec->size);
+	nf_kept++;
 }
 
 static void fxt_event(const struct slice *sl,
@@ -547,6 +691,19 @@ static void fxt_event(const struct slice *sl,
 		}
 		return;
 	}
+	if (sl->have_between) {
+		uint64_t e;
+
+		if (replay_next_end(&seq, &e) == D_DROP)
+			return;
+		if (ev->type == MT_FXT_EV_COMPLETE)
+			between_complete(sl, rec, (uint64_t)ts, (uint64_t)end, seq);
+		else if (ev->type == MT_FXT_EV_BEGIN)
+			between_begin(sl, rec, (uint64_t)ts, e, seq);
+		else
+			between_at(sl, rec, (uint64_t)ts, seq);
+		return;
+	}
 	d = replay_next(&seq);
 	if (d == D_DROP)
 		return;
@@ -564,7 +721,7 @@ static void fxt_event(const struct slice *sl,
 		return;
 	default:
 		if (sl->have_from && (uint64_t)ts == sl->win_from) {
-			fhold_as_is(sl, rec, (uint64_t)ts, seq);
+			fhold_as_is(sl, rec, sl->win_from, (uint64_t)ts, seq);
 			return;
 		}
 		out_bytes(rec->raw, rec->size);
@@ -575,17 +732,27 @@ static void fxt_event(const struct slice *sl,
 
 static void fxt_finish(const struct slice *sl)
 {
+	static unsigned char rbuf[MT_FXT_MAX_WORDS * 8];
+	const void *p;
 	size_t i;
+	int got;
 
-	if (nfheld)
-		qsort(fheld, nfheld, sizeof(*fheld), by_input_order);
-	for (i = 0; i < nfheld; i++) {
-		out_bytes(fheld[i].rec.p, fheld[i].rec.len);
-		mt_buf_release(&fheld[i].rec);
+	if (nfheld) {
+		fheld_check(mt_extsort_sort(&fheld));
+		while ((got = mt_extsort_next(&fheld, &p)) > 0) {
+			const struct fheld *h = p;
+
+			tmp_io(0, fheld_f, rbuf, (size_t)h->len, h->off);
+			out_bytes(rbuf, (size_t)h->len);
+		}
+		fheld_check(got);
+		mt_extsort_release(&fheld);
+		fclose(fheld_f);
 	}
 	nf_kept += nfheld;
 	for (i = 0; i < nfcloses; i++)
-		close_at_end(sl, &fcloses[i]);
+		close_at(sl, fcloses[i].pid, fcloses[i].tid, fcloses[i].tps,
+			 sl->win_to);
 }
 
 /* The reader's fatal error, at the record at offset off. */
@@ -664,7 +831,8 @@ static void fxt_run(struct slice *sl, mt_read_fn src, const void *pre,
 	 * the trace and decides the slices, then read from there.
 	 */
 	int decide = sl->have_from || sl->have_to || sl->opt_dur != MT_NONE64 ||
-		     sl->have_min || sl->have_max_depth || sl->match_rx.re;
+		     sl->have_min || sl->have_max_depth || sl->match_rx.re ||
+		     sl->have_between;
 	struct replay_counts rc;
 
 	mt_fxtw_init_buf(&fw, &tmp_out);
@@ -679,6 +847,8 @@ static void fxt_run(struct slice *sl, mt_read_fn src, const void *pre,
 			see_time(sl, (uint64_t)fx_min_start);
 		else if (fx_min_ts != INT64_MAX)
 			see_time(sl, (uint64_t)fx_min_ts);
+		if (sl->have_between)
+			between_regions(sl);
 		replay_decide(sl, 0, fx_max_ts);
 	}
 	fx_pass = decide ? FX_APPLY : FX_PLAIN;
@@ -696,6 +866,11 @@ static void fxt_run(struct slice *sl, mt_read_fn src, const void *pre,
 			"clipped, %llu shorter than --min-duration dropped\n",
 			mt_progname(), sl->in_name, nf_in, nf_kept, nf_clipped,
 			rc.nshort);
+	if (sl->verbose && sl->have_between)
+		fprintf(stderr, "%s: %s: %llu regions between %s and %s\n",
+			mt_progname(), sl->in_name,
+			(unsigned long long)between_count(), sl->start_pat,
+			sl->stop_pat);
 	if (sl->verbose && decide)
 		fprintf(stderr, "%s: %s: %llu slice events nested, %llu stack "
 			"frames visited\n", mt_progname(), sl->in_name,

@@ -1,7 +1,7 @@
 /*
- * mt-slice: keep a time window, some threads, the longer spans of an mt
- * stream or an FXT file. See docs/mt-slice.1; slice.h says which file
- * does what.
+ * mt-slice: keep a time window, some threads, the longer spans or what
+ * runs between two calls of an mt stream or an FXT file. See
+ * docs/mt-slice.1; slice.h says which file does what.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,7 @@
 #include "wire.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-slice [-v] [--from time] [--to time] [--duration time] [--abs] [--min-duration time] [--pid list] [--tid list] [--max-depth n] [--match regex] [--gzip] [-o output] [file]\n"
+#define USAGE "usage: mt-slice [-v] [--from time] [--to time] [--duration time] [--abs] [--min-duration time] [--pid list] [--tid list] [--max-depth n] [--match regex] [--between start stop] [--gzip] [-o output] [file]\n"
 
 /* ---- --pid and --tid lists ---- */
 
@@ -54,6 +54,8 @@ void see_time(struct slice *sl, uint64_t t)
 
 int time_kept(const struct slice *sl, uint64_t t)
 {
+	if (sl->have_between)
+		return between_kept(t);
 	if (t == MT_NONE64)
 		return 1;
 	return t >= sl->win_from && t < sl->win_to;
@@ -98,7 +100,7 @@ static void parse_options(int argc, char **argv, struct slice *sl,
 {
 	enum {
 		OPT_FROM = 256, OPT_TO, OPT_DURATION, OPT_ABS, OPT_MIN, OPT_PID,
-		OPT_TID, OPT_MAXDEPTH, OPT_MATCH, OPT_GZIP
+		OPT_TID, OPT_MAXDEPTH, OPT_MATCH, OPT_BETWEEN, OPT_GZIP
 	};
 	static const struct option longopts[] = {
 		{ "from", required_argument, NULL, OPT_FROM },
@@ -110,6 +112,7 @@ static void parse_options(int argc, char **argv, struct slice *sl,
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "max-depth", required_argument, NULL, OPT_MAXDEPTH },
 		{ "match", required_argument, NULL, OPT_MATCH },
+		{ "between", required_argument, NULL, OPT_BETWEEN },
 		{ "gzip", no_argument, NULL, OPT_GZIP },
 		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -144,6 +147,19 @@ static void parse_options(int argc, char **argv, struct slice *sl,
 			break;
 		case OPT_MATCH:
 			mt_regex_option(&sl->match_rx, "--match", optarg);
+			break;
+		case OPT_BETWEEN:
+			/* STOP is the next argument, whatever it looks like */
+			if (sl->have_between)
+				die(MT_EXIT_USAGE, "--between: given twice");
+			if (optind >= argc)
+				die(MT_EXIT_USAGE, "--between %s: STOP missing "
+				    "(--between START STOP)", optarg);
+			sl->start_pat = optarg;
+			sl->stop_pat = argv[optind++];
+			mt_regex_option(&sl->start_rx, "--between", sl->start_pat);
+			mt_regex_option(&sl->stop_rx, "--between", sl->stop_pat);
+			sl->have_between = 1;
 			break;
 		case OPT_MAXDEPTH: {
 			char *end;
@@ -224,6 +240,8 @@ int main(int argc, char **argv)
 	else
 		stream_slice(&sl, io.in_fd, magic, got);
 	mt_regex_release(&sl.match_rx);
+	mt_regex_release(&sl.start_rx);
+	mt_regex_release(&sl.stop_rx);
 	mt_idlist_release(&sl.pids);
 	mt_idlist_release(&sl.tids);
 	close_stdout_or_die();

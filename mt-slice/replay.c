@@ -93,19 +93,27 @@ uint32_t replay_thread(uint64_t pid, uint64_t tid)
 }
 /* ---- the decisions: one byte an event, written through a window ---- */
 
+/*
+ * With --between, a decision also carries the end of a begin's slice
+ * (MT_NONE64: it never ends), which the second pass needs to cut the slice
+ * into its regions when it meets the begin: 9 bytes an event, the byte and
+ * the end (host order: the file never leaves the process).
+ */
 #define DEC_WIN (1u << 13)
 #define DEC_NWIN 8
+#define DEC_MAXSZ 9
+static size_t dec_sz = 1; /* bytes a decision */
 static struct dec_window {
 	uint64_t base; /* UINT64_MAX: unused */
 	uint64_t used; /* when last used, for the least recently used */
-	unsigned char b[DEC_WIN];
+	unsigned char b[DEC_WIN * DEC_MAXSZ];
 } dec_w[DEC_NWIN];
 static uint64_t dec_clock;
 
 static size_t dec_len(uint64_t base)
 {
-	return counts.nevents - base < DEC_WIN ?
-	       (size_t)(counts.nevents - base) : DEC_WIN;
+	return (counts.nevents - base < DEC_WIN ?
+		(size_t)(counts.nevents - base) : DEC_WIN) * dec_sz;
 }
 
 static void dec_flush(void)
@@ -115,14 +123,14 @@ static void dec_flush(void)
 	for (i = 0; i < DEC_NWIN; i++)
 		if (dec_w[i].used && dec_w[i].base != UINT64_MAX)
 			tmp_io(1, fx_dec, dec_w[i].b, dec_len(dec_w[i].base),
-			    dec_w[i].base);
+			    dec_w[i].base * dec_sz);
 }
 
 /* Slices are decided in (thread, start) order, which follows file order
  * closely on each thread, at a few places at once (a begin and its end
  * stand far apart): a few windows of the file are kept, the least recently
  * used one written back and read again where a decision falls outside. */
-static void dec_put(uint64_t seq, unsigned char d)
+static void dec_put_end(uint64_t seq, unsigned char d, uint64_t end)
 {
 	uint64_t base = seq / DEC_WIN * DEC_WIN;
 	struct dec_window *w = &dec_w[0];
@@ -137,12 +145,19 @@ static void dec_put(uint64_t seq, unsigned char d)
 			w = &dec_w[i];
 	}
 	if (w->used)
-		tmp_io(1, fx_dec, w->b, dec_len(w->base), w->base);
+		tmp_io(1, fx_dec, w->b, dec_len(w->base), w->base * dec_sz);
 	w->base = base;
-	tmp_io(0, fx_dec, w->b, dec_len(base), base);
+	tmp_io(0, fx_dec, w->b, dec_len(base), base * dec_sz);
 found:
 	w->used = ++dec_clock;
-	w->b[seq - base] = d;
+	w->b[(seq - base) * dec_sz] = d;
+	if (dec_sz > 1)
+		memcpy(&w->b[(seq - base) * dec_sz + 1], &end, sizeof(end));
+}
+
+static void dec_put(uint64_t seq, unsigned char d)
+{
+	dec_put_end(seq, d, MT_NONE64);
 }
 
 /* ---- the replay: Perfetto's slice tracker (common/nest.h) ---- */
@@ -198,7 +213,11 @@ static void rpop(void *ctx, struct mt_nest *n)
 			dec_put(f->bseq, D_KEEP);
 		return;
 	}
-	in_window = s < sl->win_to && (s >= sl->win_from || e > sl->win_from);
+	if (sl->have_between)
+		in_window = between_meets(s, ended ? e : MT_NONE64);
+	else
+		in_window = s < sl->win_to &&
+			    (s >= sl->win_from || e > sl->win_from);
 	if (in_window && ended && e - s < sl->min_dur) {
 		counts.nshort++;
 		return;
@@ -213,6 +232,14 @@ static void rpop(void *ctx, struct mt_nest *n)
 		    (int64_t)sl->win_to <= fx_max_ts ? D_CLOSE : D_KEEP;
 	if (d == D_DROP)
 		return;
+	if (sl->have_between) {
+		/* the begin cuts the slice into its regions; its end stays
+		 * where the last piece ends with it */
+		dec_put_end(f->bseq, D_KEEP, ended ? e : MT_NONE64);
+		if (f->eseq != NOSEQ && between_ends_in(s, e))
+			dec_put(f->eseq, D_KEEP);
+		return;
+	}
 	dec_put(f->bseq, d);
 	if (f->eseq != NOSEQ)
 		dec_put(f->eseq, D_KEEP);
@@ -287,7 +314,8 @@ void replay_decide(const struct slice *sl, int depth_only, int64_t max_ts)
 	sort_check(mt_extsort_sort(&fx_sort));
 	fx_dec = tmp_open();
 	counts.nevents = fx_seq;
-	if (ftruncate(fileno(fx_dec), (off_t)fx_seq))
+	dec_sz = sl->have_between && !depth_only ? DEC_MAXSZ : 1;
+	if (ftruncate(fileno(fx_dec), (off_t)(fx_seq * dec_sz)))
 		die_errno(MT_EXIT_SYSTEM, "a temporary file");
 	/* a ctx that is not const: rpop only reads the slice */
 	mt_nest_init(&nest, sizeof(struct rframe), &ops, (void *)sl);
@@ -302,25 +330,38 @@ void replay_decide(const struct slice *sl, int depth_only, int64_t max_ts)
 	fx_seq = 0;
 }
 
-static unsigned char dec_buf[1 << 16];
+static unsigned char dec_buf[(1 << 16) * DEC_MAXSZ];
 static size_t dec_pos, dec_len_;
 
-int replay_next(uint64_t *seq)
+int replay_next_end(uint64_t *seq, uint64_t *end)
 {
+	const unsigned char *p;
+
 	if (seq)
 		*seq = fx_seq;
 	if (dec_pos == dec_len_) {
-		size_t k = sizeof(dec_buf);
+		size_t k = sizeof(dec_buf) / dec_sz;
 
 		if (fx_seq + k > counts.nevents)
 			k = (size_t)(counts.nevents - fx_seq);
 		if (!k)
 			return D_DROP;
-		tmp_io(0, fx_dec, dec_buf, k, fx_seq);
+		tmp_io(0, fx_dec, dec_buf, k * dec_sz, fx_seq * dec_sz);
 		dec_pos = 0;
-		dec_len_ = k;
+		dec_len_ = k * dec_sz;
 	}
 	fx_seq++;
-	return dec_buf[dec_pos++];
+	p = dec_buf + dec_pos;
+	dec_pos += dec_sz;
+	if (end) {
+		*end = MT_NONE64;
+		if (dec_sz > 1)
+			memcpy(end, p + 1, sizeof(*end));
+	}
+	return p[0];
 }
 
+int replay_next(uint64_t *seq)
+{
+	return replay_next_end(seq, NULL);
+}

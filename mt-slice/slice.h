@@ -8,6 +8,9 @@
  *   replay.c    the slice events of a first pass sorted on disk and
  *               replayed through Perfetto's nesting rule, giving each one
  *               a decision that the second pass reads in file order
+ *   between.c   --between: the calls of START and STOP a first pass
+ *               finds, paired into regions kept on disk, and the lookups
+ *               the second pass makes
  *
  * main() sets the options (struct slice) before calling stream_slice() or
  * fxt_slice(), and these die (die.h) on any error, naming the input.
@@ -36,6 +39,10 @@ struct slice {
 	int have_from, have_to, absolute, have_max_depth, have_min, verbose;
 	int32_t max_depth;
 	struct mt_regex match_rx; /* --match; match_rx.re NULL without it */
+	/* --between START STOP: have_between, the patterns and the regexes */
+	int have_between;
+	const char *start_pat, *stop_pat;
+	struct mt_regex start_rx, stop_rx;
 	struct mt_idlist pids, tids; /* --pid and --tid */
 	/* the window: absolute times, in ns, once have_base */
 	int have_base;
@@ -49,6 +56,38 @@ void see_time(struct slice *sl, uint64_t t);
 int time_kept(const struct slice *sl, uint64_t t);
 /* --pid and --tid keep (pid, tid). */
 int thread_kept(const struct slice *sl, uint32_t pid, uint32_t tid);
+
+/* ---- --between (between.c) ---- */
+
+/*
+ * The first pass calls between_hit() for every span (FXT: begin or
+ * complete event) that starts at t, name (len bytes; NULL: none) not
+ * flagged as inferred or clipped at its start; between_regions() then
+ * pairs the hits into regions, cut to sl's window (see_time() first), says
+ * on stderr (warn) why there is none if so, and leaves the window open
+ * (the regions hold it): it returns how many regions. Regions are
+ * half-open [from, to), sorted, apart from one another.
+ */
+void between_hit(const struct slice *sl, const char *name, size_t len,
+		 uint64_t t);
+uint64_t between_regions(struct slice *sl);
+uint64_t between_count(void);
+/* Whether a span [s, e) (e: MT_NONE64, never ended) meets a region,
+ * intervals half-open, a zero-length span in the region holding its time. */
+int between_meets(uint64_t s, uint64_t e);
+/* The pieces of [s, e) in the regions: i = between_first(s), then each
+ * call to between_piece() gives the next region the span meets in *from,
+ * *to (0: no more). */
+uint64_t between_first(uint64_t s);
+int between_piece(uint64_t s, uint64_t e, uint64_t *i, uint64_t *from,
+		  uint64_t *to);
+/* Whether the last piece of a span [s, e) that meets a region ends at e:
+ * e is in a region, or the span is zero-length in one. */
+int between_ends_in(uint64_t s, uint64_t e);
+/* t lies in a region (MT_NONE64: a record with no time, kept). */
+int between_kept(uint64_t t);
+/* t is the start of a region. */
+int between_is_from(uint64_t t);
 
 /* ---- temporary files (mt-slice.c); they die naming the failure ---- */
 
@@ -98,6 +137,9 @@ void replay_decide(const struct slice *sl, int depth_only, int64_t max_ts);
 /* The decision of the next event (D_DROP past the last), with its place
  * in file order among the events noted (0, 1, 2 ...) in *seq if not NULL. */
 int replay_next(uint64_t *seq);
+/* The same with, for a begin kept with --between, the end of its slice in
+ * *end (MT_NONE64: it never ends; MT_NONE64 for other events too). */
+int replay_next_end(uint64_t *seq, uint64_t *end);
 
 /* for -v and the summary, after replay_decide(): events noted, stack
  * frames visited, slices dropped as shorter than --min-duration (all 0

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "extsort.h"
 #include "fxtread.h"
 #include "slice.h"
 #include "stream.h"
@@ -28,18 +29,19 @@ static unsigned long long n_in, n_kept, n_clipped, n_short;
  * ordered by depth, outermost first. They are the frames open at the
  * window's start: their number is bounded by the stacks' depth.
  */
+/*
+ * The spans that start at a window's (or a region's) start are held in a
+ * sort on disk (common/extsort.h), keyed by that start, thread, depth and
+ * arrival, and written at the end: outermost first among those, as they
+ * must be. Memory stays bounded whatever the number of regions.
+ */
 struct held {
-	struct mt_span *v;
-	size_t n, cap;
+	uint64_t from, seq;
+	struct mt_span s;
 };
 
-static struct held held;
-
-static void hold(const struct mt_span *s)
-{
-	grow_or_die(&held.v, &held.cap, held.n, sizeof(*held.v));
-	held.v[held.n++] = *s;
-}
+static struct mt_extsort held;
+static uint64_t nheld;
 
 static void check(int err)
 {
@@ -47,46 +49,94 @@ static void check(int err)
 		die_mt(err, "writing the stream");
 }
 
+static void held_check(int err)
+{
+	if (err)
+		die_mt(err, "sorting spans in a temporary file");
+}
+
 static int by_thread_depth(const void *a, const void *b)
 {
-	const struct mt_span *x = a, *y = b;
+	const struct held *hx = a, *hy = b;
+	const struct mt_span *x = &hx->s, *y = &hy->s;
 
+	if (hx->from != hy->from)
+		return hx->from < hy->from ? -1 : 1;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
 	if (x->depth != y->depth)
 		return x->depth < y->depth ? -1 : 1;
-	return 0;
+	return (hx->seq > hy->seq) - (hx->seq < hy->seq);
+}
+
+static void hold(uint64_t from, const struct mt_span *s)
+{
+	struct held h;
+
+	if (!nheld)
+		held_check(mt_extsort_init(&held, sizeof(h), by_thread_depth,
+					   1u << 12, 32));
+	memset(&h, 0, sizeof(h));
+	h.from = from;
+	h.seq = nheld++;
+	h.s = *s;
+	held_check(mt_extsort_add(&held, &h));
 }
 
 static void flush_held(void)
 {
-	size_t i, j;
+	const void *p;
+	int got;
 
-	/* insertion sort keeps equal keys in arrival order */
-	for (i = 1; i < held.n; i++) {
-		struct mt_span s = held.v[i];
-
-		for (j = i; j > 0 && by_thread_depth(&held.v[j - 1], &s) > 0; j--)
-			held.v[j] = held.v[j - 1];
-		held.v[j] = s;
-	}
-	for (i = 0; i < held.n; i++)
-		check(mt_write_span(&out, &held.v[i]));
-	n_kept += held.n;
-	held.n = 0;
+	if (!nheld)
+		return;
+	held_check(mt_extsort_sort(&held));
+	while ((got = mt_extsort_next(&held, &p)) > 0)
+		check(mt_write_span(&out, &((const struct held *)p)->s));
+	held_check(got);
+	mt_extsort_release(&held);
+	n_kept += nheld;
+	nheld = 0;
 }
 
-/* Write a kept span, or hold it when it starts at the window's start. */
+/* Write a kept span, or hold it when it starts at the window's start; with
+ * --between, its pieces in the regions it meets, clipped to them. */
 static void emit_span(const struct slice *sl, const struct mt_span *s)
 {
-	if (s->start == sl->win_from && sl->have_from) {
-		hold(s);
+	uint64_t i, from, to;
+
+	if (!sl->have_between) {
+		if (s->start == sl->win_from && sl->have_from) {
+			hold(sl->win_from, s);
+			return;
+		}
+		check(mt_write_span(&out, s));
+		n_kept++;
 		return;
 	}
-	check(mt_write_span(&out, s));
-	n_kept++;
+	i = between_first(s->start);
+	while (between_piece(s->start, s->end, &i, &from, &to)) {
+		struct mt_span p = *s;
+
+		if (p.start < from) {
+			p.start = from;
+			p.flags |= MT_SF_CLIPSTART;
+		}
+		if (p.end > to) {
+			p.end = to;
+			p.flags |= MT_SF_CLIPEND;
+		}
+		if (p.flags & ~s->flags)
+			n_clipped++;
+		if (p.start == from) {
+			hold(from, &p);
+			continue;
+		}
+		check(mt_write_span(&out, &p));
+		n_kept++;
+	}
 }
 
 /* ---- --match: matching spans, their ancestors and descendants ---- */
@@ -337,6 +387,16 @@ static void span(struct slice *sl, const struct mt_span *in_s)
 		n_short++;
 		return;
 	}
+	if (sl->have_between) {
+		/* decided whole, as without it, then cut to the regions */
+		if (!between_meets(s.start, s.end))
+			return;
+		if (sl->match_rx.re)
+			match_span(sl, &s);
+		else
+			emit_span(sl, &s);
+		return;
+	}
 	if (s.start >= sl->win_to)
 		return;
 	if (s.start < sl->win_from && s.end <= sl->win_from)
@@ -442,6 +502,17 @@ static int stream_first_pass(struct slice *sl, int fd,
 
 			if (sp->start < min_start)
 				min_start = sp->start;
+			if (sl->have_between &&
+			    !(sp->flags & (MT_SF_INFERRED | MT_SF_CLIPSTART))) {
+				size_t nlen;
+				const char *nm = mt_reader_str(&r1, sp->name, &nlen);
+
+				if (!nm) {
+					nm = "[unknown]";
+					nlen = strlen(nm);
+				}
+				between_hit(sl, nm, nlen, sp->start);
+			}
 			if (sl->have_max_depth &&
 			    thread_kept(sl, sp->pid, sp->tid))
 				replay_note(replay_thread(sp->pid, sp->tid),
@@ -464,6 +535,8 @@ static int stream_first_pass(struct slice *sl, int fd,
 		see_time(sl, min_start);
 	else if (min_t != MT_NONE64)
 		see_time(sl, min_t);
+	if (sl->have_between)
+		between_regions(sl);
 	if (sl->have_max_depth)
 		replay_decide(sl, 1, -1);
 	if (lseek(fileno(stream_copy), 0, SEEK_SET))
@@ -544,7 +617,7 @@ void stream_slice(struct slice *sl, int fd, const unsigned char *magic,
 {
 	int err;
 
-	if (sl->have_max_depth ||
+	if (sl->have_max_depth || sl->have_between ||
 	    (!sl->absolute && (sl->have_from || sl->have_to ||
 			       sl->opt_dur != MT_NONE64))) {
 		fd = stream_first_pass(sl, fd, magic, len);
@@ -561,6 +634,11 @@ void stream_slice(struct slice *sl, int fd, const unsigned char *magic,
 			"clipped, %llu shorter than --min-duration dropped\n",
 			mt_progname(), sl->in_name, n_in, n_kept, n_clipped,
 			n_short);
+	if (sl->verbose && sl->have_between)
+		fprintf(stderr, "%s: %s: %llu regions between %s and %s\n",
+			mt_progname(), sl->in_name,
+			(unsigned long long)between_count(), sl->start_pat,
+			sl->stop_pat);
 	mt_reader_release(&in);
 	mt_writer_release(&out);
 }

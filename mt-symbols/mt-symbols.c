@@ -4,13 +4,11 @@
  * one with fzf, or resolve an address to name+offset.
  * See docs/mt-symbols.1.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <libiberty/demangle.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "demangle.h"
 #include "die.h"
 #include "err.h"
 #include "dwline.h"
@@ -64,46 +63,13 @@ static struct mt_regex match = MT_REGEX_INIT;
 static uint64_t *addrs;
 static size_t n_addrs, addrs_cap;
 
-/* A legacy Rust name: _ZN...17h<16 hex digits>E. */
-static int rust_legacy(const char *name, size_t len)
-{
-	size_t i;
-
-	if (len < 24 || memcmp(name + len - 20, "17h", 3) || name[len - 1] != 'E')
-		return 0;
-	for (i = len - 17; i < len - 1; i++)
-		if (!isxdigit((unsigned char)name[i]))
-			return 0;
-	return 1;
-}
-
-/*
- * The demangled name, malloced, or NULL when name is not mangled.
- * The style is chosen from the name: libiberty's automatic style would
- * try Rust on every C++ name first, a tenth of the time of a listing.
- */
-static char *demangle(const char *name)
-{
-	size_t len;
-	char *dm;
-
-	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
-		return NULL;
-	if (name[1] == 'R')
-		return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_RUST);
-	len = strlen(name);
-	if (rust_legacy(name, len) &&
-	    (dm = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_RUST)))
-		return dm;
-	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_GNU_V3);
-}
-
+/* Whether the symbol is listed: --exact and --match by any of its names
+ * (demangle.h); shown is its demangled name. */
 static int wanted(const char *mangled, const char *shown)
 {
-	if (exact && strcmp(exact, mangled) && strcmp(exact, shown))
+	if (exact && !mt_demangle_is(mangled, shown, exact))
 		return 0;
-	if (match.re && !mt_regex_match(&match, shown) &&
-	    !mt_regex_match(&match, mangled))
+	if (match.re && !mt_demangle_match(&match, mangled, shown))
 		return 0;
 	return 1;
 }
@@ -222,7 +188,7 @@ static void list(struct obj *o)
 
 	for (i = 0; i < t->n; i++) {
 		const struct mt_sym *s = &t->v[i];
-		char *dm = demangle(s->name);
+		char *dm = mt_demangle(s->name, MT_DEMANGLE_FULL);
 		const char *shown = dm ? dm : s->name;
 
 		if (wanted(s->name, shown))
@@ -244,7 +210,7 @@ static int resolve_one(struct obj *o, uint64_t a)
 
 	if (!s)
 		return 1;
-	dm = demangle(s->name);
+	dm = mt_demangle(s->name, MT_DEMANGLE_FULL);
 	shown = dm ? dm : s->name;
 	if (lines)
 		src = line_of(o, a - o->bias, &line);
@@ -511,6 +477,12 @@ static int finish_fzf(void)
 		die_errno(MT_EXIT_SYSTEM, "reading fzf's choice");
 	if (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == 127)
 		die(MT_EXIT_SYSTEM, "fzf could not be run");
+	/* cancelled (Esc, Ctrl+C), or killed: the user knows, and the
+	 * caller (mt-record) tells it from nothing matched */
+	if (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == MT_EXIT_CANCELLED)
+		return MT_EXIT_CANCELLED;
+	if (WIFSIGNALED(fzf.s.status))
+		return 128 + WTERMSIG(fzf.s.status);
 	nl = strchr(buf, '\n');
 	tab = strchr(buf, '\t');
 	if (!len || !tab || !nl || tab > nl) {

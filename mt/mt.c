@@ -317,6 +317,10 @@ static int report_failure(const struct stage *s, const char *what)
 		     what);
 		return 128 + sig;
 	}
+	/* mt-record's "the user cancelled" (the pick of --trigger ?), which
+	 * it has said in its one line */
+	if (!strcmp(s->name, "mt-record") && WEXITSTATUS(s->status) == MT_EXIT_CANCELLED)
+		return MT_EXIT_CANCELLED;
 	warn("%s failed with exit status %d%s", s->name, WEXITSTATUS(s->status), what);
 	return WEXITSTATUS(s->status);
 }
@@ -441,6 +445,9 @@ static char *pick_process(void)
 	if (d)
 		closedir(d);
 	mt_fzf_finish(&fzf, line, sizeof(line)); /* what it printed */
+	if (WIFSIGNALED(fzf.s.status) ||
+	    (WIFEXITED(fzf.s.status) && WEXITSTATUS(fzf.s.status) == MT_EXIT_CANCELLED))
+		die(MT_EXIT_CANCELLED, "attach: no process picked");
 	n = (ssize_t)strspn(line, "0123456789");
 	if (!n || line[n] != ' ')
 		die(MT_EXIT_USAGE, "attach: give the process with -p pid (nothing "
@@ -600,8 +607,8 @@ static int keep_trace(const struct stage *st, const struct pipeline_opts *o, int
 
 	/*
 	 * A recording that holds nothing replaces nothing. mt-fxt writes the
-	 * header of an empty trace and exits 1 (bad input): with the stages
-	 * before it content, that is this case too.
+	 * header of an empty trace and exits 0 (--allow-empty; 1, bad input,
+	 * without it): with the stages before it content, that is this case.
 	 */
 	if (!bad || (bad == &st[3] && WIFEXITED(bad->status) &&
 		     WEXITSTATUS(bad->status) == MT_EXIT_DATA))

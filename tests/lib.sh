@@ -97,6 +97,134 @@ wait_for() {
 	done
 }
 
+# The pty helpers: one command at a time on a terminal of its own, keys
+# typed into it as a user types them (script(1), tests/pty-run).
+#
+# pty_start NAME OUT CMD...: start CMD (no shell) on a new 24x80 pty, as
+# its foreground job: its standard output in OUT ("-": the pty), its
+# standard error the pty, everything the pty shows in NAME.log; when it
+# ends, NAME.rc says how (tests/pty-run). Under timeout 300: a run that
+# never ends is killed, and pty_end fails. Sets pty_sid, CMD's session.
+pty_start() {
+	command -v script >/dev/null ||
+		fail "script(1) is needed (util-linux, scripts/deps.sh)"
+	pty_name=$1
+	pty_sid=0
+	rm -f "$1.in" "$1.log" "$1.sid" "$1.rc"
+	mkfifo "$1.in"
+	_c=
+	for _a in "$MT_TOP/tests/pty-run" "$@"; do
+		_c="$_c '$(printf %s "$_a" | sed "s/'/'\\\\''/g")'"
+	done
+	SHELL=/bin/sh timeout 300 script -qec "$_c" /dev/null <"$1.in" >"$1.log" 2>&1 &
+	pty_pid=$!
+	exec 8>"$1.in"
+	pty_wait test -s "$1.sid" || pty_fail "the command never started"
+	pty_sid=$(cat "$1.sid")
+}
+
+# pty_type KEYS: type KEYS (a printf format: '\r' Enter, '\033' Esc,
+# '\003' Ctrl+C) into the pty.
+pty_type() {
+	# shellcheck disable=SC2059 # the keys are the format
+	printf "$1" >&8
+}
+
+# pty_wait COND-CMD...: retry for up to 60 s until the command succeeds
+# (starting fzf, or a recording's uprobes, can take tens of seconds under
+# the sanitizers on a loaded machine).
+pty_wait() {
+	_i=0
+	until "$@"; do
+		_i=$((_i + 1))
+		[ $_i -lt 1200 ] || return 1
+		sleep 0.05
+	done
+}
+
+# pty_text: what the pty showed, its escape sequences and CRs taken out.
+pty_text() {
+	sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1b[()][A-Z0-9]//g; s/\x1b[=>]//g; s/\r//g' \
+		"$pty_name.log"
+}
+
+# pty_shows TEXT: whether the pty showed TEXT (a fixed string).
+pty_shows() {
+	pty_text | grep -qF -e "$1"
+}
+
+# pty_ps: the processes of the pty's session, "pid pgid tpgid stat args".
+pty_ps() {
+	ps -e -o sid=,pid=,pgid=,tpgid=,stat=,args= |
+		awk -v s="$pty_sid" '$1 == s { $1 = ""; sub(/^ /, ""); print }'
+}
+
+# pty_fail WHY: fail saying WHY, what the pty showed and its processes,
+# after killing them.
+pty_fail() {
+	_ps=$(pty_ps)
+	kill "$pty_pid" 2>/dev/null || :
+	for _p in $(pty_ps | awk '{ print $1 }'); do
+		kill -9 "$_p" 2>/dev/null || :
+	done
+	exec 8>&-
+	fail "$pty_name: $1; the pty showed: $(pty_text | tail -n 5); its processes: $_ps"
+}
+
+# pty_end: wait for the command to end (NAME.rc), stop typing, wait for
+# script(1); fail when it never ends or a process of its session is left
+# (after 5 s).
+pty_end() {
+	pty_wait test -s "$pty_name.rc" || pty_fail "the command did not end"
+	exec 8>&-
+	wait "$pty_pid" || :
+	wait_for pty_none || fail "$pty_name: left running: $(pty_ps)"
+}
+
+# pty_fzf_up PROMPT: wait until fzf shows PROMPT on the pty; then it
+# must have the terminal (its own process group, the foreground one) and
+# no process of the session may be stopped (state T: SIGTTIN, SIGTTOU).
+pty_fzf_up() {
+	pty_wait pty_shows "$1" || pty_fail "fzf never showed its prompt"
+	pty_ps >pty.ps
+	awk '$4 ~ /^T/ { bad = 1 } END { exit !bad }' pty.ps && pty_fail "stopped"
+	awk '$5 ~ /fzf$/ && $2 == $3 && $2 == $1 { ok = 1 } END { exit !ok }' pty.ps ||
+		pty_fail "fzf does not have the terminal"
+	:
+}
+
+# pty_pick QUERY: type QUERY into fzf, wait until it shows one match
+# ("1/N"), press Enter.
+pty_pick() {
+	pty_type "$1"
+	pty_wait pty_one_match || pty_fail "fzf never showed one match for $1"
+	pty_type '\r'
+}
+
+# pty_one_match: whether fzf's count of matches showed 1 (1/N).
+pty_one_match() {
+	pty_text | grep -Eq '(^|[^0-9])1/[0-9]+'
+}
+
+# pty_rc WANT: fail unless the command ended as WANT ("status=N fg=1").
+pty_rc() {
+	[ "$(cat "$pty_name.rc")" = "$1" ] || pty_fail "ended $(cat "$pty_name.rc"), not $1"
+}
+
+# pty_said [LINE]: fail unless the tools' messages on the pty (mt: ...,
+# mt-TOOL: ...) are LINE alone, or none without LINE.
+pty_said() {
+	pty_text | grep -oE 'mt(-[a-z]+)?: .*' >pty.said || :
+	if [ $# -gt 0 ]; then printf '%s\n' "$1"; fi >pty.want
+	cmp -s pty.want pty.said ||
+		fail "$pty_name: said $(cat pty.said), not ${1:-nothing}"
+}
+
+# pty_none: whether no process is left in the pty's session.
+pty_none() {
+	[ -z "$(pty_ps)" ]
+}
+
 # wait_mapped PID FILE: wait (up to 5 s) until process PID has FILE mapped:
 # a program started with & has exec'd it (before, /proc/PID is the forked
 # shell's), a library once the loader has mapped it. A recorder attached
@@ -137,6 +265,66 @@ clip_truth() {
 		if (s < lo) s = lo
 		if (e > hi) e = hi
 		printf "%s %s %.0f %.0f %s\n", $1, $2, s, e, $7 }' "$1" | sort
+}
+
+# dump_calls STREAM: the spans of an mt stream as between_truth reads
+# them, tab-separated "pid tid start end called name": called is 0 for a
+# span flagged INFERRED or CLIPSTART (no call of it was seen), else 1.
+dump_calls() {
+	mt-dump "$1" | awk -v OFS='\t' '/ SPAN / && !/kind=gap/ {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		name = $0; sub(/.* name="/, "", name); sub(/" dso=.*/, "", name)
+		s = f["start"]; e = f["end"]; sub(/\./, "", s); sub(/\./, "", e)
+		c = f["flags"] ~ /INFERRED|CLIPSTART/ ? 0 : 1
+		printf "%s\t%s\t%.0f\t%.0f\t%d\t%s\n", f["pid"], f["tid"], s, e, c, name }'
+}
+
+# between_truth START STOP SPANS [LO HI]: what mt-slice --between START
+# STOP keeps of the spans in SPANS (tab-separated "pid tid start end called
+# name", as dump_calls prints them), worked out here on its own: the calls
+# (called 1) of a name matching START (awk regex; a name matching both is a
+# START) or STOP are sorted by time, a STOP before a START at equal times;
+# a STOP after a START ends a region [START, STOP), of two STARTs the later
+# one counts; the regions are cut to [LO, HI) (absolute ns) and merged
+# where they touch (between_regions: into the file regions, "from to" a
+# line); each span is cut to each region it meets (half-open; a zero-length
+# span inside a region) (between_cut REGIONS SPANS). Prints the pieces as
+# dump_spans does.
+between_truth() {
+	between_regions "$@"
+	between_cut regions "$3"
+}
+
+between_regions() {
+	awk -F'\t' -v a="$1" -v b="$2" '$5 == 1 {
+		if ($6 ~ a) printf "%.0f 0\n", $3
+		else if ($6 ~ b) printf "%.0f 1\n", $3 }' "$3" |
+	sort -k1,1n -k2,2nr |
+	awk -v lo="${4:-0}" -v hi="${5:-1e300}" '
+	$2 == 0 { st = $1; open = 1; next }
+	open {
+		open = 0; f = st; t = $1
+		if (f < lo + 0) f = lo
+		if (t > hi + 0) t = hi
+		if (f >= t) next
+		if (n && to[n] == f) to[n] = t
+		else { n++; from[n] = f; to[n] = t }
+	}
+	END { for (i = 1; i <= n; i++) printf "%.0f %.0f\n", from[i], to[i] }' >regions
+}
+
+between_cut() {
+	awk -F'\t' 'NR == FNR { split($0, r, " "); n++; f[n] = r[1] + 0
+		t[n] = r[2] + 0; next }
+	{
+		s = $3 + 0; e = $4 + 0
+		for (i = 1; i <= n; i++) {
+			if (t[i] <= s || !(f[i] < e || f[i] <= s)) continue
+			ps = s < f[i] ? f[i] : s
+			pe = e > t[i] ? t[i] : e
+			printf "%s %s %.0f %.0f %s\n", $1, $2, ps, pe, $6
+		}
+	}' "$1" "$2" | sort
 }
 
 # fxt_slices FXT: the slices Perfetto would make of FXT (fxt-check

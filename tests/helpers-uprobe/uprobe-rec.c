@@ -6,7 +6,8 @@
  * function is called, or SIGINT/SIGTERM, then prints the snapshot as perf
  * script lines on stdout. CMD's own standard output goes to the standard
  * error. Messages and a summary go to the standard error; the line
- * "uprobe-rec: recording" says the probes are in place.
+ * "uprobe-rec: recording" says the probes are in place;
+ * "uprobe-rec: mapped after attach: FILE" names mt_uprobe_late_file().
  *
  * usage: uprobe-rec [--ring bytes] [--mmap bytes] [--functions regex]
  *                   [--trigger sym] [--stall ms] [--background-close] [--list]
@@ -330,6 +331,9 @@ int main(int argc, char **argv)
 	for (w = 1; w; w <<= 1)
 		if ((mt_uprobe_warnings(&u) & w) && w != MT_UPROBE_W_GO)
 			warn("%s", mt_uprobe_warning_text(w));
+	if (mt_uprobe_late_file(&u))
+		fprintf(stderr, "uprobe-rec: mapped after attach: %s\n",
+			mt_uprobe_late_file(&u));
 	fprintf(stderr, "uprobe-rec: %llu events, %d lines, %llu overwritten, "
 		"%llu lost, %llu too deep, %llu late, %llu after the trigger, "
 		"%llu of other processes, %llu threads, %zu perf events, %zu rings\n",

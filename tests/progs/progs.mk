@@ -17,3 +17,9 @@ $(BUILD)/tests/progs/faults: tests/progs/faults.c common/banned.h
 	$(CC) -O1 -fno-inline -fno-omit-frame-pointer -g -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/faults
+
+$(BUILD)/tests/progs/marks: tests/progs/marks.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -fno-omit-frame-pointer -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/marks

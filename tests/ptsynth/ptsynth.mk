@@ -15,7 +15,7 @@ $(BUILD)/ptsynth-obj/%.o: tests/ptsynth/%.c tests/ptsynth/ptsynth.h \
 $(BUILD)/tests/ptsynth: $(PTSYNTH_OBJ) $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(PTSYNTH_OBJ) $(TOOL_LIB) $(LIB) \
-		-lcapstone -lelf -lz -liberty
+		-lcapstone -lelf -lz -liberty -lpcre2-8
 
 $(BUILD)/tests/steplog: tests/ptsynth/steplog.c $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)

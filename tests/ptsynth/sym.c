@@ -18,18 +18,18 @@
  *   - an address is looked up by walking down from the root: the first
  *     symbol met that holds it wins, so a symbol stretched over .plt (a
  *     _init of size 0) beats the PLT entry or not by the tree's shape.
- * Names are demangled by libiberty's cplus_demangle without options (no
- * parameter lists, Rust hashes dropped). A function is known by its start
- * address; code outside every symbol is "[unknown]", one function per
- * file, as mt-stacks sees it.
+ * Names are demangled as perf prints them (common/demangle.h,
+ * MT_DEMANGLE_PERF: no parameter lists, Rust hashes dropped, OCaml's
+ * rule). A function is known by its start address; code outside every
+ * symbol is "[unknown]", one function per file, as mt-stacks sees it.
  */
 #include <fcntl.h>
 #include <gelf.h>
-#include <libiberty/demangle.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "die.h"
 #include "err.h"
 #include "symtab.h"
@@ -135,36 +135,12 @@ void sym_release(void)
 	ntables = captables = nmaps = capmaps = 0;
 }
 
+/* The name perf prints (demangle.h), malloced. */
 static char *demangle(const char *name)
 {
-	const char *at = strstr(name, "@plt");
-	char *d, *r;
-	size_t len;
+	char *d = mt_demangle(name, MT_DEMANGLE_PERF);
 
-	if (at && !at[4]) {
-		char *base = dupstr(name);
-
-		base[at - name] = '\0';
-		d = cplus_demangle(base, DMGL_NO_OPTS);
-		if (!d) {
-			free(base);
-			return dupstr(name);
-		}
-		len = strlen(d) + 5;
-		r = malloc(len);
-		if (!r)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		snprintf(r, len, "%s@plt", d);
-		free(d);
-		free(base);
-		return r;
-	}
-	d = cplus_demangle(name, DMGL_NO_OPTS);
-	if (!d)
-		return dupstr(name);
-	r = dupstr(d);
-	free(d);
-	return r;
+	return d ? d : dupstr(name);
 }
 
 static int leading_underscores(const char *s)
@@ -603,7 +579,7 @@ static void read_plt(struct table *t, Elf *e)
 			name = elf_strptr(e, dsh.sh_link, sym.st_name);
 		if (!name)
 			name = "";
-		d = cplus_demangle(name, DMGL_NO_OPTS);
+		d = mt_demangle(name, MT_DEMANGLE_PERF);
 		snprintf(buf, sizeof(buf), "%s@plt", d ? d : name);
 		free(d);
 		nd = new_node(t, addr, addr + psh.sh_entsize, buf);

@@ -50,7 +50,7 @@ grep -v -e '^trace\.fxt\.tmp' -e '^t\.fxt\.tmp\.gz$' seen >new || :
 name=$(cat new)
 echo "$name" | grep -qx '\.trace\.fxt\.[A-Za-z0-9]\{6\}' || fail "temporary name: $name"
 contains err "mt-fxt -v --allow-empty >$name"
-grep -q -- "-o" err && fail "mt-fxt given a file name: $(cat err)"
+grep -qE -- '(^| )(-o|--output)' err && fail "mt-fxt given a file name: $(cat err)"
 [ -z "$(temps)" ] || fail "left: $(temps)"
 # another run, another name
 mt run -o again.fxt -- ./prog 2>/dev/null
