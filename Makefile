@@ -40,7 +40,8 @@ UPROBE_ENGINE_OBJ := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/uprobe-files
 	$(BUILD)/mt-record/uprobe-ring.o $(BUILD)/mt-record/uprobe-text.o
 mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o \
-	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o
+	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o \
+	$(BUILD)/mt-record/dlfilter-run.o
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 	$(BUILD)/mt-slice/replay.o $(BUILD)/mt-slice/between.o
 mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \

@@ -383,3 +383,33 @@ bad:
 	return MT_ESYNTAX;
 }
 
+
+/* ---- for callers that have perf's values rather than its lines ---- */
+
+int mt_perf_parse_synth(const char *name, size_t nlen, const char *text,
+			size_t len, struct mt_perf_line *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = MT_PL_MARK;
+	out->event_name.p = name;
+	out->event_name.len = nlen;
+	if (!mt_pl_is_synth(out))
+		return MT_ESYNTAX;
+	mt_pl_parse_mark(text, text + len, out);
+	return 0;
+}
+
+void mt_perf_error_record(const struct mt_perf_line *l, struct mt_error *e)
+{
+	e->time = l->time;
+	e->pid = l->pid;
+	e->tid = l->tid;
+	e->cpu = l->cpu;
+	e->class = l->kind == MT_PL_LOST || l->err_code == 8 ? MT_ERRC_LOST :
+							      MT_ERRC_DECODE;
+	e->ip = l->err_ip;
+	e->code = l->err_code;
+	e->type = l->err_type;
+	e->count = l->err_count;
+	e->msg = 0;
+}

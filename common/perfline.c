@@ -294,53 +294,67 @@ static int flag_word(const struct tok *t, int *pend, uint8_t *kind,
 	}
 	/* raw letters, printed when no name matches: "bcrosyiABExghDt?" */
 	{
-		unsigned bits = 0;
+		uint32_t bits = 0;
 
 		for (i = 0; i < t->len; i++) {
-			const char *c = memchr("bcrosyiABExghDt?", t->p[i], 16);
+			const char *c = memchr(MT_PERF_FLAG_CHARS, t->p[i], 16);
 
 			if (!c)
 				return FW_NONE;
-			bits |= 1u << (c - "bcrosyiABExghDt?");
+			bits |= 1u << (c - MT_PERF_FLAG_CHARS);
 		}
 		if (!(bits & 1)) /* every branch has b */
 			return FW_NONE;
-#define B(ch) (1u << (strchr("bcrosyiABExghDt?", ch) - "bcrosyiABExghDt?"))
-		if (bits & B('B'))
-			*flags |= MT_BF_BEGIN;
-		if (bits & B('E'))
-			*flags |= MT_BF_END;
-		if (bits & B('x'))
-			*flags |= MT_BF_INTX;
-		if (bits & B('D'))
-			*flags |= MT_BF_INTRDIS;
-		if (bits & B('t'))
-			*flags |= MT_BF_INTRTOG;
-		if (bits & B('A'))
-			*kind = MT_BR_TXABORT;
-		else if (bits & B('g'))
-			*kind = MT_BR_VMENTRY;
-		else if (bits & B('h'))
-			*kind = MT_BR_VMEXIT;
-		else if ((bits & B('c')) && (bits & B('y')))
-			*kind = MT_BR_HWINT;
-		else if (bits & B('y'))
-			*kind = MT_BR_ASYNC;
-		else if (bits & B('s'))
-			*kind = bits & B('c') ? MT_BR_SYSCALL : MT_BR_SYSRET;
-		else if (bits & B('i'))
-			*kind = bits & B('c') ? MT_BR_INT : MT_BR_IRET;
-		else if (bits & B('c'))
-			*kind = MT_BR_CALL;
-		else if (bits & B('r'))
-			*kind = MT_BR_RETURN;
-		else if (bits & B('o'))
-			*kind = MT_BR_JCC;
-		else
-			*kind = MT_BR_JMP;
-#undef B
+		mt_perf_branch_flags(bits, kind, flags);
 		return FW_RAW;
 	}
+}
+
+/* A bare trace start/end is no branch class, whatever perf printed for it
+ * ("tr strt" up to 6.14, "tr strt jmp" from 6.15; raw "bB"). */
+static void trace_edge_no_class(uint8_t *kind, const uint16_t *flags)
+{
+	if ((*flags & (MT_BF_BEGIN | MT_BF_END)) && *kind == MT_BR_JMP)
+		*kind = MT_BR_NONE;
+}
+
+void mt_perf_branch_flags(uint32_t bits, uint8_t *kind, uint16_t *flags)
+{
+#define B(ch) (1u << (strchr(MT_PERF_FLAG_CHARS, ch) - MT_PERF_FLAG_CHARS))
+	if (bits & B('B'))
+		*flags |= MT_BF_BEGIN;
+	if (bits & B('E'))
+		*flags |= MT_BF_END;
+	if (bits & B('x'))
+		*flags |= MT_BF_INTX;
+	if (bits & B('D'))
+		*flags |= MT_BF_INTRDIS;
+	if (bits & B('t'))
+		*flags |= MT_BF_INTRTOG;
+	if (bits & B('A'))
+		*kind = MT_BR_TXABORT;
+	else if (bits & B('g'))
+		*kind = MT_BR_VMENTRY;
+	else if (bits & B('h'))
+		*kind = MT_BR_VMEXIT;
+	else if ((bits & B('c')) && (bits & B('y')))
+		*kind = MT_BR_HWINT;
+	else if (bits & B('y'))
+		*kind = MT_BR_ASYNC;
+	else if (bits & B('s'))
+		*kind = bits & B('c') ? MT_BR_SYSCALL : MT_BR_SYSRET;
+	else if (bits & B('i'))
+		*kind = bits & B('c') ? MT_BR_INT : MT_BR_IRET;
+	else if (bits & B('c'))
+		*kind = MT_BR_CALL;
+	else if (bits & B('r'))
+		*kind = MT_BR_RETURN;
+	else if (bits & B('o'))
+		*kind = MT_BR_JCC;
+	else
+		*kind = MT_BR_JMP;
+#undef B
+	trace_edge_no_class(kind, flags);
 }
 
 /* Consume the flags column at *pos. Returns the number of flag tokens. */
@@ -366,10 +380,7 @@ int mt_pl_parse_flags(const char **pos, const char *end, uint8_t *kind,
 		if (fw == FW_RAW)
 			break;
 	}
-	/* a bare trace start/end is no branch class, whatever perf printed
-	 * for it ("tr strt" up to 6.14, "tr strt jmp" from 6.15) */
-	if ((*flags & (MT_BF_BEGIN | MT_BF_END)) && *kind == MT_BR_JMP)
-		*kind = MT_BR_NONE;
+	trace_edge_no_class(kind, flags);
 	return n;
 }
 
@@ -588,32 +599,33 @@ static int all_modifiers(const char *p, size_t len)
 }
 
 /* "branches:uH", "cache-misses/period=50/u", "probe_x:f", "probe_x:f:u" */
-static void event_name(struct mt_perf_line *out)
+size_t mt_perf_event_name_len(const char *p, size_t len)
 {
-	const char *p = out->event.p, *slash, *last;
-	size_t len = out->event.len;
+	const char *slash, *last;
 
-	out->event_name = out->event;
 	if (len >= 8 && !memcmp(p, "branches", 8) && (len == 8 || p[8] == ':')) {
 		/* the usual case, "branches:uH", quickly */
-		if (len == 8 || all_modifiers(p + 9, len - 9))
-			out->event_name.len = 8;
-		return;
+		return len == 8 || all_modifiers(p + 9, len - 9) ? 8 : len;
 	}
 	slash = memchr(p, '/', len);
-	if (slash) {
-		out->event_name.len = (size_t)(slash - p);
-		return;
-	}
+	if (slash)
+		return (size_t)(slash - p);
 	last = memrchr(p, ':', len);
 	if (!last)
-		return;
+		return len;
 	if (all_modifiers(last + 1, (size_t)(p + len - last - 1))) {
 		const char *first = memchr(p, ':', len);
 
 		if (first != last || known_event(p, (size_t)(first - p)))
-			out->event_name.len = (size_t)(last - p);
+			return (size_t)(last - p);
 	}
+	return len;
+}
+
+static void event_name(struct mt_perf_line *out)
+{
+	out->event_name = out->event;
+	out->event_name.len = mt_perf_event_name_len(out->event.p, out->event.len);
 }
 
 /* ---- the header: [VM: VCPU:] [comm] [pid/tid] [cpu] [misc] [tod] time ---- */

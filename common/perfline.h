@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stream.h"
+
 /* A piece of the input line: not NUL-terminated. len 0 = absent. */
 struct mt_slice {
 	const char *p;
@@ -115,5 +117,39 @@ void mt_perf_parse_sym(const char *s, size_t len, struct mt_perf_loc *loc);
 /* Convert perf's "SECONDS.FRACTION" (6 or 9 or any number of decimals) to
  * ns. Returns 0 or MT_ESYNTAX / MT_ERANGE. */
 int mt_perf_parse_time(const char *s, size_t len, uint64_t *ns);
+
+/*
+ * perf's sample flags (PERF_IP_FLAG_*, the dlfilter's PERF_DLFILTER_FLAG_*):
+ * bit i is the letter MT_PERF_FLAG_CHARS[i] that perf prints for it when no
+ * name ("call", "tr strt", ...) matches the whole word.
+ */
+#define MT_PERF_FLAG_CHARS "bcrosyiABExghDt?"
+
+/*
+ * The branch kind (enum mt_branch_kind) and flags (enum mt_branch_flag) of
+ * perf's sample flags word bits: sets *kind, ORs into *flags. The one
+ * mapping, for perf's raw flag letters and for a dlfilter's samples.
+ */
+void mt_perf_branch_flags(uint32_t bits, uint8_t *kind, uint16_t *flags);
+
+/* The length of an event's name without perf's modifiers: "branches" of
+ * "branches:uH", "cache-misses" of "cache-misses/period=50/u", "probe_x:f"
+ * of "probe_x:f:u" (the event_name of struct mt_perf_line). */
+size_t mt_perf_event_name_len(const char *event, size_t len);
+
+/*
+ * A synthesized event's description as perf script prints it, the len
+ * bytes at text ("cbr: 45 freq: 4500 MHz (118%)", "psb offs: 0x4be8"), for
+ * the event named name[0..nlen) (without modifiers): fills *out as a
+ * MT_PL_MARK line's mark_kind, mark_value, mark_text and event_name (which
+ * point into text and name), the rest zero. Returns 0, or MT_ESYNTAX when
+ * name is not a synthesized event mt knows.
+ */
+int mt_perf_parse_synth(const char *name, size_t nlen, const char *text,
+			size_t len, struct mt_perf_line *out);
+
+/* The ERROR record of a MT_PL_ERROR or MT_PL_LOST line, all but its msg
+ * (left 0: the caller interns l->err_msg). */
+void mt_perf_error_record(const struct mt_perf_line *l, struct mt_error *e);
 
 #endif

@@ -41,6 +41,7 @@
 #include "symtab.h"
 #include "target.h"
 #include "trigger.h"
+#include "dlfilter-run.h"
 #include "uprobe.h"
 #include "banned.h"
 
@@ -49,7 +50,7 @@
 	"[--arm-after duration] " \
 	"[--repeat n] [--full] [--snapshot-size size] [--timing timing] " \
 	"[--multi-thread] [--kernel] [--kernel-only] [--frequency hz] [--call-graph mode] [--events list] " \
-	"[--dry-run] [--keep dir] [--command-stdout fd] [-p pid] [-i perf.data] " \
+	"[--dry-run] [--keep dir] [--command-stdout fd] [-p pid] [-i perf.data] [--text] " \
 	"[-- command ...]\n"
 
 static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample" };
@@ -270,7 +271,7 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
 	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
 	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_EVENTS,
-	       OPT_KERNEL_ONLY, OPT_HELP, OPT_VERSION };
+	       OPT_KERNEL_ONLY, OPT_TEXT, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "arm-after", required_argument, NULL, OPT_ARM },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -290,6 +291,7 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 		{ "pid", required_argument, NULL, 'p' },
 		{ "repeat", required_argument, NULL, OPT_REPEAT },
 		{ "snapshot-size", required_argument, NULL, OPT_SIZE },
+		{ "text", no_argument, NULL, OPT_TEXT },
 		{ "timing", required_argument, NULL, OPT_TIMING },
 		{ "trigger", required_argument, NULL, OPT_TRIGGER },
 		{ "trigger-via", required_argument, NULL, OPT_VIA },
@@ -371,6 +373,9 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 		case OPT_SIZE:
 			o->snapshot_bytes = parse_size(optarg);
 			o->given |= GIVEN_SIZE;
+			break;
+		case OPT_TEXT:
+			o->text = 1;
 			break;
 		case OPT_TIMING:
 			o->timing = optarg;
@@ -529,7 +534,12 @@ static void dry_run_print(struct rec *r)
 	struct argv a = { 0 };
 
 	if (o->input) {
+		char *so = o->text ? NULL : dlfilter_path();
+
 		script_argv(&a, o->perf, o->input, DECODE_PT | (decode_how(o) & DECODE_STITCH_LBR));
+		if (so)
+			dlfilter_args(&a, so);
+		free(so);
 		print_argv(stdout, a.v, 1);
 		argv_free(&a);
 		return;
@@ -1234,10 +1244,15 @@ int main(int argc, char **argv)
 	    access(getenv("MT_PERF_CONFIG"), R_OK))
 		die_errno(MT_EXIT_SYSTEM, "MT_PERF_CONFIG %s", getenv("MT_PERF_CONFIG"));
 	if (r->o.input) {
+		int how;
+
 		check_perf(r->o.perf);
 		make_workdir();
-		decode(r->o.perf, r->o.input, (is_auxtrace(r->o.input) ? DECODE_PT : 0) |
-		       (decode_how(&r->o) & DECODE_STITCH_LBR), NULL, r->out_fd, NULL);
+		how = (is_auxtrace(r->o.input) ? DECODE_PT : 0) |
+		      (decode_how(&r->o) & DECODE_STITCH_LBR);
+		if (!(how & DECODE_PT) || r->o.text ||
+		    !decode_dlfilter(r->o.perf, r->o.input, how, r->out_fd))
+			decode(r->o.perf, r->o.input, how, NULL, r->out_fd, NULL);
 		close_stdout_or_die();
 		rec_release(r);
 		return 0;

@@ -26,6 +26,7 @@ struct rec_opts {
 	int multi_thread;      /* --multi-thread: perf record -p, not -t */
 	int kernel;            /* --kernel, or 2: --kernel-only */
 	int dry_run;           /* --dry-run */
+	int text;              /* --text: -i decodes PT through perf's text */
 	int repeat;            /* --repeat: snapshots to take, 0: forever */
 	enum backend backend;  /* BE_AUTO until the backend is chosen */
 	enum via trigger_via;  /* --trigger-via */

@@ -871,16 +871,25 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 
 /* ---- what perf needs here ---- */
 
+int perf_version(const char *perf, int *major, int *minor, char *buf, size_t len)
+{
+	char *argv[] = { (char *)perf, "version", NULL };
+
+	if (run_output(argv, buf, len, 1) <= 0)
+		return -1;
+	return sscanf(buf, "perf version %d.%d", major, minor) == 2 ? 1 : 0;
+}
+
 void check_perf(const char *perf)
 {
-	char *argv[] = { (char *)perf, "version", NULL }, buf[256];
+	char buf[256];
 	int major = 0, minor = 0;
-	ssize_t n = run_output(argv, buf, sizeof(buf), 1);
+	int v = perf_version(perf, &major, &minor, buf, sizeof(buf));
 
-	if (n <= 0)
+	if (v < 0)
 		die(MT_EXIT_SYSTEM, "%s: cannot run perf (Debian: apt install linux-perf; "
 		    "or set MT_PERF to its path)", perf);
-	if (sscanf(buf, "perf version %d.%d", &major, &minor) != 2)
+	if (!v)
 		warn("%s: cannot read its version from \"%.40s\"; going on", perf, buf);
 	else if (major < 5 || (major == 5 && minor < 11))
 		die(MT_EXIT_SYSTEM, "perf %d.%d is too old: mt-record needs perf 5.11 "

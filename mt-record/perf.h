@@ -211,6 +211,10 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 
 /* ---- what perf needs here ---- */
 
+/* Runs `perf version`: 1 with *major, *minor set, 0 when its output
+ * (in buf, len bytes) gives no version, -1 when perf does not run. */
+int perf_version(const char *perf, int *major, int *minor, char *buf, size_t len);
+
 /* Dies (system) unless perf (the program) runs and is 5.11 or later;
  * warns when its version cannot be read. */
 void check_perf(const char *perf);

@@ -507,15 +507,10 @@ static void emit_branch(const struct mt_perf_line *l)
 
 static void emit_error(const struct mt_perf_line *l)
 {
-	struct mt_error e = {
-		.time = l->time, .pid = l->pid, .tid = l->tid, .cpu = l->cpu,
-		.class = l->kind == MT_PL_LOST || l->err_code == 8 ?
-				 MT_ERRC_LOST : MT_ERRC_DECODE,
-		.ip = l->err_ip, .code = l->err_code, .type = l->err_type,
-		.count = l->err_count,
-		.msg = intern(&misc_cache, &l->err_msg),
-	};
+	struct mt_error e;
 
+	mt_perf_error_record(l, &e);
+	e.msg = intern(&misc_cache, &l->err_msg);
 	if (line_ok())
 		check(mt_write_error(&out, &e));
 }

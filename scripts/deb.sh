@@ -39,6 +39,10 @@ arch=$(dpkg --print-architecture)
 for f in "$root"/usr/bin/*; do
 	${STRIP:-strip} --remove-section=.comment --remove-section=.note "$f"
 done
+# and to a shared object (the perf dlfilter)
+for f in "$root"/usr/lib/mt/*.so; do
+	${STRIP:-strip} --remove-section=.comment --remove-section=.note --strip-unneeded "$f"
+done
 gzip -9nf "$root"/usr/share/man/man1/*.1
 
 install -m 644 "$top/scripts/deb/copyright" "$doc/copyright"

@@ -73,8 +73,9 @@ pts_run() {
 		head -20 "$out.diff" >&2
 		fail "$name ($timing): perf's branches differ from the truth's ($(grep -c '^[<>]' "$out.diff") lines)"
 	fi
-	# the decode half of mt-record: perf script with its field set
-	mt-record -i "$out.data" >"$out.perf" 2>"$out.perr" ||
+	# the decode half of mt-record: perf script with its field set, as
+	# text (mt-record -i --text: t0805 compares the dlfilter's stream)
+	mt-record -i "$out.data" --text >"$out.perf" 2>"$out.perr" ||
 		{ cat "$out.perr" >&2; fail "mt-record -i failed on $name"; }
 	mt-script-parse "$out.perf" | mt-stacks --no-spread >"$out.mt" ||
 		fail "$name: mt-script-parse | mt-stacks failed"

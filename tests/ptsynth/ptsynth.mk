@@ -41,7 +41,7 @@ $(PTS_CORPUS)/basic: $(PTS_C)/basic.c
 $(PTS_CORPUS)/cos: $(PTS_C)/cos.c
 	@mkdir -p $(dir $@)
 	$(PTS_GCC) -O1 -fno-inline -g -o $@ $< -ldl
-$(PTS_CORPUS)/recursion $(PTS_CORPUS)/jumps $(PTS_CORPUS)/signal: \
+$(PTS_CORPUS)/recursion $(PTS_CORPUS)/jumps $(PTS_CORPUS)/signal $(PTS_CORPUS)/loop: \
 		$(PTS_CORPUS)/%: $(PTS_C)/%.c
 	@mkdir -p $(dir $@)
 	$(PTS_GCC) -O1 -g -o $@ $<
@@ -59,7 +59,7 @@ $(PTS_CORPUS)/exceptions $(PTS_CORPUS)/exceptions-recursive \
 	$(PTS_GXX) -O1 -g -static-libstdc++ -static-libgcc -o $@ $<
 
 PTS_PROGS := basic cos recursion jumps signal tailcall threads exceptions \
-	exceptions-recursive templates
+	exceptions-recursive templates loop
 
 ifneq ($(PTS_RUSTC),)
 $(PTS_CORPUS)/rust: $(PTS_C)/rust.rs

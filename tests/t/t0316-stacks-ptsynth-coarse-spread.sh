@@ -21,7 +21,7 @@ bad=
 for p in signal; do
 	out=$p
 	pts_record "$p" coarse
-	mt-record -i "$p.data" >"$p.perf" 2>"$p.perr" ||
+	mt-record -i "$p.data" --text >"$p.perf" 2>"$p.perr" ||
 		{ cat "$p.perr" >&2; fail "mt-record -i failed on $p"; }
 	truth_spans "$p.truth" "$p.spans"
 	np=$(grep -c '	\[\(syscall\|untraced\)\]$' "$p.spans")

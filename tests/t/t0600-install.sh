@@ -20,6 +20,8 @@ for t in $tools; do
 	[ -f "$dest/opt/mt/share/man/man1/$t.1" ] || fail "$t.1 not installed"
 	"$dest/opt/mt/bin/$t" --help | grep -q "^usage: $t " || fail "$t --help"
 done
+# the dlfilter, where mt-record looks for it
+[ -f "$dest/opt/mt/lib/mt/mt-dlfilter.so" ] || fail "lib/mt/mt-dlfilter.so not installed"
 # the documents the man pages refer to
 for d in format.md fxt.md perf.md README.md; do
 	[ -f "$dest/opt/mt/share/doc/mt/$d" ] || fail "share/doc/mt/$d not installed"

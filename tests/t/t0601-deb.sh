@@ -54,6 +54,7 @@ done
 for f in copyright changelog.Debian.gz format.md fxt.md perf.md README.md; do
 	has -rw-r--r-- "./usr/share/doc/mt-trace/$f"
 done
+has -rw-r--r-- ./usr/lib/mt/mt-dlfilter.so
 # nothing but those and the lintian overrides
 {
 	for t in $tools; do echo "./usr/bin/$t"; echo "./usr/share/man/man1/$t.1.gz"; done
@@ -61,6 +62,7 @@ done
 		echo "./usr/share/doc/mt-trace/$f"
 	done
 	echo ./usr/share/lintian/overrides/mt-trace
+	echo ./usr/lib/mt/mt-dlfilter.so
 } | sort >want
 awk '$1 !~ /^d/ { print $NF }' contents | sort >got
 same_file want got

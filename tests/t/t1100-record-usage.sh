@@ -44,3 +44,8 @@ contains dry "perf record -o DIR/perf.data -e dummy:u -e cpu-clock/freq=999,over
 contains dry "perf script -i DIR/perf.data --ns -F comm,pid,tid,time,event,period,ip,sym,symoff,dso"
 mt-record --dry-run -i some.data >dry
 contains dry "perf script -i some.data --ns --itrace=bep"
+# -i decodes PT through the dlfilter, --text through perf's text
+contains dry " --dlfilter $(cd "$MT_BIN/../lib" && pwd -P)/mt-dlfilter.so --dlarg fd=1"
+mt-record --dry-run -i some.data --text >dry
+contains dry "perf script -i some.data --ns --itrace=bep"
+! grep -q -e --dlfilter dry || fail "--text: $(cat dry)"
