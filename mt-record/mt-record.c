@@ -940,6 +940,20 @@ static void round_wait(struct rec *r, struct round *rd)
 		if (!rd->have_u && reap(&rd->pr.proc, 0))
 			perf_failed(&rd->pr, "while recording");
 	}
+	/*
+	 * A Ctrl+C reaches the command's process group too (it starts with
+	 * the signals as we found them): when it ended the command, the
+	 * signal (pending while blocked) is why the recording ends, not the
+	 * exit. Unblocked for a moment, it is taken now.
+	 */
+	if (rd->why == STOP_EXIT && !got_signal) {
+		sigset_t held;
+
+		sigprocmask(SIG_SETMASK, &r->wait_mask, &held);
+		sigprocmask(SIG_SETMASK, &held, NULL);
+		if (got_signal)
+			rd->why = STOP_SIGNAL;
+	}
 	/* the trigger may have fired just before the exit was seen */
 	if (rd->armed && rd->why == STOP_EXIT &&
 	    trigger_finish(&rd->tg, &r->wait_mask, &late)) {
