@@ -946,12 +946,12 @@ static void round_wait(struct rec *r, struct round *rd)
 	 * signal (pending while blocked) is why the recording ends, not the
 	 * exit. Unblocked for a moment, it is taken now.
 	 */
-	if (rd->why == STOP_EXIT && !got_signal) {
+	if (rd->why == STOP_EXIT) {
 		sigset_t held;
 
 		sigprocmask(SIG_SETMASK, &r->wait_mask, &held);
 		sigprocmask(SIG_SETMASK, &held, NULL);
-		if (got_signal)
+		if (got_signal) /* now, or during the wait that saw the exit */
 			rd->why = STOP_SIGNAL;
 	}
 	/* the trigger may have fired just before the exit was seen */
