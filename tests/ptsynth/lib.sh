@@ -117,10 +117,13 @@ pts_record() {
 		-- "$CORPUS/$_n" >"$out.log" 2>&1 || {
 		cat "$out.log" >&2; fail "ptsynth failed on $_n"; }
 	[ -z "$key" ] && return 0
-	# the truth last, under its final name last: it marks the set whole
+	# one writer a key (tests/run may run two of these tests at once):
+	# the one that makes the lock; the truth last, under its final name
+	# last: it marks the set whole
+	mkdir "$MT_PTS_CACHE/$key.lock" 2>/dev/null || return 0
 	for x in data log truth; do
-		cp "$out.$x" "$MT_PTS_CACHE/.$key.$x" &&
-			mv "$MT_PTS_CACHE/.$key.$x" "$MT_PTS_CACHE/$key.$x" ||
+		cp "$out.$x" "$MT_PTS_CACHE/.$key.$$.$x" &&
+			mv "$MT_PTS_CACHE/.$key.$$.$x" "$MT_PTS_CACHE/$key.$x" ||
 			fail "cannot keep $out.$x in $MT_PTS_CACHE"
 	done
 }

@@ -5,6 +5,7 @@
 # own file: a tail call, not an unwind to that caller (docs/mt-stacks.1,
 # Rules). perf's branches must equal the truth's, and perf script |
 # mt-script-parse | mt-stacks --no-spread must rebuild the truth's spans.
+# tests/run: two at a time
 . "$MT_TOP/tests/lib.sh"
 . "$MT_TOP/tests/ptsynth/lib.sh"
 ptsynth_need

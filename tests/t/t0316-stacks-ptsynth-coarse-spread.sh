@@ -12,6 +12,7 @@
 # trace starts again) and nested beside it. signal has both kinds: system
 # calls, and a timer signal between two instructions. t0802 checks
 # --no-spread.
+# tests/run: two at a time
 . "$MT_TOP/tests/lib.sh"
 . "$MT_TOP/tests/ptsynth/lib.sh"
 ptsynth_need signal

@@ -7,6 +7,7 @@
 # from ptsynth's perf.data, from or to the program's own code, must be
 # exactly those transfers, in order; and all of perf's branches, with
 # their times, must be the truth's, also when traps come late.
+# tests/run: two at a time
 . "$MT_TOP/tests/lib.sh"
 . "$MT_TOP/tests/ptsynth/lib.sh"
 ptsynth_need basic

@@ -4,6 +4,7 @@
 # perf script | mt-script-parse | mt-stacks --no-spread must rebuild the
 # truth's call spans (stacks-check), except where the known limits below
 # say why not.
+# tests/run: two at a time
 . "$MT_TOP/tests/lib.sh"
 . "$MT_TOP/tests/ptsynth/lib.sh"
 ptsynth_need cos recursion tailcall jumps threads signal

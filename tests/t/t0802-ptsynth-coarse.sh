@@ -4,6 +4,7 @@
 # with real Intel PT. perf's branches and their times must still equal the
 # truth's, and mt-stacks --no-spread must rebuild the truth's spans. Also
 # one run with ASLR on (--aslr).
+# tests/run: two at a time
 . "$MT_TOP/tests/lib.sh"
 . "$MT_TOP/tests/ptsynth/lib.sh"
 ptsynth_need cos jumps threads tailcall recursion

@@ -2,6 +2,7 @@
 # ptsynth on C++ (exceptions through cleanups, templates) and Rust
 # programs: perf's branches equal the truth's; mt-stacks --no-spread
 # rebuilds the truth's spans except where the known limits say why not.
+# tests/run: two at a time
 . "$MT_TOP/tests/lib.sh"
 . "$MT_TOP/tests/ptsynth/lib.sh"
 ptsynth_need exceptions exceptions-recursive templates

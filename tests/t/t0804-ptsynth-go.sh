@@ -11,6 +11,7 @@
 # that its run never returns into (the truth's H lines). They are on the
 # thread's stack, but no branch of the run comes from or goes to them, so
 # no trace of branches can show them.
+# tests/run: two at a time
 . "$MT_TOP/tests/lib.sh"
 . "$MT_TOP/tests/ptsynth/lib.sh"
 [ -x "$CORPUS/go" ] || { echo "skipped: no Go compiler when the corpus was built"; exit 0; }
