@@ -180,9 +180,11 @@ static uint64_t parse_frequency(const char *arg)
 /*
  * --events: NAME[=PERIOD],... where NAME is a perf event of the hardware
  * or software kind (branch-misses, page-faults, L1-dcache-load-misses):
- * letters, digits, '-', '_' and '.'. Dies (usage) on anything else.
+ * letters, digits, '-', '_' and '.'; by default every event is a sample,
+ * but branch-misses every 50 (magic-trace's). Into o->events; dies
+ * (usage) on anything else.
  */
-static const char *check_events(const char *list)
+static void parse_events(struct rec_opts *o, const char *list)
 {
 	const char *p = list;
 
@@ -190,15 +192,18 @@ static const char *check_events(const char *list)
 		const char *name = p;
 		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				     "0123456789-_.");
+		struct rec_event ev = { name, (int)n, 1 };
 
 		p += n;
-		if (!n)
+		if (!n || n > 256)
 			die(MT_EXIT_USAGE, "--events %s: expected NAME[=PERIOD],... "
 			    "(perf list names them)", list);
 		if (*p == ':' || *p == '/')
 			die(MT_EXIT_USAGE, "--events %s: '%.*s%c': a tracepoint or "
 			    "raw event syntax; only named hardware and software "
 			    "events (NAME[=PERIOD])", list, (int)n, name, *p);
+		if (n == 13 && !memcmp(name, "branch-misses", 13))
+			ev.period = 50;
 		if (*p == '=') {
 			char *end;
 			unsigned long long v;
@@ -209,14 +214,18 @@ static const char *check_events(const char *list)
 				die(MT_EXIT_USAGE, "--events %s: '%.*s': expected a "
 				    "period of 1 or more events a sample", list,
 				    (int)(strcspn(name, ",")), name);
+			ev.period = (unsigned long)v;
 			p = end;
 		}
-		if (!*p)
-			return list;
-		if (*p != ',')
+		if (*p && *p != ',')
 			die(MT_EXIT_USAGE, "--events %s: expected NAME[=PERIOD],... "
 			    "(perf list names them)", list);
-		p++;
+		o->events = realloc(o->events, (o->nevents + 1) * sizeof(*o->events));
+		if (!o->events)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		o->events[o->nevents++] = ev;
+		if (!*p++)
+			return;
 	}
 }
 
@@ -353,7 +362,10 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 			o->keep_dir = optarg;
 			break;
 		case OPT_EVENTS:
-			o->events = check_events(optarg);
+			free(o->events);
+			o->events = NULL;
+			o->nevents = 0;
+			parse_events(o, optarg);
 			o->given |= GIVEN_EVENTS;
 			break;
 		case OPT_KERNEL:
@@ -788,14 +800,11 @@ static void wallclock_line(const struct rec *r)
  * stacks (mt-stacks(1)). */
 static void event_lines(const struct rec *r)
 {
-	const char *p = r->o.events;
+	size_t i;
 
-	while (p && *p) {
-		size_t len = strcspn(p, ",");
-
-		out_printf(r, "# mt: event %.*s\n", (int)strcspn(p, ",="), p);
-		p += len + (p[len] == ',');
-	}
+	for (i = 0; i < r->o.nevents; i++)
+		out_printf(r, "# mt: event %.*s\n", r->o.events[i].name_len,
+			   r->o.events[i].name);
 }
 
 /* The uprobe backend's snapshot text up to until, on r->out_fd: at a
@@ -1211,6 +1220,7 @@ static void rec_release(struct rec *r)
 	fn_names_release(&r->probed);
 	free(r->tgt.exe);
 	free(r->tgt.pids);
+	free(r->o.events);
 	workdir_done();
 }
 

@@ -2,7 +2,8 @@
  * mt-record's options: what the command line asked for, parsed and
  * checked by mt-record.c, then handed to the other files as a read-only
  * parameter. The struct is owned by main; its strings point into argv or
- * the environment and are never freed.
+ * the environment and are never freed; the events array is main's to
+ * free.
  */
 #ifndef MT_RECORD_OPTS_H
 #define MT_RECORD_OPTS_H
@@ -18,6 +19,13 @@ enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };
 /* rec_opts.given: options named on the command line (not defaults) */
 enum { GIVEN_TIMING = 1, GIVEN_FREQ = 2, GIVEN_CG = 4, GIVEN_SIZE = 8,
        GIVEN_KERNEL = 16, GIVEN_EVENTS = 32 };
+
+/* One --events item: a perf event's name, sampled every period events. */
+struct rec_event {
+	const char *name;      /* points into argv: name_len bytes */
+	int name_len;
+	unsigned long period;  /* given, else 1 (branch-misses: 50) */
+};
 
 struct rec_opts {
 	unsigned given;        /* GIVEN_*: for the options that may not apply */
@@ -35,7 +43,8 @@ struct rec_opts {
 	const char *trigger;   /* --trigger selection, or NULL */
 	const char *timing;    /* --timing: low, normal, high or raw terms */
 	const char *callgraph; /* --call-graph: fp, dwarf, lbr or lbr-no-stitch */
-	const char *events;    /* --events NAME[=PERIOD],..., or NULL */
+	struct rec_event *events; /* --events, parsed; NULL: none */
+	size_t nevents;
 	const char *keep_dir;  /* --keep, or NULL */
 	const char *input;     /* -i perf.data, or NULL */
 	int command_fd;        /* --command-stdout, or -1 */

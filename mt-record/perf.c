@@ -504,27 +504,17 @@ static const char *scope(const struct rec_opts *o)
 	return o->kernel == 2 ? "k" : o->kernel ? "uk" : "u";
 }
 
-/*
- * --events: each NAME[=PERIOD] one more sampled event; by default every
- * event is a sample, but branch-misses every 50 (magic-trace's). In the
- * sample backend's snapshot they share the ring's overwriting.
- */
+/* --events: each one more sampled event; in the sample backend's
+ * snapshot they share the ring's overwriting. */
 static void event_args(struct argv *a, const struct rec_opts *o)
 {
-	const char *p = o->events;
+	size_t i;
 
-	while (p && *p) {
-		size_t n = strcspn(p, ",="), len = strcspn(p, ",");
-		unsigned long period = 1;
-
-		if (p[n] == '=')
-			period = strtoul(p + n + 1, NULL, 10);
-		else if (n == 13 && !memcmp(p, "branch-misses", 13))
-			period = 50;
+	for (i = 0; i < o->nevents; i++) {
 		arg(a, "-e");
-		arg(a, "%.*s/period=%lu%s/%s", (int)n, p, period,
+		arg(a, "%.*s/period=%lu%s/%s", o->events[i].name_len, o->events[i].name,
+		    o->events[i].period,
 		    o->backend == BE_SAMPLE && !o->full ? ",overwrite" : "", scope(o));
-		p += len + (p[len] == ',');
 	}
 }
 
@@ -545,7 +535,7 @@ void record_argv(struct argv *a, const struct rec_opts *o, const struct target *
 		event_args(a, o);
 		/* as magic-trace: with more events, perf's per-thread mode
 		 * is left out */
-		target_args(a, tgt, o->multi_thread, !o->events);
+		target_args(a, tgt, o->multi_thread, !o->nevents);
 		if (!o->full)
 			arg(a, with_trigger ? "--snapshot" : "--snapshot=e");
 		if (pages)
