@@ -1124,6 +1124,24 @@ static void last_snapshot(struct rec *r, struct round *rd)
 	keep_perf_snapshot(r, rd, data);
 }
 
+/*
+ * A perf snapshot decoded through perf's text. With --repeat, each file
+ * decodes with the memory maps perf read from /proc as it opened it
+ * (docs/perf.md 1.6): one opened as the program was exiting has none,
+ * and its samples no symbol: said, not silently [unknown].
+ */
+static void decode_snapshot(struct rec *r, const struct perf_snap *p)
+{
+	struct decode_seen seen = { 0, 0 };
+
+	decode(r->o.perf, p->data, decode_how(&r->o), &p->mk, r->out_fd,
+	       r->dir_out ? NULL : &r->written, &seen);
+	if (r->o.repeat != 1 && seen.frames && seen.unknown == seen.frames)
+		warn("snapshot %d: perf found none of the program's memory maps "
+		     "for it (it was exiting as perf opened the snapshot's file): "
+		     "its %" PRIu64 " stack frames have no symbol", p->no, seen.frames);
+}
+
 /* The perf snapshots kept, decoded in order. */
 static void decode_snapshots(struct rec *r)
 {
@@ -1136,8 +1154,7 @@ static void decode_snapshots(struct rec *r)
 		if (r->o.backend == BE_SAMPLE)
 			wallclock_line(r);
 		event_lines(r);
-		decode(r->o.perf, p->data, decode_how(&r->o), &p->mk, r->out_fd,
-		       r->dir_out ? NULL : &r->written);
+		decode_snapshot(r, p);
 		snapshot_end(r);
 		free(p->data);
 	}
@@ -1276,7 +1293,7 @@ int main(int argc, char **argv)
 		      (decode_how(&r->o) & DECODE_STITCH_LBR);
 		if (!(how & DECODE_PT) || r->o.text ||
 		    !decode_dlfilter(r->o.perf, r->o.input, how, r->out_fd))
-			decode(r->o.perf, r->o.input, how, NULL, r->out_fd, NULL);
+			decode(r->o.perf, r->o.input, how, NULL, r->out_fd, NULL, NULL);
 		close_stdout_or_die();
 		rec_release(r);
 		return 0;

@@ -791,8 +791,19 @@ int perf_last_output(const char *to)
 
 /* ---- decoding: perf script, with a mark put in time order ---- */
 
+/* A call-chain frame line of perf's that names no symbol nor file. */
+static int unknown_frame(const char *p, size_t n)
+{
+	static const char u[] = " [unknown] ([unknown])";
+	size_t ul = sizeof(u) - 1;
+
+	while (n && (p[n - 1] == '\n' || p[n - 1] == ' '))
+		n--;
+	return n > ul && !memcmp(p + n - ul, u, ul);
+}
+
 void decode(const char *perf, const char *data, int how, const struct mark_line *mk,
-	    int out_fd, uint64_t *after)
+	    int out_fd, uint64_t *after, struct decode_seen *seen)
 {
 	uint64_t skip = after ? *after : 0, last = skip;
 	int dropping = 0;
@@ -838,8 +849,13 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 				}
 			}
 		}
-		if (!dropping)
-			write_or_die(out_fd, buf, (size_t)n);
+		if (dropping)
+			continue;
+		write_or_die(out_fd, buf, (size_t)n);
+		if (seen && buf[0] == '\t') {
+			seen->frames++;
+			seen->unknown += unknown_frame(buf, (size_t)n);
+		}
 	}
 	free(buf);
 	fclose(in);

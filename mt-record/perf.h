@@ -203,11 +203,16 @@ struct mark_line {
  * NULL): the events of time *after or earlier are left out (a timed line
  * and the untimed lines after it, as a sample's call chain), and *after
  * becomes the last time written, so that snapshots decoded one after the
- * other into one stream repeat nothing. Dies (system) with perf's
+ * other into one stream repeat nothing. seen (or NULL): how many
+ * call-chain frames were written, and how many of them perf could place
+ * in no file ("[unknown] ([unknown])"). Dies (system) with perf's
  * messages when perf script fails.
  */
+struct decode_seen {
+	uint64_t frames, unknown;
+};
 void decode(const char *perf, const char *data, int how, const struct mark_line *mk,
-	    int out_fd, uint64_t *after);
+	    int out_fd, uint64_t *after, struct decode_seen *seen);
 
 /* ---- what perf needs here ---- */
 
