@@ -19,7 +19,8 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) -Icommon $(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
-	common/duration.c common/perfline.c common/perfevent.c \
+	common/duration.c common/perfline.c common/mtline.c common/perfevent.c \
+	common/streamcopy.c \
 	common/fxtread.c common/fxtwrite.c \
 	common/tidmap.c common/names.c common/proc.c common/quote.c common/nest.c \
 	common/gzin.c common/extsort.c common/kind.c \

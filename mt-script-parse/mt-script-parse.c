@@ -19,6 +19,7 @@
 #include "die.h"
 #include "output.h"
 #include "err.h"
+#include "mtline.h"
 #include "perfline.h"
 #include "quote.h"
 #include "stream.h"
@@ -352,120 +353,36 @@ static void wallclock(const struct mt_perf_line *l)
 
 /* ---- mt-record's own lines ---- */
 
-/* The next blank-separated word of p[0..len) from *at, or an empty one. */
-static struct mt_slice word(const char *p, size_t len, size_t *at)
-{
-	struct mt_slice w;
-	size_t i = *at;
-
-	while (i < len && p[i] == ' ')
-		i++;
-	w.p = p + i;
-	while (i < len && p[i] != ' ')
-		i++;
-	w.len = (size_t)(p + i - w.p);
-	*at = i;
-	return w;
-}
-
-static int num(struct mt_slice w, int base, uint64_t *v)
-{
-	char buf[32], *end;
-
-	if (!w.len || w.len >= sizeof(buf) || w.p[0] == '-')
-		return -1;
-	memcpy(buf, w.p, w.len);
-	buf[w.len] = '\0';
-	errno = 0;
-	*v = strtoull(buf, &end, base);
-	return *end || errno ? -1 : 0;
-}
-
 /*
- * "# mt: KIND ..." lines, which mt-record writes among perf's (see
- * docs/mt-script-parse.1):
- *   # mt: trigger TIME PID/TID 0xADDR SYMBOL
- *   # mt: snapshot N TIME
- *   # mt: wallclock TIME NS-SINCE-1970
- *   # mt: entry-only SYMBOL
- *   # mt: event EVENT
- * Returns 1 when the line was one (handled or counted), 0 if not.
+ * "# mt: KIND ..." lines, which mt-record writes among perf's (common/mtline.h,
+ * docs/mt-script-parse.1). Returns 1 when the line was one (handled or
+ * counted), 0 if not.
  */
 static int mt_line(const char *p, size_t len)
 {
-	struct mt_mark m = { 0 };
-	struct mt_slice kind, t, w;
-	size_t at = 6;
-	uint64_t pid, tid;
-	const char *slash;
+	struct mt_mt_line ml;
+	struct mt_mark *m = &ml.mark;
 
-	if (len < 6 || memcmp(p, "# mt: ", 6))
+	switch (mt_parse_mt_line(p, len, &ml)) {
+	case MT_MTLINE_NOT:
 		return 0;
-	m.pid = m.tid = m.cpu = MT_NONE32; /* no thread's */
-	kind = word(p, len, &at);
-	if ((kind.len == 10 && !memcmp(kind.p, "entry-only", 10)) ||
-	    (kind.len == 5 && !memcmp(kind.p, "event", 5))) {
-		/* for the whole recording, no time: a function probed
-		 * without a return probe; an event whose samples are
-		 * instants rather than stacks */
-		while (at < len && p[at] == ' ')
-			at++;
-		if (at == len)
-			goto bad;
-		m.time = MT_NONE64;
-		m.kind = MT_MARK_GENERIC;
-		m.name = intern_str(kind.len == 5 ? "event" : "entry-only");
-		m.text = intern(&misc_cache, &(struct mt_slice){ p + at, len - at });
-		check(mt_write_mark(&out, &m));
-		return 1;
-	}
-	t = word(p, len, &at);
-	if (kind.len == 7 && !memcmp(kind.p, "trigger", 7)) {
-		m.kind = MT_MARK_TRIGGER;
-		w = word(p, len, &at);
-		slash = memchr(w.p, '/', w.len);
-		if (!slash || num((struct mt_slice){ w.p, (size_t)(slash - w.p) }, 10, &pid) ||
-		    num((struct mt_slice){ slash + 1, (size_t)(w.p + w.len - slash - 1) }, 10, &tid) ||
-		    pid > UINT32_MAX || tid > UINT32_MAX)
-			goto bad;
-		m.pid = (uint32_t)pid;
-		m.tid = (uint32_t)tid;
-		w = word(p, len, &at);
-		if (w.len > 2 && w.p[0] == '0' && w.p[1] == 'x')
-			w.p += 2, w.len -= 2;
-		if (num(w, 16, &m.ip))
-			goto bad;
-		while (at < len && p[at] == ' ')
-			at++;
-		m.name = intern_str("trigger");
-		if (at < len)
-			m.text = intern(&misc_cache, &(struct mt_slice){ p + at, len - at });
-	} else if (kind.len == 8 && !memcmp(kind.p, "snapshot", 8)) {
-		m.kind = MT_MARK_SNAPSHOT;
-		if (num(t, 10, &m.value))
-			goto bad;
-		t = word(p, len, &at);
-		m.name = intern_str("snapshot");
-	} else if (kind.len == 9 && !memcmp(kind.p, "wallclock", 9)) {
-		m.kind = MT_MARK_WALLCLOCK;
-		if (num(word(p, len, &at), 10, &m.value))
-			goto bad;
-		m.name = intern_str("wallclock");
-		have_wallclock = 1;
-	} else {
+	case MT_MTLINE_UNKNOWN:
 		count_skip("unknown '# mt:' kind", 0);
 		return 1;
+	case MT_MTLINE_BAD:
+		if (!keep_going)
+			die(MT_EXIT_DATA, "%s:%llu: malformed '# mt:' line: \"%s\"",
+			    in_name, nlines, shown(p, len));
+		if (nmalformed++ < 5)
+			warn("%s:%llu: skipping malformed '# mt:' line", in_name, nlines);
+		return 1;
 	}
-	if (mt_perf_parse_time(t.p, t.len, &m.time))
-		goto bad;
-	check(mt_write_mark(&out, &m));
-	return 1;
-bad:
-	if (!keep_going)
-		die(MT_EXIT_DATA, "%s:%llu: malformed '# mt:' line: \"%s\"",
-		    in_name, nlines, shown(p, len));
-	if (nmalformed++ < 5)
-		warn("%s:%llu: skipping malformed '# mt:' line", in_name, nlines);
+	m->name = intern_str(ml.name);
+	if (ml.text.len)
+		m->text = intern(&misc_cache, &ml.text);
+	if (m->kind == MT_MARK_WALLCLOCK)
+		have_wallclock = 1;
+	check(mt_write_mark(&out, m));
 	return 1;
 }
 
