@@ -1,7 +1,9 @@
 /*
  * Decoding Intel PT through mt's perf dlfilter: see dlfilter-run.h.
  */
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,8 @@
 #include "die.h"
 #include "dlfilter-run.h"
 #include "perf.h"
+#include "stream.h"
+#include "streamout.h"
 #include "banned.h"
 
 #define SO "mt-dlfilter.so"
@@ -55,39 +59,87 @@ void dlfilter_args(struct argv *a, const char *so)
 	arg(a, "fd=1");
 }
 
-int decode_dlfilter(const char *perf, const char *data, int how, int out_fd)
+char *dlfilter_choose(const char *perf)
 {
-	char *so = dlfilter_path(), *errname, buf[256];
+	char *so = dlfilter_path(), buf[256];
 	int major = 0, minor = 0;
-	struct argv a = { 0 };
-	struct proc p;
 
 	if (!so) {
 		warn("no " SO " next to mt-record (nor in ../lib/mt/): decoding "
 		     "through perf's text");
-		return 0;
+		return NULL;
 	}
 	if (perf_version(perf, &major, &minor, buf, sizeof(buf)) != 1 ||
 	    major < 5 || (major == 5 && minor < 14)) {
 		warn("%s: no perf script --dlfilter before perf 5.14: decoding "
 		     "through perf's text", perf);
 		free(so);
-		return 0;
+		return NULL;
 	}
+	return so;
+}
+
+/* perf script with the dlfilter, its stdout out_fd, started in p. */
+static void start_script(struct proc *p, const char *perf, const char *data, int how,
+			 const char *so, int out_fd)
+{
+	struct argv a = { 0 };
+	char *errname;
+
 	script_argv(&a, perf, data, how);
 	dlfilter_args(&a, so);
-	free(so);
 	if (asprintf(&errname, "%s/perf-script.err", workdir_path()) < 0)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	spawn(&p, a.v, out_fd, NULL, 0, errname, 1);
+	spawn(p, a.v, out_fd, NULL, 0, errname, 1);
 	free(errname);
 	argv_free(&a);
-	reap(&p, 1);
-	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status)) {
-		show_stderr(&p);
+}
+
+/* Reaps p; dies with its messages when it failed (but for SIGPIPE, when
+ * sigpipe_ok: its reader stopped reading). */
+static void end_script(struct proc *p, const char *data, int sigpipe_ok)
+{
+	reap(p, 1);
+	if (!(sigpipe_ok && WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGPIPE) &&
+	    (!WIFEXITED(p->status) || WEXITSTATUS(p->status))) {
+		show_stderr(p);
 		die(MT_EXIT_SYSTEM, "perf script failed on %s (its messages are above)",
 		    data);
 	}
-	free(p.errfile);
-	return 1;
+	free(p->errfile);
+}
+
+void decode_dlfilter(const char *perf, const char *data, int how, const char *so,
+		     int out_fd)
+{
+	struct proc p;
+
+	start_script(&p, perf, data, how, so, out_fd);
+	end_script(&p, data, 0);
+}
+
+void decode_dlfilter_into(const char *perf, const char *data, int how, const char *so,
+			  struct stream_out *s, const struct mark_line *mk,
+			  uint64_t *after)
+{
+	struct mt_reader r;
+	struct proc p;
+	int fds[2], err;
+	char *name;
+
+	if (pipe2(fds, O_CLOEXEC))
+		die_errno(MT_EXIT_SYSTEM, "pipe");
+	start_script(&p, perf, data, how, so, fds[1]);
+	close(fds[1]);
+	if (mt_reader_init_fd(&r, fds[0], NULL, 0))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	err = stream_out_copy(s, &r, mk, after);
+	close(fds[0]); /* perf, still writing after a bad record, ends */
+	end_script(&p, data, err != 0);
+	if (err) {
+		if (asprintf(&name, "perf script's stream of %s", data) < 0)
+			die(MT_EXIT_SYSTEM, "out of memory");
+		die_reader(&r, err, name);
+	}
+	mt_reader_release(&r);
 }

@@ -5,23 +5,44 @@
 #ifndef MT_RECORD_DLFILTER_RUN_H
 #define MT_RECORD_DLFILTER_RUN_H
 
+#include <stdint.h>
+
+struct argv;
+struct mark_line;
+struct stream_out;
+
 /* The dlfilter mt-record uses: mt-dlfilter.so next to this program, in
  * ../lib/mt/ from it (make install) or in ../lib/ (the build tree). A
  * malloc'ed path, or NULL when there is none. */
 char *dlfilter_path(void);
 
 /*
- * Runs perf script (script_argv(), how with DECODE_PT) on data with the
- * dlfilter, which writes the stream to out_fd. Returns 0 when perf has no
- * --dlfilter (before 5.14) or the filter is missing, after a one-line
- * warning, so that the caller decodes through the text; 1 when done. Dies
- * (system) with perf's messages when perf script fails.
+ * The dlfilter to decode with (dlfilter_path()), or NULL after a one-line
+ * warning when there is none or perf has no --dlfilter (before 5.14): the
+ * caller then decodes through perf's text. Malloc'ed.
  */
-int decode_dlfilter(const char *perf, const char *data, int how, int out_fd);
+char *dlfilter_choose(const char *perf);
+
+/*
+ * Runs perf script (script_argv(), how with DECODE_PT) on data with the
+ * dlfilter so, which writes the stream to out_fd. Dies (system) with
+ * perf's messages when perf script fails.
+ */
+void decode_dlfilter(const char *perf, const char *data, int how, const char *so,
+		     int out_fd);
+
+/*
+ * The same, the stream copied into s (stream_out_copy(): one stream for
+ * a recording's snapshots, records at or before *after left out, mk's
+ * mark placed by time). Dies (system) with perf's messages when perf
+ * script fails, (data) when its stream is bad.
+ */
+void decode_dlfilter_into(const char *perf, const char *data, int how, const char *so,
+			  struct stream_out *s, const struct mark_line *mk,
+			  uint64_t *after);
 
 /* The arguments that make perf script use the dlfilter so (appended to
  * a): the stream goes to perf's stdout. */
-struct argv;
 void dlfilter_args(struct argv *a, const char *so);
 
 #endif

@@ -42,6 +42,7 @@
 #include "target.h"
 #include "trigger.h"
 #include "dlfilter-run.h"
+#include "streamout.h"
 #include "uprobe.h"
 #include "banned.h"
 
@@ -66,6 +67,10 @@ struct rec {
 	struct trig *trp;      /* &tr once resolved, NULL without --trigger */
 	const char *dir_out;   /* -o DIR/: one file per snapshot, or NULL */
 	int out_fd;            /* where the text goes: 1, or a snapshot file */
+	/* PT decoded through the dlfilter: the output is an mt stream
+	 * (sout, on out_fd), its "# mt:" lines as MARKs; NULL: text */
+	struct stream_out *sout;
+	char *dlf;             /* then the dlfilter's path */
 	int cmd_out;           /* the command's stdout (check_options): 2,
 				* --command-stdout's, -o FILE's keep_stdout_for_command(),
 				* or MT_SPAWN_INHERIT with -o DIR/ */
@@ -114,7 +119,10 @@ static void on_signal(int sig)
 
 static void out_text(const struct rec *r, const char *p, size_t n)
 {
-	write_or_die(r->out_fd, p, n);
+	if (r->sout)
+		stream_out_lines(r->sout, p, n);
+	else
+		write_or_die(r->out_fd, p, n);
 }
 
 static void out_printf(const struct rec *r, const char *fmt, ...)
@@ -545,9 +553,9 @@ static void dry_run_print(struct rec *r)
 	const struct rec_opts *o = &r->o;
 	struct argv a = { 0 };
 
-	if (o->input) {
-		char *so = o->text ? NULL : dlfilter_path();
+	char *so = o->text || (!o->input && o->backend != BE_PT) ? NULL : dlfilter_path();
 
+	if (o->input) {
 		script_argv(&a, o->perf, o->input, DECODE_PT | (decode_how(o) & DECODE_STITCH_LBR));
 		if (so)
 			dlfilter_args(&a, so);
@@ -572,7 +580,7 @@ static void dry_run_print(struct rec *r)
 		       r->tgt.exe ? r->tgt.exe : "the program",
 		       o->functions ? " and of the shared libraries it maps" : "",
 		       o->functions ? o->functions : "(default)");
-		return;
+		return; /* so is NULL: not pt */
 	}
 	record_argv(&a, o, &r->tgt, -1, -1, o->trigger != NULL);
 	print_argv(stdout, a.v, 1);
@@ -587,6 +595,9 @@ static void dry_run_print(struct rec *r)
 		       "; the last: snapshot and stop on CTL" : "; the last: stop on CTL");
 	script_argv(&a, o->perf, o->trigger && o->repeat != 1 ? "DIR/snapshot-NNN.data" :
 		    "DIR/perf.data", decode_how(o));
+	if (so)
+		dlfilter_args(&a, so); /* read back through a pipe */
+	free(so);
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
 }
@@ -1029,6 +1040,8 @@ static void snapshot_begin(struct rec *r, int no, uint64_t time)
 		if (fd < 0 || fchmod(fd, 0666 & ~mask))
 			die_errno(MT_EXIT_SYSTEM, "%s", r->dir_out);
 		r->out_fd = fd;
+		if (r->sout)
+			stream_out_init(r->sout, fd); /* a stream of its own */
 	}
 	if (r->o.repeat != 1)
 		out_printf(r, "# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", no,
@@ -1040,6 +1053,10 @@ static void snapshot_end(struct rec *r)
 {
 	if (!r->dir_out)
 		return;
+	if (r->sout) {
+		stream_out_finish(r->sout);
+		stream_out_release(r->sout);
+	}
 	if (fsync(r->out_fd) || close(r->out_fd))
 		die_errno(MT_EXIT_SYSTEM, "%s: write error", r->dir_out);
 	r->out_fd = 1;
@@ -1145,8 +1162,16 @@ static void decode_snapshot(struct rec *r, const struct perf_snap *p)
 /* The perf snapshots kept, decoded in order. */
 static void decode_snapshots(struct rec *r)
 {
+	struct stream_out so;
 	size_t i;
 
+	/* Intel PT: through the dlfilter, one mt stream (on stdout or -o
+	 * FILE; one per file of -o DIR/) */
+	if (r->nsnaps && r->o.backend == BE_PT && !r->o.text &&
+	    (r->dlf = dlfilter_choose(r->o.perf))) {
+		r->sout = &so;
+		stream_out_init(&so, r->out_fd);
+	}
 	for (i = 0; i < r->nsnaps; i++) {
 		struct perf_snap *p = &r->snaps[i];
 
@@ -1154,10 +1179,21 @@ static void decode_snapshots(struct rec *r)
 		if (r->o.backend == BE_SAMPLE)
 			wallclock_line(r);
 		event_lines(r);
-		decode_snapshot(r, p);
+		if (r->sout)
+			decode_dlfilter_into(r->o.perf, p->data, decode_how(&r->o), r->dlf,
+					     r->sout, &p->mk, r->dir_out ? NULL : &r->written);
+		else
+			decode_snapshot(r, p);
 		snapshot_end(r);
 		free(p->data);
 	}
+	if (r->sout && !r->dir_out) {
+		stream_out_finish(&so);
+		stream_out_release(&so);
+	}
+	r->sout = NULL;
+	free(r->dlf);
+	r->dlf = NULL;
 	free(r->snaps);
 	r->snaps = NULL;
 	r->nsnaps = 0;
@@ -1291,9 +1327,11 @@ int main(int argc, char **argv)
 		make_workdir();
 		how = (is_auxtrace(r->o.input) ? DECODE_PT : 0) |
 		      (decode_how(&r->o) & DECODE_STITCH_LBR);
-		if (!(how & DECODE_PT) || r->o.text ||
-		    !decode_dlfilter(r->o.perf, r->o.input, how, r->out_fd))
+		if ((how & DECODE_PT) && !r->o.text && (r->dlf = dlfilter_choose(r->o.perf)))
+			decode_dlfilter(r->o.perf, r->o.input, how, r->dlf, r->out_fd);
+		else
 			decode(r->o.perf, r->o.input, how, NULL, r->out_fd, NULL, NULL);
+		free(r->dlf);
 		close_stdout_or_die();
 		rec_release(r);
 		return 0;

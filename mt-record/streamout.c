@@ -1,0 +1,191 @@
+/*
+ * mt-record's output as an mt stream: see streamout.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "mtline.h"
+#include "perf.h"
+#include "streamout.h"
+#include "banned.h"
+
+struct stream_thread {
+	uint32_t want;  /* the comm perf's stream gave it last (our id) */
+	uint32_t have;  /* the comm of the THREAD record written */
+	int written;
+};
+
+static void check(const struct stream_out *s, int err)
+{
+	(void)s;
+	if (err)
+		die_mt(err, "writing the trace stream");
+}
+
+static void start(struct stream_out *s)
+{
+	uint32_t k, v;
+
+	if (s->started)
+		return;
+	s->started = 1;
+	check(s, mt_writer_init_fd(&s->w, s->fd));
+	/* as mt-script-parse begins its stream */
+	check(s, mt_writer_intern(&s->w, "source", 6, &k));
+	check(s, mt_writer_intern(&s->w, "perf script", 11, &v));
+	check(s, mt_write_meta(&s->w, &(struct mt_meta){ k, v }));
+}
+
+void stream_out_init(struct stream_out *s, int fd)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	mt_tidmap_init(&s->threads);
+}
+
+static void line(struct stream_out *s, const char *p, size_t len)
+{
+	struct mt_mt_line ml;
+	struct mt_mark m;
+
+	if (mt_parse_mt_line(p, len, &ml) != MT_MTLINE_MARK)
+		die(MT_EXIT_SYSTEM, "internal error: not a '# mt:' line of "
+		    "mt-record's: \"%.*s\"", (int)(len > 80 ? 80 : len), p);
+	m = ml.mark;
+	check(s, mt_writer_intern(&s->w, ml.name, strlen(ml.name), &m.name));
+	check(s, mt_writer_intern(&s->w, ml.text.p, ml.text.len, &m.text));
+	check(s, mt_write_mark(&s->w, &m));
+}
+
+void stream_out_lines(struct stream_out *s, const char *text, size_t len)
+{
+	const char *end = text + len, *nl;
+
+	start(s);
+	while (text < end) {
+		nl = memchr(text, '\n', (size_t)(end - text));
+		line(s, text, (size_t)((nl ? nl : end) - text));
+		text = nl ? nl + 1 : end;
+	}
+}
+
+/* The thread of (pid, tid), its comm (our id) given by a THREAD record. */
+static struct stream_thread *thread(struct stream_out *s, uint32_t pid, uint32_t tid)
+{
+	uint32_t i;
+
+	check(s, mt_tidmap_get(&s->threads, pid, tid, &i, NULL));
+	if (i >= s->th_cap)
+		grow_or_die(&s->th, &s->th_cap, (size_t)i + 1, sizeof(*s->th));
+	return &s->th[i];
+}
+
+/* Before a record of (pid, tid) is copied: its THREAD, when it has none
+ * yet or another name now. */
+static void see_thread(struct stream_out *s, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	struct stream_thread *t = thread(s, pid, tid);
+
+	if (t->written && (t->want == t->have || !t->want))
+		return;
+	t->written = 1;
+	t->have = t->want;
+	check(s, mt_write_thread(&s->w, &(struct mt_thread){ pid, tid, t->want, time }));
+}
+
+/* The time of a record that has one (NONE64 for the rest), and its
+ * thread (pid NONE32: none) for a record perf's stream gives a THREAD. */
+static uint64_t when(const struct mt_record *rec, uint32_t *pid, uint32_t *tid)
+{
+	*pid = MT_NONE32;
+	switch (rec->type) {
+	case MT_REC_BRANCH:
+		*pid = rec->u.branch.pid, *tid = rec->u.branch.tid;
+		return rec->u.branch.time;
+	case MT_REC_SAMPLE:
+		*pid = rec->u.sample.pid, *tid = rec->u.sample.tid;
+		return rec->u.sample.time;
+	case MT_REC_MARK:
+		if (rec->u.mark.pid != MT_NONE32)
+			*pid = rec->u.mark.pid, *tid = rec->u.mark.tid;
+		return rec->u.mark.time;
+	case MT_REC_ERROR:
+		return rec->u.error.time;
+	default:
+		return MT_NONE64;
+	}
+}
+
+static void mark(struct stream_out *s, const struct mark_line *mk)
+{
+	stream_out_lines(s, mk->text, strlen(mk->text));
+}
+
+int stream_out_copy(struct stream_out *s, struct mt_reader *r,
+		    const struct mark_line *mk, uint64_t *after)
+{
+	uint64_t skip = after ? *after : 0, last = skip;
+	int pending = mk && mk->time != MT_NONE64, dropping = 0, got;
+	struct mt_copier c;
+	struct mt_record rec;
+
+	start(s);
+	mt_copier_init(&c);
+	while ((got = mt_reader_next(r, &rec)) > 0) {
+		uint32_t pid, tid;
+		uint64_t t = when(&rec, &pid, &tid);
+
+		if (rec.type == MT_REC_THREAD) {
+			uint32_t comm;
+
+			check(s, mt_copy_string(&s->w, r, &c, rec.u.thread.comm, &comm));
+			thread(s, rec.u.thread.pid, rec.u.thread.tid)->want = comm;
+			continue;
+		}
+		if (rec.type == MT_REC_META) {
+			size_t len;
+			const char *k = mt_reader_str(r, rec.u.meta.key, &len);
+
+			if (k && len == 6 && !memcmp(k, "source", 6))
+				continue; /* start() wrote it */
+		}
+		if (t != MT_NONE64) {
+			dropping = skip && t <= skip;
+			if (!dropping && t > last)
+				last = t;
+			if (pending && t > mk->time) {
+				mark(s, mk);
+				pending = 0;
+			}
+		}
+		if (dropping)
+			continue;
+		if (pid != MT_NONE32)
+			see_thread(s, pid, tid, t);
+		check(s, mt_copy_record(&s->w, r, &c, &rec));
+	}
+	mt_copier_release(&c);
+	if (got < 0)
+		return got;
+	if (pending)
+		mark(s, mk);
+	if (after)
+		*after = last;
+	return 0;
+}
+
+void stream_out_finish(struct stream_out *s)
+{
+	if (s->started)
+		check(s, mt_writer_finish(&s->w));
+}
+
+void stream_out_release(struct stream_out *s)
+{
+	if (s->started)
+		mt_writer_release(&s->w);
+	mt_tidmap_release(&s->threads);
+	free(s->th);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,58 @@
+/*
+ * mt-record's output as an mt stream (when Intel PT is decoded through
+ * mt-dlfilter.so): one stream for a whole recording, or one a snapshot
+ * file with -o DIR/, holding what the text path's output gives through
+ * mt-script-parse: the "# mt:" lines as the MARKs they stand for
+ * (common/mtline.h), and the streams perf script writes for each
+ * snapshot, joined into one (common/streamcopy.h).
+ *
+ * A struct stream_out is its caller's; it dies (system) on a write error,
+ * naming what it was writing.
+ */
+#ifndef MT_RECORD_STREAMOUT_H
+#define MT_RECORD_STREAMOUT_H
+
+#include <stdint.h>
+
+#include "stream.h"
+#include "streamcopy.h"
+#include "tidmap.h"
+
+struct mark_line;
+
+struct stream_out {
+	int fd;
+	int started;           /* the header went out on fd */
+	struct mt_writer w;
+	/* the comm each thread was last given in a THREAD record */
+	struct mt_tidmap threads;
+	struct stream_thread *th;
+	size_t th_cap;
+};
+
+/* Nothing is written until there is a record: a recording that took no
+ * snapshot leaves fd empty, as the text path does. */
+void stream_out_init(struct stream_out *s, int fd);
+
+/* The text of mt-record's "# mt:" lines (each ending in a newline) as
+ * their MARK records. */
+void stream_out_lines(struct stream_out *s, const char *text, size_t len);
+
+/*
+ * The stream r reads (perf script's through the dlfilter), copied in:
+ * records of a time at or before *after are left out (with --repeat,
+ * what the last snapshot held: they overlap), then *after is the last
+ * time copied; mk's MARK (when mk and its time is not MT_NONE64) goes
+ * before the first record after that time, or at the end. A thread's
+ * THREAD record goes before its first record copied, and again only when
+ * its name changes, as mt-script-parse gives them for the text.
+ */
+int stream_out_copy(struct stream_out *s, struct mt_reader *r,
+		    const struct mark_line *mk, uint64_t *after);
+
+/* The stream's END (when it was started), flushed. */
+void stream_out_finish(struct stream_out *s);
+
+void stream_out_release(struct stream_out *s);
+
+#endif
