@@ -877,12 +877,28 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 
 /* ---- what perf needs here ---- */
 
+/* perf's answer, asked once a run: check_perf() and the dlfilter's
+ * choice both need it */
+static struct {
+	char *perf;
+	char text[256];
+	int ran;
+} version_seen;
+
 int perf_version(const char *perf, int *major, int *minor, char *buf, size_t len)
 {
 	char *argv[] = { (char *)perf, "version", NULL };
 
-	if (run_output(argv, buf, len, 1) <= 0)
+	if (!version_seen.perf || strcmp(version_seen.perf, perf)) {
+		free(version_seen.perf);
+		if (!(version_seen.perf = strdup(perf)))
+			die(MT_EXIT_SYSTEM, "out of memory");
+		version_seen.ran = run_output(argv, version_seen.text,
+					      sizeof(version_seen.text), 1) > 0;
+	}
+	if (!version_seen.ran)
 		return -1;
+	snprintf(buf, len, "%s", version_seen.text);
 	return sscanf(buf, "perf version %d.%d", major, minor) == 2 ? 1 : 0;
 }
 
