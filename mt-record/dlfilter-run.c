@@ -101,11 +101,8 @@ static void end_script(struct proc *p, const char *data, int sigpipe_ok)
 {
 	reap(p, 1);
 	if (!(sigpipe_ok && WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGPIPE) &&
-	    (!WIFEXITED(p->status) || WEXITSTATUS(p->status))) {
-		show_stderr(p);
-		die(MT_EXIT_SYSTEM, "perf script failed on %s (its messages are above)",
-		    data);
-	}
+	    (!WIFEXITED(p->status) || WEXITSTATUS(p->status)))
+		script_failed(p, data);
 	free(p->errfile);
 }
 

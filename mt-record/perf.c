@@ -83,18 +83,37 @@ int reap(struct proc *p, int block)
 	return 0;
 }
 
-void show_stderr(const struct proc *p)
+int show_stderr(const struct proc *p)
 {
 	char buf[4096];
 	ssize_t n;
-	int fd;
+	int fd, shown = 0;
 
 	if (!p->errfile || (fd = open(p->errfile, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		return 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		shown = 1;
 		if (write(2, buf, (size_t)n) < 0)
 			break;
+	}
 	close(fd);
+	return shown;
+}
+
+void proc_failed(const struct proc *p, const char *what)
+{
+	int shown = show_stderr(p);
+	char how[96];
+
+	if (WIFSIGNALED(p->status))
+		snprintf(how, sizeof(how), "killed by signal %d (%s)", WTERMSIG(p->status),
+			 strsignal(WTERMSIG(p->status)));
+	else if (WIFEXITED(p->status))
+		snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(p->status));
+	else
+		snprintf(how, sizeof(how), "status %d", p->status);
+	die(MT_EXIT_SYSTEM, "%s: %s%s", what, how,
+	    shown ? " (its messages are above)" : ", with no message");
 }
 
 /*
@@ -657,10 +676,14 @@ void perf_failed(struct perf_rec *r, const char *doing)
 		kill(r->proc.pid, SIGKILL);
 		reap(&r->proc, 1);
 	}
-	show_stderr(&r->proc);
 	if (r->tgt->child)
 		kill(r->tgt->child, SIGKILL);
-	die(MT_EXIT_SYSTEM, "perf record failed %s (its messages are above)", doing);
+	{
+		char what[128];
+
+		snprintf(what, sizeof(what), "perf record failed %s", doing);
+		proc_failed(&r->proc, what);
+	}
 }
 
 void perf_start(struct perf_rec *r, const struct rec_opts *o, const struct target *tgt,
@@ -705,11 +728,8 @@ void perf_stop(struct perf_rec *r)
 	}
 	close(r->ctl);
 	close(r->ack);
-	if (!WIFEXITED(r->proc.status) || WEXITSTATUS(r->proc.status)) {
-		show_stderr(&r->proc);
-		die(MT_EXIT_SYSTEM, "perf record failed (status %d; its messages are above)",
-		    r->proc.status);
-	}
+	if (!WIFEXITED(r->proc.status) || WEXITSTATUS(r->proc.status))
+		proc_failed(&r->proc, "perf record failed");
 	free(r->proc.errfile);
 	r->proc.errfile = NULL;
 }
@@ -867,12 +887,18 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 		write_or_die(out_fd, mk->text, strlen(mk->text));
 	if (after)
 		*after = last;
-	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status)) {
-		show_stderr(&p);
-		die(MT_EXIT_SYSTEM, "perf script failed on %s (its messages are above)",
-		    data);
-	}
+	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status))
+		script_failed(&p, data);
 	free(p.errfile);
+}
+
+void script_failed(const struct proc *p, const char *data)
+{
+	char *what;
+
+	if (asprintf(&what, "perf script failed on %s", data) < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	proc_failed(p, what);
 }
 
 /* ---- what perf needs here ---- */

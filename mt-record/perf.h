@@ -57,8 +57,17 @@ void workdir_done(void);
  * 0 when it runs on (block 0). */
 int reap(struct proc *p, int block);
 
-/* Copies p's saved stderr to ours, if it has one. */
-void show_stderr(const struct proc *p);
+/* Copies p's saved stderr to ours, if it has one: 1 when it said
+ * anything. */
+int show_stderr(const struct proc *p);
+
+/* Dies (system) because p, reaped, failed: its messages, then "WHAT:
+ * exit status N" or "killed by signal N (NAME)", and whether perf said
+ * anything ("its messages are above", or "with no message"). */
+_Noreturn void proc_failed(const struct proc *p, const char *what);
+
+/* proc_failed() for perf script on data. */
+_Noreturn void script_failed(const struct proc *p, const char *data);
 
 /* Prints argv shell-quoted, then a newline (for --dry-run and -v); for a
  * perf command (is_perf) first the environment that perf gets. */

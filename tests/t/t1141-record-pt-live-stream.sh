@@ -14,7 +14,10 @@
 #    mt-script-parse (a snapshot's records at or before the last one's
 #    end left out, as in the text; threads named once); it runs through
 #    mt-stacks and mt-fxt;
-#  - -o DIR/: each snapshot file a whole stream of its own.
+#  - -o DIR/: each snapshot file a whole stream of its own;
+#  - a snapshot perf script cannot read (a cut perf.data: perf dies of
+#    SIGBUS, saying nothing): exit 3, how perf ended said, -o FILE left
+#    as it was.
 . "$MT_TOP/tests/lib.sh"
 . "$MT_TOP/tests/ptsynth/lib.sh"
 ptsynth_need cos recursion
@@ -122,4 +125,16 @@ for f in snaps/*; do
 done
 same_file snaps/snapshot-000.txt.norm snaps/snapshot-001.txt.norm
 grep -q '^BRANCH ' snaps/snapshot-002.txt.norm || fail "snapshot 2: no branch"
+# perf script dies on the snapshot
+head -c 150000 "$A" >cut.data
+FAKE_PERF_DATA=$PWD/cut.data
+echo keep >keep.out
+expect_exit 3 inpt mt-record --backend pt -o keep.out -- true 2>cut.err
+contains cut.err "perf script failed on "
+grep -q -e "killed by signal" -e "exit status" cut.err || fail "how perf ended is not said: $(cat cut.err)"
+if grep -q "messages are above" cut.err && ! grep -v '^mt-record' cut.err | grep -q .; then
+	fail "'its messages are above' with none above: $(cat cut.err)"
+fi
+echo keep >want.keep
+same_file want.keep keep.out
 echo "one snapshot: $(grep -c '^BRANCH ' one.txt) branches; --repeat: $(grep -c '^BRANCH ' rep.txt)"
