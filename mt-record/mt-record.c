@@ -1001,20 +1001,31 @@ static void trigger_mark(const struct rec *r, struct round *rd)
 
 /*
  * A snapshot of -o DIR/, written to tmp (a temporary in DIR), becomes the
- * first DIR/snapshot-NNN.txt not yet there: link(2) never replaces a file,
- * so snapshots of earlier runs stay.
+ * first DIR/snapshot-NNN.txt (perf's text) or .mt (an mt stream) whose
+ * number no file there has yet: link(2) never replaces a file, so
+ * snapshots of earlier runs stay.
  */
 static void place_snapshot(struct rec *r, const char *tmp)
 {
-	char *name;
+	static const char *const ext[] = { "txt", "mt" };
+	int is_stream = r->sout != NULL;
+	char *name, *other;
 
 	for (;; r->next_snapshot++) {
-		if (asprintf(&name, "%s/snapshot-%03d.txt", r->dir_out, r->next_snapshot) < 0)
+		if (asprintf(&name, "%s/snapshot-%03d.%s", r->dir_out, r->next_snapshot,
+			     ext[is_stream]) < 0 ||
+		    asprintf(&other, "%s/snapshot-%03d.%s", r->dir_out, r->next_snapshot,
+			     ext[!is_stream]) < 0)
 			die(MT_EXIT_SYSTEM, "out of memory");
-		if (!link(tmp, name))
-			break;
-		if (errno != EEXIST)
-			die_errno(MT_EXIT_SYSTEM, "%s", name);
+		if (access(other, F_OK)) { /* the number is free but for name */
+			if (!link(tmp, name)) {
+				free(other);
+				break;
+			}
+			if (errno != EEXIST)
+				die_errno(MT_EXIT_SYSTEM, "%s", name);
+		}
+		free(other);
 		free(name);
 	}
 	r->next_snapshot++;

@@ -14,7 +14,8 @@
 #    mt-script-parse (a snapshot's records at or before the last one's
 #    end left out, as in the text; threads named once); it runs through
 #    mt-stacks and mt-fxt;
-#  - -o DIR/: each snapshot file a whole stream of its own;
+#  - -o DIR/: each snapshot a whole stream of its own, snapshot-NNN.mt,
+#    numbered after the .txt and .mt files there;
 #  - a snapshot perf script cannot read (a cut perf.data: perf dies of
 #    SIGBUS, saying nothing): exit 3, how perf ended said, -o FILE left
 #    as it was.
@@ -123,8 +124,14 @@ for f in snaps/*; do
 	is_stream "$f"
 	norm "$f" | grep -v 'kind=snapshot' >"$f.norm"
 done
-same_file snaps/snapshot-000.txt.norm snaps/snapshot-001.txt.norm
-grep -q '^BRANCH ' snaps/snapshot-002.txt.norm || fail "snapshot 2: no branch"
+[ "$(ls snaps/*.mt | wc -l)" -eq 3 ] || fail "not three snapshot-NNN.mt: $(ls snaps)"
+same_file snaps/snapshot-000.mt.norm snaps/snapshot-001.mt.norm
+grep -q '^BRANCH ' snaps/snapshot-002.mt.norm || fail "snapshot 2: no branch"
+# a text snapshot already there takes its number: the next run goes on
+touch snaps/snapshot-003.txt
+inpt mt-record --backend pt --trigger mark --repeat 0 -o snaps/ -- "$prog" -k 1 -c 10 2>dir.err ||
+	{ cat dir.err >&2; fail "-o snaps/ again failed"; }
+[ -s snaps/snapshot-004.mt ] && [ ! -e snaps/snapshot-003.mt ] || fail "the next stream: $(ls snaps)"
 # perf script dies on the snapshot
 head -c 150000 "$A" >cut.data
 FAKE_PERF_DATA=$PWD/cut.data
