@@ -47,12 +47,19 @@ int mt_copy_string(struct mt_writer *w, const struct mt_reader *r,
 	return 0;
 }
 
+/* Two of a record's string ids, in place. */
+static int two(struct mt_writer *w, const struct mt_reader *r,
+	       struct mt_copier *c, uint32_t *a, uint32_t *b)
+{
+	int err = mt_copy_string(w, r, c, *a, a);
+
+	return err ? err : mt_copy_string(w, r, c, *b, b);
+}
+
 static int loc(struct mt_writer *w, const struct mt_reader *r,
 	       struct mt_copier *c, struct mt_loc *l)
 {
-	int err = mt_copy_string(w, r, c, l->sym, &l->sym);
-
-	return err ? err : mt_copy_string(w, r, c, l->dso, &l->dso);
+	return two(w, r, c, &l->sym, &l->dso);
 }
 
 static int sample(struct mt_writer *w, const struct mt_reader *r,
@@ -113,8 +120,7 @@ int mt_copy_record(struct mt_writer *w, const struct mt_reader *r,
 	case MT_REC_MARK: {
 		struct mt_mark m = rec->u.mark;
 
-		if ((err = mt_copy_string(w, r, c, m.name, &m.name)) ||
-		    (err = mt_copy_string(w, r, c, m.text, &m.text)))
+		if ((err = two(w, r, c, &m.name, &m.text)))
 			return err;
 		return mt_write_mark(w, &m);
 	}
@@ -123,16 +129,14 @@ int mt_copy_record(struct mt_writer *w, const struct mt_reader *r,
 	case MT_REC_SPAN: {
 		struct mt_span s = rec->u.span;
 
-		if ((err = mt_copy_string(w, r, c, s.name, &s.name)) ||
-		    (err = mt_copy_string(w, r, c, s.dso, &s.dso)))
+		if ((err = two(w, r, c, &s.name, &s.dso)))
 			return err;
 		return mt_write_span(w, &s);
 	}
 	case MT_REC_META: {
 		struct mt_meta m = rec->u.meta;
 
-		if ((err = mt_copy_string(w, r, c, m.key, &m.key)) ||
-		    (err = mt_copy_string(w, r, c, m.value, &m.value)))
+		if ((err = two(w, r, c, &m.key, &m.value)))
 			return err;
 		return mt_write_meta(w, &m);
 	}

@@ -1176,12 +1176,13 @@ static void decode_snapshots(struct rec *r)
 	struct stream_out so;
 	size_t i;
 
-	/* Intel PT: through the dlfilter, one mt stream (on stdout or -o
-	 * FILE; one per file of -o DIR/) */
+	/* Intel PT: through the dlfilter, one mt stream on stdout or -o
+	 * FILE (with -o DIR/, one a file: snapshot_begin) */
 	if (r->nsnaps && r->o.backend == BE_PT && !r->o.text &&
 	    (r->dlf = dlfilter_choose(r->o.perf))) {
 		r->sout = &so;
-		stream_out_init(&so, r->out_fd);
+		if (!r->dir_out)
+			stream_out_init(&so, r->out_fd);
 	}
 	for (i = 0; i < r->nsnaps; i++) {
 		struct perf_snap *p = &r->snaps[i];

@@ -7,6 +7,7 @@
 #include "die.h"
 #include "mtline.h"
 #include "perf.h"
+#include "streamcopy.h"
 #include "streamout.h"
 #include "banned.h"
 
@@ -16,9 +17,8 @@ struct stream_thread {
 	int written;
 };
 
-static void check(const struct stream_out *s, int err)
+static void check(int err)
 {
-	(void)s;
 	if (err)
 		die_mt(err, "writing the trace stream");
 }
@@ -30,11 +30,11 @@ static void start(struct stream_out *s)
 	if (s->started)
 		return;
 	s->started = 1;
-	check(s, mt_writer_init_fd(&s->w, s->fd));
+	check(mt_writer_init_fd(&s->w, s->fd));
 	/* as mt-script-parse begins its stream */
-	check(s, mt_writer_intern(&s->w, "source", 6, &k));
-	check(s, mt_writer_intern(&s->w, "perf script", 11, &v));
-	check(s, mt_write_meta(&s->w, &(struct mt_meta){ k, v }));
+	check(mt_writer_intern(&s->w, "source", 6, &k));
+	check(mt_writer_intern(&s->w, "perf script", 11, &v));
+	check(mt_write_meta(&s->w, &(struct mt_meta){ k, v }));
 }
 
 void stream_out_init(struct stream_out *s, int fd)
@@ -53,9 +53,9 @@ static void line(struct stream_out *s, const char *p, size_t len)
 		die(MT_EXIT_SYSTEM, "internal error: not a '# mt:' line of "
 		    "mt-record's: \"%.*s\"", (int)(len > 80 ? 80 : len), p);
 	m = ml.mark;
-	check(s, mt_writer_intern(&s->w, ml.name, strlen(ml.name), &m.name));
-	check(s, mt_writer_intern(&s->w, ml.text.p, ml.text.len, &m.text));
-	check(s, mt_write_mark(&s->w, &m));
+	check(mt_writer_intern(&s->w, ml.name, strlen(ml.name), &m.name));
+	check(mt_writer_intern(&s->w, ml.text.p, ml.text.len, &m.text));
+	check(mt_write_mark(&s->w, &m));
 }
 
 void stream_out_lines(struct stream_out *s, const char *text, size_t len)
@@ -75,7 +75,7 @@ static struct stream_thread *thread(struct stream_out *s, uint32_t pid, uint32_t
 {
 	uint32_t i;
 
-	check(s, mt_tidmap_get(&s->threads, pid, tid, &i, NULL));
+	check(mt_tidmap_get(&s->threads, pid, tid, &i, NULL));
 	if (i >= s->th_cap)
 		grow_or_die(&s->th, &s->th_cap, (size_t)i + 1, sizeof(*s->th));
 	return &s->th[i];
@@ -91,7 +91,7 @@ static void see_thread(struct stream_out *s, uint32_t pid, uint32_t tid, uint64_
 		return;
 	t->written = 1;
 	t->have = t->want;
-	check(s, mt_write_thread(&s->w, &(struct mt_thread){ pid, tid, t->want, time }));
+	check(mt_write_thread(&s->w, &(struct mt_thread){ pid, tid, t->want, time }));
 }
 
 /* The time of a record that has one (NONE64 for the rest), and its
@@ -139,7 +139,7 @@ int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 		if (rec.type == MT_REC_THREAD) {
 			uint32_t comm;
 
-			check(s, mt_copy_string(&s->w, r, &c, rec.u.thread.comm, &comm));
+			check(mt_copy_string(&s->w, r, &c, rec.u.thread.comm, &comm));
 			thread(s, rec.u.thread.pid, rec.u.thread.tid)->want = comm;
 			continue;
 		}
@@ -163,7 +163,7 @@ int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 			continue;
 		if (pid != MT_NONE32)
 			see_thread(s, pid, tid, t);
-		check(s, mt_copy_record(&s->w, r, &c, &rec));
+		check(mt_copy_record(&s->w, r, &c, &rec));
 	}
 	mt_copier_release(&c);
 	if (got < 0)
@@ -178,7 +178,7 @@ int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 void stream_out_finish(struct stream_out *s)
 {
 	if (s->started)
-		check(s, mt_writer_finish(&s->w));
+		check(mt_writer_finish(&s->w));
 }
 
 void stream_out_release(struct stream_out *s)

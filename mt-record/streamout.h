@@ -15,7 +15,6 @@
 #include <stdint.h>
 
 #include "stream.h"
-#include "streamcopy.h"
 #include "tidmap.h"
 
 struct mark_line;
