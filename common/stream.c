@@ -1,6 +1,8 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -68,11 +70,21 @@ int mt_reader_init_fn(struct mt_reader *r, mt_read_fn fn, void *ctx,
 	return 0;
 }
 
+void mt_pipe_grow(int fd)
+{
+	struct stat sb;
+
+	if (!fstat(fd, &sb) && S_ISFIFO(sb.st_mode) &&
+	    fcntl(fd, F_GETPIPE_SZ) < MT_PIPE_BYTES)
+		(void)fcntl(fd, F_SETPIPE_SZ, MT_PIPE_BYTES);
+}
+
 int mt_reader_init_fd(struct mt_reader *r, int fd, const void *prefix,
 		      size_t prefix_len)
 {
 	int err = mt_reader_init_fn(r, read_fd, NULL, prefix, prefix_len);
 
+	mt_pipe_grow(fd);
 	r->ctx = r;
 	r->fd = fd;
 	return err;
@@ -574,6 +586,7 @@ int mt_writer_init_fd(struct mt_writer *w, int fd)
 {
 	int err = mt_writer_init_fn(w, write_fd, w);
 
+	mt_pipe_grow(fd);
 	w->fd = fd;
 	return err;
 }

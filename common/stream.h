@@ -254,7 +254,8 @@ struct mt_reader {
 
 /* Read a stream from fd. The first prefix_len bytes of the stream were
  * already read by the caller (to sniff the magic) and are at prefix; pass
- * NULL, 0 when nothing was read. Returns 0 or MT_ENOMEM. */
+ * NULL, 0 when nothing was read. A pipe is grown as by mt_pipe_grow.
+ * Returns 0 or MT_ENOMEM. */
 int mt_reader_init_fd(struct mt_reader *r, int fd, const void *prefix,
 		      size_t prefix_len);
 
@@ -314,8 +315,18 @@ struct mt_writer {
 	struct mt_intern strings;
 };
 
+/*
+ * When fd is a pipe, make it hold MT_PIPE_BYTES (1 MiB, Linux's default
+ * pipe-max-size, so allowed to anyone) instead of 64 KiB: the tools of a
+ * pipeline then wake each other 16 times less often, which is what costs
+ * most in a VM (measured: docs/perf.md 3.1). Best effort, never fails.
+ */
+#define MT_PIPE_BYTES (1 << 20)
+void mt_pipe_grow(int fd);
+
 /* Write to fd (loops on short writes and EINTR; EPIPE gives MT_EPIPE). The
- * stream header is buffered at once. Returns 0 or MT_ENOMEM. */
+ * stream header is buffered at once. A pipe is grown as by mt_pipe_grow.
+ * Returns 0 or MT_ENOMEM. */
 int mt_writer_init_fd(struct mt_writer *w, int fd);
 
 /* Write through a callback (tests, in-memory streams). */

@@ -57,6 +57,12 @@ void dlfilter_args(struct argv *a, const char *so)
 	 * own text (decoder errors) out of it into the stream */
 	arg(a, "--dlarg");
 	arg(a, "fd=1");
+	/* perf prints the records after which its maps and threads are not
+	 * what they were; the filter keeps resolutions until then */
+	arg(a, "--show-mmap-events");
+	arg(a, "--show-task-events");
+	arg(a, "--dlarg");
+	arg(a, "sideband");
 }
 
 char *dlfilter_choose(const char *perf)

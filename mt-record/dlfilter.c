@@ -12,6 +12,9 @@
  * Decoder errors and lost data reach perf's stdout as text even with a
  * dlfilter: the filter takes that text out of stdout's buffer at each
  * sample and at the end, and writes its ERROR records in that place.
+ * With --dlarg sideband, perf also prints its MMAP, COMM, FORK and EXIT
+ * records (--show-mmap-events --show-task-events): they write nothing,
+ * but tell the filter when a resolution it keeps may no longer be perf's.
  *
  * It runs inside perf: it never exits; on an error it says why on stderr
  * and returns -1, which ends perf script with status 255.
@@ -49,9 +52,13 @@ enum {
 	SYNTH_PTWRITE, SYNTH_MWAIT, SYNTH_PWRE, SYNTH_EXSTOP, SYNTH_PWRX,
 	SYNTH_CBR, SYNTH_PSB
 };
-/* stdout's buffer: perf's text between two samples must fit in it
- * (--dlarg text-buffer=BYTES sets another size, for tests) */
+/* stdout's buffer (--dlarg text-buffer=BYTES sets another size, for
+ * tests); text past it is flushed to the spill memfd, read from there */
 #define TEXT_BUF_SIZE ((size_t)16 << 20)
+/* the spill memfd's mapped size: text flushed between two samples must
+ * fit in it; the file starts again from 0 once SPILL_RESET is passed */
+#define SPILL_SIZE ((size_t)1 << 30)
+#define SPILL_RESET ((size_t)64 << 20)
 
 /* a string of perf's (a symbol, DSO or comm, which perf keeps while the
  * map or thread lives) by its address; verified against the copy, since
@@ -65,13 +72,38 @@ struct cache_ent {
 	int unknown_is_none;
 };
 
+/*
+ * A location perf resolved (an ip, kind 0, or a branch target, kind 1:
+ * perf looks them up slightly differently) for a thread, in the cpumode
+ * of its sample, as the ids and offset loc() made of it. perf's answer
+ * for the same thread and address changes only when its maps do, at a
+ * MMAP, COMM (exec), FORK or EXIT record; with --dlarg sideband perf
+ * prints those, each starts a new generation, and an entry is good only
+ * in its own. User-space addresses only (the kernel's maps change without
+ * a record of those: modules, BPF, text pokes).
+ */
+#define RES_BITS 13
+struct res_ent {
+	uint64_t addr, off;
+	uint32_t gen; /* 0: empty */
+	int32_t pid, tid;
+	uint32_t sym, dso;
+	uint8_t cpumode, kind;
+};
+
 static struct {
 	int started, failed;
 	int fd;
 	struct mt_writer out;
 	struct cache_ent cache[1u << CACHE_BITS];
+	/* --dlarg sideband: perf prints its side-band records, so the
+	 * resolutions below are kept for the generation they were made in */
+	int sideband;
+	uint32_t gen;
+	struct res_ent res[1u << RES_BITS];
 	struct mt_tidmap threads;
 	uint32_t *comm; /* by thread index: the comm id sent */
+	uint32_t *comm_gen; /* and the generation it was checked in */
 	size_t comm_cap;
 	/* the last sample's thread: runs of samples are mostly one thread's */
 	int32_t last_pid, last_tid;
@@ -80,11 +112,15 @@ static struct {
 	char *text_buf;
 	size_t text_size;
 	/* fd 1 while the filter runs: a memfd, so that text flushed out of
-	 * stdout's buffer (more than TEXT_BUF_SIZE between two samples) is
-	 * seen at the end, not lost; perf's own fd 1 kept in saved_stdout */
+	 * stdout's buffer (more than text_size between two samples) is kept
+	 * there in order; mapped, so that seeing whether there is any is a
+	 * load (spill_map[spill_pos], zero until perf writes there); perf's
+	 * own fd 1 kept in saved_stdout */
 	int spill, saved_stdout;
+	const char *spill_map;
+	size_t spill_pos;
 	char *pending; /* a partial line of perf's text (rare) */
-	size_t pending_len;
+	size_t pending_len, pending_cap;
 	/* the last sample's event name (perf's evsel name: stable) */
 	const char *last_event;
 	size_t last_nlen;
@@ -160,17 +196,15 @@ static int check(int err)
 
 /* ---- perf's text: decoder errors and lost data ---- */
 
-/* Whether text went past stdout's buffer to fd 1 (then says so). */
-static int spilled(void)
+/* A new generation: every kept resolution and thread name is checked
+ * with perf again. */
+static void new_generation(void)
 {
-	struct stat sb;
-
-	if (fstat(st.spill, &sb) || sb.st_size == 0)
-		return 0;
-	fprintf(stderr, NAME ": perf printed more than %zu bytes of text "
-		"between two samples: their place in the stream is lost\n",
-		st.text_size);
-	return 1;
+	if (++st.gen == 0) {
+		memset(st.res, 0, sizeof(st.res));
+		memset(st.comm_gen, 0, st.comm_cap * sizeof(*st.comm_gen));
+		st.gen = 1;
+	}
 }
 
 static int text_line(const char *p, size_t len)
@@ -181,8 +215,6 @@ static int text_line(const char *p, size_t len)
 	char shown[160];
 
 	if (mt_perf_parse_line(p, len, &l, &why)) {
-		if (spilled())
-			return -1;
 		fprintf(stderr, NAME ": perf printed a line that is not perf "
 			"script output: %s: \"%s\"\n", why,
 			mt_quote(shown, sizeof(shown), p, len));
@@ -197,12 +229,21 @@ static int text_line(const char *p, size_t len)
 		if (intern_len(l.err_msg.p, l.err_msg.len, &e.msg))
 			return -1;
 		return check(mt_write_error(&st.out, &e)) ? -1 : 0;
+	case MT_PL_COMM:
+	case MT_PL_SKIP:
+		/* a side-band record perf printed for us: perf's maps or
+		 * threads changed (other records print only if asked for) */
+		if (!st.sideband || (l.kind == MT_PL_SKIP &&
+				     !strstr(l.skip_reason, "PERF_RECORD")))
+			break;
+		new_generation();
+		return 0;
 	default:
-		fprintf(stderr, NAME ": perf printed a line the dlfilter "
-			"cannot place in the stream: \"%s\"\n",
-			mt_quote(shown, sizeof(shown), p, len));
-		return -1;
+		break;
 	}
+	fprintf(stderr, NAME ": perf printed a line the dlfilter cannot "
+		"place in the stream: \"%s\"\n", mt_quote(shown, sizeof(shown), p, len));
+	return -1;
 }
 
 /* The complete lines of p[0..n); returns how many bytes they take. */
@@ -218,12 +259,67 @@ static ssize_t text_lines(const char *p, size_t n)
 	return p - start;
 }
 
+/* Appends p[0..n) to the pending text. */
+static int add_pending(const char *p, size_t n)
+{
+	if (st.pending_len + n > st.pending_cap) {
+		size_t cap = st.pending_cap ? st.pending_cap : 4096;
+		char *q;
+
+		while (cap < st.pending_len + n)
+			cap *= 2;
+		if (!(q = realloc(st.pending, cap))) {
+			say("out of memory", 0);
+			return -1;
+		}
+		st.pending = q;
+		st.pending_cap = cap;
+	}
+	memcpy(st.pending + st.pending_len, p, n);
+	st.pending_len += n;
+	return 0;
+}
+
 /*
- * What perf printed to stdout since the last call: everything is in
- * stdout's buffer (set fully buffered and large in start()), between
- * glibc's _IO_write_base and _IO_write_ptr. Those bytes become records
- * here, in their place between the samples, and are taken out of the
- * buffer (__fpurge). A line cut at the end is kept for the next call.
+ * Text perf's stdout flushed to fd 1 (the spill memfd) since the last
+ * call, appended to the pending text: it came after that and before what
+ * is in the buffer now. The file restarts from 0 once it is large.
+ */
+static int take_spill(void)
+{
+	off_t end = lseek(st.spill, 0, SEEK_CUR);
+
+	if (end < 0 || (size_t)end < st.spill_pos) {
+		say("reading perf's text", end < 0 ? errno : EIO);
+		return -1;
+	}
+	if ((size_t)end > SPILL_SIZE) {
+		fprintf(stderr, NAME ": perf printed more than %zu MiB of text "
+			"between two samples\n", SPILL_SIZE >> 20);
+		return -1;
+	}
+	if (add_pending(st.spill_map + st.spill_pos, (size_t)end - st.spill_pos))
+		return -1;
+	st.spill_pos = (size_t)end;
+	if (st.spill_pos >= SPILL_RESET) {
+		if (ftruncate(st.spill, 0) || ftruncate(st.spill, (off_t)SPILL_SIZE) ||
+		    lseek(st.spill, 0, SEEK_SET)) {
+			say("reading perf's text", errno);
+			return -1;
+		}
+		st.spill_pos = 0;
+	}
+	return 0;
+}
+
+/*
+ * What perf printed to stdout since the last call: in stdout's buffer
+ * (set fully buffered in start()), between glibc's _IO_write_base and
+ * _IO_write_ptr, after what the buffer's flushes wrote to the spill memfd
+ * (rare: more than the buffer between two samples; seen by a load, the
+ * memfd's next byte no longer 0). Those bytes become records here, in
+ * their place between the samples, and are taken out of the buffer
+ * (__fpurge). A line cut at the end is kept for the next call.
  */
 static int take_text(void)
 {
@@ -232,42 +328,28 @@ static int take_text(void)
 	ssize_t done;
 	char *p;
 
-	if (f->_IO_write_ptr == f->_IO_write_base)
+	if (st.spill_map[st.spill_pos]) {
+		if (take_spill())
+			return -1;
+	} else if (f->_IO_write_ptr == f->_IO_write_base) {
 		return 0;
+	}
 	p = f->_IO_write_base;
 	n = (size_t)(f->_IO_write_ptr - p);
 	if (st.pending_len) {
-		char *all = malloc(st.pending_len + n);
-
-		if (!all) {
-			say("out of memory", 0);
+		if (add_pending(p, n))
 			return -1;
-		}
-		memcpy(all, st.pending, st.pending_len);
-		memcpy(all + st.pending_len, p, n);
-		free(st.pending);
-		st.pending = all;
-		p = all;
-		n += st.pending_len;
-		st.pending_len = 0;
+		p = st.pending;
+		n = st.pending_len;
 	}
 	done = text_lines(p, n);
 	if (done < 0)
 		return -1;
-	if ((size_t)done < n) {
-		char *rest = malloc(n - (size_t)done);
-
-		if (!rest) {
-			say("out of memory", 0);
-			return -1;
-		}
-		memcpy(rest, p + done, n - (size_t)done);
-		free(st.pending);
-		st.pending = rest;
+	if (p == st.pending) {
+		memmove(st.pending, st.pending + done, n - (size_t)done);
 		st.pending_len = n - (size_t)done;
-	} else {
-		free(st.pending);
-		st.pending = NULL;
+	} else if (add_pending(p + done, n - (size_t)done)) {
+		return -1;
 	}
 	__fpurge(f);
 	return 0;
@@ -275,9 +357,30 @@ static int take_text(void)
 
 /* ---- records ---- */
 
-/* THREAD when a thread is first seen or its name changes */
-static int see_thread(const struct perf_dlfilter_sample *s, const char *comm)
+/* What perf resolved the sample's ip to, asked once a sample. */
+struct sample_ctx {
+	const struct perf_dlfilter_sample *s;
+	void *ctx;
+	const struct perf_dlfilter_al *ip_al;
+	int have_ip_al;
+};
+
+static const struct perf_dlfilter_al *ip_al(struct sample_ctx *c)
 {
+	if (!c->have_ip_al) {
+		c->ip_al = perf_dlfilter_fns.resolve_ip(c->ctx);
+		c->have_ip_al = 1;
+	}
+	return c->ip_al;
+}
+
+/* THREAD when a thread is first seen or its name changes; with the side
+ * band, a known thread's name is checked once a generation (a COMM
+ * record begins one). */
+static int see_thread(struct sample_ctx *c)
+{
+	const struct perf_dlfilter_sample *s = c->s;
+	const struct perf_dlfilter_al *al;
 	uint32_t i, id;
 	int is_new = 0;
 
@@ -294,16 +397,24 @@ static int see_thread(const struct perf_dlfilter_sample *s, const char *comm)
 	st.last_index = i;
 	if (i >= st.comm_cap) {
 		size_t cap = st.comm_cap ? st.comm_cap * 2 : 64;
-		uint32_t *c = realloc(st.comm, cap * sizeof(*c));
+		uint32_t *c1 = realloc(st.comm, cap * sizeof(*c1));
+		uint32_t *c2 = c1 ? realloc(st.comm_gen, cap * sizeof(*c2)) : NULL;
 
-		if (!c) {
+		if (c1)
+			st.comm = c1;
+		if (!c2) {
 			say("out of memory", 0);
 			return -1;
 		}
-		st.comm = c;
+		memset(c2 + st.comm_cap, 0, (cap - st.comm_cap) * sizeof(*c2));
+		st.comm_gen = c2;
 		st.comm_cap = cap;
 	}
-	if (intern_ptr(comm, 0, &id))
+	if (st.sideband && !is_new && st.comm_gen[i] == st.gen)
+		return 0;
+	st.comm_gen[i] = st.gen;
+	al = ip_al(c);
+	if (intern_ptr(al ? al->comm : NULL, 0, &id))
 		return -1;
 	if (!is_new && (id == 0 || id == st.comm[i]))
 		return 0;
@@ -331,23 +442,78 @@ static int loc(const struct perf_dlfilter_al *al, uint64_t ip,
 	return 0;
 }
 
-static int branch(const struct perf_dlfilter_sample *s,
-		  const struct perf_dlfilter_al *al, void *ctx)
+enum { RES_IP, RES_ADDR };
+
+/* The kept resolution's slot for (kind, addr) of the sample's thread;
+ * NULL when such resolutions are not kept. */
+static struct res_ent *res_slot(const struct perf_dlfilter_sample *s,
+				uint8_t kind, uint64_t addr)
 {
+	uint64_t h;
+
+	if (!st.sideband || s->cpumode != PERF_RECORD_MISC_USER ||
+	    addr >> 63)
+		return NULL;
+	h = (addr ^ (uint64_t)(uint32_t)s->tid << 40 ^ kind) *
+	    0x9e3779b97f4a7c15ull;
+	return &st.res[h >> (64 - RES_BITS)];
+}
+
+/* l for addr (kind RES_IP: the sample's ip, else its target), from the
+ * kept resolution or perf's. */
+static int resolve(struct sample_ctx *c, uint8_t kind, uint64_t addr,
+		   struct mt_loc *l)
+{
+	const struct perf_dlfilter_sample *s = c->s;
+	struct res_ent *e = res_slot(s, kind, addr);
+	const struct perf_dlfilter_al *al;
+
+	if (e && e->gen == st.gen && e->addr == addr && e->tid == s->tid &&
+	    e->pid == s->pid && e->kind == kind && e->cpumode == s->cpumode) {
+		l->ip = addr;
+		l->sym = e->sym;
+		l->dso = e->dso;
+		l->off = e->off;
+		return 0;
+	}
+	al = kind == RES_IP ? ip_al(c) : perf_dlfilter_fns.resolve_addr(c->ctx);
+	if (loc(al, addr, l))
+		return -1;
+	if (e) {
+		e->addr = addr;
+		e->off = l->off;
+		e->gen = st.gen;
+		e->pid = s->pid;
+		e->tid = s->tid;
+		e->sym = l->sym;
+		e->dso = l->dso;
+		e->cpumode = s->cpumode;
+		e->kind = kind;
+	}
+	return 0;
+}
+
+static int branch(struct sample_ctx *c)
+{
+	const struct perf_dlfilter_sample *s = c->s;
 	struct mt_branch b = {
 		.time = s->time, .pid = (uint32_t)s->pid, .tid = (uint32_t)s->tid,
 		.cpu = MT_NONE32,
 	};
-	const struct perf_dlfilter_al *to = NULL;
 
 	if (s->flags)
 		mt_perf_branch_flags(s->flags, &b.kind, &b.flags);
 	else
 		b.flags = MT_BF_NOFLAGS; /* perf prints no flags word */
-	if (s->addr_correlates_sym)
-		to = perf_dlfilter_fns.resolve_addr(ctx);
-	if (loc(al, s->ip, &b.from) || loc(to, s->addr, &b.to))
+	if (resolve(c, RES_IP, s->ip, &b.from))
 		return -1;
+	if (!s->addr_correlates_sym) {
+		b.to.ip = s->addr;
+		b.to.off = MT_NONE64;
+		b.to.sym = b.to.dso = 0;
+	} else if (resolve(c, RES_ADDR, s->addr, &b.to)) {
+		return -1;
+	}
 	return check(mt_write_branch(&st.out, &b)) ? -1 : 0;
 }
 
@@ -508,19 +674,27 @@ EXPORT int start(void **data, void *ctx)
 	*data = NULL;
 	argv = perf_dlfilter_fns.args ? perf_dlfilter_fns.args(ctx, &argc) : NULL;
 	st.text_size = TEXT_BUF_SIZE;
-	if (argc == 2 && !strncmp(argv[1], "text-buffer=", 12)) {
+	st.sideband = 0;
+	st.gen = 1;
+	for (int i = 1; argv && i < argc; i++) {
 		char *end;
 
+		if (!strcmp(argv[i], "sideband")) {
+			st.sideband = 1;
+			continue;
+		}
 		errno = 0;
-		st.text_size = strtoul(argv[1] + 12, &end, 10);
-		if (errno || *end || st.text_size < 2 || st.text_size > TEXT_BUF_SIZE)
+		if (strncmp(argv[i], "text-buffer=", 12) ||
+		    (st.text_size = strtoul(argv[i] + 12, &end, 10), errno) ||
+		    *end || st.text_size < 2 || st.text_size > TEXT_BUF_SIZE) {
 			argc = 0;
-		else
-			argc = 1;
+			break;
+		}
 	}
-	if (argc != 1 || !argv || !argv[0][0]) {
+	if (argc < 1 || !argv || !argv[0][0]) {
 		say("usage: perf script --dlfilter mt-dlfilter.so "
-		    "--dlarg PATH|fd=N [--dlarg text-buffer=BYTES]", 0);
+		    "--dlarg PATH|fd=N [--dlarg sideband] "
+		    "[--dlarg text-buffer=BYTES]", 0);
 		return -1;
 	}
 	if ((st.fd = open_output(argv[0])) < 0)
@@ -533,8 +707,13 @@ EXPORT int start(void **data, void *ctx)
 		return -1;
 	}
 	st.spill = memfd_create("mt-dlfilter-stdout", MFD_CLOEXEC);
+	st.spill_pos = 0;
+	st.spill_map = MAP_FAILED;
+	if (st.spill >= 0 && !ftruncate(st.spill, (off_t)SPILL_SIZE))
+		st.spill_map = mmap(NULL, SPILL_SIZE, PROT_READ, MAP_SHARED,
+				    st.spill, 0);
 	st.saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (st.spill < 0 || st.saved_stdout < 0 ||
+	if (st.spill < 0 || st.spill_map == MAP_FAILED || st.saved_stdout < 0 ||
 	    dup2(st.spill, STDOUT_FILENO) < 0) {
 		fprintf(stderr, NAME ": cannot set up perf's stdout: %s\n",
 			strerror(errno));
@@ -559,7 +738,7 @@ EXPORT int start(void **data, void *ctx)
 
 EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *ctx)
 {
-	const struct perf_dlfilter_al *al;
+	struct sample_ctx c = { s, ctx, NULL, 0 };
 	const char *ev = s->event ? s->event : "";
 	int r;
 
@@ -567,8 +746,7 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 		return -1;
 	if (take_text())
 		goto fail;
-	al = perf_dlfilter_fns.resolve_ip(ctx);
-	if (see_thread(s, al ? al->comm : NULL))
+	if (see_thread(&c))
 		goto fail;
 	if (ev != st.last_event) {
 		st.last_event = ev;
@@ -576,7 +754,7 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 		st.last_is_branch = st.last_nlen == 8 && !memcmp(ev, "branches", 8);
 	}
 	if (st.last_is_branch)
-		r = branch(s, al, ctx);
+		r = branch(&c);
 	else
 		r = mark(s, ev, st.last_nlen, ctx);
 	if (r > 0) {
@@ -607,12 +785,11 @@ EXPORT int stop(void *data, void *ctx)
 		if (text_line(st.pending, st.pending_len))
 			ret = -1;
 	}
-	if (!st.failed && !ret && spilled())
-		ret = -1;
 	fflush(stdout);
 	dup2(st.saved_stdout, STDOUT_FILENO);
 	close(st.spill);
 	close(st.saved_stdout);
+	munmap((void *)st.spill_map, SPILL_SIZE);
 	if (!st.failed && !ret && (err = mt_writer_finish(&st.out))) {
 		say("writing the stream", err);
 		ret = -1;
@@ -620,6 +797,7 @@ EXPORT int stop(void *data, void *ctx)
 	mt_writer_release(&st.out);
 	mt_tidmap_release(&st.threads);
 	free(st.comm);
+	free(st.comm_gen);
 	free(st.pending);
 	if (close(st.fd) && !ret) {
 		fprintf(stderr, NAME ": closing the stream: %s\n", strerror(errno));

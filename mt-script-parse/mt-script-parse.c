@@ -731,6 +731,7 @@ static void parse(int fd)
 
 	if (!buf)
 		die(MT_EXIT_SYSTEM, "out of memory");
+	mt_pipe_grow(fd);
 	for (;;) {
 		ssize_t got;
 

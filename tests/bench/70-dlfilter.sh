@@ -3,7 +3,9 @@
 # (mt-dlfilter.so, docs/perf.md 3.1) that writes the stream itself, on
 # ptsynth's coarse-timed trace of tests/ptsynth/corpus/loop at two sizes.
 # Baseline: perf script with a dlfilter that keeps nothing (perf's own
-# decoding and symbol resolution, no output). Goals (issue 16): the
+# decoding and symbol resolution, no output). The dlfilter runs as
+# mt-record runs it (--dlarg sideband: resolutions kept until perf's maps
+# change), and without the side band (every address resolved by perf). Goals (issue 16): the
 # whole decode, `mt-record -i | mt-script-parse | mt-stacks | mt-fxt`,
 # within 1.5x the baseline; the dlfilter's peak RSS the same at both sizes
 # (memory must not grow with the trace). The larger trace takes ptsynth
@@ -33,10 +35,14 @@ echo "== dlfilter: perf script of Intel PT to the event stream (ptsynth loop, co
 printf '%-34s %9s %8s %8s %8s\n' how branches "wall s" "x base" "RSS MiB"
 for n in 10000 100000; do
 	d=$BENCH_TMP/loop-$n.data
-	for round in 1 2 3; do
+	for round in 1 2 3 4 5; do
 		measure_best "base_$n" -n 1 -- $script -i "$d" --dlfilter "$null" || exit 1
+		# as mt-record runs it: with perf's side band, resolutions kept
 		measure_best "dlf_$n" -n 1 -- $script -i "$d" --dlfilter "$dlf" \
-			--dlarg "$BENCH_TMP/dl-$n.mt" || exit 1
+			--dlarg "$BENCH_TMP/dl-$n.mt" --dlarg sideband \
+			--show-mmap-events --show-task-events || exit 1
+		measure_best "dlfnosb_$n" -n 1 -- $script -i "$d" --dlfilter "$dlf" \
+			--dlarg "$BENCH_TMP/dlnosb-$n.mt" || exit 1
 		measure_best "text_$n" -n 1 -- sh -c \
 			"$script -i '$d' | '$BENCH_BIN/mt-script-parse' >/dev/null" || exit 1
 		measure_best "e2e_$n" -n 1 -- sh -c \
@@ -44,11 +50,14 @@ for n in 10000 100000; do
 	done
 	cmp -s "$BENCH_TMP/dl-$n.mt" /dev/null && { echo "bench: empty stream" >&2; exit 1; }
 	eval "branches_$n=\$('$BENCH_BIN/mt-dump' '$BENCH_TMP/dl-$n.mt' | grep -c ' BRANCH ')"
-	for k in base dlf text e2e; do
+	cmp -s "$BENCH_TMP/dl-$n.mt" "$BENCH_TMP/dlnosb-$n.mt" ||
+		{ echo "bench: the side band changed the stream" >&2; exit 1; }
+	for k in base dlf dlfnosb text e2e; do
 		eval "w=\$${k}_${n}_wall r=\$${k}_${n}_maxrss_kb b=\$base_${n}_wall br=\$branches_$n"
 		case $k in
 		base) label="perf, dlfilter keeping nothing" ;;
 		dlf) label="perf, mt-dlfilter.so" ;;
+		dlfnosb) label="  the same, no side band" ;;
 		text) label="perf text | mt-script-parse" ;;
 		e2e) label="mt-record -i | ... | mt-fxt" ;;
 		esac

@@ -57,9 +57,17 @@ $(PTS_CORPUS)/exceptions $(PTS_CORPUS)/exceptions-recursive \
 		$(PTS_CORPUS)/templates: $(PTS_CORPUS)/%: $(PTS_C)/%.cc
 	@mkdir -p $(dir $@)
 	$(PTS_GXX) -O1 -g -static-libstdc++ -static-libgcc -o $@ $<
+# dlswap: two libraries of one layout, loaded in turn, found next to it
+$(PTS_CORPUS)/dlswap: $(PTS_C)/dlswap.c $(PTS_CORPUS)/libdlswap-a.so \
+		$(PTS_CORPUS)/libdlswap-b.so
+	@mkdir -p $(dir $@)
+	$(PTS_GCC) -O1 -g -o $@ $< -ldl
+$(PTS_CORPUS)/libdlswap-%.so: $(PTS_C)/libdlswap-%.c
+	@mkdir -p $(dir $@)
+	$(PTS_GCC) -O1 -g -shared -fPIC -o $@ $<
 
 PTS_PROGS := basic cos recursion jumps signal tailcall threads exceptions \
-	exceptions-recursive templates loop
+	exceptions-recursive templates loop dlswap
 
 ifneq ($(PTS_RUSTC),)
 $(PTS_CORPUS)/rust: $(PTS_C)/rust.rs

@@ -8,10 +8,13 @@
 # aside: mt-dump prints the strings inline). Then copies of recordings
 # with corrupted AUX data: the decoder errors perf prints as text must be
 # in the dlfilter's stream at the same place between the branches, also
-# where an error and the next branch share a timestamp.
+# where an error and the next branch share a timestamp. mt-record -i runs
+# the filter with perf's side band (--dlarg sideband), keeping
+# resolutions until perf's maps change: dlswap loads two libraries in
+# turn at one address, whose calls must name each its own function.
 . "$MT_TOP/tests/lib.sh"
 . "$MT_TOP/tests/ptsynth/lib.sh"
-C_FINE="basic cos recursion tailcall jumps threads signal exceptions exceptions-recursive templates"
+C_FINE="basic cos recursion tailcall jumps threads signal exceptions exceptions-recursive templates dlswap"
 C_COARSE="cos jumps threads tailcall"
 # shellcheck disable=SC2086
 ptsynth_need $C_FINE
@@ -79,6 +82,17 @@ if [ -x "$CORPUS/go" ]; then
 	compare "$out" "$out.data"
 fi
 
+# dlswap: swap_b is called at swap_a's address, after a's maps were
+# replaced; a kept resolution of that address must not outlive them
+a=$(sed -n 's/^swap_a //p' dlswap-fine.log)
+b=$(sed -n 's/^swap_b //p' dlswap-fine.log)
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "dlswap: swap_a at '$a', swap_b at '$b': not one address"
+for f in swap_a swap_b; do
+	n=$(grep -c "^BRANCH .* kind=call .* to=$a \"$f\"+0x0 " dlswap-fine.rec.txt || :)
+	[ "$n" -eq 3 ] || fail "dlswap: $n calls to $a named $f in mt-record -i's stream, not 3"
+done
+echo "dlswap: 3 calls each to swap_a and swap_b at $a, each named right"
+
 # corrupt DATA OUT FRACTION: a copy of DATA with 64 bytes of its first
 # AUX buffer overwritten at FRACTION percent of it
 corrupt() {
@@ -125,7 +139,7 @@ set -e
 [ "$rc" -ne 0 ] || fail "samples of instructions were dropped silently"
 contains insn.err "mt-dlfilter: samples of event 'instructions:u' are not handled"
 [ "$rc2" -ne 0 ] || fail "no --dlarg accepted"
-contains noarg.err "mt-dlfilter: usage: perf script --dlfilter mt-dlfilter.so --dlarg PATH|fd=N"
+contains noarg.err "mt-dlfilter: usage: perf script --dlfilter mt-dlfilter.so --dlarg PATH|fd=N [--dlarg sideband]"
 
 # --dlarg fd=1: the stream on perf's stdout, which the filter's own text
 # handling does not touch
@@ -134,12 +148,30 @@ perf script -i bad-cos-80.data --ns --itrace=bep -F "$FIELDS" --dlfilter "$DLF" 
 norm fd1.mt >fd1.txt
 same_file bad-cos-80.text.txt fd1.txt
 # more text between two samples than stdout's buffer holds (text-buffer=
-# makes it small): an error, never a stream without those errors
+# makes it small): perf flushes it to fd 1, the filter's memfd, where the
+# filter finds it in its place; with the side band too (hundreds of lines
+# before the first sample)
+for p in bad-cos-80 bad-threads-40; do
+	perf script -i $p.data --ns --itrace=bep -F "$FIELDS" --dlfilter "$DLF" \
+		--dlarg $p.small.mt --dlarg text-buffer=100 >$p.small.out 2>$p.small.err ||
+		{ cat $p.small.err >&2; fail "$p: text past stdout's buffer: perf script failed"; }
+	[ ! -s $p.small.out ] || fail "$p: text past stdout's buffer reached perf's stdout"
+	norm $p.small.mt >$p.small.txt
+	same_file $p.text.txt $p.small.txt
+	perf script -i $p.data --ns --itrace=bep -F "$FIELDS" --dlfilter "$DLF" \
+		--dlarg $p.sb.mt --dlarg text-buffer=100 --dlarg sideband \
+		--show-mmap-events --show-task-events >$p.sb.out 2>$p.sb.err ||
+		{ cat $p.sb.err >&2; fail "$p: side band past stdout's buffer: perf script failed"; }
+	norm $p.sb.mt >$p.sb.txt
+	same_file $p.text.txt $p.sb.txt
+done
+echo "text past a 100-byte buffer: in place"
+# without --dlarg sideband, side-band lines are not the filter's to drop
 set +e
-perf script -i bad-cos-80.data --ns --itrace=bep -F "$FIELDS" --dlfilter "$DLF" \
-	--dlarg small.mt --dlarg text-buffer=100 >small.out 2>small.err
+perf script -i cos-coarse.data --ns --itrace=bep -F "$FIELDS" --dlfilter "$DLF" \
+	--dlarg nosb.mt --show-mmap-events >nosb.out 2>nosb.err
 rc=$?
 set -e
-[ "$rc" -ne 0 ] || fail "text past stdout's buffer was not noticed"
-contains small.err "mt-dlfilter: perf printed more than 100 bytes of text between two samples: their place in the stream is lost"
-expect_exit 1 mt-dump small.mt >/dev/null 2>&1
+[ "$rc" -ne 0 ] || fail "side-band lines without --dlarg sideband were dropped"
+contains nosb.err "mt-dlfilter: perf printed a line the dlfilter cannot place in the stream"
+expect_exit 1 mt-dump nosb.mt >/dev/null 2>&1
