@@ -3,6 +3,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "bytes.h"
 #include "err.h"
 #include "perfline.h"
 #include "perflex.h"
@@ -182,6 +183,53 @@ void mt_perf_parse_sym(const char *s, size_t len, struct mt_perf_loc *loc)
 		sym_end = s;
 	loc->sym.p = s;
 	loc->sym.len = (size_t)(sym_end - s);
+}
+
+/*
+ * s[0..e) as mt_perf_parse_sym would read it when it is "SYM+0xHEX (DSO)"
+ * with the symbol and DSO of *h (h->dso holding no '(': then the last
+ * " (" is the DSO's and the split is the one mt_perf_parse_sym makes, as
+ * are the slices, which point into s). Returns 0 when s is not of that
+ * shape: the caller parses it in full.
+ */
+static int quick_loc(const char *s, const char *e, const struct mt_perf_hint *h,
+		     struct mt_perf_loc *loc)
+{
+	const char *q, *x;
+	uint64_t off = 0;
+	int v;
+
+	while (s < e && is_ws(*s))
+		s++;
+	while (e > s && is_ws(e[-1]))
+		e--;
+	if ((size_t)(e - s) < h->sym.len + h->dso.len + 7 || e[-1] != ')' ||
+	    !mt_bytes_equal(s, h->sym.p, h->sym.len))
+		return 0;
+	q = s + h->sym.len;
+	if (q[0] != '+' || q[1] != '0' || q[2] != 'x')
+		return 0;
+	for (x = q += 3; q < e && q - x <= 16 && (v = hexval(*q)) >= 0; q++)
+		off = off << 4 | (uint64_t)v;
+	if (q == x || q - x > 16 || (size_t)(e - q) != h->dso.len + 3 ||
+	    q[0] != ' ' || q[1] != '(' || !mt_bytes_equal(q + 2, h->dso.p, h->dso.len))
+		return 0;
+	loc->off = off;
+	loc->sym.p = s;
+	loc->sym.len = h->sym.len;
+	loc->dso.p = q + 2;
+	loc->dso.len = h->dso.len;
+	return 1;
+}
+
+/* Whether l's symbol and DSO can be a hint (see struct mt_perf_hint). */
+static int hint_of(const struct mt_perf_loc *l, struct mt_perf_hint *h)
+{
+	if (!l->sym.len || !l->dso.len || memchr(l->dso.p, '(', l->dso.len))
+		return 0;
+	h->sym = l->sym;
+	h->dso = l->dso;
+	return 1;
 }
 
 /* ---- flags ---- */
@@ -521,13 +569,23 @@ static int parse_loc(const char *p, const char *end, struct mt_perf_loc *loc,
 }
 
 /* From the text after the source address: the source symbol, then the
- * target. */
+ * target. With hint (the fast path), a source of the hint's symbol and
+ * DSO, and a target of the source's, are read in a few compares. */
 static int branch_tail(const char *text, const char *arrow, const char *end,
-		       struct mt_perf_line *out, const char **why)
+		       struct mt_perf_line *out, const char **why,
+		       const struct mt_perf_hint *hint)
 {
 	const char *p = arrow + 4, *cut, *text_to;
+	struct mt_perf_hint from_hint;
 
-	mt_perf_parse_sym(text, (size_t)(arrow - text), &out->from);
+	if (hint && hint->sym.len && quick_loc(text, arrow, hint, &out->from)) {
+		out->from_hinted = 1;
+		from_hint = *hint;
+	} else {
+		mt_perf_parse_sym(text, (size_t)(arrow - text), &out->from);
+		if (hint && !hint_of(&out->from, &from_hint))
+			hint = NULL;
+	}
 	/* optional trailing columns: " ilen: N insn: .." and IPC */
 	cut = NULL;
 	if (end[-1] != ')') {
@@ -535,10 +593,21 @@ static int branch_tail(const char *text, const char *arrow, const char *end,
 		if (!cut)
 			cut = find(p, end, "IPC: ", 5);
 	}
-	if (parse_loc(p, cut ? cut : end, &out->to, &text_to)) {
+	if (!hint) {
+		if (parse_loc(p, cut ? cut : end, &out->to, &text_to)) {
+			*why = "expected a hex target address after '=>'";
+			return MT_ESYNTAX;
+		}
+		return 0;
+	}
+	if (scan_addr(p, cut ? cut : end, &out->to.ip, &text_to)) {
 		*why = "expected a hex target address after '=>'";
 		return MT_ESYNTAX;
 	}
+	if (quick_loc(text_to, cut ? cut : end, &from_hint, &out->to))
+		out->to_hinted = 1;
+	else
+		mt_perf_parse_sym(text_to, (size_t)((cut ? cut : end) - text_to), &out->to);
 	return 0;
 }
 
@@ -558,7 +627,7 @@ static int parse_branch(const char *p, const char *end,
 		*why = "expected a hex source address after the flags";
 		return MT_ESYNTAX;
 	}
-	return branch_tail(text, arrow, end, out, why);
+	return branch_tail(text, arrow, end, out, why, NULL);
 }
 
 /* ---- events ---- */
@@ -781,7 +850,7 @@ static int fast_head(const char *p, const char *end, struct mt_perf_line *out,
  * path.
  */
 static int fast_branch(const char *p, const char *end, struct mt_perf_line *out,
-		       const char **why, int *ret)
+		       const char **why, int *ret, const struct mt_perf_hint *hint)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const char *q, *e, *arrow, *a;
@@ -854,7 +923,7 @@ static int fast_branch(const char *p, const char *end, struct mt_perf_line *out,
 	out->br_kind = (uint8_t)kind;
 	out->br_flags = flags;
 	out->from.ip = ip;
-	*ret = branch_tail(a + n + m, arrow, end, out, why);
+	*ret = branch_tail(a + n + m, arrow, end, out, why, hint);
 	return 1;
 #else
 	return 0;
@@ -863,7 +932,12 @@ static int fast_branch(const char *p, const char *end, struct mt_perf_line *out,
 
 /* memset() of the ~300-byte result compiles to "rep stosq", whose startup
  * costs more than the stores, and whose stores the loads that follow
- * cannot forward from: plain vector stores instead. */
+ * cannot forward from: plain vector stores instead. GCC would turn the
+ * loop back into a memset (inlined as "rep stos", whose start-up alone
+ * cost 8% of mt-script-parse on AMD's cores), hence the attribute. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
 static inline void clear_line(struct mt_perf_line *out)
 {
 #ifdef __SSE2__
@@ -1021,7 +1095,7 @@ static int parse_body(const char *p, const char *end, struct mt_perf_line *out,
 }
 
 static int parse_line(const char *line, size_t len, struct mt_perf_line *out,
-		      const char **why, int fast)
+		      const char **why, int fast, const struct mt_perf_hint *hint)
 {
 	const char *end = line + len, *p = line, *e;
 	struct tok rec;
@@ -1048,7 +1122,7 @@ static int parse_line(const char *line, size_t len, struct mt_perf_line *out,
 
 	/* the usual header, "PID/TID SECONDS.FRACTION:", without tokenizing */
 	if (fast && fast_head(line, end, out, &p)) {
-		if (fast_branch(p, end, out, why, &ret))
+		if (fast_branch(p, end, out, why, &ret, hint))
 			return ret;
 	} else {
 		p = line;
@@ -1063,11 +1137,20 @@ static int parse_line(const char *line, size_t len, struct mt_perf_line *out,
 int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		       const char **why)
 {
-	return parse_line(line, len, out, why, 1);
+	return parse_line(line, len, out, why, 1, NULL);
+}
+
+int mt_perf_parse_line_hinted(const char *line, size_t len,
+			      struct mt_perf_line *out, const char **why,
+			      const struct mt_perf_hint *hint)
+{
+	static const struct mt_perf_hint none;
+
+	return parse_line(line, len, out, why, 1, hint ? hint : &none);
 }
 
 int mt_perf_parse_line_general(const char *line, size_t len,
 			       struct mt_perf_line *out, const char **why)
 {
-	return parse_line(line, len, out, why, 0);
+	return parse_line(line, len, out, why, 0, NULL);
 }

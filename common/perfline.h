@@ -63,6 +63,9 @@ struct mt_perf_line {
 	uint8_t br_kind;        /* enum mt_branch_kind */
 	uint16_t br_flags;      /* enum mt_branch_flag */
 	struct mt_perf_loc from, to;
+	/* mt_perf_parse_line_hinted: from has the hint's symbol and DSO;
+	 * to has from's (the slices still point into the line) */
+	uint8_t from_hinted, to_hinted;
 
 	/* MT_PL_ERROR (and err_count for MT_PL_LOST) */
 	uint32_t err_type, err_code;
@@ -101,6 +104,28 @@ extern const char MT_PL_UNKNOWN_EVENT[];
  */
 int mt_perf_parse_line(const char *line, size_t len, struct mt_perf_line *out,
 		       const char **why);
+
+/*
+ * What the next branch line's source is likely to be: the last branch's
+ * target symbol and DSO (a branch mostly leaves the function the last one
+ * entered). Both non-empty, the DSO holding no '(' (which would make the
+ * DSO column ambiguous), in memory that outlives the parse; an empty sym
+ * is no hint.
+ */
+struct mt_perf_hint {
+	struct mt_slice sym, dso;
+};
+
+/*
+ * mt_perf_parse_line, where a branch line in the usual layout whose
+ * source text is "SYM+0xHEX (DSO)" with the hint's SYM and DSO is read by
+ * compares (from_hinted set), and then a target of the source's SYM and
+ * DSO (to_hinted set). The result is mt_perf_parse_line's in every other
+ * field, the slices too.
+ */
+int mt_perf_parse_line_hinted(const char *line, size_t len,
+			      struct mt_perf_line *out, const char **why,
+			      const struct mt_perf_hint *hint);
 
 /*
  * The same parse without the fast paths for the usual header and branch

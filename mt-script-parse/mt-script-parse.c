@@ -18,6 +18,7 @@
 #include "cmdline.h"
 #include "die.h"
 #include "output.h"
+#include "bytes.h"
 #include "err.h"
 #include "mtline.h"
 #include "perfline.h"
@@ -141,42 +142,6 @@ static inline unsigned cache_slot(const char *p, size_t len)
 	return (unsigned)((a * 0x9e3779b97f4a7c15ull) >> (64 - CACHE_BITS));
 }
 
-/* memcmp(a, b, n) == 0 inline: names are 10 to 100 bytes, and a libc call
- * per cache probe cost more than the compare. */
-static inline int same(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y, u, v;
-
-#ifdef __SSE2__
-	if (n >= 16) {
-		size_t i;
-
-		for (i = 0; i + 16 <= n; i += 16) {
-			__m128i ca = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
-			__m128i cb = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-
-			if (_mm_movemask_epi8(_mm_cmpeq_epi8(ca, cb)) != 0xffff)
-				return 0;
-		}
-		if (i == n)
-			return 1;
-		/* the last 16 bytes, overlapping the ones compared */
-		return _mm_movemask_epi8(_mm_cmpeq_epi8(
-			       _mm_loadu_si128((const __m128i *)(const void *)(a + n - 16)),
-			       _mm_loadu_si128((const __m128i *)(const void *)(b + n - 16)))) ==
-		       0xffff;
-	}
-#endif
-	if (n >= 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		memcpy(&u, a + n - 8, 8);
-		memcpy(&v, b + n - 8, 8);
-		return x == y && u == v && (n <= 16 || !memcmp(a + 8, b + 8, n - 16));
-	}
-	return !memcmp(a, b, n);
-}
-
 static uint32_t intern(struct cache *c, const struct mt_slice *s)
 {
 	uint32_t id;
@@ -186,7 +151,7 @@ static uint32_t intern(struct cache *c, const struct mt_slice *s)
 	if (!s->len)
 		return 0;
 	i = cache_slot(s->p, s->len);
-	if (c->e[i].len == s->len && same(c->e[i].p, s->p, s->len))
+	if (c->e[i].len == s->len && mt_bytes_equal(c->e[i].p, s->p, s->len))
 		return c->e[i].id;
 	err = mt_writer_intern(&out, s->p, s->len, &id);
 	if (err == MT_EINVAL) {
@@ -408,7 +373,31 @@ static void reject(const char *why, const char *text, size_t len)
 		     why);
 }
 
-/* Line nlines, p[0..len), without its line end. */
+/* The last branch's target symbol and DSO (the writer's copies): the
+ * parser's hint for the next line's source (common/perfline.h), which is
+ * that nearly always; their ids. */
+static struct mt_perf_hint hint;
+static uint32_t hint_sym, hint_dso;
+
+static void set_hint(const struct mt_loc *to)
+{
+	size_t n;
+
+	if (to->sym == hint_sym && to->dso == hint_dso)
+		return;
+	hint_sym = to->sym;
+	hint_dso = to->dso;
+	hint.sym.len = 0;
+	if (!to->sym || !to->dso)
+		return;
+	hint.dso.p = mt_intern_str(&out.strings, to->dso, &n);
+	hint.dso.len = n;
+	if (memchr(hint.dso.p, '(', n))
+		return;
+	hint.sym.p = mt_intern_str(&out.strings, to->sym, &n);
+	hint.sym.len = n;
+}
+
 static void emit_branch(const struct mt_perf_line *l)
 {
 	struct mt_branch b = {
@@ -416,8 +405,23 @@ static void emit_branch(const struct mt_perf_line *l)
 		.kind = l->br_kind, .flags = l->br_flags,
 	};
 
-	loc(&l->from, &b.from);
-	loc(&l->to, &b.to);
+	if (l->from_hinted) {
+		b.from.ip = l->from.ip;
+		b.from.off = l->from.off;
+		b.from.sym = hint_sym;
+		b.from.dso = hint_dso;
+	} else {
+		loc(&l->from, &b.from);
+	}
+	if (l->to_hinted) {
+		b.to.ip = l->to.ip;
+		b.to.off = l->to.off;
+		b.to.sym = b.from.sym;
+		b.to.dso = b.from.dso;
+	} else {
+		loc(&l->to, &b.to);
+	}
+	set_hint(&b.to);
 	if (line_ok())
 		check(mt_write_branch(&out, &b));
 }
@@ -526,6 +530,7 @@ static void frame_line(const struct mt_perf_line *l)
 	add_frame(&l->loc);
 }
 
+/* Line nlines, p[0..len), without its line end. */
 static void line(const char *p, size_t len)
 {
 	struct mt_perf_line l;
@@ -535,7 +540,7 @@ static void line(const char *p, size_t len)
 		end_sample();
 		return;
 	}
-	if (mt_perf_parse_line(p, len, &l, &why)) {
+	if (mt_perf_parse_line_hinted(p, len, &l, &why, &hint)) {
 		reject(why, p, len);
 		return;
 	}

@@ -2,7 +2,9 @@
  * libFuzzer harness for the perf script line parser: any bytes, split into
  * lines, must parse or fail with MT_ESYNTAX and a reason, never crash, and
  * every slice of the result must lie inside its line; the parser with its
- * fast paths and the general one alone must agree on every field.
+ * fast paths and the general one alone must agree on every field, and so
+ * must the parse with the hint of the last branch's target (its hinted
+ * symbols and DSOs equal to the hint's).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,9 +28,16 @@ static void loc_inside(const struct mt_perf_loc *l, const char *line,
 	inside(&l->dso, line, len);
 }
 
+static int same_slice(const struct mt_slice *a, const struct mt_slice *b)
+{
+	return a->len == b->len && !memcmp(a->p, b->p, a->len);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *p = (const char *)data, *end = p + size;
+	struct mt_perf_hint hint = { { NULL, 0 }, { NULL, 0 } };
+	char *hcopy = NULL;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -53,6 +62,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    (!err && memcmp(&g, &l, sizeof(l))))
 				abort();
 		}
+		{
+			struct mt_perf_line h;
+			const char *hwhy = NULL;
+			int herr = mt_perf_parse_line_hinted(line, len, &h, &hwhy, &hint);
+
+			if (herr != err || (err && strcmp(why, hwhy)))
+				abort();
+			if (!herr) {
+				if (h.from_hinted && (!same_slice(&h.from.sym, &hint.sym) ||
+						      !same_slice(&h.from.dso, &hint.dso)))
+					abort();
+				if (h.to_hinted && (!same_slice(&h.to.sym, &h.from.sym) ||
+						    !same_slice(&h.to.dso, &h.from.dso)))
+					abort();
+				h.from_hinted = h.to_hinted = 0;
+				if (memcmp(&h, &l, sizeof(l)))
+					abort();
+			}
+			/* the next line's hint: this branch's target, copied */
+			if (!herr && h.kind == MT_PL_BRANCH) {
+				char *c = h.to.sym.len && h.to.dso.len &&
+					  !memchr(h.to.dso.p, '(', h.to.dso.len) ?
+					  malloc(h.to.sym.len + h.to.dso.len) : NULL;
+
+				free(hcopy);
+				hcopy = c;
+				hint.sym.len = hint.dso.len = 0;
+				if (c) {
+					memcpy(c, h.to.sym.p, h.to.sym.len);
+					memcpy(c + h.to.sym.len, h.to.dso.p, h.to.dso.len);
+					hint.sym.p = c;
+					hint.sym.len = h.to.sym.len;
+					hint.dso.p = c + h.to.sym.len;
+					hint.dso.len = h.to.dso.len;
+				}
+			}
+		}
 		if (err) {
 			if (err != MT_ESYNTAX || !why || !*why)
 				abort();
@@ -72,5 +118,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(line);
 		p += len + 1;
 	}
+	free(hcopy);
 	return 0;
 }
