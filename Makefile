@@ -48,6 +48,8 @@ mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \
 	$(BUILD)/mt-stacks/probe.o
 mt_OBJS := $(BUILD)/mt/view.o
+mt-script-parse_OBJS := $(BUILD)/mt-script-parse/lines.o
+mt-script-parse_LIBS := -pthread
 mt_LIBS := -lz
 mt-record_LIBS := -ldw -lelf -lz -lpcre2-8 -liberty
 
@@ -116,6 +118,7 @@ $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 $(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
 $(BUILD)/mt-slice/mt-slice.o $(mt-slice_OBJS): mt-slice/slice.h
 $(BUILD)/mt-stacks/mt-stacks.o $(mt-stacks_OBJS): mt-stacks/stacks.h
+$(BUILD)/mt-script-parse/mt-script-parse.o $(mt-script-parse_OBJS): mt-script-parse/lines.h
 
 # unit tests link only the library (and the test tier's), so a print or
 # exit in common/ shows up (and the system libraries its pieces need:

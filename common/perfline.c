@@ -1149,6 +1149,12 @@ int mt_perf_parse_line_hinted(const char *line, size_t len,
 	return parse_line(line, len, out, why, 1, hint ? hint : &none);
 }
 
+void mt_perf_hint_after(const struct mt_perf_line *l, struct mt_perf_hint *h)
+{
+	if (l->kind != MT_PL_BRANCH || !hint_of(&l->to, h))
+		h->sym.len = 0;
+}
+
 int mt_perf_parse_line_general(const char *line, size_t len,
 			       struct mt_perf_line *out, const char **why)
 {

@@ -128,6 +128,13 @@ int mt_perf_parse_line_hinted(const char *line, size_t len,
 			      const struct mt_perf_hint *hint);
 
 /*
+ * The hint for the line after l, a branch line whose parse succeeded: its
+ * target's symbol and DSO when they can be one (else none). The hint
+ * points into l's line.
+ */
+void mt_perf_hint_after(const struct mt_perf_line *l, struct mt_perf_hint *h);
+
+/*
  * The same parse without the fast paths for the usual header and branch
  * layouts (the general tokenizing parser alone): for tests, which check
  * that both give the same result, field for field, on any input.

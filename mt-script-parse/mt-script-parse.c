@@ -25,12 +25,22 @@
 #include "quote.h"
 #include "stream.h"
 #include "tidmap.h"
+#include "lines.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-script-parse [-kv] [-o output] [file]\n"
+#define USAGE "usage: mt-script-parse [-kv] [-j threads] [-o output] [file]\n"
 
 static const char *in_name; /* for messages (mt_filter_open_or_die) */
 static struct mt_writer out;
+
+/* Stop on bad input (exit MT_EXIT_DATA): the records of the lines before
+ * it are written first, and the stream ends without its END record, so a
+ * reader has all of them and knows the stream was cut. */
+static void cut_stream(void)
+{
+	(void)mt_writer_flush(&out);
+}
+#define die_data(...) (cut_stream(), die(MT_EXIT_DATA, __VA_ARGS__))
 static int keep_going;
 static int bad_line; /* the current line holds a NUL byte in a name */
 
@@ -157,8 +167,8 @@ static uint32_t intern(struct cache *c, const struct mt_slice *s)
 	if (err == MT_EINVAL) {
 		/* a NUL byte: binary data, not text */
 		if (!keep_going)
-			die(MT_EXIT_DATA, "%s:%llu: not perf script output: "
-			    "a NUL byte in a name", in_name, nlines);
+			die_data("%s:%llu: not perf script output: "
+				 "a NUL byte in a name", in_name, nlines);
 		bad_line = 1;
 		return 0;
 	}
@@ -336,8 +346,8 @@ static int mt_line(const char *p, size_t len)
 		return 1;
 	case MT_MTLINE_BAD:
 		if (!keep_going)
-			die(MT_EXIT_DATA, "%s:%llu: malformed '# mt:' line: \"%s\"",
-			    in_name, nlines, shown(p, len));
+			die_data("%s:%llu: malformed '# mt:' line: \"%s\"",
+				 in_name, nlines, shown(p, len));
 		if (nmalformed++ < 5)
 			warn("%s:%llu: skipping malformed '# mt:' line", in_name, nlines);
 		return 1;
@@ -362,41 +372,19 @@ static void reject(const char *why, const char *text, size_t len)
 {
 	if (!keep_going) {
 		if (text)
-			die(MT_EXIT_DATA,
-			    "%s:%llu: not perf script output: %s: \"%s\"",
-			    in_name, nlines, why, shown(text, len));
-		die(MT_EXIT_DATA, "%s:%llu: not perf script output: %s",
-		    in_name, nlines, why);
+			die_data("%s:%llu: not perf script output: %s: \"%s\"",
+				 in_name, nlines, why, shown(text, len));
+		die_data("%s:%llu: not perf script output: %s",
+			 in_name, nlines, why);
 	}
 	if (nmalformed++ < 5)
 		warn("%s:%llu: skipping malformed line: %s", in_name, nlines,
 		     why);
 }
 
-/* The last branch's target symbol and DSO (the writer's copies): the
- * parser's hint for the next line's source (common/perfline.h), which is
- * that nearly always; their ids. */
-static struct mt_perf_hint hint;
-static uint32_t hint_sym, hint_dso;
-
-static void set_hint(const struct mt_loc *to)
-{
-	size_t n;
-
-	if (to->sym == hint_sym && to->dso == hint_dso)
-		return;
-	hint_sym = to->sym;
-	hint_dso = to->dso;
-	hint.sym.len = 0;
-	if (!to->sym || !to->dso)
-		return;
-	hint.dso.p = mt_intern_str(&out.strings, to->dso, &n);
-	hint.dso.len = n;
-	if (memchr(hint.dso.p, '(', n))
-		return;
-	hint.sym.p = mt_intern_str(&out.strings, to->sym, &n);
-	hint.sym.len = n;
-}
+/* The ids of the last line's target when it was a branch: a hinted
+ * source (mt-script-parse/lines.h) has them. */
+static uint32_t last_to_sym, last_to_dso;
 
 static void emit_branch(const struct mt_perf_line *l)
 {
@@ -405,12 +393,13 @@ static void emit_branch(const struct mt_perf_line *l)
 		.kind = l->br_kind, .flags = l->br_flags,
 	};
 
-	if (l->from_hinted) {
+	if (l->from_hinted && last_to_sym && last_to_dso) {
 		b.from.ip = l->from.ip;
 		b.from.off = l->from.off;
-		b.from.sym = hint_sym;
-		b.from.dso = hint_dso;
+		b.from.sym = last_to_sym;
+		b.from.dso = last_to_dso;
 	} else {
+		/* (a name with a NUL byte has no id: refused again) */
 		loc(&l->from, &b.from);
 	}
 	if (l->to_hinted) {
@@ -421,7 +410,8 @@ static void emit_branch(const struct mt_perf_line *l)
 	} else {
 		loc(&l->to, &b.to);
 	}
-	set_hint(&b.to);
+	last_to_sym = b.to.sym;
+	last_to_dso = b.to.dso;
 	if (line_ok())
 		check(mt_write_branch(&out, &b));
 }
@@ -521,87 +511,83 @@ static void frame_line(const struct mt_perf_line *l)
 {
 	if (!in_sample) {
 		if (!keep_going)
-			die(MT_EXIT_DATA,
-			    "%s:%llu: call-chain frame line outside a sample",
-			    in_name, nlines);
+			die_data("%s:%llu: call-chain frame line outside a sample",
+				 in_name, nlines);
 		nmalformed++;
 		return;
 	}
 	add_frame(&l->loc);
 }
 
-/* Line nlines, p[0..len), without its line end. */
-static void line(const char *p, size_t len)
+/* The record of a parsed line. */
+static void record(const struct mt_perf_line *l)
 {
-	struct mt_perf_line l;
-	const char *why;
-
-	if (len && p[0] == '#' && mt_line(p, len)) {
-		end_sample();
-		return;
-	}
-	if (mt_perf_parse_line_hinted(p, len, &l, &why, &hint)) {
-		reject(why, p, len);
-		return;
-	}
-	if (l.kind == MT_PL_FRAME) {
-		frame_line(&l);
+	if (l->kind == MT_PL_FRAME) {
+		frame_line(l);
 		return;
 	}
 	end_sample();
-	if (l.tod.len && !have_wallclock)
-		wallclock(&l);
-	if (l.kind != MT_PL_BLANK && l.kind != MT_PL_SKIP && l.kind != MT_PL_ERROR &&
-	    l.kind != MT_PL_COMM)
-		see_thread(l.pid, l.tid, &l.comm, l.time);
+	if (l->tod.len && !have_wallclock)
+		wallclock(l);
+	if (l->kind != MT_PL_BLANK && l->kind != MT_PL_SKIP && l->kind != MT_PL_ERROR &&
+	    l->kind != MT_PL_COMM)
+		see_thread(l->pid, l->tid, &l->comm, l->time);
 
-	switch (l.kind) {
+	switch (l->kind) {
 	case MT_PL_BLANK:
 	case MT_PL_FRAME:
 		break;
 	case MT_PL_BRANCH:
-		emit_branch(&l);
+		emit_branch(l);
 		break;
 	case MT_PL_ERROR:
 	case MT_PL_LOST:
-		emit_error(&l);
+		emit_error(l);
 		break;
 	case MT_PL_MARK:
-		emit_mark(&l);
+		emit_mark(l);
 		break;
 	case MT_PL_PROBE:
-		emit_probe(&l);
+		emit_probe(l);
 		break;
 	case MT_PL_SAMPLE:
-		start_sample(&l);
+		start_sample(l);
 		break;
 	case MT_PL_COMM:
 		/* perf prints synthesized COMMs at time 0 */
-		see_thread(l.pid, l.tid, &l.comm, l.time ? l.time : MT_NONE64);
+		see_thread(l->pid, l->tid, &l->comm, l->time ? l->time : MT_NONE64);
 		break;
 	case MT_PL_SKIP:
-		skip(&l);
+		skip(l);
 		break;
 	}
 }
 
-/* ---- input ---- */
 
-/*
- * Lines end at a newline; a carriage return just before it (CRLF) is
- * dropped with it. A carriage return anywhere else is refused: perf never
- * prints one (it would be in a thread's name at most), and a file whose
- * lines end with a CR alone would otherwise read as one line, its symbol
- * names swallowing the lines after them.
- *
- * A line holds at most MAX_LINE bytes, which is all the read buffer ever
- * holds: perf's longest lines, a branch with two symbols and two DSO
- * paths of up to PATH_MAX, stay below 64 KiB, and 1 MiB leaves room for
- * the longest demangled C++ names. Input with no newline in it is not
- * perf output, and is refused after 1 MiB instead of filling memory.
- */
-#define MAX_LINE ((size_t)1 << 20)
-#define MAX_LINE_TEXT "1 MiB"
+/* Line nlines, s->p[0..len), without its line end, and its parse. */
+static void line(const struct sp_line *s)
+{
+	struct mt_perf_line parsed;
+	const struct mt_perf_line *lp = &s->l;
+	const char *why = s->why;
+	int ret = s->ret;
+
+	if (s->len && s->p[0] == '#' && mt_line(s->p, s->len)) {
+		end_sample();
+		return;
+	}
+	if (!s->parsed) {
+		ret = mt_perf_parse_line(s->p, s->len, &parsed, &why);
+		lp = &parsed;
+	}
+	if (ret) {
+		reject(why, s->p, s->len);
+		return;
+	}
+	record(lp);
+}
+
+/* ---- input ---- */
 
 static ssize_t read_some(int fd, char *buf, size_t n)
 {
@@ -616,184 +602,110 @@ static ssize_t read_some(int fd, char *buf, size_t n)
 }
 
 /* Input that is already an mt stream passes through unchanged. */
-static void pass_through(int fd, char *buf, size_t have, size_t cap)
+static void pass_through(int fd, const char *head, size_t nhead)
 {
-	ssize_t got = (ssize_t)have;
+	static char buf[1 << 16];
+	ssize_t got;
 
-	do
+	write_or_die(STDOUT_FILENO, head, nhead);
+	while ((got = read_some(fd, buf, sizeof(buf))) > 0)
 		write_or_die(STDOUT_FILENO, buf, (size_t)got);
-	while ((got = read_some(fd, buf, cap)) > 0);
 }
 
-static void progress(void)
+static int show_progress;
+
+/* Each line, in order (mt-script-parse/lines.h): refusals of what cannot
+ * be a line of perf's, and lines. */
+static void on_line(const struct sp_line *s)
 {
-	fprintf(stderr, "\r%s: %llu lines", mt_progname(), nlines);
-}
-
-/* The first newline or carriage return in [p, end), or end: the line
- * split's one scan of the input. */
-static const char *eol(const char *p, const char *end)
-{
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-
-	for (; end - p >= 16; p += 16) {
-		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(c, nl),
-						       _mm_cmpeq_epi8(c, cr)));
-
-		if (m)
-			return p + __builtin_ctz((unsigned)m);
-	}
-#endif
-	for (; p < end; p++)
-		if (*p == '\n' || *p == '\r')
-			return p;
-	return end;
-}
-
-/* The current line, from p, is refused for the reason fmt says; its
- * text is shown up to its newline (or end). */
-static void __attribute__((format(printf, 3, 4)))
-refuse(const char *p, const char *end, const char *fmt, ...)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	char why[192];
-	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	reject(why, p, (size_t)((nl ? nl : end) - p));
-}
-
-/* The current line, from p, is longer than MAX_LINE; it starts at input
- * byte offset off, and end is its end or that of the buffer. */
-static void too_long(const char *p, const char *end, uint64_t off)
-{
-	refuse(p, end, "a line longer than " MAX_LINE_TEXT ", from byte "
-	       "offset %llu", (unsigned long long)off);
-}
-
-/*
- * Give line() the complete lines of buf[start, end), which starts at input
- * byte offset base + start, and at the end of the input (eof) the last
- * one too. *skip says that the rest of a refused line (-k) is still to be
- * dropped. Returns where the partial line left for the next read starts.
- */
-static size_t split(const char *buf, size_t start, size_t end, uint64_t base,
-		    int eof, int *skip, int show)
-{
-	const char *p = buf + start, *e = buf + end, *q, *next;
-	int bare;
-
-	while (p < e) {
-		if (*skip) {
-			if (!(q = memchr(p, '\n', (size_t)(e - p))))
-				return end;
-			*skip = 0;
-			p = q + 1;
-			continue;
-		}
-		q = eol(p, e);
-		if (q == e || (*q == '\r' && q + 1 == e)) {
-			if (!eof)
-				break; /* more of the line is to come */
-			next = e; /* the last line, without a newline */
-		} else {
-			next = q + 1 + (*q == '\r' && q[1] == '\n');
-		}
-		/* a CR that is not the line's end; the rest of the line, up
-		 * to its newline, is dropped with it */
-		bare = next < e && next == q + 1 && *q == '\r';
-		nlines++;
-		if ((size_t)(q - p) > MAX_LINE) {
-			too_long(p, q, base + (uint64_t)(p - buf));
-		} else if (bare) {
-			refuse(p, e, "a carriage return not followed by a "
-			       "newline, at byte offset %llu (CR-only line "
-			       "ends? tr '\\r' '\\n' makes them newlines)",
-			       (unsigned long long)(base + (uint64_t)(q - buf)));
-		} else {
-			line(p, (size_t)(q - p));
-		}
-		*skip = bare;
-		p = next;
-		if (show && !(nlines & 0xfffff))
-			progress();
+	nlines++;
+	switch (s->what) {
+	case SP_TOO_LONG:
+		snprintf(why, sizeof(why), "a line longer than " SP_MAX_LINE_TEXT
+			 ", from byte offset %llu", (unsigned long long)s->off);
+		reject(why, s->p, s->len);
+		break;
+	case SP_BARE_CR:
+		snprintf(why, sizeof(why), "a carriage return not followed by a "
+			 "newline, at byte offset %llu (CR-only line ends? tr "
+			 "'\\r' '\\n' makes them newlines)", (unsigned long long)s->off);
+		reject(why, s->p, s->len);
+		break;
+	case SP_LINE:
+		line(s);
+		break;
 	}
-	return (size_t)(p - buf);
+	if (show_progress && !(nlines & 0xfffff))
+		fprintf(stderr, "\r%s: %llu lines", mt_progname(), nlines);
 }
 
-static void parse(int fd)
+static void parse(int fd, int threads)
 {
-	/* a line of MAX_LINE bytes and its CR LF */
-	size_t cap = MAX_LINE + 2, start = 0, end = 0;
-	uint64_t base = 0; /* the input byte offset of buf[0] */
-	char *buf = malloc(cap);
-	int show = mt_progress_enabled();
-	int sniffed = 0, skip = 0;
+	char head[MT_MAGIC_LEN];
+	size_t nhead = 0;
+	ssize_t got;
 
-	if (!buf)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	show_progress = mt_progress_enabled();
 	mt_pipe_grow(fd);
-	for (;;) {
-		ssize_t got;
-
-		/* move the partial line down */
-		if (start) {
-			memmove(buf, buf + start, end - start);
-			end -= start;
-			base += start;
-			start = 0;
-		}
-		if (end == cap) {
-			/* a full buffer and no line end */
-			nlines++;
-			too_long(buf, buf + end, base);
-			skip = 1;
-			base += end;
-			end = 0;
-		}
-		got = read_some(fd, buf + end, cap - end);
-		end += (size_t)got;
-		if (!sniffed) {
-			if (end < MT_MAGIC_LEN && got > 0)
-				continue;
-			sniffed = 1;
-			if (end >= MT_MAGIC_LEN && !memcmp(buf, MT_MAGIC, MT_MAGIC_LEN)) {
-				pass_through(fd, buf, end, cap);
-				free(buf);
-				mt_writer_release(&out);
-				close_stdout_or_die();
-				exit(MT_EXIT_OK);
-			}
-		}
-		start = split(buf, start, end, base, got == 0, &skip, show);
-		if (got == 0)
-			break;
+	/* an mt stream, or text */
+	while (nhead < sizeof(head) &&
+	       (got = read_some(fd, head + nhead, sizeof(head) - nhead)) > 0)
+		nhead += (size_t)got;
+	if (nhead == MT_MAGIC_LEN && !memcmp(head, MT_MAGIC, MT_MAGIC_LEN)) {
+		pass_through(fd, head, nhead);
+		mt_writer_release(&out);
+		close_stdout_or_die();
+		exit(MT_EXIT_OK);
 	}
-	if (show && nlines > 0xfffff)
+	sp_run(fd, in_name, head, nhead, threads, on_line);
+	if (show_progress && nlines > 0xfffff)
 		fputs("\r\033[K", stderr);
 	end_sample();
-	free(buf);
+}
+
+/* The parser threads: the CPUs online, up to 3 (past that, the calling
+ * thread's writing of the stream is the bound). */
+static int default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 3 ? 3 : (int)n;
+}
+
+static int threads_arg(const char *arg)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > 64)
+		die(MT_EXIT_USAGE, "-j %s: expected a number of threads from 1 to 64",
+		    arg);
+	return (int)n;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "keep-going", no_argument, NULL, 'k' },
+		{ "threads", required_argument, NULL, 'j' },
 		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mt_filter_io io = { 0 };
-	int c, err;
+	int c, err, threads = default_threads();
 
 	mt_set_progname(argv[0]);
 	mt_set_manual();
 	mt_finish_on_interrupt();
-	while ((c = mt_getopt(argc, argv, "ko:v", longopts, USAGE)) != -1) {
+	while ((c = mt_getopt(argc, argv, "j:ko:v", longopts, USAGE)) != -1) {
 		switch (c) {
+		case 'j':
+			threads = threads_arg(optarg);
+			break;
 		case 'k':
 			keep_going = 1;
 			break;
@@ -811,7 +723,7 @@ int main(int argc, char **argv)
 
 		check(mt_write_meta(&out, &m));
 	}
-	parse(io.in_fd);
+	parse(io.in_fd, threads);
 	if ((err = mt_writer_finish(&out)))
 		die_mt(err, "%s: writing the stream", in_name);
 	report(io.verbose);

@@ -1,8 +1,10 @@
 # Benchmark section, sourced by tests/bench/run in a subshell:
 # mt-script-parse's throughput on synthetic perf script text at two sizes,
 # its time as a ratio to `wc -l` on the same file in the same run, and its
-# peak RSS. Goals: within 4x of wc -l; peak RSS under 32 MiB and the same at
-# both sizes (streaming: memory must not grow with the input).
+# peak RSS; by default (parsing threads: the CPUs online, up to 3) and with
+# -j 1 (one thread, the CPU time it takes in all). Goals (default): within
+# 4x of wc -l; peak RSS under 32 MiB and the same at both sizes (streaming:
+# memory must not grow with the input).
 # shellcheck shell=sh disable=SC2034,SC2154 # variables are set and read by eval
 set -u
 tool=$BENCH_BIN/mt-script-parse
@@ -20,6 +22,7 @@ for size in small big; do
 	for round in 1 2 3; do
 		measure_best "wc_$size" -n 3 -i "$f" -- wc -l || exit 1
 		measure_best "mt_$size" -n 1 -i "$f" -- "$tool" || exit 1
+		measure_best "mt1_$size" -n 1 -i "$f" -- "$tool" -j 1 || exit 1
 		eval "w=\$mt_${size}_wall"
 		[ "$(calc "$w > 6")" = 1 ] && break
 	done
@@ -32,13 +35,13 @@ bytes_big=$(wc -c <"$big")
 
 echo "== mt-script-parse: perf script text to event stream" \
 	"(gen-perf-script --seed 1, $(calc "int($bytes_big / $lines_big + 0.5)") bytes/line)"
-printf '%-16s %8s %7s %8s %8s %10s %7s %7s %8s\n' \
+printf '%-18s %8s %7s %8s %8s %10s %7s %7s %8s\n' \
 	command lines MB "wall s" "cpu s" lines/s MB/s "x wc-l" "RSS MiB"
 row() {	# NAME LINES BYTES WALL USER SYS RSS_KB BASE_WALL
 	awk -v n="$1" -v l="$2" -v b="$3" -v w="$4" -v u="$5" -v s="$6" -v r="$7" \
 		-v base="$8" 'BEGIN {
 		if (w <= 0) w = 1e-6
-		printf "%-16s %8d %7.1f %8.4f %8.4f %10.0f %7.1f %7.2f %8.1f\n",
+		printf "%-18s %8d %7.1f %8.4f %8.4f %10.0f %7.1f %7.2f %8.1f\n",
 			n, l, b / 1e6, w, u + s, l / w, b / 1e6 / w, w / base, r / 1024 }'
 }
 for size in small big; do
@@ -46,6 +49,8 @@ for size in small big; do
 		"\$wc_${size}_sys \$wc_${size}_maxrss_kb \$wc_${size}_wall"
 	eval "row mt-script-parse \$lines_$size \$bytes_$size \$mt_${size}_wall" \
 		"\$mt_${size}_user \$mt_${size}_sys \$mt_${size}_maxrss_kb \$wc_${size}_wall"
+	eval "row 'mt-script-parse -j1' \$lines_$size \$bytes_$size \$mt1_${size}_wall" \
+		"\$mt1_${size}_user \$mt1_${size}_sys \$mt1_${size}_maxrss_kb \$wc_${size}_wall"
 done
 
 awk -v wb="$wc_big_wall" -v mb="$mt_big_wall" -v rs="$mt_small_maxrss_kb" \
