@@ -23,3 +23,9 @@ $(BUILD)/tests/progs/marks: tests/progs/marks.c common/banned.h
 	$(CC) -O1 -fno-inline -fno-omit-frame-pointer -g -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/marks
+
+$(BUILD)/tests/progs/patchme: tests/progs/patchme.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/patchme

@@ -1,0 +1,181 @@
+/*
+ * The patch runtime's hooks (hooks.h): per-thread state, the shadow
+ * stack, the rings. No library calls (system calls are made directly),
+ * no vector registers (-mgeneral-regs-only).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "hooks.h"
+
+struct mtp_header *mtp_shm;
+uint64_t *mtp_cont;
+int mtp_recording = 1;
+
+/* A patched frame: the return address its trampoline replaced, where it
+ * was, and the function. */
+struct shadow {
+	uint64_t ret;
+	uint64_t slot;
+	uint64_t func;
+};
+
+/* The shadow stack's depth; deeper frames run unrecorded (their returns
+ * are not replaced). */
+#define SHADOW_MAX (1u << 16)
+
+struct tstate {
+	struct mtp_thread *slot; /* NULL: no ring (none was free) */
+	struct mtp_rec *ring;
+	uint64_t mask;
+	uint32_t depth;
+	struct shadow stack[SHADOW_MAX];
+};
+
+static __thread struct tstate *ts __attribute__((tls_model("initial-exec")));
+
+static long sys6(long n, long a, long b, long c, long d, long e, long f)
+{
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+uint64_t mtp_now(void)
+{
+	if (mtp_shm->clock == MTP_CLOCK_TSC) {
+		uint32_t lo, hi;
+
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		return (uint64_t)hi << 32 | lo;
+	} else {
+		struct timespec t;
+
+		sys6(SYS_clock_gettime, CLOCK_MONOTONIC, (long)&t, 0, 0, 0, 0);
+		return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	}
+}
+
+/* The calling thread's state, made on its first call; NULL when even the
+ * state cannot be mapped (the thread then runs unrecorded). */
+static struct tstate *thread_state(void)
+{
+	struct mtp_header *h = mtp_shm;
+	struct tstate *t;
+	long p;
+	uint32_t n;
+
+	if (ts)
+		return ts;
+	p = sys6(SYS_mmap, 0, sizeof(struct tstate), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p < 0 && p > -4096)
+		return NULL;
+	t = (struct tstate *)p;
+	n = __atomic_fetch_add(&h->nthreads, 1, __ATOMIC_RELAXED);
+	if (n < h->max_threads) {
+		char *base = (char *)h + h->threads_off + (uint64_t)n * h->thread_stride;
+
+		t->slot = (struct mtp_thread *)base;
+		t->ring = (struct mtp_rec *)(base + sizeof(struct mtp_thread));
+		t->mask = h->ring_records - 1;
+		t->slot->pid = (uint32_t)sys6(SYS_getpid, 0, 0, 0, 0, 0, 0);
+		sys6(SYS_prctl, PR_GET_NAME, (long)t->slot->comm, 0, 0, 0, 0);
+		__atomic_store_n(&t->slot->tid, (uint32_t)sys6(SYS_gettid, 0, 0, 0, 0, 0, 0),
+				 __ATOMIC_RELEASE);
+	} else {
+		__atomic_fetch_add(&h->nthreads, -1u, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&h->threads_lost, 1, __ATOMIC_RELAXED);
+	}
+	ts = t;
+	return t;
+}
+
+/* Appends a record: its slot is claimed by one instruction, so that a
+ * signal handler's records on this thread take the next ones. */
+static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
+{
+	uint64_t h = 1;
+	struct mtp_rec *r;
+
+	__asm__ volatile("xaddq %0, %1" : "+r"(h), "+m"(t->slot->head) : : "memory");
+	r = &t->ring[h & t->mask];
+	r->time = time;
+	r->func = (uint32_t)func;
+	r->kind = kind;
+}
+
+uint64_t mtp_enter(uint64_t func, uint64_t *ret)
+{
+	struct tstate *t = thread_state();
+	uint64_t now = mtp_now();
+	uint32_t d;
+
+	if (!t || !t->slot || !mtp_recording || t->depth >= SHADOW_MAX)
+		return mtp_cont[func];
+	/* the frame is claimed, then filled: a signal handler's calls in
+	 * between push above it */
+	d = t->depth++;
+	__asm__ volatile("" : : : "memory");
+	t->stack[d].ret = *ret;
+	t->stack[d].slot = (uint64_t)ret;
+	t->stack[d].func = func;
+	*ret = (uint64_t)mtp_return_tramp;
+	put(t, func, MTP_CALL, now);
+	return mtp_cont[func];
+}
+
+/* No frame of this thread returns to sp: the return address is lost.
+ * Says so on stderr and aborts (it cannot go on). */
+static void lost(void)
+{
+	static const char msg[] = "libmt-patch: a return through the trampoline "
+				  "that no patched frame made; aborting\n";
+
+	sys6(SYS_write, 2, (long)msg, sizeof(msg) - 1, 0, 0, 0);
+	sys6(SYS_kill, sys6(SYS_getpid, 0, 0, 0, 0, 0, 0), 6, 0, 0, 0, 0);
+	for (;;)
+		sys6(SYS_exit_group, 134, 0, 0, 0, 0, 0);
+}
+
+uint64_t mtp_exit(uint64_t sp)
+{
+	struct tstate *t = ts;
+	uint64_t now = mtp_now(), slot = sp - 8, r;
+	uint32_t d;
+
+	if (!t)
+		lost();
+	/* the frame that returned; any above it were cut by an unwind */
+	for (d = t->depth; d > 0 && t->stack[d - 1].slot != slot; d--)
+		;
+	if (!d)
+		lost();
+	while (t->depth > d) {
+		t->depth--;
+		if (t->slot && mtp_recording)
+			put(t, t->stack[t->depth].func, MTP_CUT, now);
+	}
+	r = t->stack[d - 1].ret;
+	if (t->slot && mtp_recording)
+		put(t, t->stack[d - 1].func, MTP_RETURN, now);
+	__asm__ volatile("" : : : "memory");
+	t->depth = d - 1;
+	return r;
+}
+
+void mtp_forked(void)
+{
+	mtp_recording = 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * The patch runtime's hooks: what a patched function's entry stub and the
+ * return trampoline call (mt-patch/tramp.S), and the state they record
+ * into. Built with -mgeneral-regs-only and calling no library function,
+ * so that they leave every vector and x87 register as the traced code
+ * left it and are safe in any context the traced code runs in (signal
+ * handlers among them).
+ *
+ * Each thread that enters a patched function gets, on its first entry, a
+ * slot of the shared memory (mt-patch/shm.h) and a shadow stack of the
+ * return addresses its patched frames replaced by the return trampoline.
+ */
+#ifndef MT_PATCH_HOOKS_H
+#define MT_PATCH_HOOKS_H
+
+#include <stdint.h>
+
+#include "shm.h"
+
+/* Set by the runtime before it patches anything. */
+extern struct mtp_header *mtp_shm;
+/* where each function's relocated entry is (its index as in the table) */
+extern uint64_t *mtp_cont;
+/* 0 after fork in the child: calls run on, unrecorded */
+extern int mtp_recording;
+
+/*
+ * Function func was entered; *ret is its return address. Records the
+ * call, replaces *ret by the return trampoline (remembering it), and
+ * returns where the function's code continues.
+ */
+uint64_t mtp_enter(uint64_t func, uint64_t *ret);
+
+/*
+ * A patched function returned through the trampoline; sp is the stack
+ * pointer after its return. Records the return (and a cut of any frame
+ * above it that an unwind skipped) and returns the return address the
+ * trampoline replaced.
+ */
+uint64_t mtp_exit(uint64_t sp);
+
+/* The current time, as the records hold it (mtp_shm->clock). */
+uint64_t mtp_now(void);
+
+/* In the child after fork: stop recording (the shared rings are the
+ * parent's). */
+void mtp_forked(void);
+
+/* The assembly (tramp.S). */
+void mtp_entry_common(void);
+void mtp_return_tramp(void);
+
+#endif

@@ -1,0 +1,304 @@
+/*
+ * Patching one function's entry (patch.h), with capstone.
+ */
+#include <capstone/capstone.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "hooks.h"
+#include "patch.h"
+
+/* Trampoline memory: arenas of ARENA bytes, each starting with the
+ * address of mtp_entry_common that its stubs jump through. */
+#define ARENA ((uint64_t)1 << 20)
+#define MAX_ARENAS 256
+#define REACH (((uint64_t)1 << 31) - ARENA - 4096)
+
+static struct arena {
+	uint64_t base, used;
+} arenas[MAX_ARENAS];
+static int narenas;
+static int mem = -1; /* /proc/self/mem */
+static csh cs;
+
+static int put(uint64_t at, const void *p, size_t n)
+{
+	return pwrite(mem, p, n, (off_t)at) == (ssize_t)n ? 0 : -1;
+}
+
+static uint64_t dist(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static int new_arena(uint64_t near)
+{
+	uint64_t page = near & ~(ARENA - 1), d;
+	uint64_t common = (uint64_t)mtp_entry_common;
+	int up;
+
+	if (narenas == MAX_ARENAS)
+		return -1;
+	for (d = ARENA; d < REACH; d += ARENA)
+		for (up = 0; up < 2; up++) {
+			uint64_t at = up ? page + d : page - d;
+			void *p;
+
+			if (!up && page < d)
+				continue;
+			p = mmap((void *)at, ARENA, PROT_READ | PROT_EXEC,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+			if (p == MAP_FAILED)
+				continue;
+			if ((uint64_t)p != at) { /* a kernel without NOREPLACE */
+				munmap(p, ARENA);
+				continue;
+			}
+			if (put(at, &common, sizeof(common))) {
+				munmap(p, ARENA);
+				return -1;
+			}
+			arenas[narenas].base = at;
+			arenas[narenas].used = 16;
+			return narenas++;
+		}
+	return -1;
+}
+
+/* n bytes of trampoline memory within reach of near, or 0. */
+static uint64_t alloc_near(uint64_t near, uint64_t n)
+{
+	int i;
+
+	n = (n + 15) & ~(uint64_t)15;
+	for (i = 0; i < narenas; i++)
+		if (arenas[i].used + n <= ARENA && dist(arenas[i].base, near) < REACH)
+			break;
+	if (i == narenas && (i = new_arena(near)) < 0)
+		return 0;
+	arenas[i].used += n;
+	return arenas[i].base + arenas[i].used - n;
+}
+
+int mtp_patch_open(void)
+{
+	if ((mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
+		return -1;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK ||
+	    cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK) {
+		close(mem);
+		mem = -1;
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+void mtp_patch_close(void)
+{
+	if (mem >= 0)
+		close(mem);
+	mem = -1;
+	cs_close(&cs);
+}
+
+static int fits32(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+static void rel32(uint8_t *p, int64_t v)
+{
+	int32_t x = (int32_t)v;
+
+	memcpy(p, &x, 4);
+}
+
+static int is_rel_branch(const cs_insn *in)
+{
+	return cs_insn_group(cs, in, CS_GRP_BRANCH_RELATIVE);
+}
+
+/* The relocated copy of in, to run at address to, into out; its length,
+ * or 0 when it cannot move. entry..end are the bytes replaced. */
+static size_t relocate(const cs_insn *in, uint64_t to, uint8_t *out,
+		       uint64_t entry, uint64_t end)
+{
+	const cs_x86 *x = &in->detail->x86;
+	uint8_t i;
+
+	switch (in->id) {
+	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
+	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
+	case X86_INS_XBEGIN:
+		return 0;
+	}
+	if (is_rel_branch(in)) {
+		uint64_t target;
+
+		if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+			return 0;
+		target = (uint64_t)x->operands[0].imm;
+		if (target > entry && target < end)
+			return 0;
+		if (in->id == X86_INS_CALL || in->id == X86_INS_JMP) {
+			out[0] = in->id == X86_INS_CALL ? 0xe8 : 0xe9;
+			if (!fits32((int64_t)(target - (to + 5))))
+				return 0;
+			rel32(out + 1, (int64_t)(target - (to + 5)));
+			return 5;
+		}
+		/* jcc: rel8 0x70+cc, rel32 0x0f 0x80+cc */
+		out[0] = 0x0f;
+		out[1] = 0x80 | ((x->opcode[0] == 0x0f ? x->opcode[1] : x->opcode[0]) & 0x0f);
+		if (!fits32((int64_t)(target - (to + 6))))
+			return 0;
+		rel32(out + 2, (int64_t)(target - (to + 6)));
+		return 6;
+	}
+	memcpy(out, in->bytes, in->size);
+	for (i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+		uint64_t target;
+		int64_t d;
+
+		if (op->type != X86_OP_MEM || op->mem.base != X86_REG_RIP)
+			continue;
+		if (x->encoding.disp_size != 4 || !x->encoding.disp_offset)
+			return 0;
+		target = in->address + in->size + (uint64_t)op->mem.disp;
+		d = (int64_t)(target - (to + in->size));
+		if (!fits32(d))
+			return 0;
+		rel32(out + x->encoding.disp_offset, d);
+	}
+	return in->size;
+}
+
+/* Whether a branch of the function's own, [entry, entry + size), goes
+ * into (entry, entry + cover): MTP_FN_BRANCH_IN, MTP_FN_UNDECODABLE, or 0. */
+static int branches_in(uint64_t entry, uint64_t size, uint64_t cover)
+{
+	const uint8_t *code = (const uint8_t *)entry;
+	size_t left = (size_t)size;
+	uint64_t addr = entry;
+	cs_insn *in = cs_malloc(cs);
+	int ret = 0;
+
+	if (!in)
+		return MTP_FN_UNDECODABLE;
+	while (left) {
+		if (!cs_disasm_iter(cs, &code, &left, &addr, in)) {
+			ret = MTP_FN_UNDECODABLE;
+			break;
+		}
+		if (is_rel_branch(in) && in->detail->x86.op_count == 1 &&
+		    in->detail->x86.operands[0].type == X86_OP_IMM) {
+			uint64_t t = (uint64_t)in->detail->x86.operands[0].imm;
+
+			if (t > entry && t < entry + cover) {
+				ret = MTP_FN_BRANCH_IN;
+				break;
+			}
+		}
+	}
+	cs_free(in, 1);
+	return ret;
+}
+
+void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont)
+{
+	uint8_t stub[16 + 4 * MTP_MAX_COVER], jmp[MTP_MAX_COVER];
+	const uint8_t *code = (const uint8_t *)f->where;
+	uint64_t entry = f->where, addr = entry, at, cover = 0;
+	size_t left, n = 0, k, nins = 0;
+	cs_insn *in;
+	int st;
+
+	if (!f->size) {
+		f->status = MTP_FN_NO_SIZE;
+		return;
+	}
+	if (f->size < 5) {
+		f->status = MTP_FN_TOO_SHORT;
+		return;
+	}
+	/* the instructions that cover 5 bytes: their length first */
+	if (!(in = cs_malloc(cs))) {
+		f->status = MTP_FN_UNDECODABLE;
+		return;
+	}
+	left = (size_t)(f->size < MTP_MAX_COVER ? f->size : MTP_MAX_COVER);
+	while (cover < 5) {
+		if (!cs_disasm_iter(cs, &code, &left, &addr, in)) {
+			cs_free(in, 1);
+			f->status = left ? MTP_FN_UNDECODABLE : MTP_FN_TOO_SHORT;
+			return;
+		}
+		cover += in->size;
+		nins++;
+	}
+	if (cover > f->size) {
+		cs_free(in, 1);
+		f->status = MTP_FN_TOO_SHORT;
+		return;
+	}
+	if ((st = branches_in(entry, f->size, cover))) {
+		cs_free(in, 1);
+		f->status = (uint32_t)st;
+		return;
+	}
+	if (!(at = alloc_near(entry, sizeof(stub)))) {
+		cs_free(in, 1);
+		f->status = MTP_FN_NO_ROOM;
+		return;
+	}
+	/* push $i; jmp *(arena base) */
+	stub[n++] = 0x68;
+	memcpy(stub + n, &i, 4);
+	n += 4;
+	stub[n++] = 0xff;
+	stub[n++] = 0x25;
+	rel32(stub + n, (int64_t)((at & ~(ARENA - 1)) - (at + n + 4)));
+	n += 4;
+	/* the covered instructions, relocated */
+	code = (const uint8_t *)entry;
+	left = (size_t)cover;
+	addr = entry;
+	while (nins--) {
+		cs_disasm_iter(cs, &code, &left, &addr, in);
+		if (!(k = relocate(in, at + n, stub + n, entry, entry + cover))) {
+			cs_free(in, 1);
+			f->status = MTP_FN_UNRELOCATABLE;
+			return; /* its stub memory is not reused */
+		}
+		n += k;
+	}
+	cs_free(in, 1);
+	stub[n] = 0xe9;
+	if (!fits32((int64_t)(entry + cover - (at + n + 5)))) {
+		f->status = MTP_FN_NO_ROOM;
+		return;
+	}
+	rel32(stub + n + 1, (int64_t)(entry + cover - (at + n + 5)));
+	n += 5;
+	if (put(at, stub, n)) {
+		f->status = MTP_FN_WRITE;
+		return;
+	}
+	*cont = at + 11;
+	/* the entry: jmp stub, then int3 */
+	jmp[0] = 0xe9;
+	rel32(jmp + 1, (int64_t)(at - (entry + 5)));
+	memset(jmp + 5, 0xcc, (size_t)cover - 5);
+	if (put(entry, jmp, (size_t)cover)) {
+		f->status = MTP_FN_WRITE;
+		return;
+	}
+	f->cover = (uint32_t)cover;
+	f->status = MTP_FN_PATCHED;
+}

@@ -1,0 +1,39 @@
+/*
+ * Patching one function's entry (x86-64): the instructions that cover its
+ * first 5 bytes are copied, relocated, into a stub in trampoline memory
+ * within 2 GiB of it, and its entry becomes a jump to that stub:
+ *
+ *	stub:	push $index
+ *		jmp *entry_common		(mtp_entry_common, tramp.S)
+ *	cont:	the covered instructions, relocated
+ *		jmp entry + cover
+ *
+ * A function is left alone, with the reason as its status (shm.h), when
+ * it is shorter than the bytes to replace, its size is unknown, an
+ * instruction of it cannot be decoded, one of its own branches goes into
+ * the replaced bytes (past the first), or a covered instruction cannot
+ * move (a relative branch into the covered bytes, loop/jrcxz, xbegin, a
+ * displacement that no longer reaches). The bytes replaced past the jump
+ * become int3.
+ *
+ * Code is written through /proc/self/mem, so page protections stay as
+ * they are. The caller keeps other threads out of the bytes replaced.
+ */
+#ifndef MT_PATCH_PATCH_H
+#define MT_PATCH_PATCH_H
+
+#include <stdint.h>
+
+#include "shm.h"
+
+/* Opens what patching needs; 0, or -1 with errno. */
+int mtp_patch_open(void);
+
+/* Patches f (index i in the table) at its address f->where: sets
+ * f->status, f->cover and *cont (the relocated entry). */
+void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont);
+
+/* Closes what mtp_patch_open() opened (the trampolines stay). */
+void mtp_patch_close(void);
+
+#endif

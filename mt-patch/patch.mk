@@ -1,0 +1,32 @@
+# mt-patch/: the patch backend's runtime, libmt-patch.so, preloaded into
+# the traced command (mt-record --backend patch). Built without the
+# sanitizers (the programs it is loaded into have no sanitizer runtime);
+# the hooks without vector registers (mt-patch/hooks.h).
+
+PATCH_RT := $(BUILD)/lib/libmt-patch.so
+PATCH_RT_OBJ := $(BUILD)/pic/mt-patch/rt.o $(BUILD)/pic/mt-patch/patch.o \
+	$(BUILD)/pic/mt-patch/hooks.o $(BUILD)/pic/mt-patch/tramp.o
+
+$(BUILD)/pic/mt-patch/hooks.o: mt-patch/hooks.c mt-patch/hooks.h mt-patch/shm.h
+	@mkdir -p $(dir $@)
+	$(PIC_CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden \
+		-mgeneral-regs-only -fno-stack-protector -fcf-protection=none -c -o $@ $<
+$(BUILD)/pic/mt-patch/tramp.o: mt-patch/tramp.S
+	@mkdir -p $(dir $@)
+	$(PIC_CC) -fPIC -c -o $@ $<
+$(BUILD)/pic/mt-patch/rt.o $(BUILD)/pic/mt-patch/patch.o: mt-patch/hooks.h mt-patch/patch.h mt-patch/shm.h
+
+$(PATCH_RT): $(PATCH_RT_OBJ)
+	@mkdir -p $(dir $@)
+	$(PIC_CC) -shared -Wl,-z,defs -Wl,-z,noexecstack -o $@ $(PATCH_RT_OBJ) -lcapstone -pthread $(LDFLAGS)
+
+all: $(PATCH_RT)
+EXTRA_TEST_BIN += $(PATCH_RT)
+
+# not installed yet: mt-record does not use it (docs/patch.md, "State")
+
+# the runtime driven on its own, for the tests (tests/helpers-patch)
+$(BUILD)/tests/patch-run: tests/helpers-patch/patch-run.c mt-patch/shm.h $(TOOL_LIB) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Imt-patch $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIB) $(LIB) -lelf -lz -lpcre2-8
+EXTRA_TEST_BIN += $(BUILD)/tests/patch-run

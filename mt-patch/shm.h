@@ -1,0 +1,122 @@
+/*
+ * The memory mt-record and the patch runtime (libmt-patch.so, loaded into
+ * the traced process) share: one memfd, made and sized by mt-record,
+ * mapped MAP_SHARED by both. mt-record writes the header, and the function
+ * table once the runtime waits for it (enum mtp_state); the runtime writes each function's
+ * status and where it is, claims a thread slot for each thread that runs
+ * a patched function, and appends records to that thread's ring.
+ *
+ * Layout: struct mtp_header at offset 0; nfuncs struct mtp_func at
+ * funcs_off; the strings (NUL-terminated paths and names) at strings_off;
+ * max_threads slots of thread_stride bytes at threads_off, each a struct
+ * mtp_thread followed by ring_records struct mtp_rec.
+ *
+ * A ring is written by its thread alone: a record's slot is claimed by
+ * one instruction (head++, xadd: a signal handler on the same thread gets
+ * the next one), then filled; head counts every record ever written, so
+ * records head - ring_records .. head - 1 are the newest (the older ones
+ * were overwritten). Readers copy a ring only once its thread cannot
+ * write (the process ended or is stopped).
+ *
+ * Times: with clock MTP_CLOCK_TSC a record's time is the TSC, and
+ * (tsc0, mono0) is a pair the runtime read together at start; the reader
+ * maps the TSC to CLOCK_MONOTONIC nanoseconds through that pair and one
+ * of its own (the TSC is the machine's, the same in every process). With
+ * MTP_CLOCK_MONOTONIC (no invariant TSC) times are CLOCK_MONOTONIC ns.
+ */
+#ifndef MT_PATCH_SHM_H
+#define MT_PATCH_SHM_H
+
+#include <stdint.h>
+
+#define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
+#define MTP_VERSION 1
+/* the environment variable that names the memfd's descriptor */
+#define MTP_ENV_FD "MT_PATCH_FD"
+/* the longest run of bytes an entry patch covers, relocated */
+#define MTP_MAX_COVER 32
+
+enum mtp_clock { MTP_CLOCK_TSC = 1, MTP_CLOCK_MONOTONIC = 2 };
+
+/* the handshake (mtp_header.state): mt-record makes the memory (NEW);
+ * the runtime, loaded, says WAITING and waits (a futex on state); once
+ * the process has mapped its libraries mt-record writes the function
+ * table and says GO; the runtime patches and says READY, or FAILED with
+ * the reason in error */
+enum mtp_state {
+	MTP_ST_NEW = 0,
+	MTP_ST_WAITING = 1,
+	MTP_ST_GO = 2,
+	MTP_ST_READY = 3,
+	MTP_ST_FAILED = 4
+};
+
+/* a function's status (mtp_func.status) */
+enum mtp_status {
+	MTP_FN_PENDING = 0,
+	MTP_FN_PATCHED,
+	MTP_FN_NOT_LOADED,  /* its file is not mapped in the process */
+	MTP_FN_TOO_SHORT,   /* fewer than 5 bytes */
+	MTP_FN_NO_SIZE,     /* its size is unknown: its body cannot be checked */
+	MTP_FN_UNDECODABLE, /* an instruction capstone cannot decode */
+	MTP_FN_BRANCH_IN,   /* a branch of its own into the bytes replaced */
+	MTP_FN_UNRELOCATABLE, /* an instruction there that cannot move */
+	MTP_FN_NO_ROOM,     /* no trampoline memory within 2 GiB of it */
+	MTP_FN_ALIAS,       /* the same address as a function before it */
+	MTP_FN_WRITE,       /* writing its entry failed */
+	MTP_FN_NSTATUS
+};
+
+/* a record's kind */
+enum mtp_kind {
+	MTP_CALL = 1,   /* func was entered */
+	MTP_RETURN = 2, /* func returned */
+	MTP_CUT = 3     /* func's frame was cut (longjmp, unwinding) */
+};
+
+struct mtp_func {
+	uint64_t addr;    /* mt-record: the symbol's address in its file */
+	uint64_t size;    /* mt-record: its size, 0 if unknown */
+	uint32_t path;    /* mt-record: strings offset of the file's path */
+	uint32_t name;    /* mt-record: strings offset of the name */
+	uint64_t where;   /* runtime: its address in the process */
+	uint32_t status;  /* runtime: enum mtp_status */
+	uint32_t cover;   /* runtime: the bytes its patch replaced */
+};
+
+struct mtp_rec {
+	uint64_t time;
+	uint32_t func;  /* index in the function table */
+	uint32_t kind;  /* enum mtp_kind */
+};
+
+struct mtp_thread {
+	uint32_t tid;   /* 0: the slot is free */
+	uint32_t pid;
+	char comm[16];
+	uint64_t head;  /* records ever written */
+	uint64_t pad;
+};
+
+struct mtp_header {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t state;        /* enum mtp_state (runtime) */
+	uint64_t size;         /* of the whole mapping */
+	uint32_t nfuncs;       /* mt-record, before GO */
+	uint32_t max_funcs;    /* room in the table and the strings */
+	uint32_t strings_size;
+	uint32_t max_threads;
+	uint64_t ring_records; /* a power of two */
+	uint64_t funcs_off, strings_off, threads_off, thread_stride;
+	uint32_t nthreads;     /* slots claimed (runtime, atomic) */
+	uint32_t threads_lost; /* threads that found no slot (atomic) */
+	uint32_t pid;          /* runtime: the process patched */
+	uint32_t clock;        /* runtime: enum mtp_clock */
+	uint64_t tsc0, mono0;  /* runtime: read together at start */
+	uint32_t npatched;     /* runtime */
+	uint32_t nskipped;     /* runtime */
+	char error[128];       /* runtime: why MTP_ST_FAILED */
+};
+
+#endif

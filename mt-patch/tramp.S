@@ -1,0 +1,111 @@
+/*
+ * The patch runtime's entry and return paths (x86-64 System V).
+ *
+ * A patched function's entry jumps to its stub (patch.c), which pushes
+ * the function's index and jumps here with the stack as the function's
+ * caller left it but for that word:
+ *	[rsp] = index, [rsp + 8] = the return address.
+ * mtp_entry_common saves the registers that may hold arguments (and rax,
+ * the vector-register count of a variadic call; r10, a static chain; r11),
+ * calls mtp_enter(index, &return address), writes the address it returns
+ * (the relocated entry) over the index and "returns" to it, every register
+ * as it was. mtp_enter touches no vector register (hooks.h).
+ *
+ * mtp_return_tramp is where a patched function returns to (mtp_enter put
+ * its address in place of the return address): rax and rdx (and the
+ * vector and x87 registers, untouched) hold the return value; it calls
+ * mtp_exit(stack pointer after the return) and returns to the address
+ * that gives, with every register as the function left it: not only the
+ * return value's, since a caller compiled with GCC's -fipa-ra (on at -O2)
+ * keeps values in call-clobbered registers across a call of a function it
+ * knows leaves them alone.
+ */
+	.text
+	.globl	mtp_entry_common
+	.hidden	mtp_entry_common
+	.type	mtp_entry_common, @function
+mtp_entry_common:
+	.cfi_startproc
+	.cfi_adjust_cfa_offset 8
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdx
+	.cfi_adjust_cfa_offset 8
+	pushq	%rcx
+	.cfi_adjust_cfa_offset 8
+	pushq	%r8
+	.cfi_adjust_cfa_offset 8
+	pushq	%r9
+	.cfi_adjust_cfa_offset 8
+	pushq	%r10
+	.cfi_adjust_cfa_offset 8
+	pushq	%r11
+	.cfi_adjust_cfa_offset 8
+	subq	$8, %rsp		/* 16-byte aligned for the call */
+	.cfi_adjust_cfa_offset 8
+	movq	80(%rsp), %rdi		/* the index */
+	leaq	88(%rsp), %rsi		/* &return address */
+	call	mtp_enter
+	movq	%rax, 80(%rsp)		/* where the function goes on */
+	addq	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+	popq	%r11
+	.cfi_adjust_cfa_offset -8
+	popq	%r10
+	.cfi_adjust_cfa_offset -8
+	popq	%r9
+	.cfi_adjust_cfa_offset -8
+	popq	%r8
+	.cfi_adjust_cfa_offset -8
+	popq	%rcx
+	.cfi_adjust_cfa_offset -8
+	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size	mtp_entry_common, . - mtp_entry_common
+
+	.globl	mtp_return_tramp
+	.hidden	mtp_return_tramp
+	.type	mtp_return_tramp, @function
+	/* a nop before the entry: an unwinder looks up return address - 1 */
+	nop
+mtp_return_tramp:
+	.cfi_startproc
+	subq	$8, %rsp		/* room for the real return address */
+	pushq	%rax
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11			/* 16-byte aligned again */
+	leaq	80(%rsp), %rdi		/* the stack pointer after the return */
+	call	mtp_exit
+	movq	%rax, 72(%rsp)
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	popq	%rax
+	ret
+	.cfi_endproc
+	.size	mtp_return_tramp, . - mtp_return_tramp
+
+	.section .note.GNU-stack, "", @progbits

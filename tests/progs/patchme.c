@@ -1,0 +1,53 @@
+/*
+ * patchme: functions whose first bytes exercise the patch runtime's
+ * relocation (mt-patch/patch.h), each called 10 times through a pointer,
+ * the results summed and printed (a traced run must print the same):
+ *   five      5 bytes, lea; ret: the jump replaces all of it
+ *   four      4 bytes: too short, left alone
+ *   jccfirst  test; jz rel8 (becomes jz rel32); mov
+ *   loopback  a loop back to entry + 2: a branch into the bytes replaced,
+ *             left alone
+ *   ripfirst  a rip-relative load and store first
+ *   callfirst a call rel32 first (of helper)
+ *   helper    mov; ret
+ */
+#include <stdio.h>
+
+#include "banned.h"
+
+int five(int), four(int), jccfirst(int), loopback(int), ripfirst(int),
+	callfirst(int), helper(int);
+int counter;
+
+__asm__(".text\n"
+	".globl five\n.type five,@function\nfive:\n"
+	"\tleal 1(%rdi,%rdi), %eax\n\tret\n.size five, .-five\n"
+	".globl four\n.type four,@function\nfour:\n"
+	"\tleal 1(%rdi), %eax\n\tret\n.size four, .-four\n"
+	".globl jccfirst\n.type jccfirst,@function\njccfirst:\n"
+	"\ttestl %edi, %edi\n\tjz 1f\n\tmovl $7, %eax\n\tret\n"
+	"1:\tmovl $9, %eax\n\tret\n.size jccfirst, .-jccfirst\n"
+	".globl loopback\n.type loopback,@function\nloopback:\n"
+	"\tmovl %edi, %eax\n\tincl %eax\n2:\tsubl $1, %eax\n\tjg 2b\n\tret\n"
+	".size loopback, .-loopback\n"
+	".globl ripfirst\n.type ripfirst,@function\nripfirst:\n"
+	"\tmovl counter(%rip), %eax\n\taddl %edi, %eax\n"
+	"\tmovl %eax, counter(%rip)\n\tret\n.size ripfirst, .-ripfirst\n"
+	".globl callfirst\n.type callfirst,@function\ncallfirst:\n"
+	"\tcall helper\n\taddl %edi, %eax\n\tret\n.size callfirst, .-callfirst\n"
+	".globl helper\n.type helper,@function\nhelper:\n"
+	"\tmovl $40, %eax\n\tret\n.size helper, .-helper\n");
+
+int (*volatile fns[])(int) = { five, four, jccfirst, loopback, ripfirst, callfirst };
+
+int main(void)
+{
+	long sum = 0;
+	int i, k;
+
+	for (i = 0; i < 10; i++)
+		for (k = 0; k < (int)(sizeof(fns) / sizeof(fns[0])); k++)
+			sum = sum * 3 + fns[k](i);
+	printf("sum %ld counter %d\n", sum, counter);
+	return 0;
+}
