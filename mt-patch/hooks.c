@@ -179,3 +179,42 @@ void mtp_forked(void)
 {
 	mtp_recording = 0;
 }
+
+void mtp_unhook(void)
+{
+	struct tstate *t = ts;
+	uint32_t d;
+
+	if (!t)
+		return;
+	/* newest first: of two frames at one slot (an older one left by a
+	 * longjmp) the newest is on the stack */
+	for (d = t->depth; d > 0; d--) {
+		uint64_t *slot = (uint64_t *)t->stack[d - 1].slot;
+
+		if (*slot == (uint64_t)mtp_return_tramp)
+			*slot = t->stack[d - 1].ret;
+	}
+}
+
+void mtp_rehook(uint64_t cfa)
+{
+	struct tstate *t = ts;
+	uint64_t now;
+	uint32_t d;
+
+	if (!t)
+		return;
+	now = mtp_now();
+	while (t->depth > 0 && t->stack[t->depth - 1].slot < cfa) {
+		t->depth--;
+		if (t->slot && mtp_recording)
+			put(t, t->stack[t->depth].func, MTP_CUT, now);
+	}
+	for (d = t->depth; d > 0; d--) {
+		uint64_t *slot = (uint64_t *)t->stack[d - 1].slot;
+
+		if (*slot == t->stack[d - 1].ret)
+			*slot = (uint64_t)mtp_return_tramp;
+	}
+}

@@ -46,6 +46,16 @@ uint64_t mtp_now(void);
  * parent's). */
 void mtp_forked(void);
 
+/*
+ * For code that walks this thread's stack (unwind.c): mtp_unhook() puts
+ * back the return address of each patched frame still on the stack, so
+ * the walk sees the real one; mtp_rehook(cfa) ends the frames below cfa
+ * (an unwind removed them: cut records) and replaces the return addresses
+ * of the others by the trampoline again (cfa 0: none ended).
+ */
+void mtp_unhook(void);
+void mtp_rehook(uint64_t cfa);
+
 /* The assembly (tramp.S). */
 void mtp_entry_common(void);
 void mtp_return_tramp(void);

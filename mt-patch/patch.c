@@ -124,7 +124,12 @@ static int is_rel_branch(const cs_insn *in)
 }
 
 /* The relocated copy of in, to run at address to, into out; its length,
- * or 0 when it cannot move. entry..end are the bytes replaced. */
+ * or 0 when it cannot move. entry..end are the bytes replaced.
+ *
+ * A call must be the last instruction replaced, and is not copied as a
+ * call: its return address would be in the stub, where an unwinder finds
+ * no unwind information (C++ exceptions, backtrace()). The copy pushes
+ * the original return address (entry + cover, real code) and jumps. */
 static size_t relocate(const cs_insn *in, uint64_t to, uint8_t *out,
 		       uint64_t entry, uint64_t end)
 {
@@ -145,8 +150,31 @@ static size_t relocate(const cs_insn *in, uint64_t to, uint8_t *out,
 		target = (uint64_t)x->operands[0].imm;
 		if (target > entry && target < end)
 			return 0;
-		if (in->id == X86_INS_CALL || in->id == X86_INS_JMP) {
-			out[0] = in->id == X86_INS_CALL ? 0xe8 : 0xe9;
+		if (in->id == X86_INS_CALL) {
+			uint64_t back = in->address + in->size;
+			uint32_t lo = (uint32_t)back, hi = (uint32_t)(back >> 32);
+			/* lea -8(%rsp),%rsp; movl $lo,(%rsp); movl $hi,4(%rsp) */
+			static const uint8_t lea[] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
+			size_t k = 0;
+
+			if (back != end)
+				return 0;
+			memcpy(out, lea, sizeof(lea));
+			k += sizeof(lea);
+			out[k++] = 0xc7; out[k++] = 0x04; out[k++] = 0x24;
+			memcpy(out + k, &lo, 4);
+			k += 4;
+			out[k++] = 0xc7; out[k++] = 0x44; out[k++] = 0x24; out[k++] = 0x04;
+			memcpy(out + k, &hi, 4);
+			k += 4;
+			out[k] = 0xe9;
+			if (!fits32((int64_t)(target - (to + k + 5))))
+				return 0;
+			rel32(out + k + 1, (int64_t)(target - (to + k + 5)));
+			return k + 5;
+		}
+		if (in->id == X86_INS_JMP) {
+			out[0] = 0xe9;
 			if (!fits32((int64_t)(target - (to + 5))))
 				return 0;
 			rel32(out + 1, (int64_t)(target - (to + 5)));
@@ -160,6 +188,8 @@ static size_t relocate(const cs_insn *in, uint64_t to, uint8_t *out,
 		rel32(out + 2, (int64_t)(target - (to + 6)));
 		return 6;
 	}
+	if (in->id == X86_INS_CALL || in->id == X86_INS_LCALL)
+		return 0; /* an indirect call: its return address would be here */
 	memcpy(out, in->bytes, in->size);
 	for (i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
@@ -180,8 +210,11 @@ static size_t relocate(const cs_insn *in, uint64_t to, uint8_t *out,
 }
 
 /* Whether a branch of the function's own, [entry, entry + size), goes
- * into (entry, entry + cover): MTP_FN_BRANCH_IN, MTP_FN_UNDECODABLE, or 0. */
-static int branches_in(uint64_t entry, uint64_t size, uint64_t cover)
+ * into (entry, entry + cover): MTP_FN_BRANCH_IN, MTP_FN_UNDECODABLE, or 0.
+ * lenient: the branches up to the first instruction capstone cannot
+ * decode (libgcc's unwinder has rdssp and incssp, which capstone 4 does
+ * not know); its walkers are entered only by calls. */
+static int branches_in(uint64_t entry, uint64_t size, uint64_t cover, int lenient)
 {
 	const uint8_t *code = (const uint8_t *)entry;
 	size_t left = (size_t)size;
@@ -193,7 +226,7 @@ static int branches_in(uint64_t entry, uint64_t size, uint64_t cover)
 		return MTP_FN_UNDECODABLE;
 	while (left) {
 		if (!cs_disasm_iter(cs, &code, &left, &addr, in)) {
-			ret = MTP_FN_UNDECODABLE;
+			ret = lenient ? 0 : MTP_FN_UNDECODABLE;
 			break;
 		}
 		if (is_rel_branch(in) && in->detail->x86.op_count == 1 &&
@@ -210,12 +243,12 @@ static int branches_in(uint64_t entry, uint64_t size, uint64_t cover)
 	return ret;
 }
 
-void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont)
+void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect)
 {
 	uint8_t stub[16 + 4 * MTP_MAX_COVER], jmp[MTP_MAX_COVER];
 	const uint8_t *code = (const uint8_t *)f->where;
 	uint64_t entry = f->where, addr = entry, at, cover = 0;
-	size_t left, n = 0, k, nins = 0;
+	size_t left, n = 0, k, nins = 0, start;
 	cs_insn *in;
 	int st;
 
@@ -247,7 +280,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont)
 		f->status = MTP_FN_TOO_SHORT;
 		return;
 	}
-	if ((st = branches_in(entry, f->size, cover))) {
+	if ((st = branches_in(entry, f->size, cover, redirect != 0))) {
 		cs_free(in, 1);
 		f->status = (uint32_t)st;
 		return;
@@ -257,15 +290,26 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont)
 		f->status = MTP_FN_NO_ROOM;
 		return;
 	}
-	/* push $i; jmp *(arena base) */
-	stub[n++] = 0x68;
-	memcpy(stub + n, &i, 4);
-	n += 4;
-	stub[n++] = 0xff;
-	stub[n++] = 0x25;
-	rel32(stub + n, (int64_t)((at & ~(ARENA - 1)) - (at + n + 4)));
-	n += 4;
+	if (redirect) {
+		/* jmp *0(%rip); .quad redirect */
+		stub[n++] = 0xff;
+		stub[n++] = 0x25;
+		memset(stub + n, 0, 4);
+		n += 4;
+		memcpy(stub + n, &redirect, 8);
+		n += 8;
+	} else {
+		/* push $i; jmp *(arena base) */
+		stub[n++] = 0x68;
+		memcpy(stub + n, &i, 4);
+		n += 4;
+		stub[n++] = 0xff;
+		stub[n++] = 0x25;
+		rel32(stub + n, (int64_t)((at & ~(ARENA - 1)) - (at + n + 4)));
+		n += 4;
+	}
 	/* the covered instructions, relocated */
+	start = n;
 	code = (const uint8_t *)entry;
 	left = (size_t)cover;
 	addr = entry;
@@ -290,7 +334,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont)
 		f->status = MTP_FN_WRITE;
 		return;
 	}
-	*cont = at + 11;
+	*cont = at + start;
 	/* the entry: jmp stub, then int3 */
 	jmp[0] = 0xe9;
 	rel32(jmp + 1, (int64_t)(at - (entry + 5)));

@@ -30,8 +30,14 @@
 int mtp_patch_open(void);
 
 /* Patches f (index i in the table) at its address f->where: sets
- * f->status, f->cover and *cont (the relocated entry). */
-void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont);
+ * f->status, f->cover and *cont (the relocated entry, which runs the
+ * whole function). With redirect not 0 the stub jumps to redirect
+ * instead (a wrapper of the same type that calls *cont):
+ *
+ *	stub:	jmp *redirect
+ *	cont:	...
+ */
+void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect);
 
 /* Closes what mtp_patch_open() opened (the trampolines stay). */
 void mtp_patch_close(void);

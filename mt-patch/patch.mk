@@ -5,6 +5,7 @@
 
 PATCH_RT := $(BUILD)/lib/libmt-patch.so
 PATCH_RT_OBJ := $(BUILD)/pic/mt-patch/rt.o $(BUILD)/pic/mt-patch/patch.o \
+	$(BUILD)/pic/mt-patch/unwind.o \
 	$(BUILD)/pic/mt-patch/hooks.o $(BUILD)/pic/mt-patch/tramp.o
 
 $(BUILD)/pic/mt-patch/hooks.o: mt-patch/hooks.c mt-patch/hooks.h mt-patch/shm.h
@@ -14,7 +15,7 @@ $(BUILD)/pic/mt-patch/hooks.o: mt-patch/hooks.c mt-patch/hooks.h mt-patch/shm.h
 $(BUILD)/pic/mt-patch/tramp.o: mt-patch/tramp.S
 	@mkdir -p $(dir $@)
 	$(PIC_CC) -fPIC -c -o $@ $<
-$(BUILD)/pic/mt-patch/rt.o $(BUILD)/pic/mt-patch/patch.o: mt-patch/hooks.h mt-patch/patch.h mt-patch/shm.h
+$(BUILD)/pic/mt-patch/rt.o $(BUILD)/pic/mt-patch/patch.o $(BUILD)/pic/mt-patch/unwind.o: mt-patch/hooks.h mt-patch/patch.h mt-patch/shm.h mt-patch/unwind.h
 
 $(PATCH_RT): $(PATCH_RT_OBJ)
 	@mkdir -p $(dir $@)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -25,6 +26,7 @@
 
 #include "hooks.h"
 #include "patch.h"
+#include "unwind.h"
 
 static void fail(struct mtp_header *h, const char *what)
 {
@@ -193,7 +195,29 @@ __attribute__((constructor)) static void mtp_start(void)
 			f->status = MTP_FN_ALIAS;
 			continue;
 		}
-		mtp_patch(f, i, &mtp_cont[i]);
+		/* entered by the kernel or by a signal's return, not called:
+		 * the word at the stack pointer is no return address */
+		if (f->where == getauxval(AT_ENTRY) ||
+		    !strcmp(fd.strings + f->name, "__restore_rt")) {
+			f->status = MTP_FN_NOT_CALLED;
+			continue;
+		}
+		if (f->kind == MTP_FK_TRACE &&
+		    (!strncmp(fd.strings + f->name, "uw_", 3) ||
+		     !strncmp(fd.strings + f->name, "_Unwind_", 8))) {
+			f->status = MTP_FN_UNWINDER;
+			continue;
+		}
+		if (f->kind != MTP_FK_TRACE) {
+			uint64_t *cont, w = mtp_walker_slot(f->kind, &cont);
+
+			if (!w)
+				f->status = MTP_FN_TOO_MANY;
+			else
+				mtp_patch(f, i, cont, w);
+			continue;
+		}
+		mtp_patch(f, i, &mtp_cont[i], 0);
 	}
 	mtp_patch_close();
 	for (i = 0; i < h->nfuncs; i++) {

@@ -64,8 +64,31 @@ enum mtp_status {
 	MTP_FN_NO_ROOM,     /* no trampoline memory within 2 GiB of it */
 	MTP_FN_ALIAS,       /* the same address as a function before it */
 	MTP_FN_WRITE,       /* writing its entry failed */
+	MTP_FN_TOO_MANY,    /* a walker with more copies than MTP_WALKER_COPIES */
+	MTP_FN_NOT_CALLED,  /* the program's entry point or a signal return:
+			     * not entered by a call */
+	MTP_FN_UNWINDER,    /* libgcc's unwinder (uw_*, _Unwind_*): it reads
+			     * its own return addresses */
 	MTP_FN_NSTATUS
 };
+
+/* what a function's patch does (mtp_func.kind): record its calls, or
+ * (the stack walkers of libgcc_s and libstdc++, wherever they are linked)
+ * run it inside a wrapper that lets it see the real return addresses
+ * (mt-patch/unwind.c) */
+enum mtp_fkind {
+	MTP_FK_TRACE = 0,
+	MTP_FK_RAISE,         /* _Unwind_RaiseException */
+	MTP_FK_RETHROW,       /* _Unwind_Resume_or_Rethrow */
+	MTP_FK_FORCED,        /* _Unwind_ForcedUnwind */
+	MTP_FK_BACKTRACE,     /* _Unwind_Backtrace */
+	MTP_FK_CATCH,         /* __cxa_begin_catch */
+	MTP_FK_RESUME,        /* _Unwind_Resume (after a cleanup) */
+	MTP_FK_N
+};
+/* copies of each walker the runtime wraps (a static one in the
+ * executable, libgcc_s's, ...) */
+#define MTP_WALKER_COPIES 4
 
 /* a record's kind */
 enum mtp_kind {
@@ -82,6 +105,8 @@ struct mtp_func {
 	uint64_t where;   /* runtime: its address in the process */
 	uint32_t status;  /* runtime: enum mtp_status */
 	uint32_t cover;   /* runtime: the bytes its patch replaced */
+	uint32_t kind;    /* mt-record: enum mtp_fkind */
+	uint32_t pad;
 };
 
 struct mtp_rec {

@@ -6,7 +6,8 @@
  *
  * makes the shared memory (mt-patch/shm.h), starts PROGRAM (a path) with
  * RUNTIME preloaded, gives it the functions of PROGRAM whose names match
- * REGEX (default: all with a size), waits for it to end and prints each
+ * REGEX (default: all with a size), and the stack walkers of the
+ * executable and of the libgcc_s and libstdc++ it maps, waits for it to end and prints each
  * thread's records, oldest first, a line each: "TID call|return|cut NAME
  * TIME"; then "# patched N skipped N threads N lost N", and with -v each
  * function's status on stderr. RECORDS is each thread's ring (a power of
@@ -38,8 +39,95 @@
 static const char *const status_name[MTP_FN_NSTATUS] = {
 	"pending", "patched", "not loaded", "too short", "no size",
 	"undecodable", "branch into the entry", "unrelocatable", "no room",
-	"alias", "write failed"
+	"alias", "write failed", "too many copies", "not called", "unwinder"
 };
+
+/* The stack walkers the runtime wraps (shm.h), by name. */
+static uint32_t walker(const char *name)
+{
+	static const char *const names[MTP_FK_N] = {
+		"", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
+		"_Unwind_ForcedUnwind", "_Unwind_Backtrace", "__cxa_begin_catch",
+		"_Unwind_Resume"
+	};
+	uint32_t k;
+
+	for (k = 1; k < MTP_FK_N; k++)
+		if (!strcmp(name, names[k]))
+			return k;
+	return MTP_FK_TRACE;
+}
+
+static struct mtp_func *fn;
+static char *strings;
+static uint32_t nstr = 1, n;
+
+/* Adds path's functions: the walkers, and with all those that re
+ * matches (NULL: all with a size). */
+static void add_file(const char *path, int all, const struct mt_regex *re)
+{
+	struct mt_symtab t;
+	uint32_t at = nstr, i;
+	int fd;
+
+	mt_symtab_init(&t);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || mt_symtab_read(&t, fd) < 0)
+		die(3, "%s: cannot read its symbols", path);
+	close(fd);
+	memcpy(strings + nstr, path, strlen(path) + 1);
+	nstr += (uint32_t)strlen(path) + 1;
+	for (i = 0; i < t.n && n < MAX_FUNCS; i++) {
+		const struct mt_sym *s = &t.v[i];
+		size_t len = strlen(s->name);
+		uint32_t k = walker(s->name);
+
+		if (!s->addr || s->bind == MT_SYM_PLT)
+			continue;
+		if (k == MTP_FK_TRACE &&
+		    (!all || (re && !mt_regex_match(re, s->name)) || (!re && !s->size)))
+			continue;
+		if (nstr + len + 1 > STRINGS)
+			break;
+		fn[n].addr = s->addr;
+		fn[n].size = s->size;
+		fn[n].path = at;
+		fn[n].name = nstr;
+		fn[n].kind = k;
+		memcpy(strings + nstr, s->name, len + 1);
+		nstr += (uint32_t)len + 1;
+		n++;
+	}
+	mt_symtab_release(&t);
+}
+
+/* The walkers of the C++ runtime libraries the process maps. */
+static void add_runtime_libraries(pid_t pid)
+{
+	char maps[64], line[4096], done[8][PATH_MAX];
+	unsigned ndone = 0, k;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	if (!(f = fopen(maps, "r")))
+		die_errno(3, "%s", maps);
+	while (fgets(line, sizeof(line), f)) {
+		char *path = strchr(line, '/'), *base;
+
+		if (!path)
+			continue;
+		path[strcspn(path, "\n")] = '\0';
+		base = strrchr(path, '/') + 1;
+		if (strncmp(base, "libgcc_s", 8) && strncmp(base, "libstdc++", 9))
+			continue;
+		for (k = 0; k < ndone && strcmp(done[k], path); k++)
+			;
+		if (k < ndone || ndone == 8)
+			continue;
+		snprintf(done[ndone++], PATH_MAX, "%s", path);
+		add_file(path, 0, NULL);
+	}
+	fclose(f);
+}
 
 static void usage(void)
 {
@@ -68,12 +156,10 @@ int main(int argc, char **argv)
 	const char *regex = NULL, *rt;
 	uint64_t nrec = 65536, size, funcs_off, strings_off, threads_off, stride;
 	struct mt_regex re = { 0 };
-	struct mt_symtab t;
 	struct mtp_header *h;
-	struct mtp_func *fn;
-	char *strings, exe[PATH_MAX], fdbuf[16], *pre;
-	uint32_t nstr = 1, i, n = 0;
-	int c, verbose = 0, memfd, exe_fd, st;
+	char exe[PATH_MAX], fdbuf[16], *pre;
+	uint32_t i;
+	int c, verbose = 0, memfd, st;
 	pid_t child;
 
 	mt_set_progname(argv[0]);
@@ -141,36 +227,9 @@ int main(int argc, char **argv)
 	if (wait_state(h, MTP_ST_NEW, child) != MTP_ST_WAITING)
 		die(1, "the runtime did not wait for the table");
 
-	/* the table: the executable's functions */
-	mt_symtab_init(&t);
-	if ((exe_fd = open(exe, O_RDONLY | O_CLOEXEC)) < 0 || mt_symtab_read(&t, exe_fd) < 0)
-		die(3, "%s: cannot read its symbols", exe);
-	close(exe_fd);
-	memcpy(strings + nstr, exe, strlen(exe) + 1);
-	{
-		uint32_t path = nstr;
-
-		nstr += (uint32_t)strlen(exe) + 1;
-		for (i = 0; i < t.n && n < MAX_FUNCS; i++) {
-			const struct mt_sym *s = &t.v[i];
-			size_t len = strlen(s->name);
-
-			if (!s->addr || s->bind == MT_SYM_PLT || (regex && !mt_regex_match(&re, s->name)))
-				continue;
-			if (!regex && !s->size)
-				continue;
-			if (nstr + len + 1 > STRINGS)
-				break;
-			fn[n].addr = s->addr;
-			fn[n].size = s->size;
-			fn[n].path = path;
-			fn[n].name = nstr;
-			memcpy(strings + nstr, s->name, len + 1);
-			nstr += (uint32_t)len + 1;
-			n++;
-		}
-	}
-	mt_symtab_release(&t);
+	/* the table: the executable's functions, the walkers */
+	add_file(exe, 1, regex ? &re : NULL);
+	add_runtime_libraries(child);
 	if (regex)
 		mt_regex_release(&re);
 	free(pre);
