@@ -8,6 +8,7 @@
  * patched, and closes the descriptor.
  */
 #include <cpuid.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -160,6 +161,10 @@ __attribute__((constructor)) static void mtp_start(void)
 	mtp_shm = h;
 	h->mono0 = monotonic();
 	h->tsc0 = mtp_now();
+	/* glibc loads libgcc_s for backtrace() and pthread_exit only when
+	 * first needed, too late to patch its walkers (unwind.c): loaded
+	 * now, the process maps it when its table is made */
+	dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
 	wait_for_table(h);
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != MTP_ST_GO)
 		return; /* mt-record went away: run unpatched */

@@ -29,3 +29,9 @@ $(BUILD)/tests/progs/patchme: tests/progs/patchme.c common/banned.h
 	$(CC) -O1 -g -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/patchme
+
+$(BUILD)/tests/progs/patchwalk: tests/progs/patchwalk.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -D_GNU_SOURCE -rdynamic -pthread -Icommon -o $@ $< -ldl
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/patchwalk

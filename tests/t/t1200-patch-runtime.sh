@@ -40,7 +40,7 @@ grep -v '^[0-9]* \(call\|return\|cut\) ' rec.txt | grep -v '^# ' >traced.out || 
 same_file plain.out traced.out
 contains err "work patched"
 contains err "outer patched"
-contains rec.txt "# patched 3 skipped 0 threads 1 lost 0"
+contains rec.txt " skipped 0 threads 1 lost 0"
 nested rec.txt >n || { cat n >&2; fail "outer: not nested"; }
 [ "$(count rec.txt call outer)" -eq 300 ] && [ "$(count rec.txt return outer)" -eq 300 ] &&
 	[ "$(count rec.txt call work)" -eq 600 ] && [ "$(count rec.txt return work)" -eq 600 ] &&
@@ -87,3 +87,23 @@ patch-run -f '^main$' "$rt" -- /usr/bin/env >env.txt || fail "patch-run env"
 ! grep -q 'libmt-patch' env.txt || fail "LD_PRELOAD passed on"
 LD_PRELOAD=/lib/x86_64-linux-gnu/libc.so.6 patch-run -f '^main$' "$rt" -- /usr/bin/env >env2.txt
 grep -qx 'LD_PRELOAD=/lib/x86_64-linux-gnu/libc.so.6' env2.txt || fail "the user's LD_PRELOAD was not kept"
+
+# stack walks and thread ends inside patched frames: backtrace() sees the
+# same frames (libgcc_s, which glibc loads for it only when first needed,
+# is loaded by the runtime, and its walkers wrapped); pthread_exit and
+# cancellation unwind through patched frames and the threads end as
+# untraced (their frames stay open: they never return)
+"$P/patchwalk" >plain.out
+patch-run -v -f '^(walk[123]|exit[12]|cancel1|spinner|main)$' "$rt" -- "$P/patchwalk" >pw.txt 2>err ||
+	{ cat err >&2; fail "patch-run patchwalk"; }
+grep -v '^[0-9]* \(call\|return\|cut\) \|^# ' pw.txt >traced.out || :
+same_file plain.out traced.out
+contains traced.out "backtrace: walk3 walk2 walk1 main"
+contains err "_Unwind_Backtrace patched"
+contains err "_Unwind_ForcedUnwind patched"
+for f in walk1 walk2 walk3 exit1 exit2 cancel1; do
+	[ "$(count pw.txt call $f)" -eq 1 ] || fail "patchwalk: $f called $(count pw.txt call $f) times"
+done
+[ "$(count pw.txt return walk3)" -eq 1 ] && [ "$(count pw.txt return exit2)" -eq 0 ] &&
+	[ "$(count pw.txt return cancel1)" -eq 0 ] || fail "patchwalk: returns"
+contains pw.txt "threads 3 lost 0"
