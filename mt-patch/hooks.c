@@ -13,7 +13,6 @@
 #include "hooks.h"
 
 struct mtp_header *mtp_shm;
-uint64_t *mtp_cont;
 int mtp_recording = 1;
 
 /* A patched frame: the return address its trampoline replaced, where it
@@ -116,14 +115,14 @@ static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
 	r->kind = kind;
 }
 
-uint64_t mtp_enter(uint64_t func, uint64_t *ret)
+void mtp_enter(uint64_t func, uint64_t *ret)
 {
 	struct tstate *t = thread_state();
 	uint64_t now = mtp_now();
 	uint32_t d;
 
 	if (!t || !t->slot || !mtp_recording || t->depth >= SHADOW_MAX)
-		return mtp_cont[func];
+		return;
 	/* the frame is claimed, then filled: a signal handler's calls in
 	 * between push above it */
 	d = t->depth++;
@@ -133,7 +132,6 @@ uint64_t mtp_enter(uint64_t func, uint64_t *ret)
 	t->stack[d].func = func;
 	*ret = (uint64_t)mtp_return_tramp;
 	put(t, func, MTP_CALL, now);
-	return mtp_cont[func];
 }
 
 /* No frame of this thread returns to sp: the return address is lost.

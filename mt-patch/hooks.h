@@ -19,17 +19,14 @@
 
 /* Set by the runtime before it patches anything. */
 extern struct mtp_header *mtp_shm;
-/* where each function's relocated entry is (its index as in the table) */
-extern uint64_t *mtp_cont;
 /* 0 after fork in the child: calls run on, unrecorded */
 extern int mtp_recording;
 
 /*
  * Function func was entered; *ret is its return address. Records the
- * call, replaces *ret by the return trampoline (remembering it), and
- * returns where the function's code continues.
+ * call and replaces *ret by the return trampoline (remembering it).
  */
-uint64_t mtp_enter(uint64_t func, uint64_t *ret);
+void mtp_enter(uint64_t func, uint64_t *ret);
 
 /*
  * A patched function returned through the trampoline; sp is the stack

@@ -299,14 +299,18 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		memcpy(stub + n, &redirect, 8);
 		n += 8;
 	} else {
-		/* push $i; jmp *(arena base) */
+		/* push $i; call *(arena base); lea 8(%rsp),%rsp */
+		static const uint8_t drop[] = { 0x48, 0x8d, 0x64, 0x24, 0x08 };
+
 		stub[n++] = 0x68;
 		memcpy(stub + n, &i, 4);
 		n += 4;
 		stub[n++] = 0xff;
-		stub[n++] = 0x25;
+		stub[n++] = 0x15;
 		rel32(stub + n, (int64_t)((at & ~(ARENA - 1)) - (at + n + 4)));
 		n += 4;
+		memcpy(stub + n, drop, sizeof(drop));
+		n += sizeof(drop);
 	}
 	/* the covered instructions, relocated */
 	start = n;

@@ -4,7 +4,8 @@
  * within 2 GiB of it, and its entry becomes a jump to that stub:
  *
  *	stub:	push $index
- *		jmp *entry_common		(mtp_entry_common, tramp.S)
+ *		call *entry_common		(mtp_entry_common, tramp.S)
+ *		lea 8(%rsp), %rsp
  *	cont:	the covered instructions, relocated
  *		jmp entry + cover
  *

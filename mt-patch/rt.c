@@ -168,10 +168,6 @@ __attribute__((constructor)) static void mtp_start(void)
 	wait_for_table(h);
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != MTP_ST_GO)
 		return; /* mt-record went away: run unpatched */
-	if (!(mtp_cont = calloc(h->nfuncs ? h->nfuncs : 1, sizeof(*mtp_cont)))) {
-		fail(h, "the runtime's table");
-		return;
-	}
 	if (mtp_patch_open()) {
 		fail(h, "/proc/self/mem");
 		return;
@@ -222,7 +218,11 @@ __attribute__((constructor)) static void mtp_start(void)
 				mtp_patch(f, i, cont, w);
 			continue;
 		}
-		mtp_patch(f, i, &mtp_cont[i], 0);
+		{
+			uint64_t cont; /* the stub runs on into it */
+
+			mtp_patch(f, i, &cont, 0);
+		}
 	}
 	mtp_patch_close();
 	for (i = 0; i < h->nfuncs; i++) {

@@ -2,14 +2,16 @@
  * The patch runtime's entry and return paths (x86-64 System V).
  *
  * A patched function's entry jumps to its stub (patch.c), which pushes
- * the function's index and jumps here with the stack as the function's
- * caller left it but for that word:
- *	[rsp] = index, [rsp + 8] = the return address.
- * mtp_entry_common saves the registers that may hold arguments (and rax,
- * the vector-register count of a variadic call; r10, a static chain; r11),
- * calls mtp_enter(index, &return address), writes the address it returns
- * (the relocated entry) over the index and "returns" to it, every register
- * as it was. mtp_enter touches no vector register (hooks.h).
+ * the function's index and calls mtp_entry_common, so that here
+ *	[rsp] = into the stub, [rsp + 8] = index, [rsp + 16] = the return
+ *	address of the function's call.
+ * mtp_entry_common saves every call-clobbered general register (rax: the
+ * vector-register count of a variadic call; r10: a static chain),
+ * calls mtp_enter(index, &return address) and returns into the stub,
+ * every register as it was; the stub drops the index (lea, which keeps
+ * the flags) and runs the relocated entry. A call and its ret, so the
+ * processor predicts the return. mtp_enter touches no vector register
+ * (hooks.h).
  *
  * mtp_return_tramp is where a patched function returns to (mtp_enter put
  * its address in place of the return address): rax and rdx (and the
@@ -43,16 +45,11 @@ mtp_entry_common:
 	.cfi_adjust_cfa_offset 8
 	pushq	%r10
 	.cfi_adjust_cfa_offset 8
-	pushq	%r11
-	.cfi_adjust_cfa_offset 8
-	subq	$8, %rsp		/* 16-byte aligned for the call */
+	pushq	%r11			/* 16-byte aligned */
 	.cfi_adjust_cfa_offset 8
 	movq	80(%rsp), %rdi		/* the index */
 	leaq	88(%rsp), %rsi		/* &return address */
 	call	mtp_enter
-	movq	%rax, 80(%rsp)		/* where the function goes on */
-	addq	$8, %rsp
-	.cfi_adjust_cfa_offset -8
 	popq	%r11
 	.cfi_adjust_cfa_offset -8
 	popq	%r10
