@@ -139,6 +139,18 @@ void die_reader(const struct mt_reader *r, int err, const char *name)
 	    mt_strerror(err), like, hint);
 }
 
+size_t read_or_die(int fd, void *buf, size_t n, const char *name)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s: read error", name);
+	return (size_t)got;
+}
+
 void write_or_die(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;

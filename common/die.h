@@ -67,6 +67,11 @@ _Noreturn void die_pipe(void);
  * MT_EXIT_SYSTEM. */
 void write_or_die(int fd, const void *buf, size_t n);
 
+/* Read at most n bytes of fd (named name in the message), retrying EINTR:
+ * how many, 0 at its end; a failure dies with MT_EXIT_SYSTEM ("NAME: read
+ * error: ..."). */
+size_t read_or_die(int fd, void *buf, size_t n, const char *name);
+
 /*
  * Make the array *p of *cap elements of size elem hold at least need + 1
  * elements, doubling; new elements are zeroed. Dies when memory runs out.

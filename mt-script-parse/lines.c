@@ -251,18 +251,6 @@ static const char *eol(const char *p, const char *end)
 	return end;
 }
 
-static ssize_t read_some(int fd, char *buf, size_t n)
-{
-	ssize_t got;
-
-	do
-		got = read(fd, buf, n);
-	while (got < 0 && errno == EINTR);
-	if (got < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s: read error", in_name);
-	return got;
-}
-
 /* A refusal of the line at p, whose text is shown up to its newline or
  * end. */
 static void refusal(struct sp_line *s, enum sp_what what, const char *p,
@@ -348,7 +336,7 @@ void sp_run(int fd, const char *name, const char *head, size_t nhead,
 	start_workers(threads - 1);
 
 	for (;;) {
-		ssize_t got;
+		size_t got;
 
 		if (end == CHUNK_CAP && start == 0) {
 			/* a full buffer and no line end: refused in its place,
@@ -375,8 +363,8 @@ void sp_run(int fd, const char *name, const char *head, size_t nhead,
 			start = 0;
 			c = k;
 		}
-		got = read_some(fd, chunk[c].buf + end, CHUNK_CAP - end);
-		end += (size_t)got;
+		got = read_or_die(fd, chunk[c].buf + end, CHUNK_CAP - end, in_name);
+		end += got;
 		start = split(c, start, end, base, got == 0, &skip);
 		if (got == 0)
 			break;

@@ -589,27 +589,15 @@ static void line(const struct sp_line *s)
 
 /* ---- input ---- */
 
-static ssize_t read_some(int fd, char *buf, size_t n)
-{
-	ssize_t got;
-
-	do
-		got = read(fd, buf, n);
-	while (got < 0 && errno == EINTR);
-	if (got < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s: read error", in_name);
-	return got;
-}
-
 /* Input that is already an mt stream passes through unchanged. */
 static void pass_through(int fd, const char *head, size_t nhead)
 {
 	static char buf[1 << 16];
-	ssize_t got;
+	size_t got;
 
 	write_or_die(STDOUT_FILENO, head, nhead);
-	while ((got = read_some(fd, buf, sizeof(buf))) > 0)
-		write_or_die(STDOUT_FILENO, buf, (size_t)got);
+	while ((got = read_or_die(fd, buf, sizeof(buf), in_name)) > 0)
+		write_or_die(STDOUT_FILENO, buf, got);
 }
 
 static int show_progress;
@@ -645,14 +633,14 @@ static void parse(int fd, int threads)
 {
 	char head[MT_MAGIC_LEN];
 	size_t nhead = 0;
-	ssize_t got;
+	size_t got;
 
 	show_progress = mt_progress_enabled();
 	mt_pipe_grow(fd);
 	/* an mt stream, or text */
 	while (nhead < sizeof(head) &&
-	       (got = read_some(fd, head + nhead, sizeof(head) - nhead)) > 0)
-		nhead += (size_t)got;
+	       (got = read_or_die(fd, head + nhead, sizeof(head) - nhead, in_name)) > 0)
+		nhead += got;
 	if (nhead == MT_MAGIC_LEN && !memcmp(head, MT_MAGIC, MT_MAGIC_LEN)) {
 		pass_through(fd, head, nhead);
 		mt_writer_release(&out);
