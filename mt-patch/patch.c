@@ -140,6 +140,7 @@ static size_t relocate(const cs_insn *in, uint64_t to, uint8_t *out,
 	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
 	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
 	case X86_INS_XBEGIN:
+	case X86_INS_INT3: /* a breakpoint or uprobe of someone else's */
 		return 0;
 	}
 	if (is_rel_branch(in)) {
