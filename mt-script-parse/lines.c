@@ -15,14 +15,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
 #include "die.h"
 #include "lines.h"
-#include "stream.h"
 #include "banned.h"
 
 #define CHUNKS 3
