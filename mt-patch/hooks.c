@@ -31,6 +31,7 @@ struct tstate {
 	struct mtp_thread *slot; /* NULL: no ring (none was free) */
 	struct mtp_rec *ring;
 	uint64_t mask;
+	uint32_t shift;          /* log2 of the ring's records */
 	uint32_t depth;
 	struct shadow stack[SHADOW_MAX];
 };
@@ -89,6 +90,7 @@ static struct tstate *thread_state(void)
 		t->slot = (struct mtp_thread *)base;
 		t->ring = (struct mtp_rec *)(base + sizeof(struct mtp_thread));
 		t->mask = h->ring_records - 1;
+		t->shift = (uint32_t)__builtin_ctzll(h->ring_records);
 		t->slot->pid = (uint32_t)sys6(SYS_getpid, 0, 0, 0, 0, 0, 0);
 		sys6(SYS_prctl, PR_GET_NAME, (long)t->slot->comm, 0, 0, 0, 0);
 		__atomic_store_n(&t->slot->tid, (uint32_t)sys6(SYS_gettid, 0, 0, 0, 0, 0, 0),
@@ -102,7 +104,9 @@ static struct tstate *thread_state(void)
 }
 
 /* Appends a record: its slot is claimed by one instruction, so that a
- * signal handler's records on this thread take the next ones. */
+ * signal handler's records on this thread take the next ones; its kind
+ * is cleared before the rest is written and set, with the lap, last
+ * (shm.h: how a reader tells a record whole). */
 static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
 {
 	uint64_t h = 1;
@@ -110,9 +114,11 @@ static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
 
 	__asm__ volatile("xaddq %0, %1" : "+r"(h), "+m"(t->slot->head) : : "memory");
 	r = &t->ring[h & t->mask];
+	__atomic_store_n(&r->kind, 0, __ATOMIC_RELAXED);
+	__asm__ volatile("" : : : "memory");
 	r->time = time;
 	r->func = (uint32_t)func;
-	r->kind = kind;
+	__atomic_store_n(&r->kind, MTP_REC_KIND(kind, h >> t->shift), __ATOMIC_RELEASE);
 }
 
 void mtp_enter(uint64_t func, uint64_t *ret)
@@ -121,7 +127,26 @@ void mtp_enter(uint64_t func, uint64_t *ret)
 	uint64_t now = mtp_now();
 	uint32_t d;
 
-	if (!t || !t->slot || !mtp_recording || t->depth >= SHADOW_MAX)
+	if (!t || !t->slot || !mtp_recording)
+		return;
+	if (*ret == (uint64_t)mtp_return_tramp) {
+		/* a patched function jumped here (a tail call): it ends now
+		 * and this one takes its frame (any frame above that one was
+		 * cut, by a longjmp) */
+		for (d = t->depth; d > 0 && t->stack[d - 1].slot != (uint64_t)ret; d--)
+			;
+		if (d) {
+			while (t->depth > d) {
+				t->depth--;
+				put(t, t->stack[t->depth].func, MTP_CUT, now);
+			}
+			put(t, t->stack[d - 1].func, MTP_RETURN, now);
+			t->stack[d - 1].func = func;
+			put(t, func, MTP_CALL, now);
+		}
+		return;
+	}
+	if (t->depth >= SHADOW_MAX)
 		return;
 	/* the frame is claimed, then filled: a signal handler's calls in
 	 * between push above it */
@@ -214,5 +239,21 @@ void mtp_rehook(uint64_t cfa)
 
 		if (*slot == t->stack[d - 1].ret)
 			*slot = (uint64_t)mtp_return_tramp;
+	}
+}
+
+void mtp_longjmp(uint64_t sp, uint64_t target)
+{
+	struct tstate *t = ts;
+	uint64_t now;
+
+	if (!t || target <= sp || target - sp > (1ull << 30))
+		return;
+	now = mtp_now();
+	while (t->depth > 0 && t->stack[t->depth - 1].slot < target &&
+	       t->stack[t->depth - 1].slot >= sp) {
+		t->depth--;
+		if (t->slot && mtp_recording)
+			put(t, t->stack[t->depth].func, MTP_CUT, now);
 	}
 }

@@ -53,6 +53,11 @@ void mtp_forked(void);
 void mtp_unhook(void);
 void mtp_rehook(uint64_t cfa);
 
+/* A longjmp from stack pointer sp to target: the frames between (return
+ * addresses at or above sp, below target) are cut, now. Nothing when
+ * target is not above sp on this stack (within 1 GiB). */
+void mtp_longjmp(uint64_t sp, uint64_t target);
+
 /* The assembly (tramp.S). */
 void mtp_entry_common(void);
 void mtp_return_tramp(void);

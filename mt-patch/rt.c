@@ -228,7 +228,7 @@ __attribute__((constructor)) static void mtp_start(void)
 	for (i = 0; i < h->nfuncs; i++) {
 		if (fd.funcs[i].status == MTP_FN_PATCHED)
 			h->npatched++;
-		else
+		else if (fd.funcs[i].status != MTP_FN_ALIAS) /* patched as its twin */
 			h->nskipped++;
 	}
 	__atomic_store_n(&h->state, MTP_ST_READY, __ATOMIC_RELEASE);

@@ -15,8 +15,13 @@
  * one instruction (head++, xadd: a signal handler on the same thread gets
  * the next one), then filled; head counts every record ever written, so
  * records head - ring_records .. head - 1 are the newest (the older ones
- * were overwritten). Readers copy a ring only once its thread cannot
- * write (the process ended or is stopped).
+ * were overwritten). The record of number k (slot k % ring_records) is
+ * whole when its kind field is MTP_REC_KIND(kind, k / ring_records): the
+ * writer clears the field, writes time and func, then sets it (release).
+ * A reader loads the field (acquire), the rest, and the field again: the
+ * record is k's, whole, when both loads give that value; else it is being
+ * written (a thread stopped or killed in between, a signal handler's
+ * records written before the ones it interrupted) or was overwritten.
  *
  * Times: with clock MTP_CLOCK_TSC a record's time is the TSC, and
  * (tsc0, mono0) is a pair the runtime read together at start; the reader
@@ -30,7 +35,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 1
+#define MTP_VERSION 2
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -73,9 +78,9 @@ enum mtp_status {
 };
 
 /* what a function's patch does (mtp_func.kind): record its calls, or
- * (the stack walkers of libgcc_s and libstdc++, wherever they are linked)
- * run it inside a wrapper that lets it see the real return addresses
- * (mt-patch/unwind.c) */
+ * (the stack walkers of libgcc_s and libstdc++, wherever they are linked,
+ * and libc's longjmp) run it inside a wrapper that lets it see the real
+ * return addresses or cuts the frames it leaves (mt-patch/unwind.c) */
 enum mtp_fkind {
 	MTP_FK_TRACE = 0,
 	MTP_FK_RAISE,         /* _Unwind_RaiseException */
@@ -84,8 +89,25 @@ enum mtp_fkind {
 	MTP_FK_BACKTRACE,     /* _Unwind_Backtrace */
 	MTP_FK_CATCH,         /* __cxa_begin_catch */
 	MTP_FK_RESUME,        /* _Unwind_Resume (after a cleanup) */
+	MTP_FK_LONGJMP,       /* longjmp and its kin: the frames it leaves
+			       * are cut as it jumps */
 	MTP_FK_N
 };
+
+/* The walkers by name (X(name, kind)), for mt-record's table. */
+#define MTP_WALKERS(X) \
+	X("_Unwind_RaiseException", MTP_FK_RAISE) \
+	X("_Unwind_Resume_or_Rethrow", MTP_FK_RETHROW) \
+	X("_Unwind_ForcedUnwind", MTP_FK_FORCED) \
+	X("_Unwind_Backtrace", MTP_FK_BACKTRACE) \
+	X("__cxa_begin_catch", MTP_FK_CATCH) \
+	X("_Unwind_Resume", MTP_FK_RESUME) \
+	X("longjmp", MTP_FK_LONGJMP) \
+	X("_longjmp", MTP_FK_LONGJMP) \
+	X("siglongjmp", MTP_FK_LONGJMP) \
+	X("__libc_siglongjmp", MTP_FK_LONGJMP) \
+	X("__libc_longjmp", MTP_FK_LONGJMP) \
+	X("__longjmp_chk", MTP_FK_LONGJMP)
 /* copies of each walker the runtime wraps (a static one in the
  * executable, libgcc_s's, ...) */
 #define MTP_WALKER_COPIES 4
@@ -112,8 +134,13 @@ struct mtp_func {
 struct mtp_rec {
 	uint64_t time;
 	uint32_t func;  /* index in the function table */
-	uint32_t kind;  /* enum mtp_kind */
+	uint32_t kind;  /* MTP_REC_KIND(enum mtp_kind, lap) */
 };
+
+/* A record's kind field: its kind and the low 24 bits of its lap (its
+ * number over ring_records); 0 while it is written. */
+#define MTP_REC_KIND(kind, lap) ((uint32_t)(kind) | (uint32_t)((lap) & 0xffffff) << 8)
+#define MTP_REC_KIND_OF(field) ((field) & 0xff)
 
 struct mtp_thread {
 	uint32_t tid;   /* 0: the slot is free */

@@ -9,7 +9,8 @@
  * (mtp_unhook); after a walk that returns, the trampolines go back in
  * (mtp_rehook). __cxa_begin_catch ends the frames a caught exception's
  * unwind removed, those below the catching frame's stack pointer, and
- * hooks the others again. The wrappers are normal C functions with unwind
+ * hooks the others again. longjmp (and siglongjmp, __longjmp_chk) cuts
+ * the frames between it and where it jumps to, as it jumps. The wrappers are normal C functions with unwind
  * information, so the unwinder walks through them.
  */
 #include <stdint.h>
@@ -23,6 +24,21 @@ typedef _Unwind_Reason_Code forced_fn(struct _Unwind_Exception *, _Unwind_Stop_F
 typedef _Unwind_Reason_Code trace_fn(_Unwind_Trace_Fn, void *);
 typedef void *catch_fn(void *);
 typedef void resume_fn(struct _Unwind_Exception *);
+typedef void longjmp_fn(void *, int);
+
+/*
+ * The stack pointer a glibc jmp_buf holds (x86-64): its word 6, mangled
+ * as PTR_MANGLE does (xor with the thread's pointer guard, at %fs:0x30 in
+ * its TCB, then rotated left 17 bits).
+ */
+static uint64_t jmpbuf_sp(const void *env)
+{
+	uint64_t v = ((const uint64_t *)env)[6], guard;
+
+	__asm__("movq %%fs:0x30, %0" : "=r"(guard));
+	v = v >> 17 | v << 47;
+	return v ^ guard;
+}
 
 /* the relocated entries of the copies wrapped */
 static uint64_t cont[MTP_FK_N][MTP_WALKER_COPIES];
@@ -73,6 +89,12 @@ static void resume_##C(struct _Unwind_Exception *e) \
 { \
 	mtp_unhook(); /* unhooked already, unless a cleanup called some */ \
 	((resume_fn *)cont[MTP_FK_RESUME][C])(e); \
+} \
+static void longjmp_##C(void *env, int val) \
+{ \
+	mtp_longjmp((uint64_t)__builtin_frame_address(0), jmpbuf_sp(env)); \
+	((longjmp_fn *)cont[MTP_FK_LONGJMP][C])(env, val); \
+	__builtin_unreachable(); \
 }
 
 WRAPPERS(0)
@@ -82,7 +104,7 @@ WRAPPERS(3)
 
 #define ROW(C) { 0, (uint64_t)raise_##C, (uint64_t)rethrow_##C, \
 		 (uint64_t)forced_##C, (uint64_t)backtrace_##C, (uint64_t)catch_##C, \
-		 (uint64_t)resume_##C }
+		 (uint64_t)resume_##C, (uint64_t)longjmp_##C }
 
 static const uint64_t wrapper[MTP_WALKER_COPIES][MTP_FK_N] = { ROW(0), ROW(1), ROW(2), ROW(3) };
 

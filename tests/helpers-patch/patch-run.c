@@ -7,7 +7,7 @@
  * makes the shared memory (mt-patch/shm.h), starts PROGRAM (a path) with
  * RUNTIME preloaded, gives it the functions of PROGRAM whose names match
  * REGEX (default: all with a size), and the stack walkers of the
- * executable and of the libgcc_s and libstdc++ it maps, waits for it to end and prints each
+ * executable and of the libgcc_s, libstdc++ and libc it maps, waits for it to end and prints each
  * thread's records, oldest first, a line each: "TID call|return|cut NAME
  * TIME"; then "# patched N skipped N threads N lost N", and with -v each
  * function's status on stderr. RECORDS is each thread's ring (a power of
@@ -45,16 +45,9 @@ static const char *const status_name[MTP_FN_NSTATUS] = {
 /* The stack walkers the runtime wraps (shm.h), by name. */
 static uint32_t walker(const char *name)
 {
-	static const char *const names[MTP_FK_N] = {
-		"", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
-		"_Unwind_ForcedUnwind", "_Unwind_Backtrace", "__cxa_begin_catch",
-		"_Unwind_Resume"
-	};
-	uint32_t k;
-
-	for (k = 1; k < MTP_FK_N; k++)
-		if (!strcmp(name, names[k]))
-			return k;
+#define W(n, k) if (!strcmp(name, n)) return k;
+	MTP_WALKERS(W)
+#undef W
 	return MTP_FK_TRACE;
 }
 
@@ -64,7 +57,7 @@ static uint32_t nstr = 1, n;
 
 /* Adds path's functions: the walkers, and with all those that re
  * matches (NULL: all with a size). */
-static void add_file(const char *path, int all, const struct mt_regex *re)
+static void add_file(const char *path, int all, const struct mt_regex *re, uint32_t only)
 {
 	struct mt_symtab t;
 	uint32_t at = nstr, i;
@@ -81,7 +74,7 @@ static void add_file(const char *path, int all, const struct mt_regex *re)
 		size_t len = strlen(s->name);
 		uint32_t k = walker(s->name);
 
-		if (!s->addr || s->bind == MT_SYM_PLT)
+		if (!s->addr || s->bind == MT_SYM_PLT || (only && k != only))
 			continue;
 		if (k == MTP_FK_TRACE &&
 		    (!all || (re && !mt_regex_match(re, s->name)) || (!re && !s->size)))
@@ -117,14 +110,15 @@ static void add_runtime_libraries(pid_t pid)
 			continue;
 		path[strcspn(path, "\n")] = '\0';
 		base = strrchr(path, '/') + 1;
-		if (strncmp(base, "libgcc_s", 8) && strncmp(base, "libstdc++", 9))
+		if (strncmp(base, "libgcc_s", 8) && strncmp(base, "libstdc++", 9) &&
+		    strncmp(base, "libc.so", 7))
 			continue;
 		for (k = 0; k < ndone && strcmp(done[k], path); k++)
 			;
 		if (k < ndone || ndone == 8)
 			continue;
 		snprintf(done[ndone++], PATH_MAX, "%s", path);
-		add_file(path, 0, NULL);
+		add_file(path, 0, NULL, strncmp(base, "libc.so", 7) ? 0 : MTP_FK_LONGJMP);
 	}
 	fclose(f);
 }
@@ -228,7 +222,7 @@ int main(int argc, char **argv)
 		die(1, "the runtime did not wait for the table");
 
 	/* the table: the executable's functions, the walkers */
-	add_file(exe, 1, regex ? &re : NULL);
+	add_file(exe, 1, regex ? &re : NULL, 0);
 	add_runtime_libraries(child);
 	if (regex)
 		mt_regex_release(&re);
@@ -254,8 +248,13 @@ int main(int argc, char **argv)
 		for (; k < th->head; k++) {
 			const struct mtp_rec *x = &r[k & (nrec - 1)];
 			static const char *const kinds[] = { "?", "call", "return", "cut" };
+			uint32_t kind = MTP_REC_KIND_OF(x->kind);
 
-			printf("%u %s %s %llu\n", th->tid, kinds[x->kind < 4 ? x->kind : 0],
+			if (x->kind != MTP_REC_KIND(kind, k / nrec)) {
+				printf("%u torn %llu\n", th->tid, (unsigned long long)k);
+				continue;
+			}
+			printf("%u %s %s %llu\n", th->tid, kinds[kind < 4 ? kind : 0],
 			       x->func < n ? strings + fn[x->func].name : "?",
 			       (unsigned long long)x->time);
 		}
