@@ -24,7 +24,15 @@ $(PATCH_RT): $(PATCH_RT_OBJ)
 all: $(PATCH_RT)
 EXTRA_TEST_BIN += $(PATCH_RT)
 
-# not installed yet: mt-record does not use it (docs/patch.md, "State")
+# mt-record's side of the shared memory
+$(BUILD)/mt-record/patch-rec.o: ALL_CFLAGS += -Imt-patch
+$(BUILD)/mt-record/patch-rec.o: mt-patch/shm.h mt-record/patch-rec.h
+
+install: install-patch-rt
+install-patch-rt: $(PATCH_RT)
+	install -d $(DESTDIR)$(PREFIX)/lib/mt
+	install -m 644 $(PATCH_RT) $(DESTDIR)$(PREFIX)/lib/mt/
+.PHONY: install-patch-rt
 
 # the runtime driven on its own, for the tests (tests/helpers-patch)
 $(BUILD)/tests/patch-run: tests/helpers-patch/patch-run.c mt-patch/shm.h $(TOOL_LIB) $(LIB)

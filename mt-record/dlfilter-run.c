@@ -12,6 +12,7 @@
 
 #include "die.h"
 #include "dlfilter-run.h"
+#include "libpath.h"
 #include "perf.h"
 #include "stream.h"
 #include "streamout.h"
@@ -21,32 +22,7 @@
 
 char *dlfilter_path(void)
 {
-	static const char *const where[] = { "/", "/../lib/mt/", "/../lib/" };
-	char exe[PATH_MAX], *slash, *path;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	size_t i;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	if (!(slash = strrchr(exe, '/')))
-		return NULL;
-	*slash = '\0';
-	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
-		if (asprintf(&path, "%s%s" SO, exe, where[i]) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		if (!access(path, R_OK)) {
-			char *real = realpath(path, NULL);
-
-			if (real) {
-				free(path);
-				return real;
-			}
-			return path;
-		}
-		free(path);
-	}
-	return NULL;
+	return mt_lib_path(SO);
 }
 
 void dlfilter_args(struct argv *a, const char *so)

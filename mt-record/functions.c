@@ -1,5 +1,5 @@
 /*
- * The uprobe backend's choice of functions: --functions REGEX, or the
+ * The uprobe and patch backends' choice of functions: --functions REGEX, or the
  * program's own functions, over the symbols of the executable and of
  * shared libraries. See functions.h.
  */
@@ -34,6 +34,7 @@ void fn_names_release(struct fn_names *n)
 }
 
 struct fn_sel {
+	const struct fn_sink *sink;
 	const struct fn_query *q;
 	struct mt_regex re;   /* empty without --functions */
 	int plt;              /* PLT entries are candidates: the regex names @plt */
@@ -63,8 +64,7 @@ static int selected(const struct fn_sel *sel, const char *name)
 }
 
 /* Probe the functions of one file that sel selects. */
-static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
-		       struct fn_sel *sel)
+static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 {
 	const struct fn_query *q = sel->q;
 	struct mt_symfile sf = MT_SYMFILE_INIT;
@@ -72,7 +72,8 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 	uint64_t last = UINT64_MAX;
 	size_t i, before = sel->n;
 	char *file = NULL; /* what opens it: files->open_path() */
-	int err;
+	size_t exe_max = q->exe_max ? q->exe_max : FN_DEFAULT_MAX;
+	size_t lib_max = q->lib_max ? q->lib_max : FN_LIBRARY_MAX;
 
 	if (q->files->read_symbols(q->files->ctx, &sf, path, is_exe)) {
 		mt_symfile_release(&sf);
@@ -88,21 +89,18 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 			continue; /* the trigger's own engine probes it */
 		if (!selected(sel, s->name))
 			continue;
-		if (!sel->re.re && sel->n >= FN_DEFAULT_MAX) {
+		if (!sel->re.re && sel->n >= exe_max) {
 			sel->skipped++;
 			continue;
 		}
-		if (!is_exe && sel->lib_n >= FN_LIBRARY_MAX) {
+		if (!is_exe && sel->lib_n >= lib_max) {
 			sel->lib_skipped++;
 			continue;
 		}
 		last = s->addr;
 		if (!file)
 			file = q->files->open_path(q->files->ctx, path);
-		err = mt_uprobe_add(u, file, s->name, s->addr,
-				    MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
-		if (err < 0)
-			die_up(u, err);
+		sel->sink->add(sel->sink->ctx, path, file, s);
 		if (q->names) {
 			struct fn_names *nm = q->names;
 
@@ -113,7 +111,7 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 		sel->n++;
 		sel->lib_n += !is_exe;
 	}
-	if (!is_exe && sel->n > before)
+	if (!is_exe && sel->n > before && sel->sink->uprobes)
 		warn("probing %zu function%s of the shared library %s: every "
 		     "process that maps it takes their traps while recording (their "
 		     "events are dropped)", sel->n - before,
@@ -122,29 +120,51 @@ static void probe_file(struct mt_uprobe *u, const char *path, int is_exe,
 	free(file);
 }
 
-size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q)
+size_t fn_select(const struct fn_sink *sink, const struct fn_query *q)
 {
-	struct fn_sel sel = { q, MT_REGEX_INIT, 0, 0, 0, 0, 0 };
+	struct fn_sel sel = { sink, q, MT_REGEX_INIT, 0, 0, 0, 0, 0 };
 
 	if (q->regex)
 		mt_regex_option(&sel.re, "--functions", q->regex);
 	/* a call through the PLT is a second call of its function: only a
-	 * regex that asks for them (read@plt) probes PLT entries */
+	 * regex that asks for them (read@plt) chooses PLT entries */
 	sel.plt = q->regex && strstr(q->regex, "@plt");
-	probe_file(u, q->exe, 1, &sel);
+	probe_file(q->exe, 1, &sel);
 	if (sel.re.re && q->libs) {
 		size_t k;
 
 		for (k = 0; q->libs[k]; k++)
-			probe_file(u, q->libs[k], 0, &sel);
+			probe_file(q->libs[k], 0, &sel);
 	}
 	if (sel.skipped)
-		warn("probing the first %zu functions of %s; %zu more left out: "
-		     "choose with --functions REGEX", sel.n, q->exe, sel.skipped);
+		warn("%s the first %zu functions of %s; %zu more left out: "
+		     "choose with --functions REGEX", sink->uprobes ? "probing" :
+		     "tracing", sel.n, q->exe, sel.skipped);
 	if (sel.lib_skipped)
-		warn("probing %d functions of shared libraries; %zu more that "
-		     "--functions matches left out", FN_LIBRARY_MAX,
+		warn("%s %zu functions of shared libraries; %zu more that "
+		     "--functions matches left out", sink->uprobes ? "probing" :
+		     "tracing", q->lib_max ? q->lib_max : (size_t)FN_LIBRARY_MAX,
 		     sel.lib_skipped);
 	mt_regex_release(&sel.re);
 	return sel.n;
+}
+
+/* fn_add_functions()'s sink: entry and return probes */
+static void uprobe_add(void *ctx, const char *path, const char *open,
+		       const struct mt_sym *s)
+{
+	struct mt_uprobe *u = ctx;
+	int err;
+
+	(void)path;
+	err = mt_uprobe_add(u, open, s->name, s->addr, MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
+	if (err < 0)
+		die_up(u, err);
+}
+
+size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q)
+{
+	struct fn_sink sink = { uprobe_add, u, 1 };
+
+	return fn_select(&sink, q);
 }

@@ -1,8 +1,8 @@
 /*
- * The functions that the uprobe backend probes (--functions REGEX): the
- * selection over a file's symbols, shared by mt-record and the uprobe
- * engine's test driver (tests/helpers-uprobe/uprobe-rec.c), so that the
- * t09xx tests probe what mt-record would. How a file's symbols are read
+ * The functions that the uprobe and patch backends trace (--functions
+ * REGEX): the selection over a file's symbols, shared by mt-record and the
+ * uprobe engine's test driver (tests/helpers-uprobe/uprobe-rec.c), so that
+ * the t09xx tests probe what mt-record would. How a file's symbols are read
  * and which path opens it are the caller's (struct fn_files); the
  * selection only reads them. The caller owns every struct here; the
  * names kept (struct fn_names) are malloced and freed by
@@ -18,7 +18,8 @@
 #include "procsyms.h"
 #include "uprobe.h"
 
-/* Without a regex, at most this many functions of the executable. */
+/* Without a regex, at most this many functions of the executable (the
+ * uprobe backend's: each probe costs microseconds a call). */
 #define FN_DEFAULT_MAX 64
 /* At most this many functions of shared libraries in all. */
 #define FN_LIBRARY_MAX 256
@@ -48,34 +49,55 @@ struct fn_names {
 /* Frees the names; n is empty again. */
 void fn_names_release(struct fn_names *n);
 
+/* Where the selection's functions go: add() is called for each, in
+ * order; it dies when it cannot take one. */
+struct fn_sink {
+	/* the function name (as in the file) at file address addr, of size
+	 * bytes (0: unknown), of the file path; open is what opens it
+	 * (fn_files.open_path()), which add() may keep only by copying */
+	void (*add)(void *ctx, const char *path, const char *open,
+		    const struct mt_sym *s);
+	void *ctx;
+	/* the warnings about shared libraries speak of uprobes: every
+	 * process that maps a library probed takes its traps */
+	int uprobes;
+};
+
 struct fn_query {
 	const char *regex;         /* --functions (PCRE2), or NULL: see below */
 	const char *exe;           /* the executable: read with must */
-	char *const *libs;         /* with a regex, shared libraries probed too
+	char *const *libs;         /* with a regex, shared libraries searched too
 				    * (NULL-terminated), or NULL: none */
 	const char *skip_path;     /* a function left out (the trigger, which
 				    * its own engine probes): its file, or NULL */
 	uint64_t skip_addr;        /* and its file address */
 	const struct fn_files *files;
-	struct fn_names *names;    /* the names probed are appended, or NULL */
+	struct fn_names *names;    /* the names chosen are appended, or NULL */
+	size_t exe_max;            /* without a regex, at most this many of
+				    * the executable (0: FN_DEFAULT_MAX) */
+	size_t lib_max;            /* at most this many of libraries in all
+				    * (0: FN_LIBRARY_MAX) */
 };
 
 /*
- * Adds to u (mt_uprobe_add(), entry and return probes) the functions that
- * q selects: of the executable and the libraries, those one of whose
- * names (as in the file, demangled, or as perf prints it: demangle.h)
- * the regex matches; without one, the executable's own functions (not
- * those whose demangled names start with '_', frame_dummy nor
- * [de]register_tm_clones), the first FN_DEFAULT_MAX. PLT entries
- * (NAME@plt, as mt_symtab_read() names them) only when the regex's text
- * holds "@plt" (a call through one would otherwise count twice: its
- * entry, then the function); never a JIT symbol or an address twice in a
- * row (aliases); never more than FN_LIBRARY_MAX of libraries. Warns
- * about what was left out and about every library probed. Returns how
- * many were added: 0 when none (the caller says so, in its words). Dies
- * (usage) on a regex that does not compile, through die_up() when u
- * refuses one, and as files->read_symbols() does on the executable.
+ * Gives to sink the functions that q selects: of the executable and the
+ * libraries, those one of whose names (as in the file, demangled, or as
+ * perf prints it: demangle.h) the regex matches; without one, the
+ * executable's own functions (not those whose demangled names start with
+ * '_', frame_dummy nor [de]register_tm_clones), the first q->exe_max.
+ * PLT entries (NAME@plt, as mt_symtab_read() names them) only when the
+ * regex's text holds "@plt" (a call through one would otherwise count
+ * twice: its entry, then the function); never a JIT symbol or an address
+ * twice in a row (aliases); never more than q->lib_max of libraries.
+ * Warns about what was left out (and, for uprobes, about every library
+ * probed). Returns how many were given: 0 when none (the caller says so,
+ * in its words). Dies (usage) on a regex that does not compile, as
+ * sink->add() does, and as files->read_symbols() does on the executable.
  */
+size_t fn_select(const struct fn_sink *sink, const struct fn_query *q);
+
+/* fn_select() into u (mt_uprobe_add(), entry and return probes): dies
+ * through die_up() when u refuses one. */
 size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q);
 
 /* Dies (system) with the failure err of u, naming u->what: a missing

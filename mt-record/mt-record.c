@@ -34,7 +34,9 @@
 #include "duration.h"
 #include "err.h"
 #include "functions.h"
+#include "libpath.h"
 #include "opts.h"
+#include "patch-rec.h"
 #include "perf.h"
 #include "stream.h"
 #include "spawn.h"
@@ -54,7 +56,7 @@
 	"[--dry-run] [--keep dir] [--command-stdout fd] [-p pid] [-i perf.data] [--text] " \
 	"[-- command ...]\n"
 
-static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample" };
+static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample", "patch" };
 
 /* The signal handler's: the signal that came, and how many. */
 static volatile sig_atomic_t got_signal, signals;
@@ -340,7 +342,7 @@ static void parse_options(struct rec_opts *o, struct target *tgt, int argc, char
 			break;
 		case OPT_BACKEND:
 			o->backend = (enum backend)one_of("--backend", optarg,
-						       backend_names, 4);
+						       backend_names, 5);
 			break;
 		case OPT_CG:
 			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf") &&
@@ -492,15 +494,17 @@ static void warn_unused(const struct rec_opts *o)
 		unsigned backends; /* 1 << BE_*: where it does not apply */
 		const char *why;
 	} rules[] = {
-		{ GIVEN_TIMING, "--timing", 1u << BE_UPROBE | 1u << BE_SAMPLE,
+		{ GIVEN_TIMING, "--timing", 1u << BE_UPROBE | 1u << BE_SAMPLE | 1u << BE_PATCH,
 		  "it sets Intel PT's timing packets" },
-		{ GIVEN_FREQ, "--frequency", 1u << BE_PT | 1u << BE_UPROBE,
+		{ GIVEN_FREQ, "--frequency", 1u << BE_PT | 1u << BE_UPROBE | 1u << BE_PATCH,
 		  "it sets the sample backend's rate" },
-		{ GIVEN_CG, "--call-graph", 1u << BE_PT | 1u << BE_UPROBE,
+		{ GIVEN_CG, "--call-graph", 1u << BE_PT | 1u << BE_UPROBE | 1u << BE_PATCH,
 		  "it sets how the sample backend unwinds" },
 		{ GIVEN_KERNEL, "--kernel", 1u << BE_UPROBE,
 		  "uprobes see user space only" },
-		{ GIVEN_EVENTS, "--events", 1u << BE_UPROBE,
+		{ GIVEN_KERNEL, "--kernel", 1u << BE_PATCH,
+		  "it patches user code only" },
+		{ GIVEN_EVENTS, "--events", 1u << BE_UPROBE | 1u << BE_PATCH,
 		  "it adds events to perf's recording" },
 	};
 	size_t i;
@@ -521,11 +525,25 @@ static void warn_unused(const struct rec_opts *o)
 }
 
 /* The options the chosen backend cannot do; dies (usage) on those. */
-static void check_backend_options(const struct rec_opts *o)
+static void check_backend_options(const struct rec *r)
 {
+	const struct rec_opts *o = &r->o;
+
 	/* mt-stacks follows a thread through its user code; a trace of the
 	 * kernel alone needs its own rules (a stack begun anew at each
 	 * entry, as magic-trace's trace_kernel_only), not written yet */
+	if (o->backend == BE_PATCH && !o->input) {
+		if (r->tgt.npids)
+			die(MT_EXIT_USAGE, "-p: the patch backend starts the command "
+			    "it traces (-- COMMAND); attaching to a running process "
+			    "is not done yet (use --backend uprobe)");
+		if (o->full)
+			die(MT_EXIT_USAGE, "--full does not apply to the patch backend "
+			    "yet (use a large --snapshot-size)");
+		if (o->trigger)
+			die(MT_EXIT_USAGE, "--trigger: the patch backend has no "
+			    "trigger yet; Ctrl+C or the command's end takes the snapshot");
+	}
 	if (o->kernel == 2 && o->backend == BE_PT)
 		die(MT_EXIT_USAGE, "--kernel-only: the pt backend does not decode "
 		    "kernel-only traces yet; use --kernel (user and kernel code), "
@@ -573,6 +591,17 @@ static void dry_run_print(struct rec *r)
 			printf("# trigger %s: a uprobe (perf_event_open, uprobe PMU)%s%s\n",
 			       o->trigger, r->tr.via_note ? ": " : "",
 			       r->tr.via_note ? r->tr.via_note : "");
+	}
+	if (o->backend == BE_PATCH) {
+		char *rt = mt_lib_path("libmt-patch.so");
+
+		printf("# patch backend: LD_PRELOAD=%s patches the functions of "
+		       "%s%s matching %s in the command; no perf command\n",
+		       rt ? rt : "libmt-patch.so (not found)", r->tgt.exe ? r->tgt.exe :
+		       "the program", o->functions ? " and of the shared libraries it maps" : "",
+		       o->functions ? o->functions : "(default)");
+		free(rt);
+		return;
 	}
 	if (o->backend == BE_UPROBE) {
 		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
@@ -649,7 +678,12 @@ static void check_machine(const struct rec *r)
 	target_check_pids(&r->tgt); /* bad input first: before what this machine lacks */
 	if (o->backend == BE_PT && !have_pt())
 		no_pt();
-	if (o->backend != BE_UPROBE)
+#if !defined(__x86_64__)
+	if (o->backend == BE_PATCH)
+		die(MT_EXIT_SYSTEM, "the patch backend patches x86-64 code only "
+		    "(arm64: designed for, not done)");
+#endif
+	if (o->backend != BE_UPROBE && o->backend != BE_PATCH)
 		check_perf(o->perf);
 	if (o->backend == BE_UPROBE && !mt_uprobe_supported())
 		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
@@ -752,7 +786,7 @@ static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *
 			 int mode)
 {
 	struct fn_files files = { target_symbols, target_path, &r->tgt };
-	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL };
+	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL, 0, 0 };
 	char **libs = NULL;
 	size_t n;
 
@@ -859,13 +893,7 @@ static void uprobe_text(struct rec *r, struct round *rd, uint64_t until, int mid
 	mt_uprobe_release(&rd->u);
 }
 
-/* ---- the recording: until the trigger, an exit or a signal ---- */
-
-static void arm(struct rec *r, struct round *rd, int mode)
-{
-	arm_trigger(&rd->tg, r->trp, &r->tgt, mode, r->o.repeat != 1);
-	rd->armed = 1;
-}
+/* ---- the patch backend ---- */
 
 /* Where the command's output goes, said before it runs. */
 static void stdout_note(void)
@@ -873,6 +901,152 @@ static void stdout_note(void)
 	fprintf(stderr, "%s: the command's standard output goes to the "
 		"standard error (the trace text is on the standard output; "
 		"use -o FILE)\n", mt_progname());
+}
+
+
+/* While the patch runtime starts: the command runs, and no signal came
+ * (one pending is taken: they are blocked but in waits). */
+static int patch_keep_waiting(void *ctx)
+{
+	struct rec *r = ctx;
+	sigset_t held;
+
+	sigprocmask(SIG_SETMASK, &r->wait_mask, &held);
+	sigprocmask(SIG_SETMASK, &held, NULL);
+	return !got_signal && target_alive(&r->tgt);
+}
+
+/* The held or waiting command, killed: it never runs traced. */
+static void patch_kill_child(struct rec *r)
+{
+	if (r->tgt.gate_w >= 0) {
+		close(r->tgt.gate_w); /* it exits, never having run */
+		r->tgt.gate_w = -1;
+	}
+	if (r->tgt.child) {
+		kill(r->tgt.child, SIGKILL);
+		waitpid(r->tgt.child, NULL, 0);
+		r->tgt.child = 0;
+	}
+}
+
+/* The selection's sink: into the patch table, under the file's real
+ * path (the runtime matches the files it finds mapped by theirs). */
+static void patch_add(void *ctx, const char *path, const char *open, const struct mt_sym *s)
+{
+	(void)open;
+	patch_rec_add(ctx, path, s);
+}
+
+/* The functions to patch: the walkers, then --functions (as for
+ * uprobes, with no cap on the executable's own). */
+static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe)
+{
+	struct fn_files files = { target_symbols, target_path, &r->tgt };
+	struct fn_sink sink = { patch_add, p, 0 };
+	struct fn_query q = { r->o.functions, exe, NULL, NULL, 0, &files, &r->probed,
+			      SIZE_MAX, 65536 };
+	char **libs = NULL;
+
+	patch_rec_add_walkers(p, &r->tgt, exe);
+	if (r->o.functions)
+		q.libs = libs = mapped_libraries(&r->tgt);
+	if (!fn_select(&sink, &q)) {
+		patch_kill_child(r);
+		no_function(r, libs);
+	}
+	if (libs)
+		free_paths(libs);
+}
+
+/*
+ * The patch backend (docs/patch.md): the command started with the
+ * runtime preloaded, the table given once its libraries are mapped, its
+ * records written out as one snapshot when it ends or on Ctrl+C.
+ */
+static void record_patch(struct rec *r)
+{
+	struct patch_rec p;
+	struct stream_out so;
+	struct mt_symfile sf = MT_SYMFILE_INIT;
+	char *rt = patch_runtime_path(), *preload, *env[3], why[256], exe[PATH_MAX];
+	int note;
+
+	patch_rec_init(&p, r->o.snapshot_bytes);
+	patch_rec_env(&p, rt, env, &preload);
+	r->tgt.env = env;
+	target_start_child(&r->tgt, r->cmd_out);
+	close(p.memfd); /* the command has it */
+	p.memfd = -1;
+	if (!realpath(r->tgt.exe, exe)) {
+		patch_kill_child(r);
+		die_errno(MT_EXIT_DATA, "%s", r->tgt.exe);
+	}
+	read_symbols(&r->tgt, &sf, exe, 1);
+	if (patch_rec_refuses(exe, sf.t.is_go, why, sizeof(why))) {
+		mt_symfile_release(&sf);
+		patch_kill_child(r);
+		die(MT_EXIT_DATA, "%s: %s", exe, why);
+	}
+	mt_symfile_release(&sf);
+	note = r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
+	target_release_child(&r->tgt);
+	if (patch_rec_wait_loaded(&p, patch_keep_waiting, r)) {
+		int ended = !target_alive(&r->tgt);
+
+		patch_kill_child(r);
+		if (got_signal)
+			die(MT_EXIT_SYSTEM, "interrupted before %s started: no snapshot",
+			    r->tgt.cmd[0]);
+		die(MT_EXIT_DATA, "%s %s without the patch runtime (%s) starting in "
+		    "it: a program that ignores LD_PRELOAD (set-user-ID, or one that "
+		    "clears its environment) cannot be patched", r->tgt.cmd[0],
+		    ended ? "ended" : "ran 10 s", rt);
+	}
+	patch_functions(r, &p, exe);
+	if (patch_rec_go(&p, patch_keep_waiting, r) && got_signal) {
+		patch_kill_child(r);
+		die(MT_EXIT_SYSTEM, "interrupted while %s was being patched: no snapshot",
+		    r->tgt.cmd[0]);
+	}
+	if (r->o.verbose)
+		patch_rec_list(&p, 1);
+	fprintf(stderr, "%s: patched %u function%s%s", mt_progname(),
+		patch_rec_patched(&p), patch_rec_patched(&p) == 1 ? "" : "s",
+		patch_rec_skipped(&p) ? "" : "\n");
+	if (patch_rec_skipped(&p))
+		fprintf(stderr, "; %u left alone (-v lists them and why)\n",
+			patch_rec_skipped(&p));
+	if (note)
+		stdout_note();
+	fprintf(stderr, "%s: recording %d with patch%s; Ctrl+C takes the snapshot\n",
+		mt_progname(), (int)r->tgt.pid, r->o.full ? " (full)" : "");
+	while (!got_signal && target_alive(&r->tgt)) {
+		struct timespec ts = { 0, 50000000 };
+
+		ppoll(NULL, 0, &ts, &r->wait_mask);
+	}
+	stream_out_init(&so, r->out_fd);
+	so.source = "mt-record patch";
+	r->sout = &so;
+	wallclock_line(r);
+	patch_rec_write(&p, &so);
+	stream_out_finish(&so);
+	stream_out_release(&so);
+	r->sout = NULL;
+	patch_rec_warnings(&p);
+	patch_rec_release(&p);
+	r->tgt.env = NULL;
+	free(preload);
+	free(rt);
+}
+
+/* ---- the recording: until the trigger, an exit or a signal ---- */
+
+static void arm(struct rec *r, struct round *rd, int mode)
+{
+	arm_trigger(&rd->tg, r->trp, &r->tgt, mode, r->o.repeat != 1);
+	rd->armed = 1;
 }
 
 /* The backend recording, the trigger armed (unless --arm-after), the
@@ -1320,7 +1494,7 @@ int main(int argc, char **argv)
 	work_set_options(r->o.verbose, r->o.keep_dir);
 	check_options(r, argc, argv);
 	choose_backend(&r->o);
-	check_backend_options(&r->o);
+	check_backend_options(r);
 	warn_unused(&r->o);
 	if (r->o.dry_run) {
 		dry_run(r);
@@ -1349,8 +1523,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	check_machine(r);
-	start_target(r);
-	record(r);
+	if (r->o.backend == BE_PATCH) {
+		record_patch(r);
+	} else {
+		start_target(r);
+		record(r);
+	}
 	end_target(r);
 	close_stdout_or_die();
 	rec_release(r);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* --backend: how the program is recorded. */
-enum backend { BE_AUTO, BE_PT, BE_UPROBE, BE_SAMPLE };
+enum backend { BE_AUTO, BE_PT, BE_UPROBE, BE_SAMPLE, BE_PATCH };
 
 /* --trigger-via: how the trigger stops the program (trigger.h). */
 enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };

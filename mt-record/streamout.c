@@ -33,7 +33,7 @@ static void start(struct stream_out *s)
 	check(mt_writer_init_fd(&s->w, s->fd));
 	/* as mt-script-parse begins its stream */
 	check(mt_writer_intern(&s->w, "source", 6, &k));
-	check(mt_writer_intern(&s->w, "perf script", 11, &v));
+	check(mt_writer_intern(&s->w, s->source, strlen(s->source), &v));
 	check(mt_write_meta(&s->w, &(struct mt_meta){ k, v }));
 }
 
@@ -41,6 +41,7 @@ void stream_out_init(struct stream_out *s, int fd)
 {
 	memset(s, 0, sizeof(*s));
 	s->fd = fd;
+	s->source = "perf script";
 	mt_tidmap_init(&s->threads);
 }
 
@@ -173,6 +174,28 @@ int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 	if (after)
 		*after = last;
 	return 0;
+}
+
+uint32_t stream_out_str(struct stream_out *s, const char *p, size_t len)
+{
+	uint32_t id;
+
+	start(s);
+	check(mt_writer_intern(&s->w, p, len, &id));
+	return id;
+}
+
+void stream_out_thread(struct stream_out *s, uint32_t pid, uint32_t tid,
+		       const char *comm, size_t len)
+{
+	thread(s, pid, tid)->want = stream_out_str(s, comm, len);
+}
+
+void stream_out_branch(struct stream_out *s, const struct mt_branch *b)
+{
+	start(s);
+	see_thread(s, b->pid, b->tid, b->time);
+	check(mt_write_branch(&s->w, b));
 }
 
 void stream_out_finish(struct stream_out *s)

@@ -1,10 +1,11 @@
 /*
  * mt-record's output as an mt stream (when Intel PT is decoded through
- * mt-dlfilter.so): one stream for a whole recording, or one a snapshot
- * file with -o DIR/, holding what the text path's output gives through
- * mt-script-parse: the "# mt:" lines as the MARKs they stand for
- * (common/mtline.h), and the streams perf script writes for each
- * snapshot, joined into one (common/streamcopy.h).
+ * mt-dlfilter.so, and the patch backend's): one stream for a whole
+ * recording, or one a snapshot file with -o DIR/, holding what the text
+ * path's output gives through mt-script-parse: the "# mt:" lines as the
+ * MARKs they stand for (common/mtline.h), and the streams perf script
+ * writes for each snapshot, joined into one (common/streamcopy.h), or the
+ * records the patch backend makes (stream_out_branch()).
  *
  * A struct stream_out is its caller's; it dies (system) on a write error,
  * naming what it was writing.
@@ -21,6 +22,8 @@ struct mark_line;
 
 struct stream_out {
 	int fd;
+	const char *source;    /* the META source: "perf script" unless the
+				* caller says otherwise before the first record */
 	int started;           /* the header went out on fd */
 	struct mt_writer w;
 	/* the comm each thread was last given in a THREAD record */
@@ -48,6 +51,18 @@ void stream_out_lines(struct stream_out *s, const char *text, size_t len);
  */
 int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 		    const struct mark_line *mk, uint64_t *after);
+
+/* The id of the string p (len bytes) in the stream. */
+uint32_t stream_out_str(struct stream_out *s, const char *p, size_t len);
+
+/* Thread (pid, tid) is called comm (len bytes): its THREAD record goes
+ * before its next record, when the name is new to the stream. */
+void stream_out_thread(struct stream_out *s, uint32_t pid, uint32_t tid,
+		       const char *comm, size_t len);
+
+/* A BRANCH record (its strings stream_out_str()'s), its thread's
+ * THREAD first when due. */
+void stream_out_branch(struct stream_out *s, const struct mt_branch *b);
 
 /* The stream's END (when it was started), flushed. */
 void stream_out_finish(struct stream_out *s);

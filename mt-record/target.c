@@ -109,6 +109,8 @@ static void held_child(void *arg)
 		signal(handled[i], sigismember(&t->start_ignored, handled[i]) ?
 		       SIG_IGN : SIG_DFL);
 	sigprocmask(SIG_SETMASK, &t->start_mask, NULL);
+	for (i = 0; t->env && t->env[i]; i++)
+		putenv(t->env[i]);
 	/* 't': stop after execve (a traced child gets SIGTRAP there),
 	 * for a breakpoint that needs the program's addresses or a
 	 * trigger in its libraries */

@@ -30,6 +30,8 @@ struct target {
 	 * (SIGINT, SIGTERM, SIGHUP, SIGPIPE) */
 	sigset_t start_mask, start_ignored;
 	int gate_r;         /* the child's end of its gate, in the child */
+	char **env;         /* NAME=VALUE strings added to the command's
+			     * environment (NULL-terminated), or NULL */
 };
 
 /* No pids, no command, no child, no gate; notes the signal state the

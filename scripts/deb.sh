@@ -63,6 +63,8 @@ chmod 644 "$doc/changelog.Debian.gz"
 # the shared libraries' packages
 bins=
 for f in "$root"/usr/bin/*; do bins="$bins -edebian/$pkg/usr/bin/${f##*/}"; done
+# the patch backend's runtime (libcapstone)
+for f in "$root"/usr/lib/mt/*.so; do bins="$bins -edebian/$pkg/usr/lib/mt/${f##*/}"; done
 # shellcheck disable=SC2086 # one -e per binary
 shlibs=$(cd "$stage" && dpkg-shlibdeps -O $bins | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "deb: dpkg-shlibdeps found no libraries" >&2; exit 3; }

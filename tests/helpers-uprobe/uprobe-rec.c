@@ -133,7 +133,7 @@ static int add_probes(struct mt_uprobe *u, const char *exe, const char *re_text,
 {
 	static const struct fn_files files = { plain_symbols, same_path, NULL };
 	struct fn_names names = { 0 };
-	struct fn_query q = { re_text, exe, NULL, NULL, 0, &files, &names };
+	struct fn_query q = { re_text, exe, NULL, NULL, 0, &files, &names, 0, 0 };
 	size_t added, i;
 	int err;
 

@@ -1,0 +1,541 @@
+/*
+ * The patch backend's recorder side: see patch-rec.h.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "demangle.h"
+#include "die.h"
+#include "libpath.h"
+#include "patch-rec.h"
+#include "shm.h"
+#include "stream.h"
+#include "streamout.h"
+#include "symtab.h"
+#include "target.h"
+#include "banned.h"
+
+#define STRINGS_SIZE (8u << 20)
+
+/* The stack walkers the runtime wraps (enum mtp_fkind), by name. */
+static uint32_t walker(const char *name)
+{
+#define W(n, k) if (!strcmp(name, n)) return k;
+	MTP_WALKERS(W)
+#undef W
+	return MTP_FK_TRACE;
+}
+
+static const char *const status_text[MTP_FN_NSTATUS] = {
+	"not patched", "patched", "its file is not mapped",
+	"too short (fewer than 5 bytes)", "its size is unknown",
+	"an instruction capstone cannot decode",
+	"a branch into the bytes its patch replaces",
+	"an instruction that cannot be moved",
+	"no room for a trampoline within 2 GiB", "an alias of another",
+	"writing its entry failed", "too many copies of the walker",
+	"not entered by a call (the entry point, a signal return)",
+	"libgcc's unwinder (it reads its own return addresses)"
+};
+
+static uint64_t mono_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t tsc_now(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+#else
+	return mono_now();
+#endif
+}
+
+/* A (TSC, CLOCK_MONOTONIC) pair read together: of five tries, the one
+ * whose two clock reads lie closest, the clock at their middle. */
+static void clock_pair(uint64_t *tsc, uint64_t *mono)
+{
+	uint64_t best = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		uint64_t a = mono_now(), t = tsc_now(), b = mono_now();
+
+		if (b - a < best) {
+			best = b - a;
+			*tsc = t;
+			*mono = a + (b - a) / 2;
+		}
+	}
+}
+
+void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes)
+{
+	uint64_t nrec = (ring_bytes ? ring_bytes : PATCH_RING_BYTES) / sizeof(struct mtp_rec);
+	uint64_t funcs_off = 4096, strings_off, threads_off, stride;
+	struct mtp_header *h;
+
+	memset(p, 0, sizeof(*p));
+	while (nrec & (nrec - 1))
+		nrec &= nrec - 1; /* a power of two: the largest not above */
+	if (nrec < 1024)
+		nrec = 1024;
+	strings_off = funcs_off + (uint64_t)PATCH_MAX_FUNCS * sizeof(struct mtp_func);
+	threads_off = (strings_off + STRINGS_SIZE + 4095) & ~4095ull;
+	stride = sizeof(struct mtp_thread) + nrec * sizeof(struct mtp_rec);
+	p->size = threads_off + PATCH_MAX_THREADS * stride;
+	/* not close-on-exec: the command inherits it (the runtime closes
+	 * it); memory is used as the rings fill */
+	if ((p->memfd = memfd_create("mt-patch", 0)) < 0)
+		die_errno(MT_EXIT_SYSTEM, "memfd_create");
+	if (ftruncate(p->memfd, (off_t)p->size))
+		die_errno(MT_EXIT_SYSTEM, "the patch backend's memory (%zu bytes)", p->size);
+	h = mmap(NULL, p->size, PROT_READ | PROT_WRITE, MAP_SHARED, p->memfd, 0);
+	if (h == MAP_FAILED)
+		die_errno(MT_EXIT_SYSTEM, "the patch backend's memory (%zu bytes)", p->size);
+	p->h = h;
+	h->magic = MTP_MAGIC;
+	h->version = MTP_VERSION;
+	h->size = p->size;
+	h->max_funcs = PATCH_MAX_FUNCS;
+	h->strings_size = STRINGS_SIZE;
+	h->max_threads = PATCH_MAX_THREADS;
+	h->ring_records = nrec;
+	h->funcs_off = funcs_off;
+	h->strings_off = strings_off;
+	h->threads_off = threads_off;
+	h->thread_stride = stride;
+	p->fn = (struct mtp_func *)((char *)h + funcs_off);
+	p->strings = (char *)h + strings_off;
+	p->nstr = 1;
+	p->shown = calloc(PATCH_MAX_FUNCS, sizeof(*p->shown));
+	p->taken = calloc(PATCH_MAX_THREADS, sizeof(*p->taken));
+	if (!p->shown || !p->taken)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	clock_pair(&p->tsc_a, &p->mono_a);
+	snprintf(p->env_fd, sizeof(p->env_fd), MTP_ENV_FD "=%d", p->memfd);
+}
+
+char *patch_runtime_path(void)
+{
+	char *so = mt_lib_path("libmt-patch.so");
+
+	if (!so)
+		die(MT_EXIT_SYSTEM, "the patch backend's runtime libmt-patch.so is "
+		    "not installed beside mt-record (in ../lib/mt/ or ../lib/ "
+		    "from it)");
+	return so;
+}
+
+int patch_rec_refuses(const char *exe, int is_go, char *why, size_t len)
+{
+	Elf64_Ehdr e;
+	Elf64_Phdr ph;
+	int fd = open(exe, O_RDONLY | O_CLOEXEC), interp = 0;
+	uint16_t i;
+
+	if (is_go) {
+		snprintf(why, len, "a Go program: its stacks move as they grow, the "
+			 "return addresses the patch backend keeps would go stale "
+			 "(use --backend uprobe or sample)");
+		return 1;
+	}
+	if (fd < 0 || pread(fd, &e, sizeof(e), 0) != (ssize_t)sizeof(e) ||
+	    memcmp(e.e_ident, ELFMAG, SELFMAG)) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(why, len, "not an ELF executable that can be read");
+		return 1;
+	}
+	if (e.e_ident[EI_CLASS] != ELFCLASS64 || e.e_machine != EM_X86_64) {
+		close(fd);
+		snprintf(why, len, "not an x86-64 program: the patch backend patches "
+			 "x86-64 code only");
+		return 1;
+	}
+	for (i = 0; i < e.e_phnum; i++)
+		if (pread(fd, &ph, sizeof(ph), (off_t)(e.e_phoff + (uint64_t)i * e.e_phentsize)) ==
+		    (ssize_t)sizeof(ph) && ph.p_type == PT_INTERP)
+			interp = 1;
+	close(fd);
+	if (!interp) {
+		snprintf(why, len, "statically linked: the patch backend's runtime "
+			 "is loaded by the dynamic loader (use --backend uprobe)");
+		return 1;
+	}
+	return 0;
+}
+
+void patch_rec_env(struct patch_rec *p, const char *runtime, char **env, char **preload)
+{
+	const char *old = getenv("LD_PRELOAD");
+
+	if (asprintf(preload, "LD_PRELOAD=%s%s%s", runtime, old && *old ? ":" : "",
+		     old && *old ? old : "") < 0)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	env[0] = p->env_fd;
+	env[1] = *preload;
+	env[2] = NULL;
+}
+
+/* Waits while the state is from (while keep_waiting(), at most limit ns
+ * if not 0): the state then. */
+static uint32_t wait_state(struct patch_rec *p, uint32_t from, uint64_t limit,
+			   int (*keep_waiting)(void *ctx), void *ctx)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	uint64_t start = mono_now();
+	uint32_t s;
+
+	while ((s = __atomic_load_n(&p->h->state, __ATOMIC_ACQUIRE)) == from) {
+		if (!keep_waiting(ctx) || (limit && mono_now() - start > limit))
+			break;
+		syscall(SYS_futex, &p->h->state, FUTEX_WAIT, from, &tick, NULL, 0);
+	}
+	return s;
+}
+
+int patch_rec_wait_loaded(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)
+{
+	return wait_state(p, MTP_ST_NEW, 10000000000ull, keep_waiting, ctx) ==
+	       MTP_ST_WAITING ? 0 : -1;
+}
+
+/* The strings offset of a copy of s (len bytes). */
+static uint32_t add_string(struct patch_rec *p, const char *s, size_t len)
+{
+	uint32_t at = p->nstr;
+
+	if (len + 1 > STRINGS_SIZE - p->nstr)
+		die(MT_EXIT_DATA, "the patch backend's table is full (%u bytes of "
+		    "names): choose fewer functions with --functions", STRINGS_SIZE);
+	memcpy(p->strings + at, s, len);
+	p->strings[at + len] = '\0';
+	p->nstr += (uint32_t)len + 1;
+	return at;
+}
+
+/* Adds function s of path with kind k. */
+static void add(struct patch_rec *p, const char *path, const struct mt_sym *s, uint32_t k)
+{
+	struct mtp_func *f;
+	char *dm;
+
+	if (p->nfn == PATCH_MAX_FUNCS)
+		die(MT_EXIT_DATA, "the patch backend traces at most %u functions: "
+		    "choose fewer with --functions", PATCH_MAX_FUNCS);
+	if (!p->last_path || strcmp(p->strings + p->last_path, path))
+		p->last_path = add_string(p, path, strlen(path));
+	f = &p->fn[p->nfn];
+	memset(f, 0, sizeof(*f));
+	f->addr = s->addr;
+	f->size = s->size;
+	f->path = p->last_path;
+	f->name = add_string(p, s->name, strlen(s->name));
+	f->kind = k;
+	dm = mt_demangle(s->name, MT_DEMANGLE_PERF);
+	p->shown[p->nfn] = dm ? add_string(p, dm, strlen(dm)) : f->name;
+	free(dm);
+	p->nfn++;
+}
+
+void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s)
+{
+	if (walker(s->name) == MTP_FK_TRACE)
+		add(p, path, s, MTP_FK_TRACE);
+}
+
+/* The walkers of the file path (only: its longjmp kin). */
+static void add_walkers_of(struct patch_rec *p, const struct target *tgt, const char *path,
+			   int must, uint32_t only)
+{
+	struct mt_symfile f = MT_SYMFILE_INIT;
+	size_t i;
+
+	if (read_symbols(tgt, &f, path, must) == 0)
+		for (i = 0; i < f.t.n; i++) {
+			const struct mt_sym *s = &f.t.v[i];
+			uint32_t k = walker(s->name);
+
+			if (k != MTP_FK_TRACE && (!only || k == only) && s->addr &&
+			    s->bind != MT_SYM_PLT)
+				add(p, path, s, k);
+		}
+	mt_symfile_release(&f);
+}
+
+void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const char *exe)
+{
+	char **libs = mapped_libraries(tgt);
+	size_t k;
+
+	add_walkers_of(p, tgt, exe, 1, 0);
+	for (k = 0; libs[k]; k++) {
+		const char *base = strrchr(libs[k], '/');
+
+		base = base ? base + 1 : libs[k];
+		/* libc's _Unwind_* only pass the call on to libgcc_s's */
+		if (!strncmp(base, "libgcc_s", 8) || !strncmp(base, "libstdc++", 9))
+			add_walkers_of(p, tgt, libs[k], 0, 0);
+		else if (!strncmp(base, "libc.so", 7))
+			add_walkers_of(p, tgt, libs[k], 0, MTP_FK_LONGJMP);
+	}
+	free_paths(libs);
+}
+
+int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)
+{
+	uint32_t s;
+
+	p->h->nfuncs = p->nfn;
+	__atomic_store_n(&p->h->state, MTP_ST_GO, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &p->h->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	s = wait_state(p, MTP_ST_GO, 0, keep_waiting, ctx);
+	if (s == MTP_ST_FAILED)
+		die(MT_EXIT_SYSTEM, "the patch runtime failed: %.*s",
+		    (int)sizeof(p->h->error), p->h->error);
+	return s == MTP_ST_READY ? 0 : -1;
+}
+
+uint32_t patch_rec_patched(const struct patch_rec *p)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < p->nfn; i++)
+		n += p->fn[i].status == MTP_FN_PATCHED && p->fn[i].kind == MTP_FK_TRACE;
+	return n;
+}
+
+uint32_t patch_rec_skipped(const struct patch_rec *p)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < p->nfn; i++)
+		n += p->fn[i].status != MTP_FN_PATCHED && p->fn[i].kind == MTP_FK_TRACE &&
+		     p->fn[i].status != MTP_FN_ALIAS;
+	return n;
+}
+
+void patch_rec_list(const struct patch_rec *p, int all)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nfn; i++) {
+		const struct mtp_func *f = &p->fn[i];
+		const char *why = f->status < MTP_FN_NSTATUS ? status_text[f->status] : "?";
+
+		if (f->status == MTP_FN_PATCHED && !all)
+			continue;
+		if (f->kind != MTP_FK_TRACE)
+			warn("%s (%s): %s", p->strings + f->name, p->strings + f->path,
+			     f->status == MTP_FN_PATCHED ? "wrapped (a stack walker)" : why);
+		else
+			warn("%s (%s): %s", p->strings + p->shown[i], p->strings + f->path, why);
+	}
+}
+
+/* ---- the rings ---- */
+
+/* One thread's ring being read: records pos .. end - 1 are left. */
+struct cursor {
+	const struct mtp_thread *th;
+	const struct mtp_rec *ring;
+	uint64_t pos, end;
+	uint64_t time;      /* of the record at pos (valid) */
+	struct mtp_rec rec; /* a copy of it */
+	uint32_t slot;
+};
+
+/* Moves c to its next whole record (from pos): 1, or 0 at its end. */
+static int next_whole(struct patch_rec *p, struct cursor *c)
+{
+	uint64_t nrec = p->h->ring_records;
+
+	for (; c->pos < c->end; c->pos++) {
+		const struct mtp_rec *r = &c->ring[c->pos & (nrec - 1)];
+		uint32_t k1 = __atomic_load_n(&r->kind, __ATOMIC_ACQUIRE), k2, kind;
+
+		c->rec.time = r->time;
+		c->rec.func = r->func;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		k2 = __atomic_load_n(&r->kind, __ATOMIC_RELAXED);
+		kind = MTP_REC_KIND_OF(k1);
+		if (k1 != k2 || k1 != MTP_REC_KIND(kind, c->pos / nrec) ||
+		    kind < MTP_CALL || kind > MTP_CUT || c->rec.func >= p->nfn) {
+			p->torn++;
+			continue;
+		}
+		c->rec.kind = kind;
+		c->time = c->rec.time;
+		return 1;
+	}
+	return 0;
+}
+
+/* The heap of cursors by time (then slot: a stable order). */
+static int before(const struct cursor *a, const struct cursor *b)
+{
+	return a->time != b->time ? a->time < b->time : a->slot < b->slot;
+}
+
+static void sift_down(struct cursor **hp, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct cursor *t;
+
+		if (l < n && before(hp[l], hp[m]))
+			m = l;
+		if (l + 1 < n && before(hp[l + 1], hp[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = hp[i], hp[i] = hp[m], hp[m] = t;
+		i = m;
+	}
+}
+
+/* A record's time as CLOCK_MONOTONIC ns, through the pairs a and b. */
+static uint64_t to_mono(const struct patch_rec *p, uint64_t t, uint64_t tsc_b, uint64_t mono_b)
+{
+	__int128 d;
+
+	if (p->h->clock != MTP_CLOCK_TSC)
+		return t;
+	d = (__int128)((int64_t)(t - p->tsc_a)) * (__int128)(mono_b - p->mono_a) /
+	    (__int128)(tsc_b - p->tsc_a);
+	return p->mono_a + (uint64_t)(int64_t)d;
+}
+
+void patch_rec_write(struct patch_rec *p, struct stream_out *s)
+{
+	struct mtp_header *h = p->h;
+	uint32_t nth = __atomic_load_n(&h->nthreads, __ATOMIC_ACQUIRE), i, *sym, *dso;
+	uint64_t nrec = h->ring_records, from = 0, tsc_b, mono_b;
+	struct cursor *cur, **hp;
+	size_t n = 0;
+
+	if (nth > h->max_threads)
+		nth = h->max_threads;
+	/* the TSC's rate: over 20 ms at least */
+	clock_pair(&tsc_b, &mono_b);
+	if (h->clock == MTP_CLOCK_TSC && mono_b - p->mono_a < 20000000u) {
+		struct timespec ts = { 0, (long)(20000000u - (mono_b - p->mono_a)) };
+
+		nanosleep(&ts, NULL);
+		clock_pair(&tsc_b, &mono_b);
+	}
+	cur = calloc(nth + 1, sizeof(*cur));
+	hp = calloc(nth + 1, sizeof(*hp));
+	sym = calloc(p->nfn + 1, sizeof(*sym));
+	dso = calloc(p->nfn + 1, sizeof(*dso));
+	if (!cur || !hp || !sym || !dso)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	for (i = 0; i < nth; i++) {
+		const struct mtp_thread *th = (const struct mtp_thread *)
+			((const char *)h + h->threads_off + (uint64_t)i * h->thread_stride);
+		struct cursor *c = &cur[i];
+
+		if (!__atomic_load_n(&th->tid, __ATOMIC_ACQUIRE))
+			continue; /* claimed, not yet named */
+		c->th = th;
+		c->ring = (const struct mtp_rec *)(th + 1);
+		c->slot = i;
+		c->end = __atomic_load_n(&th->head, __ATOMIC_ACQUIRE);
+		c->pos = p->taken[i];
+		if (c->end > nrec && c->end - nrec > c->pos) {
+			/* overwritten since: what is left starts later */
+			c->pos = c->end - nrec;
+			if (next_whole(p, c) && c->time > from)
+				from = c->time;
+		}
+		if (next_whole(p, c))
+			hp[n++] = c;
+		p->taken[i] = c->end;
+	}
+	for (i = (uint32_t)(n / 2); i-- > 0;)
+		sift_down(hp, n, i);
+	while (n) {
+		struct cursor *c = hp[0];
+		const struct mtp_rec *r = &c->rec;
+		uint32_t f = r->func;
+
+		if (r->time >= from) {
+			const struct mtp_func *fn = &p->fn[f];
+			struct mt_loc at;
+			struct mt_branch b = {
+				.time = to_mono(p, r->time, tsc_b, mono_b),
+				.pid = c->th->pid, .tid = c->th->tid, .cpu = MT_NONE32,
+				.kind = r->kind == MTP_CALL ? MT_BR_CALL : MT_BR_RETURN,
+				.flags = MT_BF_PROBE,
+				.from = { 0, MT_NONE64, 0, 0 },
+				.to = { 0, MT_NONE64, 0, 0 },
+			};
+
+			if (!sym[f]) {
+				sym[f] = stream_out_str(s, p->strings + p->shown[f],
+							strlen(p->strings + p->shown[f]));
+				dso[f] = stream_out_str(s, p->strings + fn->path,
+							strlen(p->strings + fn->path));
+			}
+			at = (struct mt_loc){ fn->where, 0, sym[f], dso[f] };
+			if (r->kind == MTP_CALL)
+				b.to = at;
+			else
+				b.from = at;
+			if (b.time > p->written)
+				p->written = b.time;
+			stream_out_thread(s, b.pid, b.tid, c->th->comm,
+					  strnlen(c->th->comm, sizeof(c->th->comm)));
+			stream_out_branch(s, &b);
+		}
+		c->pos++;
+		if (!next_whole(p, c))
+			hp[0] = hp[--n];
+		sift_down(hp, n, 0);
+	}
+	free(cur);
+	free(hp);
+	free(sym);
+	free(dso);
+}
+
+void patch_rec_warnings(struct patch_rec *p)
+{
+	if (p->h->threads_lost)
+		warn("%u threads ran untraced: the patch backend has rings for "
+		     "%u", p->h->threads_lost, p->h->max_threads);
+	if (p->torn)
+		warn("%llu records were being written as the snapshot was taken: "
+		     "left out", (unsigned long long)p->torn);
+	p->torn = 0;
+}
+
+void patch_rec_release(struct patch_rec *p)
+{
+	if (p->h)
+		munmap(p->h, p->size);
+	if (p->memfd >= 0)
+		close(p->memfd);
+	free(p->shown);
+	free(p->taken);
+	memset(p, 0, sizeof(*p));
+	p->memfd = -1;
+}

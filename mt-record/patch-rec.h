@@ -1,0 +1,139 @@
+/*
+ * The patch backend's recorder side (docs/patch.md): the memory it shares
+ * with libmt-patch.so in the traced process (mt-patch/shm.h), the
+ * function table it writes there, the handshake, and the rings read back
+ * as mt stream records. struct patch_rec is its caller's (one a
+ * recording); failures die through die.h with mt-record's messages and
+ * exit codes.
+ *
+ * The order: patch_rec_init() makes the memory (before the process
+ * starts: the command inherits its descriptor, patch_rec_env()); once
+ * patch_rec_wait_loaded() has seen the runtime waiting, with every
+ * library the process starts with mapped, patch_rec_add() and
+ * patch_rec_add_walkers() fill the table and patch_rec_go() has the
+ * runtime patch; patch_rec_write() writes what the rings hold, any number
+ * of times (each time what came after the last).
+ */
+#ifndef MT_RECORD_PATCH_REC_H
+#define MT_RECORD_PATCH_REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct mtp_header;
+struct mtp_func;
+struct stream_out;
+struct target;
+
+/* Each thread's ring without --snapshot-size: 65536 records, 1 MiB. */
+#define PATCH_RING_BYTES (1u << 20)
+/* Threads with a ring; later ones run untraced (counted). */
+#define PATCH_MAX_THREADS 256
+/* Functions in the table, walkers included. */
+#define PATCH_MAX_FUNCS 65536
+
+struct patch_rec {
+	int memfd;             /* inherited by the command (not close-on-exec) */
+	struct mtp_header *h;
+	size_t size;
+	struct mtp_func *fn;
+	char *strings;
+	uint32_t nstr;         /* string bytes used (0 is "") */
+	uint32_t nfn;
+	uint32_t *shown;       /* each function's name as perf prints it:
+				* strings offset (a demangled copy, or the name) */
+	uint32_t last_path;    /* the strings offset of the last path added */
+	uint64_t *taken;       /* each thread slot: records written out */
+	uint64_t tsc_a, mono_a; /* a (TSC, CLOCK_MONOTONIC) pair before the
+				 * process started */
+	uint64_t written;      /* the last time written out */
+	uint64_t torn;         /* records found half-written (not written out) */
+	char env_fd[32];       /* MT_PATCH_FD=N */
+};
+
+/*
+ * Makes the memory for rings of ring_bytes each (0: PATCH_RING_BYTES;
+ * rounded down to a power of two records, at least 1024). Dies (system)
+ * when it cannot.
+ */
+void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes);
+
+/* The runtime mt-record uses: libmt-patch.so found as the dlfilter is
+ * (dlfilter-run.h); dies (system) naming where it looked when there is
+ * none. Malloced. */
+char *patch_runtime_path(void);
+
+/*
+ * Why the executable exe (is_go: a Go program) cannot be patched, into
+ * why (len bytes): 1; or 0 when it can. Not x86-64, not dynamically
+ * linked (the runtime is preloaded through the dynamic loader), Go (its
+ * goroutine stacks move and grow: a return address kept would go stale).
+ */
+int patch_rec_refuses(const char *exe, int is_go, char *why, size_t len);
+
+/*
+ * The command's environment additions, for target_start_child(): the
+ * descriptor's variable and LD_PRELOAD with the runtime first (before
+ * what LD_PRELOAD held). Into env (a NULL-terminated array of 3); the
+ * strings are p's and a malloced LD_PRELOAD (*preload, the caller's to
+ * free).
+ */
+void patch_rec_env(struct patch_rec *p, const char *runtime, char **env, char **preload);
+
+/*
+ * Waits for the runtime in process pid to wait for the table, while
+ * keep_waiting(ctx) says 1 (it checks that the process runs and that no
+ * signal came). 0 once it waits; -1 when keep_waiting() said 0 first or
+ * ten seconds went by (the runtime was not loaded: a static executable,
+ * a secure-execution one).
+ */
+int patch_rec_wait_loaded(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx);
+
+/*
+ * Function s (its name, file address and size) of the file path (the
+ * path the process maps it under): traced. Dies (bad input) when the
+ * table or its strings are full.
+ */
+struct mt_sym;
+void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s);
+
+/* The stack walkers (mt-patch/unwind.c) of tgt's executable and of the
+ * libgcc_s, libstdc++ and libc it maps, whether traced or not (a walker the
+ * selection chose is wrapped, not traced: patch_rec_add() leaves those to
+ * this). */
+void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const char *exe);
+
+/*
+ * Has the runtime patch the table's functions; waits until it says it
+ * did (while keep_waiting()). 0, or -1 when keep_waiting() said 0 first;
+ * dies (system) with the runtime's reason when it failed.
+ */
+int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx);
+
+/* How many functions were patched, and how many left alone. */
+uint32_t patch_rec_patched(const struct patch_rec *p);
+uint32_t patch_rec_skipped(const struct patch_rec *p);
+
+/* Each function left alone and why, a line each on stderr ("-v"), and
+ * the names of those patched too with all. */
+void patch_rec_list(const struct patch_rec *p, int all);
+
+/*
+ * The rings' records after the last written and up to now, merged in
+ * time order, as BRANCH records (flags MT_BF_PROBE: a call is a CALL to
+ * the function, a return or a cut a RETURN from it) on s, each thread's
+ * THREAD first. A thread whose ring was overwritten starts where every
+ * such ring still holds all: the threads begin together. Times are
+ * CLOCK_MONOTONIC ns. The process may run on meanwhile: records it is
+ * writing are not written out.
+ */
+void patch_rec_write(struct patch_rec *p, struct stream_out *s);
+
+/* The warnings the rings left (threads without one, records half
+ * written), once, on stderr. */
+void patch_rec_warnings(struct patch_rec *p);
+
+void patch_rec_release(struct patch_rec *p);
+
+#endif

@@ -1,0 +1,88 @@
+#!/bin/sh
+# mt-record --backend patch -- COMMAND: an mt stream on stdout that
+# mt-stacks and mt-fxt take as they are (outer: main, 300 outer, 600 work,
+# nested; the FXT read back by fxt-check); -v says what was patched and
+# what was left alone and why (patchme's 4-byte function); --snapshot-size
+# keeps each thread's newest records only; a SIGINT while the command runs
+# on takes the snapshot then (the rings read while it writes); functions of
+# shared libraries (libc's wait4 under sh) are patched, and the command's
+# children get the environment without the runtime; refused with one line:
+# Go, a static executable, -p, --trigger, --full.
+. "$MT_TOP/tests/lib.sh"
+P=$MT_TESTBIN/progs
+
+# spans STREAM: "name depth" of mt-stacks' spans
+spans() {
+	mt-stacks --no-spread "$1" | mt-dump - |
+		sed -n 's/^.* SPAN .* depth=\(-*[0-9]*\) .* name="\([^"]*\)".*$/\2 \1/p'
+}
+
+"$P/outer" >plain.out
+mt-record --backend patch --command-stdout 3 -- "$P/outer" 3>cmd.out >rec.mt 2>err ||
+	{ cat err >&2; fail "mt-record --backend patch -- outer"; }
+same_file plain.out cmd.out
+grep -q "^mt-record: patched [0-9]* functions$" err || fail "no patched count: $(cat err)"
+contains err "recording "
+spans rec.mt >spans
+[ "$(grep -c '^outer ' spans)" -eq 300 ] || fail "not 300 outer spans: $(grep -c '^outer ' spans)"
+[ "$(grep -c '^work ' spans)" -eq 600 ] || fail "not 600 work spans"
+[ "$(grep -c '^main ' spans)" -eq 1 ] || fail "not one main span"
+# nested: main, loop, outer, work
+d=$(awk '$1 == "main" { print $2 }' spans)
+[ "$(awk -v d="$d" '$1 == "loop" && $2 == d + 1' spans | wc -l)" -eq 1 ] || fail "loop not under main"
+[ "$(awk -v d="$d" '$1 == "outer" && $2 != d + 2' spans | wc -l)" -eq 0 ] || fail "outer not under loop"
+[ "$(awk -v d="$d" '$1 == "work" && $2 != d + 3' spans | wc -l)" -eq 0 ] || fail "work not under outer"
+mt-dump rec.mt | grep -q 'META key="source" value="mt-record patch"' || fail "no source META"
+mt-stacks rec.mt | mt-fxt >rec.fxt || fail "mt-fxt"
+fxt-check rec.fxt >check.txt || { cat check.txt >&2; fail "fxt-check"; }
+
+# -v: every function and what was done; too short is said
+mt-record -v --backend patch -- "$P/patchme" >pm.mt 2>pm.err ||
+	{ cat pm.err >&2; fail "patchme"; }
+contains pm.err "four ("
+grep -q '^mt-record: four (.*): too short (fewer than 5 bytes)$' pm.err || fail "four not said too short"
+grep -q '^mt-record: five (.*): patched$' pm.err || fail "five (5 bytes) not said patched"
+grep -q '^mt-record: loopback (.*): a branch into the bytes' pm.err || fail "loopback not said why"
+grep -q '^mt-record: _Unwind_\|^mt-record: __libc_siglongjmp (.*): wrapped' pm.err ||
+	fail "no walker said wrapped"
+
+# --snapshot-size: 16K is 1024 records a thread, the newest
+mt-record --backend patch --snapshot-size 16K -- "$P/outer" >small.mt 2>err ||
+	{ cat err >&2; fail "--snapshot-size 16K"; }
+spans small.mt >small
+n=$(grep -c . small)
+[ "$n" -ge 500 ] && [ "$n" -le 520 ] || fail "--snapshot-size 16K: $n spans, expected 1024 records' worth"
+[ "$(grep -c '^main ' small)" -eq 1 ] || fail "main not there (its return is the newest record)"
+
+# SIGINT to mt-record alone: the snapshot of the command still running
+mt-record --backend patch -- "$P/outer" -l >int.mt 2>int.err &
+rec=$!
+for i in $(seq 100); do grep -q '^mt-record: recording' int.err && break; sleep 0.1; done
+sleep 0.3
+kill -INT $rec
+wait $rec || fail "mt-record exited $? on SIGINT"
+spans int.mt >int
+[ "$(grep -c '^work ' int)" -gt 100 ] || fail "SIGINT: few work spans: $(grep -c '^work ' int)"
+! grep -q 'being written' int.err || echo "(records being written were left out: $(cat int.err))"
+
+# a shared library's function; the command's children run untraced
+mt-record --backend patch --functions '^wait4$' --command-stdout 3 -- \
+	/bin/sh -c 'env; exit 0' 3>env.out >env.mt 2>env.err || { cat env.err >&2; fail "sh"; }
+! grep -q 'MT_PATCH_FD\|libmt-patch' env.out || fail "the runtime is in the child's environment"
+spans env.mt | grep -q '^wait4 ' || fail "wait4 not traced in sh"
+contains env.err "patched 1 function"
+
+# refused
+expect_exit 1 mt-record --backend patch -- "$P/outer-go" 2>err
+contains err "a Go program"
+printf 'int main(void){return 3;}\n' >s.c
+if cc -static -o static s.c 2>/dev/null; then
+	expect_exit 1 mt-record --backend patch -- ./static 2>err
+	contains err "statically linked"
+fi
+expect_exit 2 mt-record --backend patch -p $$ 2>err
+contains err "-p: the patch backend starts the command"
+expect_exit 2 mt-record --backend patch --trigger main -- "$P/outer" 2>err
+contains err "--trigger: the patch backend has no trigger yet"
+expect_exit 2 mt-record --backend patch --full -- "$P/outer" 2>err
+contains err "--full does not apply to the patch backend"
