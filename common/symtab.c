@@ -414,22 +414,18 @@ static size_t underscores(const char *s)
 	return n;
 }
 
-/* Whether a is a better name than b for one address, as perf keeps one
- * symbol of those at an address (choose_best_symbol() in
- * tools/perf/util/symbol.c): one with a size, then not weak, then
- * global, then fewer leading underscores, then the longer name; on a tie
- * the first one read. */
-static int better(const GElf_Sym *a, const char *an, const GElf_Sym *b,
-		  const char *bn)
+/* Whether a symbol (its size, weak or global, name) is a better name
+ * than b for one address, as perf keeps one symbol of those at an
+ * address (choose_best_symbol() in tools/perf/util/symbol.c): one with a
+ * size, then not weak, then global, then fewer leading underscores, then
+ * the longer name; on a tie the first one read. */
+static int better_rule(uint64_t sa, int wa, int ga, const char *an,
+		       uint64_t sb, int wb, int gb, const char *bn)
 {
-	int wa = GELF_ST_BIND(a->st_info) == STB_WEAK;
-	int wb = GELF_ST_BIND(b->st_info) == STB_WEAK;
-	int ga = GELF_ST_BIND(a->st_info) == STB_GLOBAL;
-	int gb = GELF_ST_BIND(b->st_info) == STB_GLOBAL;
 	size_t ua = underscores(an), ub = underscores(bn), la, lb;
 
-	if (!a->st_size != !b->st_size)
-		return a->st_size != 0;
+	if (!sa != !sb)
+		return sa != 0;
 	if (wa != wb)
 		return wb;
 	if (ga != gb)
@@ -439,6 +435,21 @@ static int better(const GElf_Sym *a, const char *an, const GElf_Sym *b,
 	la = strlen(an);
 	lb = strlen(bn);
 	return la > lb;
+}
+
+static int better(const GElf_Sym *a, const char *an, const GElf_Sym *b,
+		  const char *bn)
+{
+	return better_rule(a->st_size, GELF_ST_BIND(a->st_info) == STB_WEAK,
+			   GELF_ST_BIND(a->st_info) == STB_GLOBAL, an,
+			   b->st_size, GELF_ST_BIND(b->st_info) == STB_WEAK,
+			   GELF_ST_BIND(b->st_info) == STB_GLOBAL, bn);
+}
+
+int mt_sym_better(const struct mt_sym *a, const struct mt_sym *b)
+{
+	return better_rule(a->size, a->bind == MT_SYM_WEAK, a->bind == MT_SYM_GLOBAL, a->name,
+			   b->size, b->bind == MT_SYM_WEAK, b->bind == MT_SYM_GLOBAL, b->name);
 }
 
 static void scan_ifuncs(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh,

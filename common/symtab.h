@@ -134,6 +134,11 @@ int mt_symtab_read_perfmap(struct mt_symtab *t, int fd, size_t *bad_line);
  */
 const struct mt_sym *mt_symtab_lookup(const struct mt_symtab *t, uint64_t addr);
 
+/* Whether a is the name perf keeps rather than b for symbols at one
+ * address (choose_best_symbol(): a size, not weak, global, fewer leading
+ * underscores, the longer name). */
+int mt_sym_better(const struct mt_sym *a, const struct mt_sym *b);
+
 /*
  * The file offset of the file address vaddr: 0 and *off set when a PT_LOAD
  * segment holds vaddr within its file bytes; MT_ERANGE otherwise.

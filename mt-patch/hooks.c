@@ -33,6 +33,7 @@ struct tstate {
 	uint64_t mask;
 	uint32_t shift;          /* log2 of the ring's records */
 	uint32_t depth;
+	uint64_t landing;        /* an unwind is landing (mtp_landing): when */
 	struct shadow stack[SHADOW_MAX];
 };
 
@@ -146,6 +147,15 @@ void mtp_enter(uint64_t func, uint64_t *ret)
 		}
 		return;
 	}
+	if (t->landing) {
+		/* the first call where an unwind landed: the frames at or
+		 * below its return address are gone */
+		while (t->depth > 0 && t->stack[t->depth - 1].slot <= (uint64_t)ret) {
+			t->depth--;
+			put(t, t->stack[t->depth].func, MTP_CUT, t->landing);
+		}
+		t->landing = 0;
+	}
 	if (t->depth >= SHADOW_MAX)
 		return;
 	/* the frame is claimed, then filled: a signal handler's calls in
@@ -188,8 +198,10 @@ uint64_t mtp_exit(uint64_t sp)
 	while (t->depth > d) {
 		t->depth--;
 		if (t->slot && mtp_recording)
-			put(t, t->stack[t->depth].func, MTP_CUT, now);
+			put(t, t->stack[t->depth].func, MTP_CUT,
+			    t->landing ? t->landing : now);
 	}
+	t->landing = 0;
 	r = t->stack[d - 1].ret;
 	if (t->slot && mtp_recording)
 		put(t, t->stack[d - 1].func, MTP_RETURN, now);
@@ -223,17 +235,11 @@ void mtp_unhook(void)
 void mtp_rehook(uint64_t cfa)
 {
 	struct tstate *t = ts;
-	uint64_t now;
 	uint32_t d;
 
 	if (!t)
 		return;
-	now = mtp_now();
-	while (t->depth > 0 && t->stack[t->depth - 1].slot < cfa) {
-		t->depth--;
-		if (t->slot && mtp_recording)
-			put(t, t->stack[t->depth].func, MTP_CUT, now);
-	}
+	mtp_landed(cfa);
 	for (d = t->depth; d > 0; d--) {
 		uint64_t *slot = (uint64_t *)t->stack[d - 1].slot;
 
@@ -256,4 +262,28 @@ void mtp_longjmp(uint64_t sp, uint64_t target)
 		if (t->slot && mtp_recording)
 			put(t, t->stack[t->depth].func, MTP_CUT, now);
 	}
+}
+
+void mtp_landing(void)
+{
+	struct tstate *t = ts;
+
+	if (t && t->slot)
+		t->landing = mtp_now();
+}
+
+void mtp_landed(uint64_t cfa)
+{
+	struct tstate *t = ts;
+	uint64_t when;
+
+	if (!t)
+		return;
+	when = t->landing ? t->landing : mtp_now();
+	while (t->depth > 0 && t->stack[t->depth - 1].slot < cfa) {
+		t->depth--;
+		if (t->slot && mtp_recording)
+			put(t, t->stack[t->depth].func, MTP_CUT, when);
+	}
+	t->landing = 0;
 }

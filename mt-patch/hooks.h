@@ -53,6 +53,17 @@ void mtp_forked(void);
 void mtp_unhook(void);
 void mtp_rehook(uint64_t cfa);
 
+/*
+ * An unwind's personality routine has it land in a frame (a cleanup or a
+ * handler): mtp_landing() notes the time; the frames it left end then,
+ * cut by the thread's next hook: the first call from there (those at or
+ * below its return address), _Unwind_Resume or __cxa_begin_catch
+ * (mtp_landed(cfa): those below cfa, the landing frame's stack pointer),
+ * or a return.
+ */
+void mtp_landing(void);
+void mtp_landed(uint64_t cfa);
+
 /* A longjmp from stack pointer sp to target: the frames between (return
  * addresses at or above sp, below target) are cut, now. Nothing when
  * target is not above sp on this stack (within 1 GiB). */

@@ -91,6 +91,8 @@ enum mtp_fkind {
 	MTP_FK_RESUME,        /* _Unwind_Resume (after a cleanup) */
 	MTP_FK_LONGJMP,       /* longjmp and its kin: the frames it leaves
 			       * are cut as it jumps */
+	MTP_FK_PERSONALITY,   /* a personality routine: where an unwind
+			       * lands, the frames it left end */
 	MTP_FK_N
 };
 
@@ -107,7 +109,10 @@ enum mtp_fkind {
 	X("siglongjmp", MTP_FK_LONGJMP) \
 	X("__libc_siglongjmp", MTP_FK_LONGJMP) \
 	X("__libc_longjmp", MTP_FK_LONGJMP) \
-	X("__longjmp_chk", MTP_FK_LONGJMP)
+	X("__longjmp_chk", MTP_FK_LONGJMP) \
+	X("__gxx_personality_v0", MTP_FK_PERSONALITY) \
+	X("__gcc_personality_v0", MTP_FK_PERSONALITY) \
+	X("rust_eh_personality", MTP_FK_PERSONALITY)
 /* copies of each walker the runtime wraps (a static one in the
  * executable, libgcc_s's, ...) */
 #define MTP_WALKER_COPIES 4

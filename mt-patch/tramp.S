@@ -105,4 +105,50 @@ mtp_return_tramp:
 	.cfi_endproc
 	.size	mtp_return_tramp, . - mtp_return_tramp
 
+/*
+ * The wrappers of _Unwind_RaiseException (kind 1), _Unwind_Resume_or_Rethrow
+ * (2) and _Unwind_ForcedUnwind (3), copy C (unwind.c): every patched
+ * frame's return address back (mtp_unhook), then on into the copy's
+ * relocated entry with the stack as the caller left it, so that the
+ * unwinder reads no frame of the wrapper's. Should one return (no
+ * handler: std::terminate follows), its frames return untraced.
+ */
+	.macro	UNHOOK_JMP kind, copy
+	.globl	mtp_unhook_jmp_\kind\()_\copy
+	.hidden	mtp_unhook_jmp_\kind\()_\copy
+	.type	mtp_unhook_jmp_\kind\()_\copy, @function
+mtp_unhook_jmp_\kind\()_\copy:
+	.cfi_startproc
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdx
+	.cfi_adjust_cfa_offset 8
+	pushq	%rcx
+	.cfi_adjust_cfa_offset 8
+	pushq	%r8			/* 16-byte aligned */
+	.cfi_adjust_cfa_offset 8
+	call	mtp_unhook
+	popq	%r8
+	.cfi_adjust_cfa_offset -8
+	popq	%rcx
+	.cfi_adjust_cfa_offset -8
+	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	jmp	*mtp_walker_cont + 8 * (\kind * 4 + \copy)(%rip)
+	.cfi_endproc
+	.size	mtp_unhook_jmp_\kind\()_\copy, . - mtp_unhook_jmp_\kind\()_\copy
+	.endm
+
+	.irp	k, 1, 2, 3
+	.irp	c, 0, 1, 2, 3
+	UNHOOK_JMP \k, \c
+	.endr
+	.endr
+
 	.section .note.GNU-stack, "", @progbits

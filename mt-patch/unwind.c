@@ -10,8 +10,12 @@
  * (mtp_rehook). __cxa_begin_catch ends the frames a caught exception's
  * unwind removed, those below the catching frame's stack pointer, and
  * hooks the others again. longjmp (and siglongjmp, __longjmp_chk) cuts
- * the frames between it and where it jumps to, as it jumps. The wrappers are normal C functions with unwind
- * information, so the unwinder walks through them.
+ * the frames between it and where it jumps to, as it jumps. A
+ * personality routine that has the unwinder land in a frame notes when
+ * (mtp_landing): the frames below end then. The raise, rethrow and forced
+ * unwind wrappers are assembly (tramp.S) that leaves no frame; the others
+ * are normal C functions with unwind information, so the unwinder walks
+ * through them.
  */
 #include <stdint.h>
 #include <unwind.h>
@@ -40,36 +44,24 @@ static uint64_t jmpbuf_sp(const void *env)
 	return v ^ guard;
 }
 
-/* the relocated entries of the copies wrapped */
-static uint64_t cont[MTP_FK_N][MTP_WALKER_COPIES];
+/* the relocated entries of the copies wrapped (tramp.S jumps through
+ * mtp_walker_cont too) */
+uint64_t mtp_walker_cont[MTP_FK_N][MTP_WALKER_COPIES];
+#define cont mtp_walker_cont
+
+typedef _Unwind_Reason_Code personality_fn(int, _Unwind_Action, _Unwind_Exception_Class,
+					   struct _Unwind_Exception *, struct _Unwind_Context *);
+
+/* tramp.S: mtp_unhook(), then a jump to the copy's relocated entry (no
+ * frame of their own for the unwinder to read) */
+#define TAIL(K, C) void mtp_unhook_jmp_##K##_##C(void);
+#define TAILS(K) TAIL(K, 0) TAIL(K, 1) TAIL(K, 2) TAIL(K, 3)
+TAILS(1) TAILS(2) TAILS(3)
+_Static_assert(MTP_FK_RAISE == 1 && MTP_FK_RETHROW == 2 && MTP_FK_FORCED == 3 &&
+	       MTP_WALKER_COPIES == 4, "tramp.S's mtp_unhook_jmp_K_C");
 static unsigned ncopies[MTP_FK_N];
 
 #define WRAPPERS(C) \
-static _Unwind_Reason_Code raise_##C(struct _Unwind_Exception *e) \
-{ \
-	_Unwind_Reason_Code r; \
-	mtp_unhook(); \
-	r = ((raise_fn *)cont[MTP_FK_RAISE][C])(e); \
-	mtp_rehook(0); /* it returns only when no handler was found */ \
-	return r; \
-} \
-static _Unwind_Reason_Code rethrow_##C(struct _Unwind_Exception *e) \
-{ \
-	_Unwind_Reason_Code r; \
-	mtp_unhook(); \
-	r = ((raise_fn *)cont[MTP_FK_RETHROW][C])(e); \
-	mtp_rehook(0); \
-	return r; \
-} \
-static _Unwind_Reason_Code forced_##C(struct _Unwind_Exception *e, \
-				     _Unwind_Stop_Fn stop, void *arg) \
-{ \
-	_Unwind_Reason_Code r; \
-	mtp_unhook(); \
-	r = ((forced_fn *)cont[MTP_FK_FORCED][C])(e, stop, arg); \
-	mtp_rehook(0); \
-	return r; \
-} \
 static _Unwind_Reason_Code backtrace_##C(_Unwind_Trace_Fn fn, void *arg) \
 { \
 	_Unwind_Reason_Code r; \
@@ -87,6 +79,9 @@ static void *catch_##C(void *e) \
 } \
 static void resume_##C(struct _Unwind_Exception *e) \
 { \
+	/* called from the landing pad of a cleanup: the frames below it \
+	 * are gone */ \
+	mtp_landed((uint64_t)__builtin_dwarf_cfa()); \
 	mtp_unhook(); /* unhooked already, unless a cleanup called some */ \
 	((resume_fn *)cont[MTP_FK_RESUME][C])(e); \
 } \
@@ -95,6 +90,16 @@ static void longjmp_##C(void *env, int val) \
 	mtp_longjmp((uint64_t)__builtin_frame_address(0), jmpbuf_sp(env)); \
 	((longjmp_fn *)cont[MTP_FK_LONGJMP][C])(env, val); \
 	__builtin_unreachable(); \
+} \
+static _Unwind_Reason_Code personality_##C(int v, _Unwind_Action a, \
+					  _Unwind_Exception_Class k, \
+					  struct _Unwind_Exception *e, \
+					  struct _Unwind_Context *x) \
+{ \
+	_Unwind_Reason_Code r = ((personality_fn *)cont[MTP_FK_PERSONALITY][C])(v, a, k, e, x); \
+	if (r == _URC_INSTALL_CONTEXT && (a & _UA_CLEANUP_PHASE)) \
+		mtp_landing(); \
+	return r; \
 }
 
 WRAPPERS(0)
@@ -102,9 +107,9 @@ WRAPPERS(1)
 WRAPPERS(2)
 WRAPPERS(3)
 
-#define ROW(C) { 0, (uint64_t)raise_##C, (uint64_t)rethrow_##C, \
-		 (uint64_t)forced_##C, (uint64_t)backtrace_##C, (uint64_t)catch_##C, \
-		 (uint64_t)resume_##C, (uint64_t)longjmp_##C }
+#define ROW(C) { 0, (uint64_t)mtp_unhook_jmp_1_##C, (uint64_t)mtp_unhook_jmp_2_##C, \
+		 (uint64_t)mtp_unhook_jmp_3_##C, (uint64_t)backtrace_##C, (uint64_t)catch_##C, \
+		 (uint64_t)resume_##C, (uint64_t)longjmp_##C, (uint64_t)personality_##C }
 
 static const uint64_t wrapper[MTP_WALKER_COPIES][MTP_FK_N] = { ROW(0), ROW(1), ROW(2), ROW(3) };
 

@@ -63,6 +63,22 @@ static int selected(const struct fn_sel *sel, const char *name)
 	return own;
 }
 
+/* Of the symbols at the address of t->v[i] (a run: sorted by address),
+ * the one perf names the function by. */
+static const struct mt_sym *perf_alias(const struct mt_symtab *t, size_t i)
+{
+	const struct mt_sym *best = &t->v[i];
+	size_t k = i;
+
+	while (k > 0 && t->v[k - 1].addr == best->addr)
+		k--;
+	for (; k < t->n && t->v[k].addr == t->v[i].addr; k++)
+		if (t->v[k].bind != MT_SYM_PLT && t->v[k].bind != MT_SYM_JIT &&
+		    mt_sym_better(&t->v[k], best))
+			best = &t->v[k];
+	return best;
+}
+
 /* Probe the functions of one file that sel selects. */
 static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 {
@@ -100,7 +116,7 @@ static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 		last = s->addr;
 		if (!file)
 			file = q->files->open_path(q->files->ctx, path);
-		sel->sink->add(sel->sink->ctx, path, file, s);
+		sel->sink->add(sel->sink->ctx, path, file, s, perf_alias(t, i));
 		if (q->names) {
 			struct fn_names *nm = q->names;
 
@@ -151,12 +167,13 @@ size_t fn_select(const struct fn_sink *sink, const struct fn_query *q)
 
 /* fn_add_functions()'s sink: entry and return probes */
 static void uprobe_add(void *ctx, const char *path, const char *open,
-		       const struct mt_sym *s)
+		       const struct mt_sym *s, const struct mt_sym *alias)
 {
 	struct mt_uprobe *u = ctx;
 	int err;
 
 	(void)path;
+	(void)alias; /* the probe is named as the selection matched it */
 	err = mt_uprobe_add(u, open, s->name, s->addr, MT_UPROBE_ENTRY | MT_UPROBE_RETURN);
 	if (err < 0)
 		die_up(u, err);

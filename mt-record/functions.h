@@ -52,11 +52,13 @@ void fn_names_release(struct fn_names *n);
 /* Where the selection's functions go: add() is called for each, in
  * order; it dies when it cannot take one. */
 struct fn_sink {
-	/* the function name (as in the file) at file address addr, of size
-	 * bytes (0: unknown), of the file path; open is what opens it
-	 * (fn_files.open_path()), which add() may keep only by copying */
+	/* function s (its name as in the file, file address, size: 0 when
+	 * unknown) of the file path; alias is the symbol at its address
+	 * that perf names it by (s itself, or another of its names); open
+	 * is what opens the file (fn_files.open_path()), which add() may
+	 * keep only by copying */
 	void (*add)(void *ctx, const char *path, const char *open,
-		    const struct mt_sym *s);
+		    const struct mt_sym *s, const struct mt_sym *alias);
 	void *ctx;
 	/* the warnings about shared libraries speak of uprobes: every
 	 * process that maps a library probed takes its traps */

@@ -931,11 +931,14 @@ static void patch_kill_child(struct rec *r)
 }
 
 /* The selection's sink: into the patch table, under the file's real
- * path (the runtime matches the files it finds mapped by theirs). */
-static void patch_add(void *ctx, const char *path, const char *open, const struct mt_sym *s)
+ * path (the runtime matches the files it finds mapped by theirs), named
+ * as perf names the function (of its aliases, the one perf keeps). */
+static void patch_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
+		      const struct mt_sym *alias)
 {
 	(void)open;
-	patch_rec_add(ctx, path, s);
+	(void)s;
+	patch_rec_add(ctx, path, alias);
 }
 
 /* The functions to patch: the walkers, then --functions (as for

@@ -8,7 +8,9 @@
 # calls (a patched function jumping to another ends as the other begins),
 # function pointers, longjmp and siglongjmp (the frames they leave end as
 # they jump), threads, signal handlers, C++ exceptions through
-# destructors and templates, Rust. The timer of `signal` fires wherever
+# destructors (the frames an exception leaves end where it lands: a
+# cleanup's landing pad, then the catch) and templates, Rust. Functions
+# with aliases are named as perf names them (the truth's names). The timer of `signal` fires wherever
 # its spin loop is: its spin() calls are left out on both sides.
 # tests/run: two at a time
 . "$MT_TOP/tests/lib.sh"
@@ -38,7 +40,7 @@ spans_of_stream() {
 tree() {
 	awk -F '\t' -v prog="$p" 'NR == FNR { keep[$0] = 1; next }
 	($5 in keep) && !(prog == "signal" && $5 == "spin") { print }' "$1" "$2" |
-	sort -t "$(printf '\t')" -k1,1n -k2,2n -k4,4n |
+	sort -s -t "$(printf '\t')" -k1,1n -k2,2n -k4,4n |
 	awk -F '\t' '
 	$1 != tid { if (tid != "") out(); tid = $1; n = 0; first = $2 }
 	{ st[++n] = $2; en[n] = $3; nm[n] = $5 }
@@ -57,10 +59,9 @@ tree() {
 	awk '{ if (!($1 in no)) no[$1] = ++k; $1 = no[$1]; print }'
 }
 
-# known limits: program and reason ("NAME) echo REASON ;;")
+# known limits: program and reason (none today; add "NAME) echo REASON ;;")
 limit() {
 	case $1 in
-	exceptions|exceptions-recursive) echo "the frames a C++ exception unwinds end at its catch, not where it lands in a cleanup; the unwinder reads one more frame (the wrapper of _Unwind_RaiseException)" ;;
 	esac
 }
 
