@@ -22,6 +22,16 @@
  * keeps values in call-clobbered registers across a call of a function it
  * knows leaves them alone.
  */
+	/* a push or pop the unwind information follows */
+	.macro	CFI_PUSH reg
+	pushq	\reg
+	.cfi_adjust_cfa_offset 8
+	.endm
+	.macro	CFI_POP reg
+	popq	\reg
+	.cfi_adjust_cfa_offset -8
+	.endm
+
 	.text
 	.globl	mtp_entry_common
 	.hidden	mtp_entry_common
@@ -29,45 +39,27 @@
 mtp_entry_common:
 	.cfi_startproc
 	.cfi_adjust_cfa_offset 8
-	pushq	%rax
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rsi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdx
-	.cfi_adjust_cfa_offset 8
-	pushq	%rcx
-	.cfi_adjust_cfa_offset 8
-	pushq	%r8
-	.cfi_adjust_cfa_offset 8
-	pushq	%r9
-	.cfi_adjust_cfa_offset 8
-	pushq	%r10
-	.cfi_adjust_cfa_offset 8
-	pushq	%r11			/* 16-byte aligned */
-	.cfi_adjust_cfa_offset 8
+	CFI_PUSH	%rax
+	CFI_PUSH	%rdi
+	CFI_PUSH	%rsi
+	CFI_PUSH	%rdx
+	CFI_PUSH	%rcx
+	CFI_PUSH	%r8
+	CFI_PUSH	%r9
+	CFI_PUSH	%r10
+	CFI_PUSH	%r11			/* 16-byte aligned */
 	movq	80(%rsp), %rdi		/* the index */
 	leaq	88(%rsp), %rsi		/* &return address */
 	call	mtp_enter
-	popq	%r11
-	.cfi_adjust_cfa_offset -8
-	popq	%r10
-	.cfi_adjust_cfa_offset -8
-	popq	%r9
-	.cfi_adjust_cfa_offset -8
-	popq	%r8
-	.cfi_adjust_cfa_offset -8
-	popq	%rcx
-	.cfi_adjust_cfa_offset -8
-	popq	%rdx
-	.cfi_adjust_cfa_offset -8
-	popq	%rsi
-	.cfi_adjust_cfa_offset -8
-	popq	%rdi
-	.cfi_adjust_cfa_offset -8
-	popq	%rax
-	.cfi_adjust_cfa_offset -8
+	CFI_POP	%r11
+	CFI_POP	%r10
+	CFI_POP	%r9
+	CFI_POP	%r8
+	CFI_POP	%rcx
+	CFI_POP	%rdx
+	CFI_POP	%rsi
+	CFI_POP	%rdi
+	CFI_POP	%rax
 	ret
 	.cfi_endproc
 	.size	mtp_entry_common, . - mtp_entry_common
@@ -119,27 +111,17 @@ mtp_return_tramp:
 	.type	mtp_unhook_jmp_\kind\()_\copy, @function
 mtp_unhook_jmp_\kind\()_\copy:
 	.cfi_startproc
-	pushq	%rdi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rsi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdx
-	.cfi_adjust_cfa_offset 8
-	pushq	%rcx
-	.cfi_adjust_cfa_offset 8
-	pushq	%r8			/* 16-byte aligned */
-	.cfi_adjust_cfa_offset 8
+	CFI_PUSH	%rdi
+	CFI_PUSH	%rsi
+	CFI_PUSH	%rdx
+	CFI_PUSH	%rcx
+	CFI_PUSH	%r8			/* 16-byte aligned */
 	call	mtp_unhook
-	popq	%r8
-	.cfi_adjust_cfa_offset -8
-	popq	%rcx
-	.cfi_adjust_cfa_offset -8
-	popq	%rdx
-	.cfi_adjust_cfa_offset -8
-	popq	%rsi
-	.cfi_adjust_cfa_offset -8
-	popq	%rdi
-	.cfi_adjust_cfa_offset -8
+	CFI_POP	%r8
+	CFI_POP	%rcx
+	CFI_POP	%rdx
+	CFI_POP	%rsi
+	CFI_POP	%rdi
 	jmp	*mtp_walker_cont + 8 * (\kind * 4 + \copy)(%rip)
 	.cfi_endproc
 	.size	mtp_unhook_jmp_\kind\()_\copy, . - mtp_unhook_jmp_\kind\()_\copy
