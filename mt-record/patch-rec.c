@@ -466,8 +466,12 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s)
 			if (next_whole(p, c) && c->time > from)
 				from = c->time;
 		}
-		if (next_whole(p, c))
+		if (next_whole(p, c)) {
+			/* its THREAD goes before its first record */
+			stream_out_thread(s, th->pid, th->tid, th->comm,
+					  strnlen(th->comm, sizeof(th->comm)));
 			hp[n++] = c;
+		}
 		p->taken[i] = c->end;
 	}
 	for (i = (uint32_t)(n / 2); i-- > 0;)
@@ -500,10 +504,6 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s)
 				b.to = at;
 			else
 				b.from = at;
-			if (b.time > p->written)
-				p->written = b.time;
-			stream_out_thread(s, b.pid, b.tid, c->th->comm,
-					  strnlen(c->th->comm, sizeof(c->th->comm)));
 			stream_out_branch(s, &b);
 		}
 		c->pos++;

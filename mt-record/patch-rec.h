@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct mt_sym;
 struct mtp_header;
 struct mtp_func;
 struct stream_out;
@@ -47,7 +48,6 @@ struct patch_rec {
 	uint64_t *taken;       /* each thread slot: records written out */
 	uint64_t tsc_a, mono_a; /* a (TSC, CLOCK_MONOTONIC) pair before the
 				 * process started */
-	uint64_t written;      /* the last time written out */
 	uint64_t torn;         /* records found half-written (not written out) */
 	char env_fd[32];       /* MT_PATCH_FD=N */
 };
@@ -95,7 +95,6 @@ int patch_rec_wait_loaded(struct patch_rec *p, int (*keep_waiting)(void *ctx), v
  * path the process maps it under): traced. Dies (bad input) when the
  * table or its strings are full.
  */
-struct mt_sym;
 void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s);
 
 /* The stack walkers (mt-patch/unwind.c) of tgt's executable and of the
