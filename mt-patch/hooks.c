@@ -39,7 +39,7 @@ struct tstate {
 
 static __thread struct tstate *ts __attribute__((tls_model("initial-exec")));
 
-static long sys6(long n, long a, long b, long c, long d, long e, long f)
+long mtp_syscall6(long n, long a, long b, long c, long d, long e, long f)
 {
 	register long r10 __asm__("r10") = d;
 	register long r8 __asm__("r8") = e;
@@ -63,7 +63,7 @@ uint64_t mtp_now(void)
 	} else {
 		struct timespec t;
 
-		sys6(SYS_clock_gettime, CLOCK_MONOTONIC, (long)&t, 0, 0, 0, 0);
+		mtp_syscall6(SYS_clock_gettime, CLOCK_MONOTONIC, (long)&t, 0, 0, 0, 0);
 		return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 	}
 }
@@ -79,7 +79,7 @@ static struct tstate *thread_state(void)
 
 	if (ts)
 		return ts;
-	p = sys6(SYS_mmap, 0, sizeof(struct tstate), PROT_READ | PROT_WRITE,
+	p = mtp_syscall6(SYS_mmap, 0, sizeof(struct tstate), PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p < 0 && p > -4096)
 		return NULL;
@@ -92,9 +92,9 @@ static struct tstate *thread_state(void)
 		t->ring = (struct mtp_rec *)(base + sizeof(struct mtp_thread));
 		t->mask = h->ring_records - 1;
 		t->shift = (uint32_t)__builtin_ctzll(h->ring_records);
-		t->slot->pid = (uint32_t)sys6(SYS_getpid, 0, 0, 0, 0, 0, 0);
-		sys6(SYS_prctl, PR_GET_NAME, (long)t->slot->comm, 0, 0, 0, 0);
-		__atomic_store_n(&t->slot->tid, (uint32_t)sys6(SYS_gettid, 0, 0, 0, 0, 0, 0),
+		t->slot->pid = (uint32_t)mtp_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0);
+		mtp_syscall6(SYS_prctl, PR_GET_NAME, (long)t->slot->comm, 0, 0, 0, 0);
+		__atomic_store_n(&t->slot->tid, (uint32_t)mtp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0),
 				 __ATOMIC_RELEASE);
 	} else {
 		__atomic_fetch_add(&h->nthreads, -1u, __ATOMIC_RELAXED);
@@ -176,10 +176,10 @@ static void lost(void)
 	static const char msg[] = "libmt-patch: a return through the trampoline "
 				  "that no patched frame made; aborting\n";
 
-	sys6(SYS_write, 2, (long)msg, sizeof(msg) - 1, 0, 0, 0);
-	sys6(SYS_kill, sys6(SYS_getpid, 0, 0, 0, 0, 0, 0), 6, 0, 0, 0, 0);
+	mtp_syscall6(SYS_write, 2, (long)msg, sizeof(msg) - 1, 0, 0, 0);
+	mtp_syscall6(SYS_kill, mtp_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0), 6, 0, 0, 0, 0);
 	for (;;)
-		sys6(SYS_exit_group, 134, 0, 0, 0, 0, 0);
+		mtp_syscall6(SYS_exit_group, 134, 0, 0, 0, 0, 0);
 }
 
 uint64_t mtp_exit(uint64_t sp)

@@ -36,6 +36,10 @@ void mtp_enter(uint64_t func, uint64_t *ret);
  */
 uint64_t mtp_exit(uint64_t sp);
 
+/* A system call, made direct (no library function, no errno): the
+ * result, or -errno. */
+long mtp_syscall6(long n, long a, long b, long c, long d, long e, long f);
+
 /* The current time, as the records hold it (mtp_shm->clock). */
 uint64_t mtp_now(void);
 

@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "hooks.h"
@@ -24,6 +26,11 @@ static struct arena {
 static int narenas;
 static int mem = -1; /* /proc/self/mem */
 static csh cs;
+/* The targets of direct branches from one function into another,
+ * sorted (mtp_patch_targets). */
+static uint64_t *targets;
+static size_t ntargets;
+
 
 static int put(uint64_t at, const void *p, size_t n)
 {
@@ -104,6 +111,9 @@ void mtp_patch_close(void)
 		close(mem);
 	mem = -1;
 	cs_close(&cs);
+	free(targets);
+	targets = NULL;
+	ntargets = 0;
 }
 
 static int fits32(int64_t v)
@@ -244,9 +254,75 @@ static int branches_in(uint64_t entry, uint64_t size, uint64_t cover, int lenien
 	return ret;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
+{
+	cs_insn *in = cs_malloc(cs);
+	size_t cap = 0;
+	uint32_t k;
+
+	if (!in)
+		return -1;
+	for (k = 0; k < n; k++) {
+		const uint8_t *code = (const uint8_t *)r[k].where;
+		size_t left = (size_t)r[k].size;
+		uint64_t addr = r[k].where;
+
+		if (!addr)
+			continue;
+		/* up to the first instruction capstone cannot decode */
+		while (left && cs_disasm_iter(cs, &code, &left, &addr, in)) {
+			uint64_t t;
+
+			if (!is_rel_branch(in) || in->detail->x86.op_count != 1 ||
+			    in->detail->x86.operands[0].type != X86_OP_IMM)
+				continue;
+			t = (uint64_t)in->detail->x86.operands[0].imm;
+			if (t >= r[k].where && t < r[k].where + r[k].size)
+				continue; /* its own: branches_in() */
+			if (ntargets == cap) {
+				uint64_t *v = realloc(targets, (cap = cap ? 2 * cap : 4096) *
+							       sizeof(*v));
+
+				if (!v) {
+					cs_free(in, 1);
+					return -1;
+				}
+				targets = v;
+			}
+			targets[ntargets++] = t;
+		}
+	}
+	cs_free(in, 1);
+	qsort(targets, ntargets, sizeof(*targets), by_value);
+	return 0;
+}
+
+/* Whether another function branches into (entry, entry + cover). */
+static int targeted(uint64_t entry, uint64_t cover)
+{
+	size_t lo = 0, hi = ntargets;
+
+	while (lo < hi) { /* the first target > entry */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (targets[mid] <= entry)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ntargets && targets[lo] < entry + cover;
+}
+
 void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect)
 {
-	uint8_t stub[16 + 4 * MTP_MAX_COVER], jmp[MTP_MAX_COVER];
+	uint8_t stub[16 + 4 * MTP_MAX_COVER];
 	const uint8_t *code = (const uint8_t *)f->where;
 	uint64_t entry = f->where, addr = entry, at, cover = 0;
 	size_t left, n = 0, k, nins = 0, start;
@@ -279,6 +355,11 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 	if (cover > f->size) {
 		cs_free(in, 1);
 		f->status = MTP_FN_TOO_SHORT;
+		return;
+	}
+	if (targeted(entry, cover)) {
+		cs_free(in, 1);
+		f->status = MTP_FN_BRANCH_IN;
 		return;
 	}
 	if ((st = branches_in(entry, f->size, cover, redirect != 0))) {
@@ -341,13 +422,19 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 	}
 	*cont = at + start;
 	/* the entry: jmp stub, then int3 */
-	jmp[0] = 0xe9;
-	rel32(jmp + 1, (int64_t)(at - (entry + 5)));
-	memset(jmp + 5, 0xcc, (size_t)cover - 5);
-	if (put(entry, jmp, (size_t)cover)) {
-		f->status = MTP_FN_WRITE;
-		return;
-	}
+	memcpy(f->orig, (const void *)entry, (size_t)cover);
+	f->code[0] = 0xe9;
+	rel32(f->code + 1, (int64_t)(at - (entry + 5)));
+	memset(f->code + 5, 0xcc, (size_t)cover - 5);
 	f->cover = (uint32_t)cover;
-	f->status = MTP_FN_PATCHED;
+	f->stub = at;
+}
+
+void mtp_patch_commit(struct mtp_func *f)
+{
+	if (mtp_syscall6(SYS_pwrite64, mem, (long)f->code, f->cover, (long)f->where, 0, 0) ==
+	    (long)f->cover)
+		f->status = MTP_FN_PATCHED;
+	else
+		f->status = MTP_FN_WRITE;
 }

@@ -11,8 +11,9 @@
  *
  * A function is left alone, with the reason as its status (shm.h), when
  * it is shorter than the bytes to replace, its size is unknown, an
- * instruction of it cannot be decoded, one of its own branches goes into
- * the replaced bytes (past the first), or a covered instruction cannot
+ * instruction of it cannot be decoded, one of its own branches or one of
+ * another function (mtp_patch_targets) goes into the replaced bytes (past
+ * the first), or a covered instruction cannot
  * move (a relative branch into the covered bytes, loop/jrcxz, xbegin, a
  * displacement that no longer reaches). The bytes replaced past the jump
  * become int3.
@@ -30,15 +31,29 @@
 /* Opens what patching needs; 0, or -1 with errno. */
 int mtp_patch_open(void);
 
-/* Patches f (index i in the table) at its address f->where: sets
- * f->status, f->cover and *cont (the relocated entry, which runs the
- * whole function). With redirect not 0 the stub jumps to redirect
- * instead (a wrapper of the same type that calls *cont):
+/* Reads the n functions r (those with a where) for their direct
+ * branches into other functions, which mtp_patch() then checks against
+ * the bytes it would replace. 0, or -1 (out of memory). */
+int mtp_patch_targets(const struct mtp_range *r, uint32_t n);
+
+/* Prepares f's patch (index i in the table) at its address f->where:
+ * writes its stub and sets f->stub, f->cover, f->orig, f->code and *cont
+ * (the relocated entry, which runs the whole function), or sets f->status
+ * to why it is left alone. The entry is not written yet: mtp_patch_commit()
+ * does, once every function is prepared (so that no function the
+ * preparing calls, capstone's, libc's, changes under it). With redirect
+ * not 0 the stub jumps to redirect instead (a wrapper of the same type
+ * that calls *cont):
  *
  *	stub:	jmp *redirect
  *	cont:	...
  */
 void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect);
+
+/* Writes the entry of f, prepared (f->stub set, status pending): status
+ * PATCHED, or WRITE. Calls no library function (system calls direct):
+ * what it writes may be any library's code. */
+void mtp_patch_commit(struct mtp_func *f);
 
 /* Closes what mtp_patch_open() opened (the trampolines stay). */
 void mtp_patch_close(void);

@@ -90,6 +90,7 @@ static void unpreload(void)
 struct find {
 	struct mtp_header *h;
 	struct mtp_func *funcs;
+	struct mtp_range *scan;
 	const char *strings;
 	char exe[PATH_MAX];
 };
@@ -113,6 +114,12 @@ static int found(struct dl_phdr_info *info, size_t size, void *arg)
 		if (!f->where && !strcmp(fd->strings + f->path, name))
 			f->where = info->dlpi_addr + f->addr;
 	}
+	for (i = 0; i < fd->h->nscan; i++) {
+		struct mtp_range *r = &fd->scan[i];
+
+		if (!r->where && !strcmp(fd->strings + r->path, name))
+			r->where = info->dlpi_addr + r->addr;
+	}
 	return 0;
 }
 
@@ -129,78 +136,130 @@ static void wait_for_table(struct mtp_header *h)
 		syscall(SYS_futex, &h->state, FUTEX_WAIT, MTP_ST_WAITING, &tick, NULL, 0);
 }
 
-__attribute__((constructor)) static void mtp_start(void)
+/* Whether address a is in the set (open addressing, mask + 1 slots, 0
+ * free); adds it if not. */
+static int seen_before(uint64_t *set, uint64_t mask, uint64_t a)
 {
-	const char *v = getenv(MTP_ENV_FD);
-	struct mtp_header *h;
-	struct find fd;
-	struct stat st;
-	uint32_t i, j;
-	int memfd;
-	void *p;
+	uint64_t k = (a * 0x9e3779b97f4a7c15ull >> 17) & mask;
 
-	if (!v)
-		return;
-	memfd = atoi(v);
-	unsetenv(MTP_ENV_FD);
-	unpreload();
-	if (fstat(memfd, &st) || st.st_size < (off_t)sizeof(*h))
-		return;
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
-	close(memfd);
-	if (p == MAP_FAILED)
-		return;
-	h = p;
-	if (h->magic != MTP_MAGIC || h->version != MTP_VERSION ||
-	    h->size != (uint64_t)st.st_size || h->state != MTP_ST_NEW) {
-		munmap(p, (size_t)st.st_size);
-		return;
-	}
-	h->pid = (uint32_t)getpid();
-	h->clock = invariant_tsc() ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
-	mtp_shm = h;
-	h->mono0 = monotonic();
-	h->tsc0 = mtp_now();
-	/* glibc loads libgcc_s for backtrace() and pthread_exit only when
-	 * first needed, too late to patch its walkers (unwind.c): loaded
-	 * now, the process maps it when its table is made */
-	dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
-	wait_for_table(h);
-	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != MTP_ST_GO)
-		return; /* mt-record went away: run unpatched */
+	for (; set[k]; k = (k + 1) & mask)
+		if (set[k] == a)
+			return 1;
+	set[k] = a;
+	return 0;
+}
+
+/* Entered other than by a call, so that the word at the stack pointer
+ * is no return address: by the kernel or a signal's return
+ * (__restore_rt), ld.so's lazy binding entries (the PLT jumps there with
+ * two words pushed above the return address), the return of a
+ * makecontext function (__start_context). The program's entry point is
+ * the other. */
+static int not_called(const char *name)
+{
+	return !strcmp(name, "__restore_rt") || !strncmp(name, "_dl_runtime_", 12) ||
+	       !strcmp(name, "__start_context");
+}
+
+/* Functions that return twice, or return where another context resumes:
+ * the return address they save (setjmp, getcontext) or leave in a
+ * shared stack (vfork) would be the trampoline's, which no frame then
+ * matches. */
+static int returns_twice(const char *name)
+{
+	static const char *const names[] = {
+		"setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp",
+		"__sigsetjmp_cancel", "getcontext", "__getcontext", "swapcontext",
+		"__swapcontext", "vfork", "__vfork", "__libc_vfork", NULL
+	};
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+/* The runtime's own file (its functions are never patched). */
+static void own_path(char *out)
+{
+	Dl_info di;
+
+	out[0] = '\0';
+	if (dladdr((void *)own_path, &di) && di.dli_fname && !realpath(di.dli_fname, out))
+		out[0] = '\0';
+}
+
+/*
+ * Patches h's table (state GO): finds each function, prepares its patch
+ * and, with commit, writes every entry (else mt-record writes them, the
+ * process's threads stopped: the entries stay pending). Then READY (or
+ * FAILED). Returns 0, or -1 when it failed.
+ */
+static int patch_table(struct mtp_header *h, int commit)
+{
+	static int forks_noted;
+	struct find fd;
+	char own[PATH_MAX];
+	uint64_t *seen, mask;
+	uint32_t i;
+
 	if (mtp_patch_open()) {
 		fail(h, "/proc/self/mem");
-		return;
+		return -1;
 	}
-	if (pthread_atfork(NULL, NULL, mtp_forked)) {
+	if (!forks_noted && pthread_atfork(NULL, NULL, mtp_forked)) {
+		mtp_patch_close();
 		fail(h, "pthread_atfork");
-		return;
+		return -1;
 	}
+	forks_noted = 1;
 	fd.h = h;
 	fd.funcs = (struct mtp_func *)((char *)h + h->funcs_off);
 	fd.strings = (const char *)h + h->strings_off;
 	if (!realpath("/proc/self/exe", fd.exe))
 		fd.exe[0] = '\0';
+	own_path(own);
+	fd.scan = (struct mtp_range *)((char *)h + h->scan_off);
 	dl_iterate_phdr(found, &fd);
+	if (mtp_patch_targets(fd.scan, h->nscan)) {
+		mtp_patch_close();
+		errno = ENOMEM;
+		fail(h, "the branch targets");
+		return -1;
+	}
+	for (mask = 1; mask < 2 * (uint64_t)h->nfuncs; mask <<= 1)
+		;
+	if (!(seen = calloc(mask, sizeof(*seen)))) {
+		mtp_patch_close();
+		fail(h, "the table's index");
+		return -1;
+	}
+	mask--;
+	/* every patch prepared first (capstone, libc: code that may itself
+	 * be patched), then every entry written */
 	for (i = 0; i < h->nfuncs; i++) {
 		struct mtp_func *f = &fd.funcs[i];
 
+		f->stub = 0;
+		if (!strcmp(fd.strings + f->path, own)) {
+			f->status = MTP_FN_RUNTIME;
+			continue;
+		}
 		if (!f->where) {
 			f->status = MTP_FN_NOT_LOADED;
 			continue;
 		}
-		for (j = 0; j < i; j++)
-			if (fd.funcs[j].where == f->where)
-				break;
-		if (j < i) {
+		if (seen_before(seen, mask, f->where)) {
 			f->status = MTP_FN_ALIAS;
 			continue;
 		}
-		/* entered by the kernel or by a signal's return, not called:
-		 * the word at the stack pointer is no return address */
-		if (f->where == getauxval(AT_ENTRY) ||
-		    !strcmp(fd.strings + f->name, "__restore_rt")) {
+		if (f->where == getauxval(AT_ENTRY) || not_called(fd.strings + f->name)) {
 			f->status = MTP_FN_NOT_CALLED;
+			continue;
+		}
+		if (f->kind == MTP_FK_TRACE && returns_twice(fd.strings + f->name)) {
+			f->status = MTP_FN_RETURNS_TWICE;
 			continue;
 		}
 		if (f->kind == MTP_FK_TRACE &&
@@ -224,13 +283,79 @@ __attribute__((constructor)) static void mtp_start(void)
 			mtp_patch(f, i, &cont, 0);
 		}
 	}
+	if (commit)
+		for (i = 0; i < h->nfuncs; i++)
+			if (fd.funcs[i].stub && fd.funcs[i].status == MTP_FN_PENDING)
+				mtp_patch_commit(&fd.funcs[i]);
 	mtp_patch_close();
+	free(seen);
+	h->npatched = h->nskipped = 0;
 	for (i = 0; i < h->nfuncs; i++) {
-		if (fd.funcs[i].status == MTP_FN_PATCHED)
+		uint32_t st = fd.funcs[i].status;
+
+		if (st == MTP_FN_PATCHED || (st == MTP_FN_PENDING && fd.funcs[i].stub))
 			h->npatched++;
-		else if (fd.funcs[i].status != MTP_FN_ALIAS) /* patched as its twin */
+		else if (st != MTP_FN_ALIAS) /* patched as its twin */
 			h->nskipped++;
 	}
 	__atomic_store_n(&h->state, MTP_ST_READY, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &h->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	return 0;
+}
+
+/* Maps the memory on memfd (closing it): the header, or NULL when it is
+ * not mt-record's (size, magic, version, state NEW). */
+static struct mtp_header *map_shared(int memfd)
+{
+	struct mtp_header *h;
+	struct stat st;
+	void *p;
+
+	if (fstat(memfd, &st) || st.st_size < (off_t)sizeof(*h)) {
+		close(memfd);
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	close(memfd);
+	if (p == MAP_FAILED)
+		return NULL;
+	h = p;
+	if (h->magic != MTP_MAGIC || h->version != MTP_VERSION ||
+	    h->size != (uint64_t)st.st_size || h->state != MTP_ST_NEW) {
+		munmap(p, (size_t)st.st_size);
+		return NULL;
+	}
+	return h;
+}
+
+/* The clock, noted in h; h becomes the memory the hooks record into. */
+static void start_clock(struct mtp_header *h)
+{
+	h->pid = (uint32_t)getpid();
+	h->clock = invariant_tsc() ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
+	mtp_shm = h;
+	h->mono0 = monotonic();
+	h->tsc0 = mtp_now();
+}
+
+__attribute__((constructor)) static void mtp_start(void)
+{
+	const char *v = getenv(MTP_ENV_FD);
+	struct mtp_header *h;
+
+	if (!v)
+		return;
+	unsetenv(MTP_ENV_FD);
+	unpreload();
+	if (!(h = map_shared(atoi(v))))
+		return;
+	start_clock(h);
+	/* glibc loads libgcc_s for backtrace() and pthread_exit only when
+	 * first needed, too late to patch its walkers (unwind.c): loaded
+	 * now, the process maps it when its table is made */
+	dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
+	wait_for_table(h);
+	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != MTP_ST_GO)
+		return; /* mt-record went away: run unpatched */
+	patch_table(h, 1);
 }

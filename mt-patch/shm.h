@@ -7,8 +7,8 @@
  * a patched function, and appends records to that thread's ring.
  *
  * Layout: struct mtp_header at offset 0; nfuncs struct mtp_func at
- * funcs_off; the strings (NUL-terminated paths and names) at strings_off;
- * max_threads slots of thread_stride bytes at threads_off, each a struct
+ * funcs_off; nscan struct mtp_range at scan_off; the strings
+ * (NUL-terminated paths and names) at strings_off; max_threads slots of thread_stride bytes at threads_off, each a struct
  * mtp_thread followed by ring_records struct mtp_rec.
  *
  * A ring is written by its thread alone: a record's slot is claimed by
@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 2
+#define MTP_VERSION 3
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -70,10 +70,15 @@ enum mtp_status {
 	MTP_FN_ALIAS,       /* the same address as a function before it */
 	MTP_FN_WRITE,       /* writing its entry failed */
 	MTP_FN_TOO_MANY,    /* a walker with more copies than MTP_WALKER_COPIES */
-	MTP_FN_NOT_CALLED,  /* the program's entry point or a signal return:
-			     * not entered by a call */
+	MTP_FN_NOT_CALLED,  /* not entered by a call: the program's entry
+			     * point, a signal return, ld.so's lazy binding */
 	MTP_FN_UNWINDER,    /* libgcc's unwinder (uw_*, _Unwind_*): it reads
 			     * its own return addresses */
+	MTP_FN_RETURNS_TWICE, /* setjmp, getcontext, vfork: the return
+			       * address they keep would be the trampoline */
+	MTP_FN_RUNTIME,     /* the runtime's own (libmt-patch.so) */
+	MTP_FN_BUSY,        /* a stopped thread was inside the bytes to
+			     * replace (-p) */
 	MTP_FN_NSTATUS
 };
 
@@ -110,12 +115,14 @@ enum mtp_fkind {
 	X("__libc_siglongjmp", MTP_FK_LONGJMP) \
 	X("__libc_longjmp", MTP_FK_LONGJMP) \
 	X("__longjmp_chk", MTP_FK_LONGJMP) \
+	X("__longjmp", MTP_FK_LONGJMP) \
+	X("____longjmp_chk", MTP_FK_LONGJMP) \
 	X("__gxx_personality_v0", MTP_FK_PERSONALITY) \
 	X("__gcc_personality_v0", MTP_FK_PERSONALITY) \
 	X("rust_eh_personality", MTP_FK_PERSONALITY)
 /* copies of each walker the runtime wraps (a static one in the
  * executable, libgcc_s's, ...) */
-#define MTP_WALKER_COPIES 4
+#define MTP_WALKER_COPIES 8
 
 /* a record's kind */
 enum mtp_kind {
@@ -133,6 +140,24 @@ struct mtp_func {
 	uint32_t status;  /* runtime: enum mtp_status */
 	uint32_t cover;   /* runtime: the bytes its patch replaced */
 	uint32_t kind;    /* mt-record: enum mtp_fkind */
+	uint32_t pad;
+	uint64_t stub;    /* runtime: the stub its entry jumps to */
+	/* runtime: its first cover bytes before the patch, and the patch
+	 * (a jmp to stub, int3s): who undoes the patch (mt-record -p, all
+	 * threads stopped) writes orig back where it still finds code */
+	uint8_t orig[MTP_MAX_COVER];
+	uint8_t code[MTP_MAX_COVER];
+};
+
+/* A function of a file that holds a patched one, for the runtime to read
+ * (not patched): a direct branch of it into another function's replaced
+ * bytes leaves that one alone (BRANCH_IN), as glibc's mempcpy jumps past
+ * memmove's first instruction. */
+struct mtp_range {
+	uint64_t addr;    /* mt-record: its address in its file */
+	uint64_t size;    /* mt-record */
+	uint64_t where;   /* runtime: its address in the process, 0 if not mapped */
+	uint32_t path;    /* mt-record: strings offset of the file's path */
 	uint32_t pad;
 };
 
@@ -173,6 +198,11 @@ struct mtp_header {
 	uint64_t tsc0, mono0;  /* runtime: read together at start */
 	uint32_t npatched;     /* runtime */
 	uint32_t nskipped;     /* runtime */
+	/* mt-record, before GO (-p): where the process's stopped threads
+	 * are (their instruction pointers, nbusy uint64_t at busy_off): a
+	 * function whose replaced bytes hold one is left alone (BUSY) */
+	uint64_t scan_off;     /* mt-record, before GO: nscan struct mtp_range */
+	uint32_t nscan, max_scan;
 	char error[128];       /* runtime: why MTP_ST_FAILED */
 };
 

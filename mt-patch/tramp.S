@@ -122,13 +122,13 @@ mtp_unhook_jmp_\kind\()_\copy:
 	CFI_POP	%rdx
 	CFI_POP	%rsi
 	CFI_POP	%rdi
-	jmp	*mtp_walker_cont + 8 * (\kind * 4 + \copy)(%rip)
+	jmp	*mtp_walker_cont + 8 * (\kind * 8 + \copy)(%rip)
 	.cfi_endproc
 	.size	mtp_unhook_jmp_\kind\()_\copy, . - mtp_unhook_jmp_\kind\()_\copy
 	.endm
 
 	.irp	k, 1, 2, 3
-	.irp	c, 0, 1, 2, 3
+	.irp	c, 0, 1, 2, 3, 4, 5, 6, 7
 	UNHOOK_JMP \k, \c
 	.endr
 	.endr

@@ -55,10 +55,11 @@ typedef _Unwind_Reason_Code personality_fn(int, _Unwind_Action, _Unwind_Exceptio
 /* tramp.S: mtp_unhook(), then a jump to the copy's relocated entry (no
  * frame of their own for the unwinder to read) */
 #define TAIL(K, C) void mtp_unhook_jmp_##K##_##C(void);
-#define TAILS(K) TAIL(K, 0) TAIL(K, 1) TAIL(K, 2) TAIL(K, 3)
+#define TAILS(K) TAIL(K, 0) TAIL(K, 1) TAIL(K, 2) TAIL(K, 3) \
+	TAIL(K, 4) TAIL(K, 5) TAIL(K, 6) TAIL(K, 7)
 TAILS(1) TAILS(2) TAILS(3)
 _Static_assert(MTP_FK_RAISE == 1 && MTP_FK_RETHROW == 2 && MTP_FK_FORCED == 3 &&
-	       MTP_WALKER_COPIES == 4, "tramp.S's mtp_unhook_jmp_K_C");
+	       MTP_WALKER_COPIES == 8, "tramp.S's mtp_unhook_jmp_K_C");
 static unsigned ncopies[MTP_FK_N];
 
 #define WRAPPERS(C) \
@@ -106,12 +107,18 @@ WRAPPERS(0)
 WRAPPERS(1)
 WRAPPERS(2)
 WRAPPERS(3)
+WRAPPERS(4)
+WRAPPERS(5)
+WRAPPERS(6)
+WRAPPERS(7)
 
 #define ROW(C) { 0, (uint64_t)mtp_unhook_jmp_1_##C, (uint64_t)mtp_unhook_jmp_2_##C, \
 		 (uint64_t)mtp_unhook_jmp_3_##C, (uint64_t)backtrace_##C, (uint64_t)catch_##C, \
 		 (uint64_t)resume_##C, (uint64_t)longjmp_##C, (uint64_t)personality_##C }
 
-static const uint64_t wrapper[MTP_WALKER_COPIES][MTP_FK_N] = { ROW(0), ROW(1), ROW(2), ROW(3) };
+static const uint64_t wrapper[MTP_WALKER_COPIES][MTP_FK_N] = {
+	ROW(0), ROW(1), ROW(2), ROW(3), ROW(4), ROW(5), ROW(6), ROW(7)
+};
 
 uint64_t mtp_walker_slot(uint32_t kind, uint64_t **contp)
 {

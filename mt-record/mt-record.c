@@ -960,6 +960,7 @@ static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe)
 	}
 	if (libs)
 		free_paths(libs);
+	patch_rec_add_neighbours(p, &r->tgt);
 }
 
 /*

@@ -44,8 +44,10 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"an instruction that cannot be moved",
 	"no room for a trampoline within 2 GiB", "an alias of another",
 	"writing its entry failed", "too many copies of the walker",
-	"not entered by a call (the entry point, a signal return)",
-	"libgcc's unwinder (it reads its own return addresses)"
+	"not entered by a call (the entry point, a signal return, lazy binding)",
+	"libgcc's unwinder (it reads its own return addresses)",
+	"it returns twice (setjmp, getcontext, vfork)",
+	"the patch runtime's own", "a stopped thread was inside its entry"
 };
 
 static uint64_t mono_now(void)
@@ -89,7 +91,7 @@ static void clock_pair(uint64_t *tsc, uint64_t *mono)
 void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes)
 {
 	uint64_t nrec = (ring_bytes ? ring_bytes : PATCH_RING_BYTES) / sizeof(struct mtp_rec);
-	uint64_t funcs_off = 4096, strings_off, threads_off, stride;
+	uint64_t funcs_off = 4096, scan_off, strings_off, threads_off, stride;
 	struct mtp_header *h;
 
 	memset(p, 0, sizeof(*p));
@@ -97,7 +99,8 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes)
 		nrec &= nrec - 1; /* a power of two: the largest not above */
 	if (nrec < 1024)
 		nrec = 1024;
-	strings_off = funcs_off + (uint64_t)PATCH_MAX_FUNCS * sizeof(struct mtp_func);
+	scan_off = funcs_off + (uint64_t)PATCH_MAX_FUNCS * sizeof(struct mtp_func);
+	strings_off = scan_off + (uint64_t)PATCH_MAX_SCAN * sizeof(struct mtp_range);
 	threads_off = (strings_off + STRINGS_SIZE + 4095) & ~4095ull;
 	stride = sizeof(struct mtp_thread) + nrec * sizeof(struct mtp_rec);
 	p->size = threads_off + PATCH_MAX_THREADS * stride;
@@ -119,10 +122,13 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes)
 	h->max_threads = PATCH_MAX_THREADS;
 	h->ring_records = nrec;
 	h->funcs_off = funcs_off;
+	h->scan_off = scan_off;
+	h->max_scan = PATCH_MAX_SCAN;
 	h->strings_off = strings_off;
 	h->threads_off = threads_off;
 	h->thread_stride = stride;
 	p->fn = (struct mtp_func *)((char *)h + funcs_off);
+	p->scan = (struct mtp_range *)((char *)h + scan_off);
 	p->strings = (char *)h + strings_off;
 	p->nstr = 1;
 	p->shown = calloc(PATCH_MAX_FUNCS, sizeof(*p->shown));
@@ -298,6 +304,41 @@ void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const 
 			add_walkers_of(p, tgt, libs[k], 0, MTP_FK_LONGJMP);
 	}
 	free_paths(libs);
+}
+
+void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
+{
+	uint32_t i, j, path;
+
+	for (i = 0; i < p->nfn; i++) {
+		struct mt_symfile f = MT_SYMFILE_INIT;
+		size_t k;
+
+		path = p->fn[i].path;
+		for (j = 0; j < i && p->fn[j].path != path; j++)
+			;
+		if (j < i)
+			continue; /* read already */
+		if (read_symbols(tgt, &f, p->strings + path, 0) == 0)
+			for (k = 0; k < f.t.n; k++) {
+				const struct mt_sym *s = &f.t.v[k];
+				struct mtp_range *r;
+
+				if (!s->size || !s->addr || s->bind == MT_SYM_PLT)
+					continue;
+				if (p->h->nscan == PATCH_MAX_SCAN)
+					die(MT_EXIT_DATA, "the patch backend reads at most %u "
+					    "functions for branches into those it patches: "
+					    "choose fewer libraries with --functions",
+					    PATCH_MAX_SCAN);
+				r = &p->scan[p->h->nscan++];
+				r->addr = s->addr;
+				r->size = s->size;
+				r->where = 0;
+				r->path = path;
+			}
+		mt_symfile_release(&f);
+	}
 }
 
 int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)

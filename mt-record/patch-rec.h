@@ -24,6 +24,7 @@
 struct mt_sym;
 struct mtp_header;
 struct mtp_func;
+struct mtp_range;
 struct stream_out;
 struct target;
 
@@ -33,12 +34,15 @@ struct target;
 #define PATCH_MAX_THREADS 256
 /* Functions in the table, walkers included. */
 #define PATCH_MAX_FUNCS 65536
+/* Functions read for their branches (struct mtp_range). */
+#define PATCH_MAX_SCAN (1u << 19)
 
 struct patch_rec {
 	int memfd;             /* inherited by the command (not close-on-exec) */
 	struct mtp_header *h;
 	size_t size;
 	struct mtp_func *fn;
+	struct mtp_range *scan;
 	char *strings;
 	uint32_t nstr;         /* string bytes used (0 is "") */
 	uint32_t nfn;
@@ -102,6 +106,12 @@ void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s
  * selection chose is wrapped, not traced: patch_rec_add() leaves those to
  * this). */
 void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const char *exe);
+
+/* Every function of each file the table has a function of, for the
+ * runtime to read for branches into another's entry (shm.h's struct
+ * mtp_range): after the table is whole. Dies (bad input) when there are
+ * more than PATCH_MAX_SCAN. */
+void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt);
 
 /*
  * Has the runtime patch the table's functions; waits until it says it

@@ -39,7 +39,8 @@
 static const char *const status_name[MTP_FN_NSTATUS] = {
 	"pending", "patched", "not loaded", "too short", "no size",
 	"undecodable", "branch into the entry", "unrelocatable", "no room",
-	"alias", "write failed", "too many copies", "not called", "unwinder"
+	"alias", "write failed", "too many copies", "not called", "unwinder", "returns twice",
+	"runtime", "busy"
 };
 
 /* The stack walkers the runtime wraps (shm.h), by name. */
