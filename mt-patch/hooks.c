@@ -14,14 +14,8 @@
 
 struct mtp_header *mtp_shm;
 int mtp_recording = 1;
+static uint32_t session;
 
-/* A patched frame: the return address its trampoline replaced, where it
- * was, and the function. */
-struct shadow {
-	uint64_t ret;
-	uint64_t slot;
-	uint64_t func;
-};
 
 /* The shadow stack's depth; deeper frames run unrecorded (their returns
  * are not replaced). */
@@ -34,7 +28,8 @@ struct tstate {
 	uint32_t shift;          /* log2 of the ring's records */
 	uint32_t depth;
 	uint64_t landing;        /* an unwind is landing (mtp_landing): when */
-	struct shadow stack[SHADOW_MAX];
+	uint32_t gen;            /* the session its slot is of (mtp_new_session) */
+	struct mtp_shadow stack[SHADOW_MAX];
 };
 
 static __thread struct tstate *ts __attribute__((tls_model("initial-exec")));
@@ -77,13 +72,22 @@ static struct tstate *thread_state(void)
 	long p;
 	uint32_t n;
 
-	if (ts)
+	if (ts && ts->gen == __atomic_load_n(&session, __ATOMIC_RELAXED))
 		return ts;
-	p = mtp_syscall6(SYS_mmap, 0, sizeof(struct tstate), PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p < 0 && p > -4096)
-		return NULL;
-	t = (struct tstate *)p;
+	if (ts) {
+		/* a session before (-p): its frames all gone, undone */
+		t = ts;
+		t->slot = NULL;
+		t->depth = 0;
+		t->landing = 0;
+	} else {
+		p = mtp_syscall6(SYS_mmap, 0, sizeof(struct tstate), PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p < 0 && p > -4096)
+			return NULL;
+		t = (struct tstate *)p;
+	}
+	t->gen = session;
 	n = __atomic_fetch_add(&h->nthreads, 1, __ATOMIC_RELAXED);
 	if (n < h->max_threads) {
 		char *base = (char *)h + h->threads_off + (uint64_t)n * h->thread_stride;
@@ -93,6 +97,8 @@ static struct tstate *thread_state(void)
 		t->mask = h->ring_records - 1;
 		t->shift = (uint32_t)__builtin_ctzll(h->ring_records);
 		t->slot->pid = (uint32_t)mtp_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0);
+		t->slot->depth_at = (uint64_t)&t->depth;
+		t->slot->stack_at = (uint64_t)t->stack;
 		mtp_syscall6(SYS_prctl, PR_GET_NAME, (long)t->slot->comm, 0, 0, 0, 0);
 		__atomic_store_n(&t->slot->tid, (uint32_t)mtp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0),
 				 __ATOMIC_RELEASE);
@@ -208,6 +214,11 @@ uint64_t mtp_exit(uint64_t sp)
 	__asm__ volatile("" : : : "memory");
 	t->depth = d - 1;
 	return r;
+}
+
+void mtp_new_session(void)
+{
+	__atomic_fetch_add(&session, 1, __ATOMIC_RELAXED);
 }
 
 void mtp_forked(void)

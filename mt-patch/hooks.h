@@ -43,6 +43,10 @@ long mtp_syscall6(long n, long a, long b, long c, long d, long e, long f);
 /* The current time, as the records hold it (mtp_shm->clock). */
 uint64_t mtp_now(void);
 
+/* mtp_attach(), again (-p): each thread's state is made anew at its
+ * next hook, in the new memory (the last session's undone). */
+void mtp_new_session(void);
+
 /* In the child after fork: stop recording (the shared rings are the
  * parent's). */
 void mtp_forked(void);

@@ -322,7 +322,7 @@ static int targeted(uint64_t entry, uint64_t cover)
 
 void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect)
 {
-	uint8_t stub[16 + 4 * MTP_MAX_COVER];
+	uint8_t stub[MTP_STUB_MAX];
 	const uint8_t *code = (const uint8_t *)f->where;
 	uint64_t entry = f->where, addr = entry, at, cover = 0;
 	size_t left, n = 0, k, nins = 0, start;

@@ -328,9 +328,33 @@ static struct mtp_header *map_shared(int memfd)
 	return h;
 }
 
+/* The runtime's own executable segment, into h. */
+static int own_code(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct mtp_header *h = arg;
+	uint64_t me = (uint64_t)own_code;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && me >= lo &&
+		    me < lo + ph->p_memsz) {
+			h->own_lo = lo;
+			h->own_hi = lo + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The clock, noted in h; h becomes the memory the hooks record into. */
 static void start_clock(struct mtp_header *h)
 {
+	h->tramp = (uint64_t)mtp_return_tramp;
+	dl_iterate_phdr(own_code, h);
 	h->pid = (uint32_t)getpid();
 	h->clock = invariant_tsc() ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
 	mtp_shm = h;
@@ -358,4 +382,32 @@ __attribute__((constructor)) static void mtp_start(void)
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != MTP_ST_GO)
 		return; /* mt-record went away: run unpatched */
 	patch_table(h, 1);
+}
+
+/*
+ * mt-record -p calls this in the running process, on a thread it stopped
+ * (the others run), after having it dlopen this library: memfd is memory
+ * mt-record made (the table written, state NEW). Patches are prepared,
+ * not written (mt-record writes them with every thread stopped). A
+ * session before this one must have been undone (state DETACHED).
+ * Returns 0 (state READY), or -1 (FAILED, or the memory not mt-record's,
+ * or an earlier session still in place).
+ */
+__attribute__((visibility("default"))) int mtp_attach(int memfd);
+int mtp_attach(int memfd)
+{
+	struct mtp_header *h, *old = mtp_shm;
+
+	if (old && __atomic_load_n(&old->state, __ATOMIC_ACQUIRE) != MTP_ST_DETACHED) {
+		close(memfd);
+		return -1;
+	}
+	if (!(h = map_shared(memfd)))
+		return -1;
+	if (old)
+		munmap(old, (size_t)old->size);
+	mtp_walker_reset();
+	mtp_new_session();
+	start_clock(h);
+	return patch_table(h, 0);
 }

@@ -40,10 +40,13 @@
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
 #define MTP_MAX_COVER 32
+/* the longest stub (mtp_func.stub): its code, then the relocated bytes */
+#define MTP_STUB_MAX (16 + 4 * MTP_MAX_COVER)
 
 enum mtp_clock { MTP_CLOCK_TSC = 1, MTP_CLOCK_MONOTONIC = 2 };
 
-/* the handshake (mtp_header.state): mt-record makes the memory (NEW);
+/* the handshake (mtp_header.state) of a command: mt-record makes the
+ * memory (NEW);
  * the runtime, loaded, says WAITING and waits (a futex on state); once
  * the process has mapped its libraries mt-record writes the function
  * table and says GO; the runtime patches and says READY, or FAILED with
@@ -53,7 +56,9 @@ enum mtp_state {
 	MTP_ST_WAITING = 1,
 	MTP_ST_GO = 2,
 	MTP_ST_READY = 3,
-	MTP_ST_FAILED = 4
+	MTP_ST_FAILED = 4,
+	MTP_ST_DETACHED = 5 /* mt-record -p undid every patch and hook: the
+			     * runtime may be attached again */
 };
 
 /* a function's status (mtp_func.status) */
@@ -172,12 +177,23 @@ struct mtp_rec {
 #define MTP_REC_KIND(kind, lap) ((uint32_t)(kind) | (uint32_t)((lap) & 0xffffff) << 8)
 #define MTP_REC_KIND_OF(field) ((field) & 0xff)
 
+/* A frame of a thread's shadow stack: the return address the trampoline
+ * replaced, where it was, and the function (its table index). */
+struct mtp_shadow {
+	uint64_t ret;
+	uint64_t slot;
+	uint64_t func;
+};
+
 struct mtp_thread {
 	uint32_t tid;   /* 0: the slot is free */
 	uint32_t pid;
 	char comm[16];
 	uint64_t head;  /* records ever written */
-	uint64_t pad;
+	/* where, in the process, the thread's shadow stack is: its depth
+	 * (a uint32_t) and its frames (struct mtp_shadow), for mt-record -p
+	 * to put each return address back when it detaches */
+	uint64_t depth_at, stack_at;
 };
 
 struct mtp_header {
@@ -201,6 +217,9 @@ struct mtp_header {
 	/* mt-record, before GO (-p): where the process's stopped threads
 	 * are (their instruction pointers, nbusy uint64_t at busy_off): a
 	 * function whose replaced bytes hold one is left alone (BUSY) */
+	/* runtime: the return trampoline, and where the runtime's own code
+	 * is (mt-record -p steps a thread out of it before undoing hooks) */
+	uint64_t tramp, own_lo, own_hi;
 	uint64_t scan_off;     /* mt-record, before GO: nscan struct mtp_range */
 	uint32_t nscan, max_scan;
 	char error[128];       /* runtime: why MTP_ST_FAILED */

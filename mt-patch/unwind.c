@@ -130,3 +130,14 @@ uint64_t mtp_walker_slot(uint32_t kind, uint64_t **contp)
 	*contp = &cont[kind][c];
 	return wrapper[c][kind];
 }
+
+void mtp_walker_reset(void)
+{
+	unsigned k, c;
+
+	for (k = 0; k < MTP_FK_N; k++) {
+		ncopies[k] = 0;
+		for (c = 0; c < MTP_WALKER_COPIES; c++)
+			cont[k][c] = 0;
+	}
+}

@@ -14,4 +14,7 @@
  */
 uint64_t mtp_walker_slot(uint32_t kind, uint64_t **contp);
 
+/* Every copy free again (mtp_attach(), a session before undone). */
+void mtp_walker_reset(void);
+
 #endif

@@ -13,6 +13,7 @@
  * the kernel's probes.
  */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,6 +38,7 @@
 #include "functions.h"
 #include "libpath.h"
 #include "opts.h"
+#include "inject.h"
 #include "patch-rec.h"
 #include "perf.h"
 #include "stream.h"
@@ -533,10 +536,9 @@ static void check_backend_options(const struct rec *r)
 	 * kernel alone needs its own rules (a stack begun anew at each
 	 * entry, as magic-trace's trace_kernel_only), not written yet */
 	if (o->backend == BE_PATCH && !o->input) {
-		if (r->tgt.npids)
-			die(MT_EXIT_USAGE, "-p: the patch backend starts the command "
-			    "it traces (-- COMMAND); attaching to a running process "
-			    "is not done yet (use --backend uprobe)");
+		if (r->tgt.npids > 1)
+			die(MT_EXIT_USAGE, "-p: the patch backend attaches to one "
+			    "process at a time");
 		if (o->full)
 			die(MT_EXIT_USAGE, "--full does not apply to the patch backend "
 			    "yet (use a large --snapshot-size)");
@@ -936,9 +938,12 @@ static void patch_kill_child(struct rec *r)
 static void patch_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
 		      const struct mt_sym *alias)
 {
+	const char *base = strrchr(path, '/');
+
 	(void)open;
 	(void)s;
-	patch_rec_add(ctx, path, alias);
+	if (strcmp(base ? base + 1 : path, "libmt-patch.so")) /* never the runtime */
+		patch_rec_add(ctx, path, alias);
 }
 
 /* The functions to patch: the walkers, then --functions (as for
@@ -963,6 +968,35 @@ static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe)
 	patch_rec_add_neighbours(p, &r->tgt);
 }
 
+/* The counts after patching, and what -v lists. */
+static void patch_said(const struct rec *r, const struct patch_rec *p)
+{
+	if (r->o.verbose)
+		patch_rec_list(p, 1);
+	fprintf(stderr, "%s: patched %u function%s%s", mt_progname(),
+		patch_rec_patched(p), patch_rec_patched(p) == 1 ? "" : "s",
+		patch_rec_skipped(p) ? "" : "\n");
+	if (patch_rec_skipped(p))
+		fprintf(stderr, "; %u left alone (-v lists them and why)\n",
+			patch_rec_skipped(p));
+}
+
+/* The snapshot of p's rings, as an mt stream. */
+static void patch_snapshot(struct rec *r, struct patch_rec *p)
+{
+	struct stream_out so;
+
+	stream_out_init(&so, r->out_fd);
+	so.source = "mt-record patch";
+	r->sout = &so;
+	wallclock_line(r);
+	patch_rec_write(p, &so);
+	stream_out_finish(&so);
+	stream_out_release(&so);
+	r->sout = NULL;
+	patch_rec_warnings(p);
+}
+
 /*
  * The patch backend (docs/patch.md): the command started with the
  * runtime preloaded, the table given once its libraries are mapped, its
@@ -971,12 +1005,11 @@ static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe)
 static void record_patch(struct rec *r)
 {
 	struct patch_rec p;
-	struct stream_out so;
 	struct mt_symfile sf = MT_SYMFILE_INIT;
 	char *rt = patch_runtime_path(), *preload, *env[3], why[256], exe[PATH_MAX];
 	int note;
 
-	patch_rec_init(&p, r->o.snapshot_bytes);
+	patch_rec_init(&p, r->o.snapshot_bytes, -1);
 	patch_rec_env(&p, rt, env, &preload);
 	r->tgt.env = env;
 	target_start_child(&r->tgt, r->cmd_out);
@@ -1013,14 +1046,7 @@ static void record_patch(struct rec *r)
 		die(MT_EXIT_SYSTEM, "interrupted while %s was being patched: no snapshot",
 		    r->tgt.cmd[0]);
 	}
-	if (r->o.verbose)
-		patch_rec_list(&p, 1);
-	fprintf(stderr, "%s: patched %u function%s%s", mt_progname(),
-		patch_rec_patched(&p), patch_rec_patched(&p) == 1 ? "" : "s",
-		patch_rec_skipped(&p) ? "" : "\n");
-	if (patch_rec_skipped(&p))
-		fprintf(stderr, "; %u left alone (-v lists them and why)\n",
-			patch_rec_skipped(&p));
+	patch_said(r, &p);
 	if (note)
 		stdout_note();
 	fprintf(stderr, "%s: recording %d with patch%s; Ctrl+C takes the snapshot\n",
@@ -1030,18 +1056,115 @@ static void record_patch(struct rec *r)
 
 		ppoll(NULL, 0, &ts, &r->wait_mask);
 	}
-	stream_out_init(&so, r->out_fd);
-	so.source = "mt-record patch";
-	r->sout = &so;
-	wallclock_line(r);
-	patch_rec_write(&p, &so);
-	stream_out_finish(&so);
-	stream_out_release(&so);
-	r->sout = NULL;
-	patch_rec_warnings(&p);
+	patch_snapshot(r, &p);
 	patch_rec_release(&p);
 	r->tgt.env = NULL;
 	free(preload);
+	free(rt);
+}
+
+/* A function of the process's libc (or, before glibc 2.34, libdl): its
+ * address, or death. */
+static uint64_t libc_function(pid_t pid, const char *name)
+{
+	uint64_t a = inject_symbol(pid, "libc.so.", name);
+
+	if (!a)
+		a = inject_symbol(pid, "libdl.so.", name);
+	if (!a)
+		die(MT_EXIT_DATA, "process %d: no %s in the libc it maps: the patch "
+		    "backend attaches through glibc's", (int)pid, name);
+	return a;
+}
+
+/*
+ * -p with the patch backend (docs/patch.md): one thread of the running
+ * process, stopped, makes the memory (memfd_create) and loads the runtime
+ * (dlopen), the others running meanwhile; the table written, it has the
+ * runtime prepare the patches (mtp_attach); every thread stopped, the
+ * entries are written; at Ctrl+C or the process's end, every thread
+ * stopped again, the patches and hooks are undone, then the snapshot.
+ */
+static void record_patch_attach(struct rec *r)
+{
+	static const char *const own_name[] = { "mt-patch" };
+	struct patch_rec p;
+	struct inject in;
+	struct mt_symfile sf = MT_SYMFILE_INIT;
+	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], fdpath[64];
+	const char *lib[1];
+	uint64_t a_memfd, a_dlopen, a_attach, args[2], v;
+	pid_t pid;
+	int fd;
+
+	target_check_target(&r->tgt);
+	pid = r->tgt.pid;
+	if (!realpath(r->tgt.exe, exe))
+		die_errno(MT_EXIT_DATA, "%s", r->tgt.exe);
+	if (!realpath(rt, rtreal))
+		die_errno(MT_EXIT_SYSTEM, "%s", rt);
+	read_symbols(&r->tgt, &sf, exe, 1);
+	if (patch_rec_refuses(exe, sf.t.is_go, why, sizeof(why)))
+		die(MT_EXIT_DATA, "%s: %s", exe, why);
+	mt_symfile_release(&sf);
+	a_memfd = libc_function(pid, "memfd_create");
+	a_dlopen = libc_function(pid, "dlopen");
+	inject_open(&in, pid);
+	if (!inject_stop_all(&in))
+		die(MT_EXIT_DATA, "process %d ended", (int)pid);
+	inject_release_others(&in); /* they run while it loads the runtime */
+	args[0] = INJECT_STR(0);
+	args[1] = MFD_CLOEXEC;
+	v = inject_call(&in, a_memfd, args, 2, own_name, 1);
+	if ((int)v < 0)
+		die(MT_EXIT_SYSTEM, "process %d: memfd_create failed", (int)pid);
+	snprintf(fdpath, sizeof(fdpath), "/proc/%d/fd/%d", (int)pid, (int)v);
+	if ((fd = open(fdpath, O_RDWR | O_CLOEXEC)) < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", fdpath);
+	patch_rec_init(&p, r->o.snapshot_bytes, fd);
+	/* glibc loads libgcc_s (backtrace(), pthread_exit) when first
+	 * needed: loaded now, its walkers are wrapped */
+	lib[0] = "libgcc_s.so.1";
+	args[0] = INJECT_STR(0);
+	args[1] = RTLD_NOW | RTLD_LOCAL;
+	inject_call(&in, a_dlopen, args, 2, lib, 1);
+	lib[0] = rtreal;
+	if (!inject_call(&in, a_dlopen, args, 2, lib, 1))
+		die(MT_EXIT_SYSTEM, "process %d could not load %s (dlopen failed: "
+		    "another C library, or the file not readable to it)", (int)pid, rtreal);
+	if (!(a_attach = inject_symbol(pid, rtreal, "mtp_attach")))
+		die(MT_EXIT_SYSTEM, "process %d: no mtp_attach in %s as it maps it",
+		    (int)pid, rtreal);
+	patch_functions(r, &p, exe);
+	args[0] = v; /* the memfd, in the process: mtp_attach closes it */
+	if ((int)inject_call(&in, a_attach, args, 1, NULL, 0)) {
+		if (patch_rec_error(&p))
+			die(MT_EXIT_SYSTEM, "the patch runtime failed: %s", patch_rec_error(&p));
+		die(MT_EXIT_SYSTEM, "process %d is patched already: another mt-record "
+		    "attached to it, or one killed before it could undo its patches",
+		    (int)pid);
+	}
+	inject_stop_all(&in);
+	patch_rec_commit(&p, &in);
+	inject_release_all(&in);
+	patch_said(r, &p);
+	fprintf(stderr, "%s: recording %d with patch; Ctrl+C takes the snapshot\n",
+		mt_progname(), (int)pid);
+	while (!got_signal && target_alive(&r->tgt)) {
+		struct timespec ts = { 0, 50000000 };
+
+		ppoll(NULL, 0, &ts, &r->wait_mask);
+	}
+	if (inject_stop_all(&in)) {
+		patch_rec_undo(&p, &in);
+		inject_release_all(&in);
+		if (p.undo_failed)
+			warn("process %d: %u patched entries or return addresses could not "
+			     "be put back", (int)pid, p.undo_failed);
+	}
+	inject_close(&in);
+	patch_snapshot(r, &p);
+	patch_rec_release(&p);
 	free(rt);
 }
 
@@ -1527,8 +1650,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	check_machine(r);
-	if (r->o.backend == BE_PATCH) {
+	if (r->o.backend == BE_PATCH && r->tgt.cmd) {
 		record_patch(r);
+	} else if (r->o.backend == BE_PATCH) {
+		record_patch_attach(r);
 	} else {
 		start_target(r);
 		record(r);

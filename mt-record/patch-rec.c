@@ -17,6 +17,7 @@
 #include "demangle.h"
 #include "die.h"
 #include "libpath.h"
+#include "inject.h"
 #include "patch-rec.h"
 #include "shm.h"
 #include "stream.h"
@@ -88,7 +89,7 @@ static void clock_pair(uint64_t *tsc, uint64_t *mono)
 	}
 }
 
-void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes)
+void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 {
 	uint64_t nrec = (ring_bytes ? ring_bytes : PATCH_RING_BYTES) / sizeof(struct mtp_rec);
 	uint64_t funcs_off = 4096, scan_off, strings_off, threads_off, stride;
@@ -106,7 +107,7 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes)
 	p->size = threads_off + PATCH_MAX_THREADS * stride;
 	/* not close-on-exec: the command inherits it (the runtime closes
 	 * it); memory is used as the rings fill */
-	if ((p->memfd = memfd_create("mt-patch", 0)) < 0)
+	if ((p->memfd = fd) < 0 && (p->memfd = memfd_create("mt-patch", 0)) < 0)
 		die_errno(MT_EXIT_SYSTEM, "memfd_create");
 	if (ftruncate(p->memfd, (off_t)p->size))
 		die_errno(MT_EXIT_SYSTEM, "the patch backend's memory (%zu bytes)", p->size);
@@ -259,7 +260,7 @@ static void add(struct patch_rec *p, const char *path, const struct mt_sym *s, u
 	dm = mt_demangle(s->name, MT_DEMANGLE_PERF);
 	p->shown[p->nfn] = dm ? add_string(p, dm, strlen(dm)) : f->name;
 	free(dm);
-	p->nfn++;
+	p->h->nfuncs = ++p->nfn;
 }
 
 void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s)
@@ -353,6 +354,155 @@ int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)
 		die(MT_EXIT_SYSTEM, "the patch runtime failed: %.*s",
 		    (int)sizeof(p->h->error), p->h->error);
 	return s == MTP_ST_READY ? 0 : -1;
+}
+
+/* The thread of in whose instruction pointer is in (lo, hi], or NULL. */
+static const struct inject_thread *inside(const struct inject *in, uint64_t lo, uint64_t hi)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		if (in->t[i].ip > lo && in->t[i].ip <= hi)
+			return &in->t[i];
+	return NULL;
+}
+
+void patch_rec_commit(struct patch_rec *p, struct inject *in)
+{
+	uint8_t now[MTP_MAX_COVER];
+	uint32_t i;
+
+	for (i = 0; i < p->nfn; i++) {
+		struct mtp_func *f = &p->fn[i];
+
+		if (f->status != MTP_FN_PENDING || !f->stub || !f->cover ||
+		    f->cover > MTP_MAX_COVER)
+			continue;
+		/* a thread stopped past the entry inside the bytes replaced
+		 * (or just after: a system call there is restarted 2 bytes
+		 * back) would run on in int3s */
+		if (inside(in, f->where, f->where + f->cover))
+			f->status = MTP_FN_BUSY;
+		else if (inject_read(in, f->where, now, f->cover) ||
+			 memcmp(now, f->orig, f->cover) ||
+			 inject_write(in, f->where, f->code, f->cover))
+			f->status = MTP_FN_WRITE;
+		else
+			f->status = MTP_FN_PATCHED;
+	}
+}
+
+/* Whether ip is in one of the stubs (sorted by stub address: by). */
+static int in_stub(const struct patch_rec *p, const uint32_t *by, uint32_t n, uint64_t ip)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) { /* the first stub above ip */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->fn[by[mid]].stub <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && ip < p->fn[by[lo - 1]].stub + MTP_STUB_MAX;
+}
+
+static const struct patch_rec *sorting;
+
+static int by_stub(const void *a, const void *b)
+{
+	uint64_t x = sorting->fn[*(const uint32_t *)a].stub;
+	uint64_t y = sorting->fn[*(const uint32_t *)b].stub;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Thread t's patched frames get their return addresses back, and its
+ * shadow stack is emptied. */
+static void unhook_thread(struct patch_rec *p, struct inject *in, const struct mtp_thread *t)
+{
+	struct mtp_shadow fr;
+	uint32_t depth, zero = 0;
+	uint64_t word;
+
+	if (!t->depth_at || inject_read(in, t->depth_at, &depth, sizeof(depth)))
+		return;
+	/* newest first: of two frames at one slot (an older one left by
+	 * a longjmp) the newest is on the stack */
+	while (depth > 0) {
+		depth--;
+		if (inject_read(in, t->stack_at + (uint64_t)depth * sizeof(fr), &fr, sizeof(fr)))
+			break;
+		if (!inject_read(in, fr.slot, &word, sizeof(word)) && word == p->h->tramp &&
+		    inject_write(in, fr.slot, &fr.ret, sizeof(fr.ret)))
+			p->undo_failed++;
+	}
+	if (inject_write(in, t->depth_at, &zero, sizeof(zero)))
+		p->undo_failed++;
+}
+
+void patch_rec_undo(struct patch_rec *p, struct inject *in)
+{
+	const struct mtp_header *h = p->h;
+	uint8_t now[MTP_MAX_COVER];
+	uint32_t *by, nby = 0, i;
+	size_t k;
+
+	/* no thread inside the runtime or a stub: stepped out (a hook half
+	 * done would push or pop a frame after the undoing) */
+	if (!(by = malloc((p->nfn + 1) * sizeof(*by))))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	for (i = 0; i < p->nfn; i++)
+		if (p->fn[i].stub)
+			by[nby++] = i;
+	sorting = p;
+	qsort(by, nby, sizeof(*by), by_stub);
+	for (k = 0; k < in->n; k++) {
+		long steps = 0;
+
+		while ((in->t[k].ip >= h->own_lo && in->t[k].ip < h->own_hi) ||
+		       in_stub(p, by, nby, in->t[k].ip)) {
+			uint64_t ip = in->t[k].ip;
+
+			/* out of the one it is in: the runtime, or that stub */
+			if (ip >= h->own_lo && ip < h->own_hi) {
+				if (inject_step_out(in, k, h->own_lo, h->own_hi, 100000))
+					break;
+			} else if (inject_step_out(in, k, ip, ip + 1, 1)) {
+				break;
+			}
+			if (++steps > 100000) {
+				p->undo_failed++;
+				break;
+			}
+		}
+	}
+	free(by);
+	/* every entry back as it was (where it still holds the patch) */
+	for (i = 0; i < p->nfn; i++) {
+		struct mtp_func *f = &p->fn[i];
+
+		if (f->status != MTP_FN_PATCHED)
+			continue;
+		if (inject_read(in, f->where, now, f->cover) || memcmp(now, f->code, f->cover) ||
+		    inject_write(in, f->where, f->orig, f->cover))
+			p->undo_failed++;
+	}
+	/* every frame's return address back */
+	for (i = 0; i < h->max_threads && i < h->nthreads; i++) {
+		const struct mtp_thread *t = (const struct mtp_thread *)
+			((const char *)h + h->threads_off + (uint64_t)i * h->thread_stride);
+		size_t j;
+
+		if (t->pid != (uint32_t)in->pid)
+			continue; /* a child's, after fork */
+		for (j = 0; j < in->n && in->t[j].tid != (pid_t)t->tid; j++)
+			;
+		if (j < in->n)
+			unhook_thread(p, in, t);
+	}
+	__atomic_store_n(&p->h->state, MTP_ST_DETACHED, __ATOMIC_RELEASE);
 }
 
 uint32_t patch_rec_patched(const struct patch_rec *p)
@@ -556,6 +706,14 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s)
 	free(hp);
 	free(sym);
 	free(dso);
+}
+
+const char *patch_rec_error(struct patch_rec *p)
+{
+	if (__atomic_load_n(&p->h->state, __ATOMIC_ACQUIRE) != MTP_ST_FAILED)
+		return NULL;
+	p->h->error[sizeof(p->h->error) - 1] = '\0';
+	return p->h->error;
 }
 
 void patch_rec_warnings(struct patch_rec *p)

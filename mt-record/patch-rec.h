@@ -25,6 +25,7 @@ struct mt_sym;
 struct mtp_header;
 struct mtp_func;
 struct mtp_range;
+struct inject;
 struct stream_out;
 struct target;
 
@@ -53,15 +54,17 @@ struct patch_rec {
 	uint64_t tsc_a, mono_a; /* a (TSC, CLOCK_MONOTONIC) pair before the
 				 * process started */
 	uint64_t torn;         /* records found half-written (not written out) */
+	uint32_t undo_failed;  /* -p: entries or return addresses not put back */
 	char env_fd[32];       /* MT_PATCH_FD=N */
 };
 
 /*
  * Makes the memory for rings of ring_bytes each (0: PATCH_RING_BYTES;
- * rounded down to a power of two records, at least 1024). Dies (system)
- * when it cannot.
+ * rounded down to a power of two records, at least 1024), on fd (-p: a
+ * memfd of the process's, opened through /proc) or, fd -1, a new memfd.
+ * Dies (system) when it cannot.
  */
-void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes);
+void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd);
 
 /* The runtime mt-record uses: libmt-patch.so found as the dlfilter is
  * (dlfilter-run.h); dies (system) naming where it looked when there is
@@ -119,6 +122,26 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt);
  * dies (system) with the runtime's reason when it failed.
  */
 int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx);
+
+/*
+ * -p, once the runtime prepared the patches (READY), every thread of the
+ * process held by in (inject_stop_all): writes each prepared entry
+ * (PATCHED), but where a thread stopped inside the bytes it replaces
+ * (BUSY) or where the code is no longer what the runtime read (WRITE).
+ */
+void patch_rec_commit(struct patch_rec *p, struct inject *in);
+
+/*
+ * -p, at the end, every thread held again: each thread stepped out of the
+ * runtime and the stubs, every patched entry put back as it was, every
+ * patched frame's return address put back and the shadow stacks emptied;
+ * state DETACHED (the runtime stays loaded, inert, and may be attached
+ * again). What could not be put back is counted in undo_failed.
+ */
+void patch_rec_undo(struct patch_rec *p, struct inject *in);
+
+/* Why the runtime failed (state FAILED), or NULL. */
+const char *patch_rec_error(struct patch_rec *p);
 
 /* How many functions were patched, and how many left alone. */
 uint32_t patch_rec_patched(const struct patch_rec *p);

@@ -35,3 +35,9 @@ $(BUILD)/tests/progs/patchwalk: tests/progs/patchwalk.c common/banned.h
 	$(CC) -O1 -g -D_GNU_SOURCE -rdynamic -pthread -Icommon -o $@ $< -ldl
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/patchwalk
+
+$(BUILD)/tests/progs/attachme: tests/progs/attachme.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/attachme
