@@ -7,7 +7,7 @@
 # on takes the snapshot then (the rings read while it writes); functions of
 # shared libraries (libc's wait4 under sh) are patched, and the command's
 # children get the environment without the runtime; refused with one line:
-# Go, a static executable, -p, --trigger, --full.
+# Go, a static executable, -p with two processes, --trigger, --full.
 . "$MT_TOP/tests/lib.sh"
 P=$MT_TESTBIN/progs
 
@@ -80,8 +80,11 @@ if cc -static -o static s.c 2>/dev/null; then
 	expect_exit 1 mt-record --backend patch -- ./static 2>err
 	contains err "statically linked"
 fi
-expect_exit 2 mt-record --backend patch -p $$ 2>err
-contains err "-p: the patch backend starts the command"
+sleep 30 & s1=$!
+sleep 30 & s2=$!
+expect_exit 2 mt-record --backend patch -p $s1,$s2 2>err
+contains err "-p: the patch backend attaches to one process at a time"
+kill $s1 $s2
 expect_exit 2 mt-record --backend patch --trigger main -- "$P/outer" 2>err
 contains err "--trigger: the patch backend has no trigger yet"
 expect_exit 2 mt-record --backend patch --full -- "$P/outer" 2>err
