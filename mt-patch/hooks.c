@@ -5,6 +5,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -119,6 +120,8 @@ static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
 	uint64_t h = 1;
 	struct mtp_rec *r;
 
+	if (__atomic_load_n(&mtp_shm->frozen, __ATOMIC_RELAXED))
+		return; /* the trigger was hit: the snapshot ends there */
 	__asm__ volatile("xaddq %0, %1" : "+r"(h), "+m"(t->slot->head) : : "memory");
 	r = &t->ring[h & t->mask];
 	__atomic_store_n(&r->kind, 0, __ATOMIC_RELAXED);
@@ -126,6 +129,21 @@ static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
 	r->time = time;
 	r->func = (uint32_t)func;
 	__atomic_store_n(&r->kind, MTP_REC_KIND(kind, h >> t->shift), __ATOMIC_RELEASE);
+}
+
+/* The trigger's call: the first stops every thread's recording. */
+static void triggered(struct tstate *t, uint64_t now)
+{
+	struct mtp_header *h = mtp_shm;
+	uint32_t no = 0;
+
+	if (!__atomic_compare_exchange_n(&h->frozen, &no, 1, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
+		return;
+	h->trigger_pid = t->slot->pid;
+	h->trigger_tid = t->slot->tid;
+	__atomic_store_n(&h->trigger_time, now, __ATOMIC_RELEASE);
+	mtp_syscall6(SYS_futex, (long)&h->frozen, FUTEX_WAKE, 1 << 30, 0, 0, 0);
 }
 
 void mtp_enter(uint64_t func, uint64_t *ret)
@@ -150,6 +168,8 @@ void mtp_enter(uint64_t func, uint64_t *ret)
 			put(t, t->stack[d - 1].func, MTP_RETURN, now);
 			t->stack[d - 1].func = func;
 			put(t, func, MTP_CALL, now);
+			if (func + 1 == mtp_shm->trigger)
+				triggered(t, now);
 		}
 		return;
 	}
@@ -173,6 +193,8 @@ void mtp_enter(uint64_t func, uint64_t *ret)
 	t->stack[d].func = func;
 	*ret = (uint64_t)mtp_return_tramp;
 	put(t, func, MTP_CALL, now);
+	if (func + 1 == mtp_shm->trigger)
+		triggered(t, now);
 }
 
 /* No frame of this thread returns to sp: the return address is lost.

@@ -220,6 +220,13 @@ struct mtp_header {
 	/* runtime: the return trampoline, and where the runtime's own code
 	 * is (mt-record -p steps a thread out of it before undoing hooks) */
 	uint64_t tramp, own_lo, own_hi;
+	/* --trigger: mt-record, before GO: 1 + the table index of the
+	 * function whose call takes the snapshot (0: none); runtime, at its
+	 * first call: frozen 1 (no record is written after that call's),
+	 * who called it and when (futex wake on frozen) */
+	uint32_t trigger, frozen;
+	uint32_t trigger_pid, trigger_tid;
+	uint64_t trigger_time;
 	uint64_t scan_off;     /* mt-record, before GO: nscan struct mtp_range */
 	uint32_t nscan, max_scan;
 	char error[128];       /* runtime: why MTP_ST_FAILED */

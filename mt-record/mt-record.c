@@ -542,9 +542,6 @@ static void check_backend_options(const struct rec *r)
 		if (o->full)
 			die(MT_EXIT_USAGE, "--full does not apply to the patch backend "
 			    "yet (use a large --snapshot-size)");
-		if (o->trigger)
-			die(MT_EXIT_USAGE, "--trigger: the patch backend has no "
-			    "trigger yet; Ctrl+C or the command's end takes the snapshot");
 	}
 	if (o->kernel == 2 && o->backend == BE_PT)
 		die(MT_EXIT_USAGE, "--kernel-only: the pt backend does not decode "
@@ -981,15 +978,50 @@ static void patch_said(const struct rec *r, const struct patch_rec *p)
 			patch_rec_skipped(p));
 }
 
+/* --trigger: the function to patch for it, and its first call's
+ * watch (before the table goes to the runtime). */
+static void patch_trigger(struct rec *r, struct patch_rec *p)
+{
+	char real[PATH_MAX];
+
+	if (!r->o.trigger)
+		return;
+	if (r->tr.in_lib)
+		resolve_in_libraries(&r->tr, &r->tgt);
+	if (!realpath(r->tr.path, real))
+		die_errno(MT_EXIT_DATA, "%s", r->tr.path);
+	patch_rec_trigger_on(p, &r->tgt, real, r->tr.addr, r->tr.name);
+}
+
+/* Whether the trigger was hit; says so the first time. */
+static int patch_hit(struct rec *r, const struct patch_rec *p, uint64_t *when)
+{
+	static int said;
+	uint32_t pid, tid;
+
+	if (!r->o.trigger || !patch_rec_triggered(p, when, &pid, &tid))
+		return 0;
+	if (!said++)
+		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, r->tr.name, pid, tid,
+		     *when / 1000000000u, *when % 1000000000u);
+	return 1;
+}
+
 /* The snapshot of p's rings, as an mt stream. */
 static void patch_snapshot(struct rec *r, struct patch_rec *p)
 {
 	struct stream_out so;
+	uint64_t hit;
+	uint32_t pid, tid;
 
 	stream_out_init(&so, r->out_fd);
 	so.source = "mt-record patch";
 	r->sout = &so;
 	wallclock_line(r);
+	if (r->o.trigger && patch_rec_triggered(p, &hit, &pid, &tid))
+		out_printf(r, "# mt: trigger %" PRIu64 ".%09" PRIu64 " %u/%u 0x%" PRIx64 " %s\n",
+			   hit / 1000000000u, hit % 1000000000u, pid, tid, r->tr.addr,
+			   r->tr.name);
 	patch_rec_write(p, &so);
 	stream_out_finish(&so);
 	stream_out_release(&so);
@@ -1007,6 +1039,7 @@ static void record_patch(struct rec *r)
 	struct patch_rec p;
 	struct mt_symfile sf = MT_SYMFILE_INIT;
 	char *rt = patch_runtime_path(), *preload, *env[3], why[256], exe[PATH_MAX];
+	uint64_t hit;
 	int note;
 
 	patch_rec_init(&p, r->o.snapshot_bytes, -1);
@@ -1026,6 +1059,8 @@ static void record_patch(struct rec *r)
 		die(MT_EXIT_DATA, "%s: %s", exe, why);
 	}
 	mt_symfile_release(&sf);
+	if (r->o.trigger)
+		resolve_trigger(&r->tr, &r->tgt);
 	note = r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
 	target_release_child(&r->tgt);
 	if (patch_rec_wait_loaded(&p, patch_keep_waiting, r)) {
@@ -1041,18 +1076,25 @@ static void record_patch(struct rec *r)
 		    ended ? "ended" : "ran 10 s", rt);
 	}
 	patch_functions(r, &p, exe);
+	patch_trigger(r, &p);
 	if (patch_rec_go(&p, patch_keep_waiting, r) && got_signal) {
 		patch_kill_child(r);
 		die(MT_EXIT_SYSTEM, "interrupted while %s was being patched: no snapshot",
 		    r->tgt.cmd[0]);
 	}
 	patch_said(r, &p);
+	if (patch_rec_trigger_status(&p)) {
+		patch_kill_child(r);
+		die(MT_EXIT_DATA, "--trigger %s: left alone: %s", r->tr.name,
+		    patch_rec_trigger_status(&p));
+	}
 	if (note)
 		stdout_note();
-	fprintf(stderr, "%s: recording %d with patch%s; Ctrl+C takes the snapshot\n",
-		mt_progname(), (int)r->tgt.pid, r->o.full ? " (full)" : "");
-	while (!got_signal && target_alive(&r->tgt)) {
-		struct timespec ts = { 0, 50000000 };
+	fprintf(stderr, "%s: recording %d with patch%s; %s takes the snapshot\n",
+		mt_progname(), (int)r->tgt.pid, r->o.full ? " (full)" : "",
+		r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C");
+	while (!got_signal && target_alive(&r->tgt) && !patch_hit(r, &p, &hit)) {
+		struct timespec ts = { 0, 10000000 };
 
 		ppoll(NULL, 0, &ts, &r->wait_mask);
 	}
@@ -1093,11 +1135,13 @@ static void record_patch_attach(struct rec *r)
 	struct mt_symfile sf = MT_SYMFILE_INIT;
 	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], fdpath[64];
 	const char *lib[1];
-	uint64_t a_memfd, a_dlopen, a_attach, args[2], v;
+	uint64_t a_memfd, a_dlopen, a_attach, args[2], v, hit;
 	pid_t pid;
 	int fd;
 
 	target_check_target(&r->tgt);
+	if (r->o.trigger)
+		resolve_trigger(&r->tr, &r->tgt);
 	pid = r->tgt.pid;
 	if (!realpath(r->tgt.exe, exe))
 		die_errno(MT_EXIT_DATA, "%s", r->tgt.exe);
@@ -1136,6 +1180,7 @@ static void record_patch_attach(struct rec *r)
 		die(MT_EXIT_SYSTEM, "process %d: no mtp_attach in %s as it maps it",
 		    (int)pid, rtreal);
 	patch_functions(r, &p, exe);
+	patch_trigger(r, &p);
 	args[0] = v; /* the memfd, in the process: mtp_attach closes it */
 	if ((int)inject_call(&in, a_attach, args, 1, NULL, 0)) {
 		if (patch_rec_error(&p))
@@ -1146,12 +1191,18 @@ static void record_patch_attach(struct rec *r)
 	}
 	inject_stop_all(&in);
 	patch_rec_commit(&p, &in);
+	if (patch_rec_trigger_status(&p)) {
+		patch_rec_undo(&p, &in);
+		inject_close(&in);
+		die(MT_EXIT_DATA, "--trigger %s: left alone: %s", r->tr.name,
+		    patch_rec_trigger_status(&p));
+	}
 	inject_release_all(&in);
 	patch_said(r, &p);
-	fprintf(stderr, "%s: recording %d with patch; Ctrl+C takes the snapshot\n",
-		mt_progname(), (int)pid);
-	while (!got_signal && target_alive(&r->tgt)) {
-		struct timespec ts = { 0, 50000000 };
+	fprintf(stderr, "%s: recording %d with patch; %s takes the snapshot\n",
+		mt_progname(), (int)pid, r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C");
+	while (!got_signal && target_alive(&r->tgt) && !patch_hit(r, &p, &hit)) {
+		struct timespec ts = { 0, 10000000 };
 
 		ppoll(NULL, 0, &ts, &r->wait_mask);
 	}

@@ -708,6 +708,59 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s)
 	free(dso);
 }
 
+void patch_rec_trigger_on(struct patch_rec *p, const struct target *tgt, const char *path,
+			  uint64_t addr, const char *name)
+{
+	struct mt_symfile f = MT_SYMFILE_INIT;
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < p->nfn; i++)
+		if (p->fn[i].kind == MTP_FK_TRACE && p->fn[i].addr == addr &&
+		    !strcmp(p->strings + p->fn[i].path, path))
+			break;
+	if (i == p->nfn) { /* not chosen by --functions: traced too */
+		read_symbols(tgt, &f, path, 1);
+		for (k = 0; k < f.t.n; k++)
+			if (f.t.v[k].addr == addr && f.t.v[k].size && f.t.v[k].bind != MT_SYM_PLT)
+				break;
+		if (k == f.t.n)
+			die(MT_EXIT_DATA, "--trigger %s: not the start of a function of %s "
+			    "whose size is known: the patch backend triggers on a "
+			    "function's call", name, path);
+		add(p, path, &f.t.v[k], MTP_FK_TRACE);
+		mt_symfile_release(&f);
+	}
+	p->trigger = i;
+	p->h->trigger = i + 1;
+}
+
+const char *patch_rec_trigger_status(const struct patch_rec *p)
+{
+	const struct mtp_func *f;
+
+	if (!p->h->trigger)
+		return NULL;
+	f = &p->fn[p->trigger];
+	if (f->status == MTP_FN_PATCHED)
+		return NULL;
+	return f->status < MTP_FN_NSTATUS ? status_text[f->status] : "?";
+}
+
+int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid, uint32_t *tid)
+{
+	uint64_t tsc_b, mono_b, t;
+
+	if (!__atomic_load_n(&p->h->frozen, __ATOMIC_ACQUIRE) ||
+	    !(t = __atomic_load_n(&p->h->trigger_time, __ATOMIC_ACQUIRE)))
+		return 0;
+	clock_pair(&tsc_b, &mono_b);
+	*mono = to_mono(p, t, tsc_b, mono_b);
+	*pid = p->h->trigger_pid;
+	*tid = p->h->trigger_tid;
+	return 1;
+}
+
 const char *patch_rec_error(struct patch_rec *p)
 {
 	if (__atomic_load_n(&p->h->state, __ATOMIC_ACQUIRE) != MTP_ST_FAILED)

@@ -55,6 +55,7 @@ struct patch_rec {
 				 * process started */
 	uint64_t torn;         /* records found half-written (not written out) */
 	uint32_t undo_failed;  /* -p: entries or return addresses not put back */
+	uint32_t trigger;      /* the trigger's table index (h->trigger) */
 	char env_fd[32];       /* MT_PATCH_FD=N */
 };
 
@@ -139,6 +140,23 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in);
  * again). What could not be put back is counted in undo_failed.
  */
 void patch_rec_undo(struct patch_rec *p, struct inject *in);
+
+/*
+ * --trigger: the function at file address addr of path (named name in
+ * messages), traced (added unless --functions chose it), its first call
+ * taking the snapshot: no record is written after it. Before the table
+ * is given to the runtime. Dies (bad input) when its size is unknown.
+ */
+void patch_rec_trigger_on(struct patch_rec *p, const struct target *tgt, const char *path,
+			  uint64_t addr, const char *name);
+
+/* Once patched: why the trigger was left alone, or NULL (patched, or no
+ * trigger). */
+const char *patch_rec_trigger_status(const struct patch_rec *p);
+
+/* 1 once the trigger was called, with when (CLOCK_MONOTONIC ns) and by
+ * whom; else 0. */
+int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid, uint32_t *tid);
 
 /* Why the runtime failed (state FAILED), or NULL. */
 const char *patch_rec_error(struct patch_rec *p);

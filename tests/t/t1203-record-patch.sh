@@ -7,7 +7,8 @@
 # on takes the snapshot then (the rings read while it writes); functions of
 # shared libraries (libc's wait4 under sh) are patched, and the command's
 # children get the environment without the runtime; refused with one line:
-# Go, a static executable, -p with two processes, --trigger, --full.
+# Go, a static executable, -p with two processes, --full; --trigger
+# ends the snapshot at the function's first call.
 . "$MT_TOP/tests/lib.sh"
 P=$MT_TESTBIN/progs
 
@@ -85,7 +86,19 @@ sleep 30 & s2=$!
 expect_exit 2 mt-record --backend patch -p $s1,$s2 2>err
 contains err "-p: the patch backend attaches to one process at a time"
 kill $s1 $s2
-expect_exit 2 mt-record --backend patch --trigger main -- "$P/outer" 2>err
-contains err "--trigger: the patch backend has no trigger yet"
+# --trigger: the snapshot ends at the function's first call (iteration
+# 150's stop_here): 151 outer spans, the last record that call, a MARK
+mt-record --backend patch --trigger stop_here -o trig.mt -- "$P/outer" -s 150 2>trig.err ||
+	{ cat trig.err >&2; fail "--trigger stop_here"; }
+contains trig.err "the trigger (or Ctrl+C) takes the snapshot"
+grep -q '^mt-record: trigger stop_here hit by [0-9]*/[0-9]* at ' trig.err ||
+	fail "the hit not said: $(cat trig.err)"
+[ "$(spans trig.mt | grep -c '^outer ')" -eq 151 ] || fail "not 151 outer spans"
+mt-dump trig.mt | grep BRANCH | tail -1 | grep -q 'kind=call .*"stop_here"' ||
+	fail "the snapshot does not end at the trigger's call"
+mt-dump trig.mt | grep -q 'MARK .* kind=trigger .* text="stop_here"' || fail "no trigger MARK"
+# a trigger that cannot be patched: refused before the command runs on
+expect_exit 1 mt-record --backend patch --trigger four -- "$P/patchme" 2>err
+contains err "--trigger four: left alone: too short"
 expect_exit 2 mt-record --backend patch --full -- "$P/outer" 2>err
 contains err "--full does not apply to the patch backend"

@@ -8,7 +8,8 @@
 # have (its return address given back); the code is as its file has it
 # afterwards, the program runs on and prints as it would. Attaching again
 # works; after a SIGKILL of mt-record the program runs on patched and a
-# new attach is refused with one line.
+# new attach is refused with one line. --trigger ends the snapshot at the
+# function's first call and detaches.
 . "$MT_TOP/tests/lib.sh"
 P=$MT_TESTBIN/progs
 FN='^(step|leaf|hold)$'
@@ -99,3 +100,24 @@ exec 7>&-
 wait $apid || fail "attachme exited $? after the attaches"
 printf 'ready\nclean\npatched\nreleased\n3 threads: ok\n' >want
 same_file want b.out
+
+# ---- --trigger: the snapshot ends at hold's first call, then detached ----
+start c
+mt-record --backend patch -p $apid --functions "$FN" --trigger hold -o c.mt 2>c.err &
+r=$!
+wait_for grep -q "^mt-record: recording $apid with patch" c.err ||
+	{ cat c.err >&2; kill $r; fail "c: not recording"; }
+sleep 0.3
+echo hold >&7
+wait $r || { cat c.err >&2; fail "--trigger hold: mt-record exited $?"; }
+grep -q "^mt-record: trigger hold hit by $apid/" c.err || fail "c: the hit not said"
+mt-dump c.mt | grep BRANCH | tail -1 | grep -q 'kind=call .*"hold"' ||
+	fail "c: the snapshot does not end at hold's call"
+[ "$(spans c | awk '$3 == "step"' | wc -l)" -gt 100 ] || fail "c: few steps"
+echo peek >&7
+echo release >&7
+echo stop >&7
+exec 7>&-
+wait $apid || fail "attachme exited $? after the trigger"
+printf 'ready\nclean\nreleased\n3 threads: ok\n' >want
+same_file want c.out
