@@ -539,9 +539,6 @@ static void check_backend_options(const struct rec *r)
 		if (r->tgt.npids > 1)
 			die(MT_EXIT_USAGE, "-p: the patch backend attaches to one "
 			    "process at a time");
-		if (o->full)
-			die(MT_EXIT_USAGE, "--full does not apply to the patch backend "
-			    "yet (use a large --snapshot-size)");
 	}
 	if (o->kernel == 2 && o->backend == BE_PT)
 		die(MT_EXIT_USAGE, "--kernel-only: the pt backend does not decode "
@@ -1007,24 +1004,44 @@ static int patch_hit(struct rec *r, const struct patch_rec *p, uint64_t *when)
 	return 1;
 }
 
-/* The snapshot of p's rings, as an mt stream. */
-static void patch_snapshot(struct rec *r, struct patch_rec *p)
+/* The stream the rings go into, begun (its wallclock MARK). */
+static void patch_begin(struct rec *r, struct stream_out *so)
 {
-	struct stream_out so;
+	stream_out_init(so, r->out_fd);
+	so->source = "mt-record patch";
+	r->sout = so;
+	wallclock_line(r);
+}
+
+/* Until a signal, the process's end or the trigger's call; with --full
+ * the rings drained into so every 10 ms meanwhile. */
+static void patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so)
+{
+	uint64_t hit;
+
+	while (!got_signal && target_alive(&r->tgt) && !patch_hit(r, p, &hit)) {
+		struct timespec ts = { 0, 10000000 };
+
+		ppoll(NULL, 0, &ts, &r->wait_mask);
+		if (r->o.full)
+			patch_rec_write(p, so, 1);
+	}
+}
+
+/* What the rings hold still (all of it, without --full: the snapshot),
+ * the trigger's MARK, the stream's end. */
+static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so)
+{
 	uint64_t hit;
 	uint32_t pid, tid;
 
-	stream_out_init(&so, r->out_fd);
-	so.source = "mt-record patch";
-	r->sout = &so;
-	wallclock_line(r);
 	if (r->o.trigger && patch_rec_triggered(p, &hit, &pid, &tid))
 		out_printf(r, "# mt: trigger %" PRIu64 ".%09" PRIu64 " %u/%u 0x%" PRIx64 " %s\n",
 			   hit / 1000000000u, hit % 1000000000u, pid, tid, r->tr.addr,
 			   r->tr.name);
-	patch_rec_write(p, &so);
-	stream_out_finish(&so);
-	stream_out_release(&so);
+	patch_rec_write(p, so, 0);
+	stream_out_finish(so);
+	stream_out_release(so);
 	r->sout = NULL;
 	patch_rec_warnings(p);
 }
@@ -1039,7 +1056,7 @@ static void record_patch(struct rec *r)
 	struct patch_rec p;
 	struct mt_symfile sf = MT_SYMFILE_INIT;
 	char *rt = patch_runtime_path(), *preload, *env[3], why[256], exe[PATH_MAX];
-	uint64_t hit;
+	struct stream_out so;
 	int note;
 
 	patch_rec_init(&p, r->o.snapshot_bytes, -1);
@@ -1090,15 +1107,13 @@ static void record_patch(struct rec *r)
 	}
 	if (note)
 		stdout_note();
-	fprintf(stderr, "%s: recording %d with patch%s; %s takes the snapshot\n",
+	fprintf(stderr, "%s: recording %d with patch%s; %s %s\n",
 		mt_progname(), (int)r->tgt.pid, r->o.full ? " (full)" : "",
-		r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C");
-	while (!got_signal && target_alive(&r->tgt) && !patch_hit(r, &p, &hit)) {
-		struct timespec ts = { 0, 10000000 };
-
-		ppoll(NULL, 0, &ts, &r->wait_mask);
-	}
-	patch_snapshot(r, &p);
+		r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C",
+		r->o.full ? "ends the recording" : "takes the snapshot");
+	patch_begin(r, &so);
+	patch_wait(r, &p, &so);
+	patch_end(r, &p, &so);
 	patch_rec_release(&p);
 	r->tgt.env = NULL;
 	free(preload);
@@ -1135,7 +1150,8 @@ static void record_patch_attach(struct rec *r)
 	struct mt_symfile sf = MT_SYMFILE_INIT;
 	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], fdpath[64];
 	const char *lib[1];
-	uint64_t a_memfd, a_dlopen, a_attach, args[2], v, hit;
+	uint64_t a_memfd, a_dlopen, a_attach, args[2], v;
+	struct stream_out so;
 	pid_t pid;
 	int fd;
 
@@ -1199,13 +1215,11 @@ static void record_patch_attach(struct rec *r)
 	}
 	inject_release_all(&in);
 	patch_said(r, &p);
-	fprintf(stderr, "%s: recording %d with patch; %s takes the snapshot\n",
-		mt_progname(), (int)pid, r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C");
-	while (!got_signal && target_alive(&r->tgt) && !patch_hit(r, &p, &hit)) {
-		struct timespec ts = { 0, 10000000 };
-
-		ppoll(NULL, 0, &ts, &r->wait_mask);
-	}
+	fprintf(stderr, "%s: recording %d with patch%s; %s %s\n", mt_progname(), (int)pid,
+		r->o.full ? " (full)" : "", r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C",
+		r->o.full ? "ends the recording" : "takes the snapshot");
+	patch_begin(r, &so);
+	patch_wait(r, &p, &so);
 	if (inject_stop_all(&in)) {
 		patch_rec_undo(&p, &in);
 		inject_release_all(&in);
@@ -1214,7 +1228,7 @@ static void record_patch_attach(struct rec *r)
 			     "be put back", (int)pid, p.undo_failed);
 	}
 	inject_close(&in);
-	patch_snapshot(r, &p);
+	patch_end(r, &p, &so);
 	patch_rec_release(&p);
 	free(rt);
 }

@@ -134,7 +134,8 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 	p->nstr = 1;
 	p->shown = calloc(PATCH_MAX_FUNCS, sizeof(*p->shown));
 	p->taken = calloc(PATCH_MAX_THREADS, sizeof(*p->taken));
-	if (!p->shown || !p->taken)
+	p->stalled = calloc(PATCH_MAX_THREADS, sizeof(*p->stalled));
+	if (!p->shown || !p->taken || !p->stalled)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	clock_pair(&p->tsc_a, &p->mono_a);
 	snprintf(p->env_fd, sizeof(p->env_fd), MTP_ENV_FD "=%d", p->memfd);
@@ -550,11 +551,14 @@ struct cursor {
 	const struct mtp_rec *ring;
 	uint64_t pos, end;
 	uint64_t time;      /* of the record at pos (valid) */
+	uint64_t until;     /* partial: the last time taken (0: all) */
 	struct mtp_rec rec; /* a copy of it */
 	uint32_t slot;
 };
 
-/* Moves c to its next whole record (from pos): 1, or 0 at its end. */
+/* Moves c to its next whole record (from pos): 1, or 0 at its end.
+ * With c->until, a record after it ends the ring, and so does, once, a
+ * record being written (p->stalled). */
 static int next_whole(struct patch_rec *p, struct cursor *c)
 {
 	uint64_t nrec = p->h->ring_records;
@@ -570,8 +574,17 @@ static int next_whole(struct patch_rec *p, struct cursor *c)
 		kind = MTP_REC_KIND_OF(k1);
 		if (k1 != k2 || k1 != MTP_REC_KIND(kind, c->pos / nrec) ||
 		    kind < MTP_CALL || kind > MTP_CUT || c->rec.func >= p->nfn) {
+			if (c->until && p->stalled[c->slot] != c->pos + 1) {
+				p->stalled[c->slot] = c->pos + 1;
+				c->end = c->pos; /* the next call looks again */
+				return 0;
+			}
 			p->torn++;
 			continue;
+		}
+		if (c->until && c->rec.time > c->until) {
+			c->end = c->pos;
+			return 0;
 		}
 		c->rec.kind = kind;
 		c->time = c->rec.time;
@@ -615,11 +628,11 @@ static uint64_t to_mono(const struct patch_rec *p, uint64_t t, uint64_t tsc_b, u
 	return p->mono_a + (uint64_t)(int64_t)d;
 }
 
-void patch_rec_write(struct patch_rec *p, struct stream_out *s)
+void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 {
 	struct mtp_header *h = p->h;
 	uint32_t nth = __atomic_load_n(&h->nthreads, __ATOMIC_ACQUIRE), i, *sym, *dso;
-	uint64_t nrec = h->ring_records, from = 0, tsc_b, mono_b;
+	uint64_t nrec = h->ring_records, from = 0, tsc_b, mono_b, until = 0;
 	struct cursor *cur, **hp;
 	size_t n = 0;
 
@@ -632,6 +645,14 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s)
 
 		nanosleep(&ts, NULL);
 		clock_pair(&tsc_b, &mono_b);
+	}
+	if (partial) {
+		/* a millisecond before now, in the records' clock */
+		uint64_t ms = h->clock == MTP_CLOCK_TSC ?
+			      (uint64_t)((__int128)(tsc_b - p->tsc_a) * 1000000 /
+					 (mono_b - p->mono_a + 1)) : 1000000;
+
+		until = tsc_b > ms ? tsc_b - ms : 1;
 	}
 	cur = calloc(nth + 1, sizeof(*cur));
 	hp = calloc(nth + 1, sizeof(*hp));
@@ -651,10 +672,13 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s)
 		c->slot = i;
 		c->end = __atomic_load_n(&th->head, __ATOMIC_ACQUIRE);
 		c->pos = p->taken[i];
+		c->until = until;
 		if (c->end > nrec && c->end - nrec > c->pos) {
 			/* overwritten since: what is left starts later */
+			if (partial)
+				p->lost += c->end - nrec - c->pos;
 			c->pos = c->end - nrec;
-			if (next_whole(p, c) && c->time > from)
+			if (!partial && p->taken[i] == 0 && next_whole(p, c) && c->time > from)
 				from = c->time;
 		}
 		if (next_whole(p, c)) {
@@ -663,7 +687,6 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s)
 					  strnlen(th->comm, sizeof(th->comm)));
 			hp[n++] = c;
 		}
-		p->taken[i] = c->end;
 	}
 	for (i = (uint32_t)(n / 2); i-- > 0;)
 		sift_down(hp, n, i);
@@ -701,6 +724,14 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s)
 		if (!next_whole(p, c))
 			hp[0] = hp[--n];
 		sift_down(hp, n, 0);
+	}
+	for (i = 0; i < nth; i++)
+		if (cur[i].th)
+			p->taken[i] = cur[i].pos; /* where it stopped */
+	if (partial) {
+		/* the next call's times from here: one line through the pairs */
+		p->tsc_a = tsc_b;
+		p->mono_a = mono_b;
 	}
 	free(cur);
 	free(hp);
@@ -778,6 +809,10 @@ void patch_rec_warnings(struct patch_rec *p)
 		warn("%llu records were being written as the snapshot was taken: "
 		     "left out", (unsigned long long)p->torn);
 	p->torn = 0;
+	if (p->lost)
+		warn("%llu records were overwritten before mt-record read them: a larger "
+		     "--snapshot-size keeps them", (unsigned long long)p->lost);
+	p->lost = 0;
 }
 
 void patch_rec_release(struct patch_rec *p)
@@ -788,6 +823,7 @@ void patch_rec_release(struct patch_rec *p)
 		close(p->memfd);
 	free(p->shown);
 	free(p->taken);
+	free(p->stalled);
 	memset(p, 0, sizeof(*p));
 	p->memfd = -1;
 }

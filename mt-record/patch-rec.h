@@ -56,6 +56,9 @@ struct patch_rec {
 	uint64_t torn;         /* records found half-written (not written out) */
 	uint32_t undo_failed;  /* -p: entries or return addresses not put back */
 	uint32_t trigger;      /* the trigger's table index (h->trigger) */
+	uint64_t *stalled;     /* each thread slot: the record a partial write
+				* stopped at, being written (+1; 0: none) */
+	uint64_t lost;         /* partial: records overwritten before read */
 	char env_fd[32];       /* MT_PATCH_FD=N */
 };
 
@@ -177,8 +180,14 @@ void patch_rec_list(const struct patch_rec *p, int all);
  * such ring still holds all: the threads begin together. Times are
  * CLOCK_MONOTONIC ns. The process may run on meanwhile: records it is
  * writing are not written out.
+ *
+ * partial (--full: called again and again while the process runs): the
+ * records of the last millisecond, and one being written, are left for
+ * the next call (so that the calls' records follow each other in time),
+ * a half-written record is waited for once, and a ring overwritten
+ * since the last call loses what was overwritten only (counted).
  */
-void patch_rec_write(struct patch_rec *p, struct stream_out *s);
+void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial);
 
 /* The warnings the rings left (threads without one, records half
  * written), once, on stderr. */

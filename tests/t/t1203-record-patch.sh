@@ -7,8 +7,8 @@
 # on takes the snapshot then (the rings read while it writes); functions of
 # shared libraries (libc's wait4 under sh) are patched, and the command's
 # children get the environment without the runtime; refused with one line:
-# Go, a static executable, -p with two processes, --full; --trigger
-# ends the snapshot at the function's first call.
+# Go, a static executable, -p with two processes; --trigger ends the
+# snapshot at the function's first call; --full keeps more than a ring.
 . "$MT_TOP/tests/lib.sh"
 P=$MT_TESTBIN/progs
 
@@ -100,5 +100,22 @@ mt-dump trig.mt | grep -q 'MARK .* kind=trigger .* text="stop_here"' || fail "no
 # a trigger that cannot be patched: refused before the command runs on
 expect_exit 1 mt-record --backend patch --trigger four -- "$P/patchme" 2>err
 contains err "--trigger four: left alone: too short"
-expect_exit 2 mt-record --backend patch --full -- "$P/outer" 2>err
-contains err "--full does not apply to the patch backend"
+# --full: the rings drained while the command runs, everything kept:
+# some 1.5 s of outer -l -n 30 (30 calls a millisecond) is far more than
+# a 1 MiB ring holds (65536 records, 10922 outer calls), every outer call
+# with its two of work
+mt-record --backend patch --full --snapshot-size 1M -o full.mt -- "$P/outer" -l -n 30 2>full.err &
+r=$!
+wait_for grep -q "recording .* with patch (full); Ctrl+C ends the recording" full.err ||
+	{ cat full.err >&2; kill $r; fail "--full: not recording"; }
+sleep 1.5
+kill -INT $r
+wait $r || { cat full.err >&2; fail "--full: mt-record exited $?"; }
+grep -q overwritten full.err && fail "--full lost records: $(cat full.err)"
+spans full.mt >full.spans
+o=$(grep -c '^outer ' full.spans)
+w=$(grep -c '^work ' full.spans)
+[ "$o" -gt 21844 ] || fail "--full: only $o outer calls (two rings' worth: 21844)"
+[ "$w" -ge $((2 * o - 1)) ] && [ "$w" -le $((2 * o)) ] || fail "--full: $w work for $o outer"
+mt-stacks full.mt | mt-fxt >full.fxt || fail "--full: mt-fxt"
+fxt-check full.fxt >full.check || { cat full.check >&2; fail "--full: fxt-check"; }
