@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include "hooks.h"
@@ -210,6 +211,45 @@ static void lost(void)
 		mtp_syscall6(SYS_exit_group, 134, 0, 0, 0, 0, 0);
 }
 
+/* The word at addr, read so that an address no longer mapped is no
+ * fault: 0 then. */
+static uint64_t peek(uint64_t addr)
+{
+	uint64_t v = 0;
+	struct iovec mine = { &v, sizeof(v) }, at = { (void *)addr, sizeof(v) };
+
+	if (mtp_syscall6(SYS_process_vm_readv, mtp_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0),
+			 (long)&mine, 1, (long)&at, 1, 0) != sizeof(v))
+		return 0;
+	return v;
+}
+
+/*
+ * Frame d - 1 returned with newer frames above it on the shadow stack,
+ * and no unwind landed. Those whose return address is still the
+ * trampoline's are alive on another stack (a coroutine switched away
+ * inside them: makecontext, boost.context): they stay, and will return
+ * in turn. The others were left by a jump nothing here saw (their slot
+ * reused since): cut. Returns the frame's return address.
+ */
+static uint64_t exit_under(struct tstate *t, uint32_t d, uint64_t now)
+{
+	uint32_t i, keep = d - 1;
+	uint64_t r = t->stack[d - 1].ret;
+
+	if (t->slot && mtp_recording)
+		put(t, t->stack[d - 1].func, MTP_RETURN, now);
+	for (i = d; i < t->depth; i++) {
+		if (peek(t->stack[i].slot) == (uint64_t)mtp_return_tramp)
+			t->stack[keep++] = t->stack[i];
+		else if (t->slot && mtp_recording)
+			put(t, t->stack[i].func, MTP_CUT, now);
+	}
+	__asm__ volatile("" : : : "memory");
+	t->depth = keep;
+	return r;
+}
+
 uint64_t mtp_exit(uint64_t sp)
 {
 	struct tstate *t = ts;
@@ -223,6 +263,8 @@ uint64_t mtp_exit(uint64_t sp)
 		;
 	if (!d)
 		lost();
+	if (d < t->depth && !t->landing)
+		return exit_under(t, d, now);
 	while (t->depth > d) {
 		t->depth--;
 		if (t->slot && mtp_recording)

@@ -1113,6 +1113,11 @@ static void record_patch(struct rec *r)
 		r->o.full ? "ends the recording" : "takes the snapshot");
 	patch_begin(r, &so);
 	patch_wait(r, &p, &so);
+	if (r->tgt.status_known && WIFSIGNALED(r->tgt.status))
+		warn("%s was killed by signal %d (%s)", r->tgt.cmd[0], WTERMSIG(r->tgt.status),
+		     strsignal(WTERMSIG(r->tgt.status)));
+	else if (r->tgt.status_known && WEXITSTATUS(r->tgt.status))
+		warn("%s exited with status %d", r->tgt.cmd[0], WEXITSTATUS(r->tgt.status));
 	patch_end(r, &p, &so);
 	patch_rec_release(&p);
 	r->tgt.env = NULL;

@@ -390,6 +390,8 @@ int target_alive(struct target *tgt)
 
 		if (r == tgt->child) {
 			tgt->child = 0;
+			tgt->status = st;
+			tgt->status_known = 1;
 			return 0;
 		}
 		return 1;

@@ -32,6 +32,9 @@ struct target {
 	int gate_r;         /* the child's end of its gate, in the child */
 	char **env;         /* NAME=VALUE strings added to the command's
 			     * environment (NULL-terminated), or NULL */
+	int status;         /* the child's wait status, once target_alive()
+			     * reaped it (status_known) */
+	int status_known;
 };
 
 /* No pids, no command, no child, no gate; notes the signal state the
@@ -83,7 +86,7 @@ int target_unrecordable(pid_t pid, char *msg, size_t len);
 int read_small(const char *path, char *buf, size_t len);
 
 /* Whether the target runs on: our child not reaped yet (reaping it sets
- * t->child to 0), or t->pid still there. */
+ * t->child to 0 and t->status), or t->pid still there. */
 int target_alive(struct target *t);
 
 /* ---- the files the target maps ---- */

@@ -41,3 +41,9 @@ $(BUILD)/tests/progs/attachme: tests/progs/attachme.c common/banned.h
 	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/attachme
+
+$(BUILD)/tests/progs/coro: tests/progs/coro.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/coro
