@@ -1160,6 +1160,7 @@ static void record_patch_attach(struct rec *r)
 	pid_t pid;
 	int fd;
 
+	inject_open(&in, r->tgt.pids[0]); /* ptrace allowed: said first */
 	target_check_target(&r->tgt);
 	if (r->o.trigger)
 		resolve_trigger(&r->tr, &r->tgt);
@@ -1174,7 +1175,6 @@ static void record_patch_attach(struct rec *r)
 	mt_symfile_release(&sf);
 	a_memfd = libc_function(pid, "memfd_create");
 	a_dlopen = libc_function(pid, "dlopen");
-	inject_open(&in, pid);
 	if (!inject_stop_all(&in))
 		die(MT_EXIT_DATA, "process %d ended", (int)pid);
 	inject_release_others(&in); /* they run while it loads the runtime */

@@ -121,3 +121,39 @@ exec 7>&-
 wait $apid || fail "attachme exited $? after the trigger"
 printf 'ready\nclean\nreleased\n3 threads: ok\n' >want
 same_file want c.out
+
+# ---- no privilege beyond ptrace: a user attaches to its own process,
+# not to root's ----
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	mkdir nb
+	chmod 777 nb
+	mkfifo d.in
+	$AS "$P/attachme" <d.in >d.out 2>d.counts &
+	apid=$!
+	exec 7>d.in
+	wait_for grep -q ready d.out || fail "attachme as nobody did not start"
+	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
+	$AS mt-record --backend patch -p $apid --functions "$FN" -o nb/d.mt 2>d.err &
+	r=$!
+	if [ "$scope" -eq 0 ]; then
+		wait_for grep -q "^mt-record: recording $apid with patch" d.err ||
+			{ cat d.err >&2; kill $r; fail "nobody: not recording"; }
+		sleep 0.3
+		kill -INT $r
+		wait $r || { cat d.err >&2; fail "nobody: mt-record exited $?"; }
+		[ "$(spans nb/d | awk '$3 == "step"' | wc -l)" -gt 10 ] || fail "nobody: few steps"
+	else
+		set +e; wait $r; rc=$?; set -e
+		[ $rc -eq 3 ] || fail "nobody under ptrace_scope $scope: exit $rc"
+		contains d.err "kernel.yama.ptrace_scope is $scope"
+	fi
+	echo stop >&7
+	exec 7>&-
+	wait $apid || fail "attachme as nobody exited $?"
+	sleep 30 &
+	s=$!
+	expect_exit 3 $AS mt-record --backend patch -p $s -o nb/e.mt 2>e.err
+	contains e.err "cannot ptrace process $s"
+	kill $s
+fi
