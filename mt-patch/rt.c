@@ -15,6 +15,7 @@
 #include <link.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,13 +191,22 @@ static void own_path(char *out)
 		out[0] = '\0';
 }
 
+/* The table's functions and scan ranges done (patch_range()), and the
+ * lock of a session's patching (mtp_attach, mtp_loaded). */
+static uint32_t funcs_done, scan_done;
+static pthread_mutex_t patching = PTHREAD_MUTEX_INITIALIZER;
+/* objects ever loaded when the table was last offered them */
+static unsigned long long adds_seen;
+
+static int count_adds(struct dl_phdr_info *info, size_t size, void *arg);
+
 /*
- * Patches h's table (state GO): finds each function, prepares its patch
- * and, with commit, writes every entry (else mt-record writes them, the
- * process's threads stopped: the entries stay pending). Then READY (or
- * FAILED). Returns 0, or -1 when it failed.
+ * Patches h's table from function funcs_done and scan range scan_done on:
+ * finds each function, prepares its patch and, with commit, writes every
+ * entry (else mt-record writes them, the process's threads stopped: the
+ * entries stay pending). Returns 0, or -1 when it failed (FAILED).
  */
-static int patch_table(struct mtp_header *h, int commit)
+static int patch_range(struct mtp_header *h, int commit)
 {
 	static int forks_noted;
 	struct find fd;
@@ -222,13 +232,13 @@ static int patch_table(struct mtp_header *h, int commit)
 	own_path(own);
 	fd.scan = (struct mtp_range *)((char *)h + h->scan_off);
 	dl_iterate_phdr(found, &fd);
-	if (mtp_patch_targets(fd.scan, h->nscan)) {
+	if (mtp_patch_targets(fd.scan + scan_done, h->nscan - scan_done)) {
 		mtp_patch_close();
 		errno = ENOMEM;
 		fail(h, "the branch targets");
 		return -1;
 	}
-	for (mask = 1; mask < 2 * (uint64_t)h->nfuncs; mask <<= 1)
+	for (mask = 1; mask < 2 * (uint64_t)(h->nfuncs - funcs_done); mask <<= 1)
 		;
 	if (!(seen = calloc(mask, sizeof(*seen)))) {
 		mtp_patch_close();
@@ -238,7 +248,7 @@ static int patch_table(struct mtp_header *h, int commit)
 	mask--;
 	/* every patch prepared first (capstone, libc: code that may itself
 	 * be patched), then every entry written */
-	for (i = 0; i < h->nfuncs; i++) {
+	for (i = funcs_done; i < h->nfuncs; i++) {
 		struct mtp_func *f = &fd.funcs[i];
 
 		f->stub = 0;
@@ -284,7 +294,7 @@ static int patch_table(struct mtp_header *h, int commit)
 		}
 	}
 	if (commit)
-		for (i = 0; i < h->nfuncs; i++)
+		for (i = funcs_done; i < h->nfuncs; i++)
 			if (fd.funcs[i].stub && fd.funcs[i].status == MTP_FN_PENDING)
 				mtp_patch_commit(&fd.funcs[i]);
 	mtp_patch_close();
@@ -298,9 +308,72 @@ static int patch_table(struct mtp_header *h, int commit)
 		else if (st != MTP_FN_ALIAS) /* patched as its twin */
 			h->nskipped++;
 	}
+	funcs_done = h->nfuncs;
+	scan_done = h->nscan;
+	return 0;
+}
+
+/* Patches h's whole table, then READY: 0, or -1 (FAILED). */
+static int patch_table(struct mtp_header *h, int commit)
+{
+	funcs_done = scan_done = 0;
+	dl_iterate_phdr(count_adds, &adds_seen);
+	if (patch_range(h, commit))
+		return -1;
 	__atomic_store_n(&h->state, MTP_ST_READY, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &h->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	return 0;
+}
+
+/* How many objects were ever loaded (dl_phdr_info's dlpi_adds). */
+static int count_adds(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
+		*(unsigned long long *)arg = info->dlpi_adds;
+	return 1;
+}
+
+/* Waits (2 s at most) for *at to be v: 1 once it is, else 0. */
+static int wait_for(uint32_t *at, uint32_t v)
+{
+	int waited = 0;
+	uint32_t now;
+
+	while ((now = __atomic_load_n(at, __ATOMIC_ACQUIRE)) != v && waited++ < 20) {
+		struct timespec tick = { 0, 100 * 1000 * 1000 };
+
+		syscall(SYS_futex, at, FUTEX_WAIT, now, &tick, NULL, 0);
+	}
+	return now == v;
+}
+
+void mtp_loaded(void)
+{
+	struct mtp_header *h;
+	unsigned long long adds = 0;
+	uint32_t gen;
+
+	dl_iterate_phdr(count_adds, &adds);
+	if (adds == __atomic_load_n(&adds_seen, __ATOMIC_RELAXED) || !mtp_recording)
+		return;
+	pthread_mutex_lock(&patching);
+	h = mtp_shm;
+	if (!h || adds == adds_seen ||
+	    __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != MTP_ST_READY) {
+		pthread_mutex_unlock(&patching);
+		return;
+	}
+	adds_seen = adds;
+	gen = __atomic_add_fetch(&h->dl_gen, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &h->dl_gen, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	/* mt-record adds the libraries' functions, then writes their
+	 * entries: 2 s at most each (it may be gone) */
+	if (wait_for(&h->dl_ack, gen) && !patch_range(h, 0)) {
+		__atomic_store_n(&h->dl_prepared, gen, __ATOMIC_RELEASE);
+		syscall(SYS_futex, &h->dl_prepared, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+		wait_for(&h->dl_done, gen);
+	}
+	pthread_mutex_unlock(&patching);
 }
 
 /* Maps the memory on memfd (closing it): the header, or NULL when it is
@@ -373,15 +446,16 @@ __attribute__((constructor)) static void mtp_start(void)
 	unpreload();
 	if (!(h = map_shared(atoi(v))))
 		return;
+	pthread_mutex_lock(&patching);
 	start_clock(h);
 	/* glibc loads libgcc_s for backtrace() and pthread_exit only when
 	 * first needed, too late to patch its walkers (unwind.c): loaded
 	 * now, the process maps it when its table is made */
 	dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
 	wait_for_table(h);
-	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != MTP_ST_GO)
-		return; /* mt-record went away: run unpatched */
-	patch_table(h, 1);
+	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == MTP_ST_GO)
+		patch_table(h, 1); /* else mt-record went away: run unpatched */
+	pthread_mutex_unlock(&patching);
 }
 
 /*
@@ -397,6 +471,7 @@ __attribute__((visibility("default"))) int mtp_attach(int memfd);
 int mtp_attach(int memfd)
 {
 	struct mtp_header *h, *old = mtp_shm;
+	int ret;
 
 	if (old && __atomic_load_n(&old->state, __ATOMIC_ACQUIRE) != MTP_ST_DETACHED) {
 		close(memfd);
@@ -409,5 +484,8 @@ int mtp_attach(int memfd)
 	mtp_walker_reset();
 	mtp_new_session();
 	start_clock(h);
-	return patch_table(h, 0);
+	pthread_mutex_lock(&patching);
+	ret = patch_table(h, 0);
+	pthread_mutex_unlock(&patching);
+	return ret;
 }

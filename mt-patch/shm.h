@@ -103,6 +103,8 @@ enum mtp_fkind {
 			       * are cut as it jumps */
 	MTP_FK_PERSONALITY,   /* a personality routine: where an unwind
 			       * lands, the frames it left end */
+	MTP_FK_DLOPEN,        /* dlopen: the libraries it maps are offered
+			       * to mt-record (mtp_header.dl_gen) */
 	MTP_FK_N
 };
 
@@ -124,7 +126,9 @@ enum mtp_fkind {
 	X("____longjmp_chk", MTP_FK_LONGJMP) \
 	X("__gxx_personality_v0", MTP_FK_PERSONALITY) \
 	X("__gcc_personality_v0", MTP_FK_PERSONALITY) \
-	X("rust_eh_personality", MTP_FK_PERSONALITY)
+	X("rust_eh_personality", MTP_FK_PERSONALITY) \
+	X("dlopen", MTP_FK_DLOPEN) \
+	X("__libc_dlopen_mode", MTP_FK_DLOPEN)
 /* copies of each walker the runtime wraps (a static one in the
  * executable, libgcc_s's, ...) */
 #define MTP_WALKER_COPIES 8
@@ -227,6 +231,14 @@ struct mtp_header {
 	uint32_t trigger, frozen;
 	uint32_t trigger_pid, trigger_tid;
 	uint64_t trigger_time;
+	/* libraries mapped later, by dlopen: the runtime counts dl_gen up
+	 * (a futex wake) and waits (2 s at most) for mt-record to add their
+	 * functions to the table and scan ranges and set dl_ack to it; the
+	 * runtime then prepares them (pending, as with -p) and sets
+	 * dl_prepared to it; mt-record writes their entries, the process's
+	 * threads stopped, and sets dl_done to it, which the runtime waits
+	 * for (2 s at most) before dlopen returns */
+	uint32_t dl_gen, dl_ack, dl_prepared, dl_done;
 	uint64_t scan_off;     /* mt-record, before GO: nscan struct mtp_range */
 	uint32_t nscan, max_scan;
 	char error[128];       /* runtime: why MTP_ST_FAILED */

@@ -15,7 +15,8 @@
  * (mtp_landing): the frames below end then. The raise, rethrow and forced
  * unwind wrappers are assembly (tramp.S) that leaves no frame; the others
  * are normal C functions with unwind information, so the unwinder walks
- * through them.
+ * through them. dlopen is wrapped here too (its wrapper offers the
+ * libraries it mapped: mtp_loaded()).
  */
 #include <stdint.h>
 #include <unwind.h>
@@ -29,6 +30,7 @@ typedef _Unwind_Reason_Code trace_fn(_Unwind_Trace_Fn, void *);
 typedef void *catch_fn(void *);
 typedef void resume_fn(struct _Unwind_Exception *);
 typedef void longjmp_fn(void *, int);
+typedef void *dlopen_fn(const char *, int);
 
 /*
  * The stack pointer a glibc jmp_buf holds (x86-64): its word 6, mangled
@@ -101,6 +103,12 @@ static _Unwind_Reason_Code personality_##C(int v, _Unwind_Action a, \
 	if (r == _URC_INSTALL_CONTEXT && (a & _UA_CLEANUP_PHASE)) \
 		mtp_landing(); \
 	return r; \
+} \
+static void *dlopen_##C(const char *file, int mode) \
+{ \
+	void *h = ((dlopen_fn *)cont[MTP_FK_DLOPEN][C])(file, mode); \
+	mtp_loaded(); \
+	return h; \
 }
 
 WRAPPERS(0)
@@ -114,7 +122,8 @@ WRAPPERS(7)
 
 #define ROW(C) { 0, (uint64_t)mtp_unhook_jmp_1_##C, (uint64_t)mtp_unhook_jmp_2_##C, \
 		 (uint64_t)mtp_unhook_jmp_3_##C, (uint64_t)backtrace_##C, (uint64_t)catch_##C, \
-		 (uint64_t)resume_##C, (uint64_t)longjmp_##C, (uint64_t)personality_##C }
+		 (uint64_t)resume_##C, (uint64_t)longjmp_##C, (uint64_t)personality_##C, \
+		 (uint64_t)dlopen_##C }
 
 static const uint64_t wrapper[MTP_WALKER_COPIES][MTP_FK_N] = {
 	ROW(0), ROW(1), ROW(2), ROW(3), ROW(4), ROW(5), ROW(6), ROW(7)

@@ -14,6 +14,10 @@
  */
 uint64_t mtp_walker_slot(uint32_t kind, uint64_t **contp);
 
+/* After a dlopen (rt.c): the libraries it mapped, if any, offered to
+ * mt-record and their functions prepared. */
+void mtp_loaded(void);
+
 /* Every copy free again (mtp_attach(), a session before undone). */
 void mtp_walker_reset(void);
 

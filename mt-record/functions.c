@@ -145,7 +145,8 @@ size_t fn_select(const struct fn_sink *sink, const struct fn_query *q)
 	/* a call through the PLT is a second call of its function: only a
 	 * regex that asks for them (read@plt) chooses PLT entries */
 	sel.plt = q->regex && strstr(q->regex, "@plt");
-	probe_file(q->exe, 1, &sel);
+	if (q->exe)
+		probe_file(q->exe, 1, &sel);
 	if (sel.re.re && q->libs) {
 		size_t k;
 

@@ -67,7 +67,8 @@ struct fn_sink {
 
 struct fn_query {
 	const char *regex;         /* --functions (PCRE2), or NULL: see below */
-	const char *exe;           /* the executable: read with must */
+	const char *exe;           /* the executable: read with must; NULL:
+				    * the libraries only */
 	char *const *libs;         /* with a regex, shared libraries searched too
 				    * (NULL-terminated), or NULL: none */
 	const char *skip_path;     /* a function left out (the trigger, which

@@ -54,15 +54,18 @@ _Noreturn static void no_ptrace(pid_t pid, int err)
 	die_errno(MT_EXIT_SYSTEM, "ptrace process %d", (int)pid);
 }
 
-void inject_open(struct inject *in, pid_t pid)
+int inject_open(struct inject *in, pid_t pid)
 {
 	char path[64];
 
 	memset(in, 0, sizeof(*in));
 	in->pid = pid;
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	if ((in->mem = open(path, O_RDWR | O_CLOEXEC)) < 0)
-		no_ptrace(pid, errno);
+	if ((in->mem = open(path, O_RDWR | O_CLOEXEC)) >= 0)
+		return 0;
+	if (errno == ENOENT || errno == ESRCH)
+		return -1;
+	no_ptrace(pid, errno);
 }
 
 static struct inject_thread *held(struct inject *in, pid_t tid)

@@ -33,9 +33,12 @@ struct inject {
 	size_t n, cap;
 };
 
-/* Opens pid's memory; holds no thread yet. Dies (system) when the
- * process cannot be traced, saying why (ptrace_scope, not ours). */
-void inject_open(struct inject *in, pid_t pid);
+#define INJECT_INIT { 0, -1, NULL, 0, 0 }
+
+/* Opens pid's memory; holds no thread yet. 0, or -1 when the process
+ * is gone; dies (system) when it cannot be traced, saying why
+ * (ptrace_scope, not ours). */
+int inject_open(struct inject *in, pid_t pid);
 
 /*
  * Stops every thread of the process and notes where each is; threads

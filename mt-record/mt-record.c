@@ -1013,9 +1013,58 @@ static void patch_begin(struct rec *r, struct stream_out *so)
 	wallclock_line(r);
 }
 
+/*
+ * Libraries a dlopen mapped (the runtime asks): their walkers and the
+ * functions --functions chooses of them go in the table; once the
+ * runtime prepared them, their entries are written with every thread of
+ * the process stopped (in: opened on first need for a command).
+ */
+static void patch_more(struct rec *r, struct patch_rec *p, struct inject *in)
+{
+	if (patch_rec_dl_asked(p)) {
+		char **libs = mapped_libraries(&r->tgt), **fresh;
+		size_t k, n = 0;
+
+		for (k = 0; libs[k]; k++)
+			;
+		if (!(fresh = calloc(k + 1, sizeof(*fresh))))
+			die(MT_EXIT_SYSTEM, "out of memory");
+		for (k = 0; libs[k]; k++) {
+			const char *base = strrchr(libs[k], '/');
+
+			if (!patch_rec_has_file(p, libs[k]) &&
+			    strcmp(base ? base + 1 : libs[k], "libmt-patch.so"))
+				fresh[n++] = libs[k];
+		}
+		patch_rec_add_lib_walkers(p, &r->tgt, fresh);
+		if (r->o.functions && n) {
+			struct fn_files files = { target_symbols, target_path, &r->tgt };
+			struct fn_sink sink = { patch_add, p, 0 };
+			struct fn_query q = { r->o.functions, NULL, fresh, NULL, 0, &files,
+					      &r->probed, SIZE_MAX, 65536 };
+
+			fn_select(&sink, &q);
+		}
+		for (k = 0; k < n; k++)
+			patch_rec_saw_file(p, fresh[k]);
+		patch_rec_add_neighbours(p, &r->tgt);
+		patch_rec_dl_answer(p);
+		free(fresh);
+		free_paths(libs);
+	}
+	if (patch_rec_dl_prepared(p)) {
+		if ((in->mem >= 0 || !inject_open(in, r->tgt.pid)) && inject_stop_all(in)) {
+			patch_rec_commit(p, in);
+			inject_release_all(in);
+		}
+		patch_rec_dl_done(p);
+	}
+}
+
 /* Until a signal, the process's end or the trigger's call; with --full
  * the rings drained into so every 10 ms meanwhile. */
-static void patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so)
+static void patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so,
+		       struct inject *in)
 {
 	uint64_t hit;
 
@@ -1023,6 +1072,7 @@ static void patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so
 		struct timespec ts = { 0, 10000000 };
 
 		ppoll(NULL, 0, &ts, &r->wait_mask);
+		patch_more(r, p, in);
 		if (r->o.full)
 			patch_rec_write(p, so, 1);
 	}
@@ -1057,6 +1107,7 @@ static void record_patch(struct rec *r)
 	struct mt_symfile sf = MT_SYMFILE_INIT;
 	char *rt = patch_runtime_path(), *preload, *env[3], why[256], exe[PATH_MAX];
 	struct stream_out so;
+	struct inject in = INJECT_INIT;
 	int note;
 
 	patch_rec_init(&p, r->o.snapshot_bytes, -1);
@@ -1112,7 +1163,8 @@ static void record_patch(struct rec *r)
 		r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C",
 		r->o.full ? "ends the recording" : "takes the snapshot");
 	patch_begin(r, &so);
-	patch_wait(r, &p, &so);
+	patch_wait(r, &p, &so, &in);
+	inject_close(&in);
 	if (r->tgt.status_known && WIFSIGNALED(r->tgt.status))
 		warn("%s was killed by signal %d (%s)", r->tgt.cmd[0], WTERMSIG(r->tgt.status),
 		     strsignal(WTERMSIG(r->tgt.status)));
@@ -1160,7 +1212,8 @@ static void record_patch_attach(struct rec *r)
 	pid_t pid;
 	int fd;
 
-	inject_open(&in, r->tgt.pids[0]); /* ptrace allowed: said first */
+	if (inject_open(&in, r->tgt.pids[0])) /* ptrace allowed: said first */
+		die(MT_EXIT_DATA, "no process %d", (int)r->tgt.pids[0]);
 	target_check_target(&r->tgt);
 	if (r->o.trigger)
 		resolve_trigger(&r->tr, &r->tgt);
@@ -1224,7 +1277,7 @@ static void record_patch_attach(struct rec *r)
 		r->o.full ? " (full)" : "", r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C",
 		r->o.full ? "ends the recording" : "takes the snapshot");
 	patch_begin(r, &so);
-	patch_wait(r, &p, &so);
+	patch_wait(r, &p, &so, &in);
 	if (inject_stop_all(&in)) {
 		patch_rec_undo(&p, &in);
 		inject_release_all(&in);

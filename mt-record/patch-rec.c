@@ -270,7 +270,7 @@ void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s
 		add(p, path, s, MTP_FK_TRACE);
 }
 
-/* The walkers of the file path (only: its longjmp kin). */
+/* The walkers of the file path (only: a mask of the kinds, 0 all). */
 static void add_walkers_of(struct patch_rec *p, const struct target *tgt, const char *path,
 			   int must, uint32_t only)
 {
@@ -282,19 +282,17 @@ static void add_walkers_of(struct patch_rec *p, const struct target *tgt, const 
 			const struct mt_sym *s = &f.t.v[i];
 			uint32_t k = walker(s->name);
 
-			if (k != MTP_FK_TRACE && (!only || k == only) && s->addr &&
+			if (k != MTP_FK_TRACE && (!only || (only >> k & 1)) && s->addr &&
 			    s->bind != MT_SYM_PLT)
 				add(p, path, s, k);
 		}
 	mt_symfile_release(&f);
 }
 
-void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const char *exe)
+void patch_rec_add_lib_walkers(struct patch_rec *p, const struct target *tgt, char *const *libs)
 {
-	char **libs = mapped_libraries(tgt);
 	size_t k;
 
-	add_walkers_of(p, tgt, exe, 1, 0);
 	for (k = 0; libs[k]; k++) {
 		const char *base = strrchr(libs[k], '/');
 
@@ -303,24 +301,89 @@ void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const 
 		if (!strncmp(base, "libgcc_s", 8) || !strncmp(base, "libstdc++", 9))
 			add_walkers_of(p, tgt, libs[k], 0, 0);
 		else if (!strncmp(base, "libc.so", 7))
-			add_walkers_of(p, tgt, libs[k], 0, MTP_FK_LONGJMP);
+			add_walkers_of(p, tgt, libs[k], 0,
+				       1u << MTP_FK_LONGJMP | 1u << MTP_FK_DLOPEN);
 	}
+}
+
+void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const char *exe)
+{
+	char **libs = mapped_libraries(tgt);
+
+	add_walkers_of(p, tgt, exe, 1, 0);
+	patch_rec_add_lib_walkers(p, tgt, libs);
 	free_paths(libs);
+}
+
+int patch_rec_has_file(const struct patch_rec *p, const char *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nfn; i++)
+		if (!strcmp(p->strings + p->fn[i].path, path))
+			return 1;
+	for (i = 0; i < p->nfiles_seen; i++)
+		if (!strcmp(p->files_seen[i], path))
+			return 1;
+	return 0;
+}
+
+void patch_rec_saw_file(struct patch_rec *p, const char *path)
+{
+	char *c = strdup(path);
+
+	if (!c)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	grow_or_die(&p->files_seen, &p->files_cap, p->nfiles_seen + 1, sizeof(*p->files_seen));
+	p->files_seen[p->nfiles_seen++] = c;
+}
+
+int patch_rec_dl_asked(const struct patch_rec *p)
+{
+	return __atomic_load_n(&p->h->dl_gen, __ATOMIC_ACQUIRE) != p->dl_acked;
+}
+
+void patch_rec_dl_answer(struct patch_rec *p)
+{
+	p->dl_acked = __atomic_load_n(&p->h->dl_gen, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&p->h->dl_ack, p->dl_acked, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &p->h->dl_ack, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+int patch_rec_dl_prepared(struct patch_rec *p)
+{
+	uint32_t g = __atomic_load_n(&p->h->dl_prepared, __ATOMIC_ACQUIRE);
+
+	if (g == p->dl_committed)
+		return 0;
+	p->dl_committed = g;
+	return 1;
+}
+
+void patch_rec_dl_done(struct patch_rec *p)
+{
+	__atomic_store_n(&p->h->dl_done, p->dl_committed, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &p->h->dl_done, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 {
 	uint32_t i, j, path;
 
-	for (i = 0; i < p->nfn; i++) {
+	for (i = p->neighbours_done; i < p->nfn; i++) {
 		struct mt_symfile f = MT_SYMFILE_INIT;
 		size_t k;
 
 		path = p->fn[i].path;
-		for (j = 0; j < i && p->fn[j].path != path; j++)
+		if (i && p->fn[i - 1].path == path)
+			continue;
+		for (j = 0; j < p->nscanned &&
+			    strcmp(p->strings + p->scanned[j], p->strings + path); j++)
 			;
-		if (j < i)
+		if (j < p->nscanned)
 			continue; /* read already */
+		grow_or_die(&p->scanned, &p->scanned_cap, p->nscanned + 1, sizeof(*p->scanned));
+		p->scanned[p->nscanned++] = path;
 		if (read_symbols(tgt, &f, p->strings + path, 0) == 0)
 			for (k = 0; k < f.t.n; k++) {
 				const struct mt_sym *s = &f.t.v[k];
@@ -341,6 +404,7 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 			}
 		mt_symfile_release(&f);
 	}
+	p->neighbours_done = p->nfn;
 }
 
 int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)
@@ -824,6 +888,10 @@ void patch_rec_release(struct patch_rec *p)
 	free(p->shown);
 	free(p->taken);
 	free(p->stalled);
+	while (p->nfiles_seen)
+		free(p->files_seen[--p->nfiles_seen]);
+	free(p->files_seen);
+	free(p->scanned);
 	memset(p, 0, sizeof(*p));
 	p->memfd = -1;
 }

@@ -59,6 +59,13 @@ struct patch_rec {
 	uint64_t *stalled;     /* each thread slot: the record a partial write
 				* stopped at, being written (+1; 0: none) */
 	uint64_t lost;         /* partial: records overwritten before read */
+	uint32_t neighbours_done; /* functions whose files' ranges were added */
+	uint32_t *scanned;     /* those files (strings offsets) */
+	size_t nscanned, scanned_cap;
+	uint32_t dl_acked, dl_committed; /* the dl_gen answered, the
+					  * dl_prepared written */
+	char **files_seen;     /* libraries looked at with nothing in the table */
+	size_t nfiles_seen, files_cap;
 	char env_fd[32];       /* MT_PATCH_FD=N */
 };
 
@@ -114,10 +121,31 @@ void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s
  * this). */
 void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const char *exe);
 
+/* The walkers of libs (NULL-terminated) that patch_rec_add_walkers()
+ * takes of libraries: libgcc_s's, libstdc++'s, libc's longjmp kin and
+ * dlopen. */
+void patch_rec_add_lib_walkers(struct patch_rec *p, const struct target *tgt, char *const *libs);
+
+/* Libraries mapped later (dlopen): whether path was looked at already (a
+ * function of it in the table, or patch_rec_saw_file()). */
+int patch_rec_has_file(const struct patch_rec *p, const char *path);
+void patch_rec_saw_file(struct patch_rec *p, const char *path);
+
+/* The runtime asks for the functions of libraries a dlopen mapped
+ * (shm.h's dl_gen): 1 while unanswered. patch_rec_dl_answer(): the table
+ * has them now. patch_rec_dl_prepared(): 1 (once) when the runtime has
+ * prepared them, for patch_rec_commit(). */
+int patch_rec_dl_asked(const struct patch_rec *p);
+void patch_rec_dl_answer(struct patch_rec *p);
+int patch_rec_dl_prepared(struct patch_rec *p);
+/* ... and, once written, lets the dlopen return. */
+void patch_rec_dl_done(struct patch_rec *p);
+
 /* Every function of each file the table has a function of, for the
  * runtime to read for branches into another's entry (shm.h's struct
- * mtp_range): after the table is whole. Dies (bad input) when there are
- * more than PATCH_MAX_SCAN. */
+ * mtp_range): after the table is whole (again after functions were
+ * added: those files' only). Dies (bad input) when there are more than
+ * PATCH_MAX_SCAN. */
 void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt);
 
 /*

@@ -6,6 +6,8 @@
  *	spawn	starts one more thread
  *	hold	starts a thread in hold(), which returns at "release"
  *	release	has hold() return; prints "released" once it did
+ *	load	loads the library -L names (dlopen), calls its plug_run 100
+ *		times, prints "loaded SUM"
  *	peek	prints "clean" when the first bytes of step and leaf are
  *		those of its file, else "patched"
  *	stop	(or end of input) stops the threads and prints
@@ -17,6 +19,7 @@
  *
  * Build -O1 -fno-inline: step and leaf must stay real calls.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -136,11 +139,14 @@ static void spawn(void)
 int main(int argc, char **argv)
 {
 	char line[64];
+	const char *lib = NULL;
 	int t = 3, c, i;
 
-	while ((c = getopt(argc, argv, "t:")) != -1) {
-		if (c != 't' || (t = atoi(optarg)) < 1 || t > MAX_THREADS) {
-			fprintf(stderr, "usage: attachme [-t threads]\n");
+	while ((c = getopt(argc, argv, "L:t:")) != -1) {
+		if (c == 'L') {
+			lib = optarg;
+		} else if (c != 't' || (t = atoi(optarg)) < 1 || t > MAX_THREADS) {
+			fprintf(stderr, "usage: attachme [-L library] [-t threads]\n");
 			return 2;
 		}
 	}
@@ -157,6 +163,16 @@ int main(int argc, char **argv)
 		} else if (!strcmp(line, "hold\n")) {
 			if (pthread_create(&holder, NULL, hold_thread, NULL))
 				return 1;
+		} else if (!strcmp(line, "load\n") && lib) {
+			unsigned long (*run)(unsigned long), sum = 0, k;
+			void *h = dlopen(lib, RTLD_NOW);
+
+			if (!h || !(*(void **)&run = dlsym(h, "plug_run")))
+				return 1;
+			for (k = 0; k < 100; k++)
+				sum += run(k);
+			printf("loaded %lu\n", sum);
+			fflush(stdout);
 		} else if (!strcmp(line, "release\n")) {
 			released = 1;
 			pthread_join(holder, NULL);

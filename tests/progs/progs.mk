@@ -38,7 +38,7 @@ EXTRA_TEST_BIN += $(BUILD)/tests/progs/patchwalk
 
 $(BUILD)/tests/progs/attachme: tests/progs/attachme.c common/banned.h
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $<
+	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $< -ldl
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/attachme
 
@@ -47,3 +47,13 @@ $(BUILD)/tests/progs/coro: tests/progs/coro.c common/banned.h
 	$(CC) -O1 -fno-inline -g -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/coro
+
+$(BUILD)/tests/progs/libmtplug.so: tests/progs/plugin.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -fPIC -shared -o $@ $<
+
+$(BUILD)/tests/progs/dlopener: tests/progs/dlopener.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -Icommon -o $@ $< -ldl
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/libmtplug.so $(BUILD)/tests/progs/dlopener

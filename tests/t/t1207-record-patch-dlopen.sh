@@ -1,0 +1,62 @@
+#!/bin/sh
+# mt-record --backend patch and libraries loaded later (dlopen): the
+# runtime's dlopen wrapper offers each library it mapped, mt-record adds
+# the functions --functions chooses of it, the runtime prepares them and
+# mt-record writes their entries with the process's threads stopped
+# before dlopen returns, so every call is traced: a command
+# (tests/progs/dlopener: 100 plug_run, 200 plug_leaf, exact), a process
+# attached to (-p: attachme's "load"), Python's extension modules
+# (import ctypes: PyInit__ctypes of lib-dynload/_ctypes).
+. "$MT_TOP/tests/lib.sh"
+P=$MT_TESTBIN/progs
+
+# counts STREAM: "name kind count" of its BRANCH records
+counts() {
+	mt-dump "$1" | sed -n 's/^.* BRANCH .* kind=\([a-z]*\) .*"\([A-Za-z_]*\)"+0x0 .*$/\2 \1/p' |
+		sort | uniq -c | awk '{ print $2, $3, $1 }'
+}
+
+"$P/dlopener" "$P/libmtplug.so" >want
+mt-record --backend patch --functions '^(plug_|before$)' -o dl.mt -- \
+	"$P/dlopener" "$P/libmtplug.so" >out 2>err || { cat err >&2; fail "mt-record -- dlopener"; }
+same_file want out
+counts dl.mt >dl.counts
+printf '%s\n' "before call 10" "before return 10" "plug_leaf call 200" \
+	"plug_leaf return 200" "plug_run call 100" "plug_run return 100" >expect
+same_file expect dl.counts
+
+# -p: a library the process loads while attached
+mkfifo a.in
+"$P/attachme" -L "$P/libmtplug.so" <a.in >a.out 2>a.counts &
+apid=$!
+exec 7>a.in
+wait_for grep -q ready a.out || fail "attachme did not start"
+mt-record --backend patch -p $apid --functions '^(step|plug_.*)$' -o a.mt 2>a.err &
+r=$!
+wait_for grep -q "^mt-record: recording $apid with patch" a.err ||
+	{ cat a.err >&2; kill $r; fail "not recording"; }
+echo load >&7
+wait_for grep -q loaded a.out || fail "attachme did not load"
+kill -INT $r
+wait $r || { cat a.err >&2; fail "mt-record -p exited $?"; }
+echo stop >&7
+exec 7>&-
+wait $apid || fail "attachme exited $?"
+grep -qx 'loaded 50600' a.out || fail "the library's calls returned wrong: $(cat a.out)"
+counts a.mt | grep plug_ >a.counts2
+printf '%s\n' "plug_leaf call 200" "plug_leaf return 200" "plug_run call 100" \
+	"plug_run return 100" >expect
+same_file expect a.counts2
+
+# Python's extension modules, loaded as imported
+PY=/usr/bin/python3
+[ -x $PY ] || fail "no /usr/bin/python3 (scripts/deps.sh installs it)"
+S='import ctypes; print(ctypes.sizeof(ctypes.c_long))'
+$PY -c "$S" >py.want
+mt-record --backend patch --full --snapshot-size 64M --functions . -o py.mt -- $PY -c "$S" \
+	>py.out 2>py.err || { cat py.err >&2; fail "mt-record -- python3"; }
+same_file py.want py.out
+grep -q overwritten py.err && fail "python3: records lost: $(cat py.err)"
+counts py.mt | grep '^PyInit__ctypes ' >py.counts
+printf '%s\n' "PyInit__ctypes call 1" "PyInit__ctypes return 1" >expect
+same_file expect py.counts
