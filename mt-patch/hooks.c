@@ -35,6 +35,8 @@ struct tstate {
 };
 
 static __thread struct tstate *ts __attribute__((tls_model("initial-exec")));
+/* the runtime's own work on this thread (mtp_quiet) */
+static __thread int quiet __attribute__((tls_model("initial-exec")));
 
 long mtp_syscall6(long n, long a, long b, long c, long d, long e, long f)
 {
@@ -147,12 +149,21 @@ static void triggered(struct tstate *t, uint64_t now)
 	mtp_syscall6(SYS_futex, (long)&h->frozen, FUTEX_WAKE, 1 << 30, 0, 0, 0);
 }
 
+void mtp_quiet(int on)
+{
+	quiet += on ? 1 : -1;
+}
+
 void mtp_enter(uint64_t func, uint64_t *ret)
 {
-	struct tstate *t = thread_state();
-	uint64_t now = mtp_now();
+	struct tstate *t;
+	uint64_t now;
 	uint32_t d;
 
+	if (quiet)
+		return; /* the runtime's own calls: not the program's */
+	t = thread_state();
+	now = mtp_now();
 	if (!t || !t->slot || !mtp_recording)
 		return;
 	if (*ret == (uint64_t)mtp_return_tramp) {

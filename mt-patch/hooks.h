@@ -43,6 +43,11 @@ long mtp_syscall6(long n, long a, long b, long c, long d, long e, long f);
 /* The current time, as the records hold it (mtp_shm->clock). */
 uint64_t mtp_now(void);
 
+/* Between mtp_quiet(1) and mtp_quiet(0) the calling thread's calls of
+ * patched functions run unhooked and unrecorded: the runtime's own work
+ * (patching a library dlopen mapped: capstone, libc). Nests. */
+void mtp_quiet(int on);
+
 /* mtp_attach(), again (-p): each thread's state is made anew at its
  * next hook, in the new memory (the last session's undone). */
 void mtp_new_session(void);

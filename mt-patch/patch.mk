@@ -33,9 +33,3 @@ install-patch-rt: $(PATCH_RT)
 	install -d $(DESTDIR)$(PREFIX)/lib/mt
 	install -m 644 $(PATCH_RT) $(DESTDIR)$(PREFIX)/lib/mt/
 .PHONY: install-patch-rt
-
-# the runtime driven on its own, for the tests (tests/helpers-patch)
-$(BUILD)/tests/patch-run: tests/helpers-patch/patch-run.c mt-patch/shm.h $(TOOL_LIB) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Imt-patch $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIB) $(LIB) -lelf -lz -lpcre2-8
-EXTRA_TEST_BIN += $(BUILD)/tests/patch-run

@@ -364,6 +364,7 @@ void mtp_loaded(void)
 		return;
 	}
 	adds_seen = adds;
+	mtp_quiet(1);
 	gen = __atomic_add_fetch(&h->dl_gen, 1, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &h->dl_gen, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	/* mt-record adds the libraries' functions, then writes their
@@ -373,6 +374,7 @@ void mtp_loaded(void)
 		syscall(SYS_futex, &h->dl_prepared, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 		wait_for(&h->dl_done, gen);
 	}
+	mtp_quiet(0);
 	pthread_mutex_unlock(&patching);
 }
 
@@ -453,8 +455,10 @@ __attribute__((constructor)) static void mtp_start(void)
 	 * now, the process maps it when its table is made */
 	dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
 	wait_for_table(h);
+	mtp_quiet(1);
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == MTP_ST_GO)
 		patch_table(h, 1); /* else mt-record went away: run unpatched */
+	mtp_quiet(0);
 	pthread_mutex_unlock(&patching);
 }
 

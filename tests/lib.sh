@@ -473,3 +473,9 @@ help_usage() {
 vdso_norm() {
 	sed 's/^\([[:space:]]*[0-9a-f]*\) .* (\[vdso\])$/\1 VDSO ([vdso])/' "$1"
 }
+
+# patch_records STREAM: each BRANCH record of an mt-record --backend patch
+# stream as "TID call|return NAME TIME" (a frame cut is a return)
+patch_records() {
+	mt-dump "$1" | sed -n 's/^.* BRANCH time=\([0-9.]*\) pid=[0-9]* tid=\([0-9]*\) .* kind=\(call\|return\) .*"\([^"]*\)"+0x0 .*$/\2 \3 \4 \1/p'
+}

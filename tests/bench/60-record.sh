@@ -31,24 +31,21 @@ row() { # label iterations calls-per-iteration output
 		printf "%-44s %10d %12.1f %14.1f\n", l, n, v, (v - b) / c }'
 }
 
-# the patch runtime (mt-patch/, driven by tests/helpers-patch/patch-run
-# until mt-record drives it): entries rewritten, exact returns by a
-# return trampoline; a 5-byte leaf (patchme's five: lea; ret) too. Before
-# the uprobe rows: their probes go away in the background, after
-# mt-record has ended
-pr=$BENCH_TESTBIN/patch-run
-prt=$BUILD/lib/libmt-patch.so
+# the patch backend (docs/patch.md): entries rewritten, exact returns by
+# a return trampoline; a 5-byte leaf (patchme's five: lea; ret) too. The
+# command's output goes to mt-record's standard error (the trace to
+# /dev/null). Before the uprobe rows: their probes go away in the
+# background, after mt-record has ended
 pm=$BENCH_TESTBIN/progs/patchme
-if [ -x "$pr" ] && [ -f "$prt" ]; then
+if [ -f "$BUILD/lib/libmt-patch.so" ]; then
 	n=2000000
-	# (the program's output and the records share patch-run's stdout)
 	for r in 1 2 3; do
-		"$pr" -f '^outer$' "$prt" -- "$prog" -T -n $n >"$BENCH_TMP/x" || exit 1
-		grep '^ns_per_iteration=' "$BENCH_TMP/x" >>"$BENCH_TMP/x1"
-		"$pr" -f '^work$' "$prt" -- "$prog" -T -n $n >"$BENCH_TMP/x" || exit 1
-		grep '^ns_per_iteration=' "$BENCH_TMP/x" >>"$BENCH_TMP/x2"
-		"$pr" -f '^(outer|work)$' "$prt" -- "$prog" -T -n $n >"$BENCH_TMP/x" || exit 1
-		grep '^ns_per_iteration=' "$BENCH_TMP/x" >>"$BENCH_TMP/x3"
+		"$rec" --backend patch --functions '^outer$' -- "$prog" -T -n $n \
+			>/dev/null 2>>"$BENCH_TMP/x1" || exit 1
+		"$rec" --backend patch --functions '^work$' -- "$prog" -T -n $n \
+			>/dev/null 2>>"$BENCH_TMP/x2" || exit 1
+		"$rec" --backend patch --functions '^(outer|work)$' -- "$prog" -T -n $n \
+			>/dev/null 2>>"$BENCH_TMP/x3" || exit 1
 	done
 	row "patch: outer (entry+return; push)" $n 1 "$BENCH_TMP/x1"
 	row "patch: work (entry+return; rip-rel mov)" $n 2 "$BENCH_TMP/x2"
@@ -56,14 +53,15 @@ if [ -x "$pr" ] && [ -f "$prt" ]; then
 	if [ -x "$pm" ]; then
 		for r in 1 2 3; do
 			"$pm" -T $n 2>>"$BENCH_TMP/l0" || exit 1
-			"$pr" -f '^five$' "$prt" -- "$pm" -T $n >/dev/null 2>>"$BENCH_TMP/l1" || exit 1
+			"$rec" --backend patch --functions '^five$' -- "$pm" -T $n \
+				>/dev/null 2>>"$BENCH_TMP/l1" || exit 1
 		done
 		lb=$(per_iter "$BENCH_TMP/l0") lv=$(per_iter "$BENCH_TMP/l1")
 		awk -v l="patch: a 5-byte leaf (lea; ret), own loop" -v n=$n -v v="$lv" -v b="$lb" 'BEGIN {
 			printf "%-44s %10d %12.1f %14.1f   (untraced %.1f)\n", l, n, v, v - b, b }'
 	fi
 else
-	echo "patch: not run ($pr or $prt not built)"
+	echo "patch: not run ($BUILD/lib/libmt-patch.so not built)"
 fi
 if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; then
 	n=20000
