@@ -468,21 +468,21 @@ __attribute__((constructor)) static void mtp_start(void)
  * mt-record made (the table written, state NEW). Patches are prepared,
  * not written (mt-record writes them with every thread stopped). A
  * session before this one must have been undone (state DETACHED).
- * Returns 0 (state READY), or -1 (FAILED, or the memory not mt-record's,
- * or an earlier session still in place).
+ * Returns 0 (state READY), 1 (FAILED, or the memory not mt-record's),
+ * or, when an earlier session is still in place (its mt-record killed),
+ * the address of that session's memory, memfd left open: mt-record
+ * undoes that session, every thread stopped, and calls again.
  */
-__attribute__((visibility("default"))) int mtp_attach(int memfd);
-int mtp_attach(int memfd)
+__attribute__((visibility("default"))) uint64_t mtp_attach(int memfd);
+uint64_t mtp_attach(int memfd)
 {
 	struct mtp_header *h, *old = mtp_shm;
 	int ret;
 
-	if (old && __atomic_load_n(&old->state, __ATOMIC_ACQUIRE) != MTP_ST_DETACHED) {
-		close(memfd);
-		return -1;
-	}
+	if (old && __atomic_load_n(&old->state, __ATOMIC_ACQUIRE) != MTP_ST_DETACHED)
+		return (uint64_t)old;
 	if (!(h = map_shared(memfd)))
-		return -1;
+		return 1;
 	if (old)
 		munmap(old, (size_t)old->size);
 	mtp_walker_reset();
@@ -491,5 +491,5 @@ int mtp_attach(int memfd)
 	pthread_mutex_lock(&patching);
 	ret = patch_table(h, 0);
 	pthread_mutex_unlock(&patching);
-	return ret;
+	return ret ? 1 : 0;
 }

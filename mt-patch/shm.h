@@ -239,6 +239,9 @@ struct mtp_header {
 	 * threads stopped, and sets dl_done to it, which the runtime waits
 	 * for (2 s at most) before dlopen returns */
 	uint32_t dl_gen, dl_ack, dl_prepared, dl_done;
+	uint32_t recorder;     /* mt-record: its pid (-p: one still running
+				* holds the session) */
+	uint32_t pad2;
 	uint64_t scan_off;     /* mt-record, before GO: nscan struct mtp_range */
 	uint32_t nscan, max_scan;
 	char error[128];       /* runtime: why MTP_ST_FAILED */

@@ -145,11 +145,17 @@ size_t inject_stop_all(struct inject *in)
 		}
 		closedir(d);
 	} while (found);
-	for (i = 0; i < in->n; i++) {
+	for (i = 0; i < in->n;) {
 		struct user_regs_struct r;
 
-		get_regs(in->t[i].tid, &r);
-		in->t[i].ip = r.rip;
+		if (ptrace(PTRACE_GETREGS, in->t[i].tid, NULL, &r)) {
+			if (errno != ESRCH)
+				die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_GETREGS, %d)",
+					  (int)in->t[i].tid);
+			in->t[i] = in->t[--in->n]; /* killed while held */
+			continue;
+		}
+		in->t[i++].ip = r.rip;
 	}
 	return in->n;
 }

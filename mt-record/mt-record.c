@@ -940,6 +940,36 @@ static void patch_add(void *ctx, const char *path, const char *open, const struc
 		patch_rec_add(ctx, path, alias);
 }
 
+/* A sink that only counts. */
+static void count_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
+		      const struct mt_sym *alias)
+{
+	(void)path;
+	(void)open;
+	(void)s;
+	(void)alias;
+	++*(size_t *)ctx;
+}
+
+/* Dies as patch_functions() would when --functions chooses nothing: -p
+ * asks before it changes anything in the process. */
+static void patch_some_function(struct rec *r, const char *exe)
+{
+	struct fn_files files = { target_symbols, target_path, &r->tgt };
+	size_t n = 0;
+	struct fn_sink sink = { count_add, &n, 0 };
+	struct fn_query q = { r->o.functions, exe, NULL, NULL, 0, &files, NULL,
+			      SIZE_MAX, 65536 };
+	char **libs = NULL;
+
+	if (r->o.functions)
+		q.libs = libs = mapped_libraries(&r->tgt);
+	if (!fn_select(&sink, &q))
+		no_function(r, libs);
+	if (libs)
+		free_paths(libs);
+}
+
 /* The functions to patch: the walkers, then --functions (as for
  * uprobes, with no cap on the executable's own). */
 static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe)
@@ -1207,7 +1237,7 @@ static void record_patch_attach(struct rec *r)
 	struct mt_symfile sf = MT_SYMFILE_INIT;
 	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], fdpath[64];
 	const char *lib[1];
-	uint64_t a_memfd, a_dlopen, a_attach, args[2], v;
+	uint64_t a_memfd, a_dlopen, a_attach, args[2], v, stale;
 	struct stream_out so;
 	pid_t pid;
 	int fd;
@@ -1226,6 +1256,7 @@ static void record_patch_attach(struct rec *r)
 	if (patch_rec_refuses(exe, sf.t.is_go, why, sizeof(why)))
 		die(MT_EXIT_DATA, "%s: %s", exe, why);
 	mt_symfile_release(&sf);
+	patch_some_function(r, exe);
 	a_memfd = libc_function(pid, "memfd_create");
 	a_dlopen = libc_function(pid, "dlopen");
 	if (!inject_stop_all(&in))
@@ -1256,12 +1287,29 @@ static void record_patch_attach(struct rec *r)
 	patch_functions(r, &p, exe);
 	patch_trigger(r, &p);
 	args[0] = v; /* the memfd, in the process: mtp_attach closes it */
-	if ((int)inject_call(&in, a_attach, args, 1, NULL, 0)) {
+	if ((stale = inject_call(&in, a_attach, args, 1, NULL, 0)) > 1) {
+		/* an earlier session in place: undone, every thread stopped,
+		 * unless its mt-record still runs */
+		pid_t owner = patch_rec_stale_owner(&in, stale);
+
+		if (owner)
+			die(MT_EXIT_SYSTEM, "process %d is being recorded by another mt-record "
+			    "(pid %d)", (int)pid, (int)owner);
+		inject_stop_all(&in);
+		if (patch_rec_undo_stale(&in, stale))
+			warn("process %d: the patches of an earlier mt-record, killed, could not "
+			     "all be put back", (int)pid);
+		else
+			warn("process %d: undid the patches of an earlier mt-record, killed",
+			     (int)pid);
+		inject_release_others(&in);
+		stale = inject_call(&in, a_attach, args, 1, NULL, 0);
+	}
+	if (stale) {
 		if (patch_rec_error(&p))
 			die(MT_EXIT_SYSTEM, "the patch runtime failed: %s", patch_rec_error(&p));
-		die(MT_EXIT_SYSTEM, "process %d is patched already: another mt-record "
-		    "attached to it, or one killed before it could undo its patches",
-		    (int)pid);
+		die(MT_EXIT_SYSTEM, "process %d could not be patched: the patch runtime "
+		    "refused its memory", (int)pid);
 	}
 	inject_stop_all(&in);
 	patch_rec_commit(&p, &in);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,7 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 	h->strings_size = STRINGS_SIZE;
 	h->max_threads = PATCH_MAX_THREADS;
 	h->ring_records = nrec;
+	h->recorder = (uint32_t)getpid();
 	h->funcs_off = funcs_off;
 	h->scan_off = scan_off;
 	h->max_scan = PATCH_MAX_SCAN;
@@ -568,6 +570,69 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 			unhook_thread(p, in, t);
 	}
 	__atomic_store_n(&p->h->state, MTP_ST_DETACHED, __ATOMIC_RELEASE);
+}
+
+pid_t patch_rec_stale_owner(const struct inject *in, uint64_t at)
+{
+	uint32_t who;
+	char path[64], comm[32];
+	FILE *f;
+	int live = 0;
+
+	if (inject_read(in, at + offsetof(struct mtp_header, recorder), &who, sizeof(who)) ||
+	    !who || (pid_t)who == getpid())
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%u/comm", who);
+	if ((f = fopen(path, "re"))) {
+		live = fgets(comm, sizeof(comm), f) && !strcmp(comm, "mt-record\n");
+		fclose(f);
+	}
+	return live ? (pid_t)who : 0;
+}
+
+int patch_rec_undo_stale(struct inject *in, uint64_t at)
+{
+	struct mtp_header h;
+	struct patch_rec old;
+	char *buf;
+	uint64_t size, slots, i;
+	uint32_t state = MTP_ST_DETACHED, failed;
+
+	if (inject_read(in, at, &h, sizeof(h)) || h.magic != MTP_MAGIC ||
+	    h.version != MTP_VERSION || h.nfuncs > h.max_funcs || h.funcs_off < sizeof(h) ||
+	    h.nthreads > (1u << 16))
+		return -1;
+	/* a copy: the header, the table at its offset, then each thread's
+	 * slot header only (not its ring), as one of their own */
+	if (h.nthreads > h.max_threads)
+		h.nthreads = h.max_threads;
+	slots = h.funcs_off + (uint64_t)h.nfuncs * sizeof(struct mtp_func);
+	size = slots + (uint64_t)h.nthreads * sizeof(struct mtp_thread);
+	if (!(buf = calloc(1, size)))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	memcpy(buf, &h, sizeof(h));
+	if (inject_read(in, at + h.funcs_off, buf + h.funcs_off,
+			(size_t)h.nfuncs * sizeof(struct mtp_func))) {
+		free(buf);
+		return -1;
+	}
+	for (i = 0; i < h.nthreads; i++)
+		if (inject_read(in, at + h.threads_off + i * h.thread_stride,
+				buf + slots + i * sizeof(struct mtp_thread), sizeof(struct mtp_thread)))
+			memset(buf + slots + i * sizeof(struct mtp_thread), 0,
+			       sizeof(struct mtp_thread));
+	memset(&old, 0, sizeof(old));
+	old.h = (struct mtp_header *)buf;
+	old.h->threads_off = slots;
+	old.h->thread_stride = sizeof(struct mtp_thread);
+	old.fn = (struct mtp_func *)(buf + h.funcs_off);
+	old.nfn = h.nfuncs;
+	patch_rec_undo(&old, in);
+	failed = old.undo_failed;
+	free(buf);
+	if (inject_write(in, at + offsetof(struct mtp_header, state), &state, sizeof(state)))
+		return -1;
+	return failed ? -1 : 0;
 }
 
 uint32_t patch_rec_patched(const struct patch_rec *p)

@@ -192,6 +192,19 @@ int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid
 /* Why the runtime failed (state FAILED), or NULL. */
 const char *patch_rec_error(struct patch_rec *p);
 
+/*
+ * -p, mtp_attach() having found an earlier session still in place (its
+ * mt-record was killed) at address at of the process, every thread held
+ * by in: that session undone as patch_rec_undo() undoes one, through the
+ * process's memory (its table read from there), and marked DETACHED.
+ * 0, or -1 when it could not be read or not all was put back.
+ */
+int patch_rec_undo_stale(struct inject *in, uint64_t at);
+
+/* The mt-record (its pid) that made the session at address at, when it
+ * still runs (then the session is not stale); else 0. */
+pid_t patch_rec_stale_owner(const struct inject *in, uint64_t at);
+
 /* How many functions were patched, and how many left alone. */
 uint32_t patch_rec_patched(const struct patch_rec *p);
 uint32_t patch_rec_skipped(const struct patch_rec *p);

@@ -7,9 +7,11 @@
 # attached too; a call in progress at the detach returns as it would
 # have (its return address given back); the code is as its file has it
 # afterwards, the program runs on and prints as it would. Attaching again
-# works; after a SIGKILL of mt-record the program runs on patched and a
-# new attach is refused with one line. --trigger ends the snapshot at the
-# function's first call and detaches.
+# works; after a SIGKILL of mt-record the program runs on patched, and
+# the next attach undoes that session first; an attach while another
+# mt-record records is refused with one line; so is a selection of
+# nothing, before the process is touched. --trigger ends the snapshot at
+# the function's first call and detaches. As a user without privilege.
 . "$MT_TOP/tests/lib.sh"
 P=$MT_TESTBIN/progs
 FN='^(step|leaf|hold)$'
@@ -90,19 +92,36 @@ echo peek >&7
 record b3 KILL
 [ $rc -eq 137 ] || fail "SIGKILL: $rc"
 echo peek >&7
-expect_exit 3 mt-record --backend patch -p $apid --functions "$FN" -o b4.mt 2>b4.err
-contains b4.err "is patched already"
-[ "$(wc -l <b4.err)" -eq 1 ] || fail "more than one line: $(cat b4.err)"
-[ ! -e b4.mt ] || fail "a refused recording wrote b4.mt"
+# the next attach undoes what the killed one left, and records
+record b4 INT
+[ $rc -eq 0 ] || { cat b4.err >&2; fail "attaching after a SIGKILL exited $rc"; }
+contains b4.err "undid the patches of an earlier mt-record, killed"
+[ "$(spans b4 | awk '$3 == "step"' | wc -l)" -gt 100 ] || fail "b4: few steps"
+echo peek >&7
+# while one records, another is refused
+mt-record --backend patch -p $apid --functions "$FN" -o b6.mt 2>b6.err &
+r=$!
+wait_for grep -q "^mt-record: recording $apid with patch" b6.err || { kill $r; fail "b6"; }
+expect_exit 3 mt-record --backend patch -p $apid --functions "$FN" -o b7.mt 2>b7.err
+contains b7.err "is being recorded by another mt-record (pid $r)"
+[ ! -e b7.mt ] || fail "a refused recording wrote b7.mt"
+kill -INT $r
+wait $r || fail "b6: mt-record exited $?"
+echo peek >&7
+# a selection of nothing is refused before the process is touched
+expect_exit 1 mt-record --backend patch -p $apid --functions '^no_such_fn$' -o b5.mt 2>b5.err
+contains b5.err "no function matches"
 echo release >&7
 echo stop >&7
 exec 7>&-
 wait $apid || fail "attachme exited $? after the attaches"
-printf 'ready\nclean\npatched\nreleased\n3 threads: ok\n' >want
+printf 'ready\nclean\npatched\nclean\nclean\nreleased\n3 threads: ok\n' >want
 same_file want b.out
 
 # ---- --trigger: the snapshot ends at hold's first call, then detached ----
 start c
+expect_exit 1 mt-record --backend patch -p $apid --functions '^no_such_fn$' -o c0.mt 2>c0.err
+grep -q libmt-patch /proc/$apid/maps && fail "a refused attach loaded the runtime"
 mt-record --backend patch -p $apid --functions "$FN" --trigger hold -o c.mt 2>c.err &
 r=$!
 wait_for grep -q "^mt-record: recording $apid with patch" c.err ||
