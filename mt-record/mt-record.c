@@ -1237,7 +1237,7 @@ static void record_patch_attach(struct rec *r)
 	struct mt_symfile sf = MT_SYMFILE_INIT;
 	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], fdpath[64];
 	const char *lib[1];
-	uint64_t a_memfd, a_dlopen, a_attach, args[2], v, stale;
+	uint64_t a_memfd, a_dlopen, a_attach, args[2], v, stale, dl_flag = 0;
 	struct stream_out so;
 	pid_t pid;
 	int fd;
@@ -1258,7 +1258,13 @@ static void record_patch_attach(struct rec *r)
 	mt_symfile_release(&sf);
 	patch_some_function(r, exe);
 	a_memfd = libc_function(pid, "memfd_create");
-	a_dlopen = libc_function(pid, "dlopen");
+	/* dlopen: libc's (glibc 2.34 on), libdl's when the process has it,
+	 * else libc's own __libc_dlopen_mode (which wants __RTLD_DLOPEN) */
+	if (!(a_dlopen = inject_symbol(pid, "libc.so.", "dlopen")) &&
+	    !(a_dlopen = inject_symbol(pid, "libdl.so.", "dlopen"))) {
+		a_dlopen = libc_function(pid, "__libc_dlopen_mode");
+		dl_flag = 0x80000000; /* __RTLD_DLOPEN */
+	}
 	if (!inject_stop_all(&in))
 		die(MT_EXIT_DATA, "process %d ended", (int)pid);
 	inject_release_others(&in); /* they run while it loads the runtime */
@@ -1275,7 +1281,7 @@ static void record_patch_attach(struct rec *r)
 	 * needed: loaded now, its walkers are wrapped */
 	lib[0] = "libgcc_s.so.1";
 	args[0] = INJECT_STR(0);
-	args[1] = RTLD_NOW | RTLD_LOCAL;
+	args[1] = RTLD_NOW | RTLD_LOCAL | dl_flag;
 	inject_call(&in, a_dlopen, args, 2, lib, 1);
 	lib[0] = rtreal;
 	if (!inject_call(&in, a_dlopen, args, 2, lib, 1))
