@@ -15,15 +15,22 @@
 #include "patch.h"
 
 /* Trampoline memory: arenas of ARENA bytes, each starting with the
- * address of mtp_entry_common that its stubs jump through. */
+ * address of mtp_entry_common that its stubs jump through. An arena is a
+ * memfd mapped twice, executable where its stubs run and writable
+ * elsewhere (rw), so that writing a stub needs no /proc/self/mem (which a
+ * process made not dumpable may no longer open); where memfds cannot be
+ * executable (vm.memfd_noexec), anonymous memory written through
+ * /proc/self/mem. */
 #define ARENA ((uint64_t)1 << 20)
 #define MAX_ARENAS 256
 #define REACH (((uint64_t)1 << 31) - ARENA - 4096)
 
 static struct arena {
 	uint64_t base, used;
+	char *rw;       /* the writable view, or NULL */
 } arenas[MAX_ARENAS];
 static int narenas;
+static int anon_only; /* a memfd could not be mapped executable */
 static int mem = -1; /* /proc/self/mem */
 static csh cs;
 /* The targets of direct branches from one function into another,
@@ -32,9 +39,58 @@ static uint64_t *targets;
 static size_t ntargets;
 
 
+/* Writes n bytes of p at at, in an arena. */
 static int put(uint64_t at, const void *p, size_t n)
 {
+	int i;
+
+	for (i = 0; i < narenas; i++)
+		if (at >= arenas[i].base && at + n <= arenas[i].base + ARENA && arenas[i].rw) {
+			memcpy(arenas[i].rw + (at - arenas[i].base), p, n);
+			return 0;
+		}
+	if (mem < 0 && (mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
+		return -1;
 	return pwrite(mem, p, n, (off_t)at) == (ssize_t)n ? 0 : -1;
+}
+
+/* An arena at at exactly (MAP_FIXED_NOREPLACE): 0, or -1 (taken). */
+static int map_arena(uint64_t at, struct arena *a)
+{
+	void *p = MAP_FAILED;
+	int fd = -1;
+
+	a->rw = NULL;
+	if (!anon_only && (fd = memfd_create("mt-patch-stubs", MFD_CLOEXEC)) >= 0 &&
+	    !ftruncate(fd, (off_t)ARENA)) {
+		p = mmap((void *)at, ARENA, PROT_READ | PROT_EXEC,
+			 MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+		if (p == MAP_FAILED && (errno == EPERM || errno == EACCES))
+			anon_only = 1; /* no executable memfd here */
+		if (p != MAP_FAILED && (uint64_t)p == at &&
+		    (a->rw = mmap(NULL, ARENA, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) ==
+			    MAP_FAILED)
+			a->rw = NULL;
+		if (p != MAP_FAILED && !a->rw) {
+			munmap(p, ARENA);
+			p = MAP_FAILED;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (p == MAP_FAILED && (anon_only || fd < 0))
+		p = mmap((void *)at, ARENA, PROT_READ | PROT_EXEC,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	if ((uint64_t)p != at) { /* a kernel without NOREPLACE */
+		munmap(p, ARENA);
+		if (a->rw)
+			munmap(a->rw, ARENA);
+		a->rw = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 static uint64_t dist(uint64_t a, uint64_t b)
@@ -53,25 +109,21 @@ static int new_arena(uint64_t near)
 	for (d = ARENA; d < REACH; d += ARENA)
 		for (up = 0; up < 2; up++) {
 			uint64_t at = up ? page + d : page - d;
-			void *p;
+			struct arena *a = &arenas[narenas];
 
-			if (!up && page < d)
+			if ((!up && page < d) || map_arena(at, a))
 				continue;
-			p = mmap((void *)at, ARENA, PROT_READ | PROT_EXEC,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-			if (p == MAP_FAILED)
-				continue;
-			if ((uint64_t)p != at) { /* a kernel without NOREPLACE */
-				munmap(p, ARENA);
-				continue;
-			}
+			a->base = at;
+			a->used = 16;
+			narenas++;
 			if (put(at, &common, sizeof(common))) {
-				munmap(p, ARENA);
+				narenas--;
+				munmap((void *)at, ARENA);
+				if (a->rw)
+					munmap(a->rw, ARENA);
 				return -1;
 			}
-			arenas[narenas].base = at;
-			arenas[narenas].used = 16;
-			return narenas++;
+			return narenas - 1;
 		}
 	return -1;
 }
@@ -91,9 +143,9 @@ static uint64_t alloc_near(uint64_t near, uint64_t n)
 	return arenas[i].base + arenas[i].used - n;
 }
 
-int mtp_patch_open(void)
+int mtp_patch_open(int commit)
 {
-	if ((mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
+	if (commit && (mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
 		return -1;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK ||
 	    cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK) {

@@ -18,8 +18,8 @@
  * displacement that no longer reaches). The bytes replaced past the jump
  * become int3.
  *
- * Code is written through /proc/self/mem, so page protections stay as
- * they are. The caller keeps other threads out of the bytes replaced.
+ * Entries are written through /proc/self/mem, so page protections stay
+ * as they are; stubs through a writable view of their arena. The caller keeps other threads out of the bytes replaced.
  */
 #ifndef MT_PATCH_PATCH_H
 #define MT_PATCH_PATCH_H
@@ -28,8 +28,9 @@
 
 #include "shm.h"
 
-/* Opens what patching needs; 0, or -1 with errno. */
-int mtp_patch_open(void);
+/* Opens what patching needs (with commit, for mtp_patch_commit():
+ * /proc/self/mem); 0, or -1 with errno. */
+int mtp_patch_open(int commit);
 
 /* Reads the n functions r (those with a where) for their direct
  * branches into other functions, which mtp_patch() then checks against

@@ -214,8 +214,8 @@ static int patch_range(struct mtp_header *h, int commit)
 	uint64_t *seen, mask;
 	uint32_t i;
 
-	if (mtp_patch_open()) {
-		fail(h, "/proc/self/mem");
+	if (mtp_patch_open(commit)) {
+		fail(h, commit ? "/proc/self/mem" : "capstone");
 		return -1;
 	}
 	if (!forks_noted && pthread_atfork(NULL, NULL, mtp_forked)) {

@@ -54,16 +54,17 @@ _Noreturn static void no_ptrace(pid_t pid, int err)
 	die_errno(MT_EXIT_SYSTEM, "ptrace process %d", (int)pid);
 }
 
-int inject_open(struct inject *in, pid_t pid)
+int inject_open(struct inject *in, pid_t pid, int soft)
 {
 	char path[64];
 
 	memset(in, 0, sizeof(*in));
 	in->pid = pid;
+	in->soft = soft;
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
 	if ((in->mem = open(path, O_RDWR | O_CLOEXEC)) >= 0)
 		return 0;
-	if (errno == ENOENT || errno == ESRCH)
+	if (errno == ENOENT || errno == ESRCH || soft)
 		return -1;
 	no_ptrace(pid, errno);
 }
@@ -130,10 +131,17 @@ size_t inject_stop_all(struct inject *in)
 			if (tid <= 0 || held(in, tid))
 				continue;
 			if (ptrace(PTRACE_SEIZE, tid, NULL, NULL)) {
-				if (errno == ESRCH)
+				int err = errno;
+
+				if (err == ESRCH)
 					continue; /* it ended */
 				closedir(d);
-				no_ptrace(in->pid, errno);
+				if (in->soft) {
+					inject_release_all(in);
+					errno = err;
+					return 0;
+				}
+				no_ptrace(in->pid, err);
 			}
 			if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) || wait_stop(tid, &sig))
 				continue; /* it ended */

@@ -31,14 +31,17 @@ struct inject {
 	int mem;        /* /proc/PID/mem, read and write */
 	struct inject_thread *t; /* the threads held, n of them */
 	size_t n, cap;
+	int soft;       /* not allowed to trace: -1 or 0 returned, errno
+			 * set, instead of death */
 };
 
-#define INJECT_INIT { 0, -1, NULL, 0, 0 }
+#define INJECT_INIT { 0, -1, NULL, 0, 0, 0 }
 
 /* Opens pid's memory; holds no thread yet. 0, or -1 when the process
  * is gone; dies (system) when it cannot be traced, saying why
- * (ptrace_scope, not ours). */
-int inject_open(struct inject *in, pid_t pid);
+ * (ptrace_scope, not ours), unless soft (then -1 too, errno set; and
+ * inject_stop_all() returns 0 where it would die so). */
+int inject_open(struct inject *in, pid_t pid, int soft);
 
 /*
  * Stops every thread of the process and notes where each is; threads

@@ -1083,9 +1083,14 @@ static void patch_more(struct rec *r, struct patch_rec *p, struct inject *in)
 		free_paths(libs);
 	}
 	if (patch_rec_dl_prepared(p)) {
-		if ((in->mem >= 0 || !inject_open(in, r->tgt.pid)) && inject_stop_all(in)) {
+		static int warned;
+
+		if ((in->mem >= 0 || !inject_open(in, r->tgt.pid, 1)) && inject_stop_all(in)) {
 			patch_rec_commit(p, in);
 			inject_release_all(in);
+		} else if (errno != ESRCH && errno != ENOENT && !warned++) {
+			warn("process %d: libraries it loads now stay untraced (ptrace: %s)",
+			     (int)r->tgt.pid, strerror(errno));
 		}
 		patch_rec_dl_done(p);
 	}
@@ -1115,6 +1120,9 @@ static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so)
 	uint64_t hit;
 	uint32_t pid, tid;
 
+	if (patch_rec_error(p))
+		warn("the patch runtime failed while it ran: %s (libraries loaded then "
+		     "ran untraced)", patch_rec_error(p));
 	if (r->o.trigger && patch_rec_triggered(p, &hit, &pid, &tid))
 		out_printf(r, "# mt: trigger %" PRIu64 ".%09" PRIu64 " %u/%u 0x%" PRIx64 " %s\n",
 			   hit / 1000000000u, hit % 1000000000u, pid, tid, r->tr.addr,
@@ -1242,7 +1250,7 @@ static void record_patch_attach(struct rec *r)
 	pid_t pid;
 	int fd;
 
-	if (inject_open(&in, r->tgt.pids[0])) /* ptrace allowed: said first */
+	if (inject_open(&in, r->tgt.pids[0], 0)) /* ptrace allowed: said first */
 		die(MT_EXIT_DATA, "no process %d", (int)r->tgt.pids[0]);
 	target_check_target(&r->tgt);
 	if (r->o.trigger)

@@ -1,13 +1,17 @@
 /*
- * dlopener LIB [N]: calls before() 10 times, then loads LIB (dlopen), and
- * calls its plug_run N times (100 by default); prints the sum of what it
- * returned. For the patch backend's libraries mapped later.
+ * dlopener LIB [N [nodump]]: calls before() 10 times, then loads LIB
+ * (dlopen), and calls its plug_run N times (100 by default); prints the
+ * sum of what it returned. For the patch backend's libraries mapped
+ * later. With nodump it first makes itself not dumpable (no ptrace by
+ * its user: PR_SET_DUMPABLE 0).
  *
  * Build -O1 -fno-inline: before must stay a real call.
  */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
 
 #include "banned.h"
 
@@ -28,6 +32,8 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
+	if (argc > 3 && !strcmp(argv[3], "nodump") && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		return 1;
 	for (i = 0; i < 10; i++)
 		sum += (unsigned long)before(i);
 	if (!(h = dlopen(argv[1], RTLD_NOW)) ||

@@ -6,7 +6,8 @@
 # before dlopen returns, so every call is traced: a command
 # (tests/progs/dlopener: 100 plug_run, 200 plug_leaf, exact), a process
 # attached to (-p: attachme's "load"), Python's extension modules
-# (import ctypes: PyInit__ctypes of lib-dynload/_ctypes).
+# (import ctypes: PyInit__ctypes of lib-dynload/_ctypes); a program not
+# dumpable traced by its user: the library untraced, said.
 . "$MT_TOP/tests/lib.sh"
 P=$MT_TESTBIN/progs
 
@@ -60,3 +61,25 @@ grep -q overwritten py.err && fail "python3: records lost: $(cat py.err)"
 counts py.mt | grep '^PyInit__ctypes ' >py.counts
 printf '%s\n' "PyInit__ctypes call 1" "PyInit__ctypes return 1" >expect
 same_file expect py.counts
+
+# a program that makes itself not dumpable before its dlopen, traced by a
+# user without privilege: its stubs are still written (no /proc/self/mem
+# needed), but its user may not ptrace it: the library runs untraced,
+# said once, and the program is not held up
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	mkdir nb
+	chmod 777 nb
+	setpriv --reuid=65534 --regid=65534 --clear-groups mt-record --backend patch \
+		--functions '^(plug_|before$)' -o nb/nd.mt -- "$P/dlopener" "$P/libmtplug.so" 100 nodump \
+		>nd.out 2>nd.err || { cat nd.err >&2; fail "nodump: mt-record exited $?"; }
+	same_file want nd.out
+	contains nd.err "libraries it loads now stay untraced (ptrace: Permission denied)"
+	grep -q 'patch runtime failed' nd.err && fail "nodump: $(cat nd.err)"
+	counts nb/nd.mt >nd.counts
+	printf '%s\n' "before call 10" "before return 10" >expect
+	same_file expect nd.counts
+	# root may: traced whole
+	mt-record --backend patch --functions '^(plug_|before$)' -o nd2.mt -- "$P/dlopener" \
+		"$P/libmtplug.so" 100 nodump >nd2.out 2>nd2.err || fail "nodump as root"
+	counts nd2.mt | grep -c '^plug_' | grep -qx 4 || fail "nodump as root: plug_ not traced"
+fi
