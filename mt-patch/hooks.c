@@ -229,6 +229,7 @@ static uint64_t peek(uint64_t addr)
 	uint64_t v = 0;
 	struct iovec mine = { &v, sizeof(v) }, at = { (void *)addr, sizeof(v) };
 
+	/* (this process's pid: after fork, not the slot's) */
 	if (mtp_syscall6(SYS_process_vm_readv, mtp_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0),
 			 (long)&mine, 1, (long)&at, 1, 0) != sizeof(v))
 		return 0;

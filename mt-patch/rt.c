@@ -198,7 +198,13 @@ static pthread_mutex_t patching = PTHREAD_MUTEX_INITIALIZER;
 /* objects ever loaded when the table was last offered them */
 static unsigned long long adds_seen;
 
-static int count_adds(struct dl_phdr_info *info, size_t size, void *arg);
+/* How many objects were ever loaded (dl_phdr_info's dlpi_adds). */
+static int count_adds(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
+		*(unsigned long long *)arg = info->dlpi_adds;
+	return 1;
+}
 
 /*
  * Patches h's table from function funcs_done and scan range scan_done on:
@@ -323,14 +329,6 @@ static int patch_table(struct mtp_header *h, int commit)
 	__atomic_store_n(&h->state, MTP_ST_READY, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &h->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	return 0;
-}
-
-/* How many objects were ever loaded (dl_phdr_info's dlpi_adds). */
-static int count_adds(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
-		*(unsigned long long *)arg = info->dlpi_adds;
-	return 1;
 }
 
 /* Waits (2 s at most) for *at to be v: 1 once it is, else 0. */

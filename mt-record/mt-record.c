@@ -951,45 +951,47 @@ static void count_add(void *ctx, const char *path, const char *open, const struc
 	++*(size_t *)ctx;
 }
 
-/* Dies as patch_functions() would when --functions chooses nothing: -p
- * asks before it changes anything in the process. */
-static void patch_some_function(struct rec *r, const char *exe)
+/* The patch backend's selection (--functions, as for uprobes, with no
+ * cap on the executable's own functions) of exe (NULL: none) and, with a
+ * regex, of libs (NULL: those the target maps), into add(ctx): how many.
+ * die_if_none: none is fatal (said as for uprobes). */
+static size_t patch_select(struct rec *r, const char *exe, char *const *libs,
+			   void (*add)(void *, const char *, const char *, const struct mt_sym *,
+				       const struct mt_sym *), void *ctx, int die_if_none)
 {
 	struct fn_files files = { target_symbols, target_path, &r->tgt };
-	size_t n = 0;
-	struct fn_sink sink = { count_add, &n, 0 };
-	struct fn_query q = { r->o.functions, exe, NULL, NULL, 0, &files, NULL,
-			      SIZE_MAX, 65536 };
-	char **libs = NULL;
+	struct fn_sink sink = { add, ctx, 0 };
+	struct fn_query q = { r->o.functions, exe, libs, NULL, 0, &files,
+			      add == patch_add ? &r->probed : NULL, SIZE_MAX, 65536 };
+	char **mapped = NULL;
+	size_t n;
 
-	if (r->o.functions)
-		q.libs = libs = mapped_libraries(&r->tgt);
-	if (!fn_select(&sink, &q))
-		no_function(r, libs);
-	if (libs)
-		free_paths(libs);
+	if (r->o.functions && !libs)
+		q.libs = mapped = mapped_libraries(&r->tgt);
+	if (!(n = fn_select(&sink, &q)) && die_if_none) {
+		patch_kill_child(r);
+		no_function(r, q.libs);
+	}
+	if (mapped)
+		free_paths(mapped);
+	return n;
 }
 
-/* The functions to patch: the walkers, then --functions (as for
- * uprobes, with no cap on the executable's own). */
+/* The functions to patch: the walkers, then --functions; then every
+ * function of their files, for the branches into them. */
 static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe)
 {
-	struct fn_files files = { target_symbols, target_path, &r->tgt };
-	struct fn_sink sink = { patch_add, p, 0 };
-	struct fn_query q = { r->o.functions, exe, NULL, NULL, 0, &files, &r->probed,
-			      SIZE_MAX, 65536 };
-	char **libs = NULL;
-
 	patch_rec_add_walkers(p, &r->tgt, exe);
-	if (r->o.functions)
-		q.libs = libs = mapped_libraries(&r->tgt);
-	if (!fn_select(&sink, &q)) {
-		patch_kill_child(r);
-		no_function(r, libs);
-	}
-	if (libs)
-		free_paths(libs);
+	patch_select(r, exe, NULL, patch_add, p, 1);
 	patch_rec_add_neighbours(p, &r->tgt);
+}
+
+/* The "recording" line, before the wait. */
+static void patch_recording(const struct rec *r, pid_t pid)
+{
+	fprintf(stderr, "%s: recording %d with patch%s; %s %s\n", mt_progname(), (int)pid,
+		r->o.full ? " (full)" : "", r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C",
+		r->o.full ? "ends the recording" : "takes the snapshot");
 }
 
 /* The counts after patching, and what -v lists. */
@@ -1067,14 +1069,8 @@ static void patch_more(struct rec *r, struct patch_rec *p, struct inject *in)
 				fresh[n++] = libs[k];
 		}
 		patch_rec_add_lib_walkers(p, &r->tgt, fresh);
-		if (r->o.functions && n) {
-			struct fn_files files = { target_symbols, target_path, &r->tgt };
-			struct fn_sink sink = { patch_add, p, 0 };
-			struct fn_query q = { r->o.functions, NULL, fresh, NULL, 0, &files,
-					      &r->probed, SIZE_MAX, 65536 };
-
-			fn_select(&sink, &q);
-		}
+		if (r->o.functions && n)
+			patch_select(r, NULL, fresh, patch_add, p, 0);
 		for (k = 0; k < n; k++)
 			patch_rec_saw_file(p, fresh[k]);
 		patch_rec_add_neighbours(p, &r->tgt);
@@ -1196,10 +1192,7 @@ static void record_patch(struct rec *r)
 	}
 	if (note)
 		stdout_note();
-	fprintf(stderr, "%s: recording %d with patch%s; %s %s\n",
-		mt_progname(), (int)r->tgt.pid, r->o.full ? " (full)" : "",
-		r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C",
-		r->o.full ? "ends the recording" : "takes the snapshot");
+	patch_recording(r, r->tgt.pid);
 	patch_begin(r, &so);
 	patch_wait(r, &p, &so, &in);
 	inject_close(&in);
@@ -1216,17 +1209,18 @@ static void record_patch(struct rec *r)
 }
 
 /* A function of the process's libc (or, before glibc 2.34, libdl): its
- * address, or death. */
+ * address, 0 when there is none. */
 static uint64_t libc_function(pid_t pid, const char *name)
 {
 	uint64_t a = inject_symbol(pid, "libc.so.", name);
 
-	if (!a)
-		a = inject_symbol(pid, "libdl.so.", name);
-	if (!a)
-		die(MT_EXIT_DATA, "process %d: no %s in the libc it maps: the patch "
-		    "backend attaches through glibc's", (int)pid, name);
-	return a;
+	return a ? a : inject_symbol(pid, "libdl.so.", name);
+}
+
+_Noreturn static void no_libc_function(pid_t pid, const char *name)
+{
+	die(MT_EXIT_DATA, "process %d: no %s in the libc it maps: the patch backend "
+	    "attaches through glibc's", (int)pid, name);
 }
 
 /*
@@ -1264,13 +1258,18 @@ static void record_patch_attach(struct rec *r)
 	if (patch_rec_refuses(exe, sf.t.is_go, why, sizeof(why)))
 		die(MT_EXIT_DATA, "%s: %s", exe, why);
 	mt_symfile_release(&sf);
-	patch_some_function(r, exe);
-	a_memfd = libc_function(pid, "memfd_create");
-	/* dlopen: libc's (glibc 2.34 on), libdl's when the process has it,
-	 * else libc's own __libc_dlopen_mode (which wants __RTLD_DLOPEN) */
-	if (!(a_dlopen = inject_symbol(pid, "libc.so.", "dlopen")) &&
-	    !(a_dlopen = inject_symbol(pid, "libdl.so.", "dlopen"))) {
-		a_dlopen = libc_function(pid, "__libc_dlopen_mode");
+	{
+		size_t n = 0; /* nothing chosen: said before the process changes */
+
+		patch_select(r, exe, NULL, count_add, &n, 1);
+	}
+	if (!(a_memfd = libc_function(pid, "memfd_create")))
+		no_libc_function(pid, "memfd_create");
+	/* dlopen: libc's (glibc 2.34 on) or libdl's, else libc's own
+	 * __libc_dlopen_mode (which wants __RTLD_DLOPEN) */
+	if (!(a_dlopen = libc_function(pid, "dlopen"))) {
+		if (!(a_dlopen = libc_function(pid, "__libc_dlopen_mode")))
+			no_libc_function(pid, "dlopen");
 		dl_flag = 0x80000000; /* __RTLD_DLOPEN */
 	}
 	if (!inject_stop_all(&in))
@@ -1335,9 +1334,7 @@ static void record_patch_attach(struct rec *r)
 	}
 	inject_release_all(&in);
 	patch_said(r, &p);
-	fprintf(stderr, "%s: recording %d with patch%s; %s %s\n", mt_progname(), (int)pid,
-		r->o.full ? " (full)" : "", r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C",
-		r->o.full ? "ends the recording" : "takes the snapshot");
+	patch_recording(r, pid);
 	patch_begin(r, &so);
 	patch_wait(r, &p, &so, &in);
 	if (inject_stop_all(&in)) {

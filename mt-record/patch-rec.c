@@ -319,25 +319,25 @@ void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const 
 
 int patch_rec_has_file(const struct patch_rec *p, const char *path)
 {
-	uint32_t i;
+	size_t j;
 
-	for (i = 0; i < p->nfn; i++)
-		if (!strcmp(p->strings + p->fn[i].path, path))
-			return 1;
-	for (i = 0; i < p->nfiles_seen; i++)
-		if (!strcmp(p->files_seen[i], path))
+	for (j = 0; j < p->nscanned; j++)
+		if (!strcmp(p->strings + p->scanned[j], path))
 			return 1;
 	return 0;
 }
 
+/* path (a strings offset) is looked at. */
+static void saw(struct patch_rec *p, uint32_t path)
+{
+	grow_or_die(&p->scanned, &p->scanned_cap, p->nscanned + 1, sizeof(*p->scanned));
+	p->scanned[p->nscanned++] = path;
+}
+
 void patch_rec_saw_file(struct patch_rec *p, const char *path)
 {
-	char *c = strdup(path);
-
-	if (!c)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	grow_or_die(&p->files_seen, &p->files_cap, p->nfiles_seen + 1, sizeof(*p->files_seen));
-	p->files_seen[p->nfiles_seen++] = c;
+	if (!patch_rec_has_file(p, path))
+		saw(p, add_string(p, path, strlen(path)));
 }
 
 int patch_rec_dl_asked(const struct patch_rec *p)
@@ -370,7 +370,7 @@ void patch_rec_dl_done(struct patch_rec *p)
 
 void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 {
-	uint32_t i, j, path;
+	uint32_t i, path;
 
 	for (i = p->neighbours_done; i < p->nfn; i++) {
 		struct mt_symfile f = MT_SYMFILE_INIT;
@@ -379,13 +379,9 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 		path = p->fn[i].path;
 		if (i && p->fn[i - 1].path == path)
 			continue;
-		for (j = 0; j < p->nscanned &&
-			    strcmp(p->strings + p->scanned[j], p->strings + path); j++)
-			;
-		if (j < p->nscanned)
+		if (patch_rec_has_file(p, p->strings + path))
 			continue; /* read already */
-		grow_or_die(&p->scanned, &p->scanned_cap, p->nscanned + 1, sizeof(*p->scanned));
-		p->scanned[p->nscanned++] = path;
+		saw(p, path);
 		if (read_symbols(tgt, &f, p->strings + path, 0) == 0)
 			for (k = 0; k < f.t.n; k++) {
 				const struct mt_sym *s = &f.t.v[k];
@@ -459,28 +455,25 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in)
 	}
 }
 
-/* Whether ip is in one of the stubs (sorted by stub address: by). */
-static int in_stub(const struct patch_rec *p, const uint32_t *by, uint32_t n, uint64_t ip)
+/* Whether ip is in one of the stubs (their addresses, sorted). */
+static int in_stub(const uint64_t *stub, uint32_t n, uint64_t ip)
 {
 	uint32_t lo = 0, hi = n;
 
 	while (lo < hi) { /* the first stub above ip */
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (p->fn[by[mid]].stub <= ip)
+		if (stub[mid] <= ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo > 0 && ip < p->fn[by[lo - 1]].stub + MTP_STUB_MAX;
+	return lo > 0 && ip < stub[lo - 1] + MTP_STUB_MAX;
 }
 
-static const struct patch_rec *sorting;
-
-static int by_stub(const void *a, const void *b)
+static int by_value(const void *a, const void *b)
 {
-	uint64_t x = sorting->fn[*(const uint32_t *)a].stub;
-	uint64_t y = sorting->fn[*(const uint32_t *)b].stub;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -513,23 +506,23 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 {
 	const struct mtp_header *h = p->h;
 	uint8_t now[MTP_MAX_COVER];
-	uint32_t *by, nby = 0, i;
+	uint64_t *stub;
+	uint32_t nstub = 0, i;
 	size_t k;
 
 	/* no thread inside the runtime or a stub: stepped out (a hook half
 	 * done would push or pop a frame after the undoing) */
-	if (!(by = malloc((p->nfn + 1) * sizeof(*by))))
+	if (!(stub = malloc((p->nfn + 1) * sizeof(*stub))))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	for (i = 0; i < p->nfn; i++)
 		if (p->fn[i].stub)
-			by[nby++] = i;
-	sorting = p;
-	qsort(by, nby, sizeof(*by), by_stub);
+			stub[nstub++] = p->fn[i].stub;
+	qsort(stub, nstub, sizeof(*stub), by_value);
 	for (k = 0; k < in->n; k++) {
 		long steps = 0;
 
 		while ((in->t[k].ip >= h->own_lo && in->t[k].ip < h->own_hi) ||
-		       in_stub(p, by, nby, in->t[k].ip)) {
+		       in_stub(stub, nstub, in->t[k].ip)) {
 			uint64_t ip = in->t[k].ip;
 
 			/* out of the one it is in: the runtime, or that stub */
@@ -545,7 +538,7 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 			}
 		}
 	}
-	free(by);
+	free(stub);
 	/* every entry back as it was (where it still holds the patch) */
 	for (i = 0; i < p->nfn; i++) {
 		struct mtp_func *f = &p->fn[i];
@@ -953,9 +946,6 @@ void patch_rec_release(struct patch_rec *p)
 	free(p->shown);
 	free(p->taken);
 	free(p->stalled);
-	while (p->nfiles_seen)
-		free(p->files_seen[--p->nfiles_seen]);
-	free(p->files_seen);
 	free(p->scanned);
 	memset(p, 0, sizeof(*p));
 	p->memfd = -1;

@@ -60,12 +60,12 @@ struct patch_rec {
 				* stopped at, being written (+1; 0: none) */
 	uint64_t lost;         /* partial: records overwritten before read */
 	uint32_t neighbours_done; /* functions whose files' ranges were added */
-	uint32_t *scanned;     /* those files (strings offsets) */
+	uint32_t *scanned;     /* the files looked at (strings offsets): those
+				* ranges were added of, and libraries mapped
+				* later with nothing chosen */
 	size_t nscanned, scanned_cap;
 	uint32_t dl_acked, dl_committed; /* the dl_gen answered, the
 					  * dl_prepared written */
-	char **files_seen;     /* libraries looked at with nothing in the table */
-	size_t nfiles_seen, files_cap;
 	char env_fd[32];       /* MT_PATCH_FD=N */
 };
 
@@ -127,7 +127,8 @@ void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const 
 void patch_rec_add_lib_walkers(struct patch_rec *p, const struct target *tgt, char *const *libs);
 
 /* Libraries mapped later (dlopen): whether path was looked at already (a
- * function of it in the table, or patch_rec_saw_file()). */
+ * function of it in the table, its ranges added, or patch_rec_saw_file()
+ * after those). */
 int patch_rec_has_file(const struct patch_rec *p, const char *path);
 void patch_rec_saw_file(struct patch_rec *p, const char *path);
 
