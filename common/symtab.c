@@ -452,6 +452,17 @@ int mt_sym_better(const struct mt_sym *a, const struct mt_sym *b)
 			   b->size, b->bind == MT_SYM_WEAK, b->bind == MT_SYM_GLOBAL, b->name);
 }
 
+int mt_sym_name_is_part(const char *name)
+{
+	const char *p = name;
+
+	/* ".cold" as a whole dotted component, past the first character */
+	while (*p && (p = strstr(p + 1, ".cold")))
+		if (p[5] == '\0' || p[5] == '.')
+			return 1;
+	return 0;
+}
+
 static void scan_ifuncs(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 			struct ifunc *f, size_t nf)
 {

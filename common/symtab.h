@@ -140,6 +140,13 @@ const struct mt_sym *mt_symtab_lookup(const struct mt_symtab *t, uint64_t addr);
 int mt_sym_better(const struct mt_sym *a, const struct mt_sym *b);
 
 /*
+ * Whether name is GCC's name for a part split off a function (f.cold,
+ * f.cold.N, f.constprop.0.cold; demangled "f() [clone .cold]"): code of
+ * f's own entered by a jump from f, never by a call.
+ */
+int mt_sym_name_is_part(const char *name);
+
+/*
  * The file offset of the file address vaddr: 0 and *off set when a PT_LOAD
  * segment holds vaddr within its file bytes; MT_ERANGE otherwise.
  */

@@ -258,6 +258,8 @@ static int patch_range(struct mtp_header *h, int commit)
 		struct mtp_func *f = &fd.funcs[i];
 
 		f->stub = 0;
+		if (f->status == MTP_FN_PART)
+			continue; /* mt-record's verdict: never patched */
 		if (!strcmp(fd.strings + f->path, own)) {
 			f->status = MTP_FN_RUNTIME;
 			continue;

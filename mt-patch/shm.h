@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 3
+#define MTP_VERSION 4
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -84,6 +84,9 @@ enum mtp_status {
 	MTP_FN_RUNTIME,     /* the runtime's own (libmt-patch.so) */
 	MTP_FN_BUSY,        /* a stopped thread was inside the bytes to
 			     * replace (-p) */
+	MTP_FN_PART,        /* a part of another function (f.cold), entered
+			     * by a jump: mt-record's verdict, in the table
+			     * for -v, never patched */
 	MTP_FN_NSTATUS
 };
 

@@ -79,13 +79,22 @@ static const struct mt_sym *perf_alias(const struct mt_symtab *t, size_t i)
 	return best;
 }
 
+const char *fn_part(const struct mt_sym *s, uint64_t reach)
+{
+	if (mt_sym_name_is_part(s->name))
+		return "a part split off a function (.cold), entered by a jump, not a call";
+	if (s->addr < reach)
+		return "inside the bytes of the function before it, entered by a jump, not a call";
+	return NULL;
+}
+
 /* Probe the functions of one file that sel selects. */
 static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 {
 	const struct fn_query *q = sel->q;
 	struct mt_symfile sf = MT_SYMFILE_INIT;
 	const struct mt_symtab *t = &sf.t;
-	uint64_t last = UINT64_MAX;
+	uint64_t last = UINT64_MAX, here = 0, here_end = 0, reach = 0;
 	size_t i, before = sel->n;
 	char *file = NULL; /* what opens it: files->open_path() */
 	size_t exe_max = q->exe_max ? q->exe_max : FN_DEFAULT_MAX;
@@ -97,7 +106,17 @@ static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 	}
 	for (i = 0; i < t->n; i++) {
 		const struct mt_sym *s = &t->v[i];
+		const char *part;
 
+		if (s->bind == MT_SYM_PLT || s->bind == MT_SYM_JIT || !s->addr)
+			;
+		else if (s->addr != here) { /* where the functions before reach */
+			reach = here_end > reach ? here_end : reach;
+			here = s->addr;
+			here_end = s->addr + s->size;
+		} else if (s->addr + s->size > here_end) {
+			here_end = s->addr + s->size;
+		}
 		if ((s->bind == MT_SYM_PLT && !sel->plt) || s->bind == MT_SYM_JIT ||
 		    !s->addr || s->addr == last)
 			continue;
@@ -105,6 +124,12 @@ static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 			continue; /* the trigger's own engine probes it */
 		if (!selected(sel, s->name))
 			continue;
+		if (s->bind != MT_SYM_PLT && (part = fn_part(s, reach))) {
+			last = s->addr;
+			if (sel->sink->part)
+				sel->sink->part(sel->sink->ctx, path, s, part);
+			continue;
+		}
 		if (!sel->re.re && sel->n >= exe_max) {
 			sel->skipped++;
 			continue;
@@ -182,7 +207,7 @@ static void uprobe_add(void *ctx, const char *path, const char *open,
 
 size_t fn_add_functions(struct mt_uprobe *u, const struct fn_query *q)
 {
-	struct fn_sink sink = { uprobe_add, u, 1 };
+	struct fn_sink sink = { uprobe_add, u, NULL, 1 };
 
 	return fn_select(&sink, q);
 }

@@ -60,6 +60,10 @@ struct fn_sink {
 	void (*add)(void *ctx, const char *path, const char *open,
 		    const struct mt_sym *s, const struct mt_sym *alias);
 	void *ctx;
+	/* a function the selection chose but that is a part of another
+	 * (fn_part()): given here instead of to add(), with the reason; NULL:
+	 * left out without a word */
+	void (*part)(void *ctx, const char *path, const struct mt_sym *s, const char *why);
 	/* the warnings about shared libraries speak of uprobes: every
 	 * process that maps a library probed takes its traps */
 	int uprobes;
@@ -83,6 +87,18 @@ struct fn_query {
 };
 
 /*
+ * Why s, the symbol at index i of t (sorted by address), is no function of
+ * its own but a part of another, entered by a jump: a name GCC gives such
+ * parts (f.cold, mt_sym_name_is_part()), or an address strictly inside
+ * the bytes of a function before it (reach: the greatest end, address
+ * plus size, of the symbols at lower addresses). NULL when it is a
+ * function. The word at the stack pointer where a part starts is the
+ * enclosing frame's, no return address: a return probe or a patch there
+ * would overwrite it.
+ */
+const char *fn_part(const struct mt_sym *s, uint64_t reach);
+
+/*
  * Gives to sink the functions that q selects: of the executable and the
  * libraries, those one of whose names (as in the file, demangled, or as
  * perf prints it: demangle.h) the regex matches; without one, the
@@ -90,7 +106,8 @@ struct fn_query {
  * '_', frame_dummy nor [de]register_tm_clones), the first q->exe_max.
  * PLT entries (NAME@plt, as mt_symtab_read() names them) only when the
  * regex's text holds "@plt" (a call through one would otherwise count
- * twice: its entry, then the function); never a JIT symbol or an address
+ * twice: its entry, then the function); never a part of another function
+ * (fn_part(): to sink->part instead); never a JIT symbol or an address
  * twice in a row (aliases); never more than q->lib_max of libraries.
  * Warns about what was left out (and, for uprobes, about every library
  * probed). Returns how many were given: 0 when none (the caller says so,

@@ -940,6 +940,13 @@ static void patch_add(void *ctx, const char *path, const char *open, const struc
 		patch_rec_add(ctx, path, alias);
 }
 
+/* The selection's parts of functions: in the table, never patched. */
+static void patch_part(void *ctx, const char *path, const struct mt_sym *s, const char *why)
+{
+	(void)why; /* the table's status says it */
+	patch_rec_add_part(ctx, path, s);
+}
+
 /* A sink that only counts. */
 static void count_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
 		      const struct mt_sym *alias)
@@ -960,7 +967,7 @@ static size_t patch_select(struct rec *r, const char *exe, char *const *libs,
 				       const struct mt_sym *), void *ctx, int die_if_none)
 {
 	struct fn_files files = { target_symbols, target_path, &r->tgt };
-	struct fn_sink sink = { add, ctx, 0 };
+	struct fn_sink sink = { add, ctx, add == patch_add ? patch_part : NULL, 0 };
 	struct fn_query q = { r->o.functions, exe, libs, NULL, 0, &files,
 			      add == patch_add ? &r->probed : NULL, SIZE_MAX, 65536 };
 	char **mapped = NULL;

@@ -49,7 +49,8 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"not entered by a call (the entry point, a signal return, lazy binding)",
 	"libgcc's unwinder (it reads its own return addresses)",
 	"it returns twice (setjmp, getcontext, vfork)",
-	"the patch runtime's own", "a stopped thread was inside its entry"
+	"the patch runtime's own", "a stopped thread was inside its entry",
+	"a part of another function (.cold, or inside another's bytes), entered by a jump"
 };
 
 static uint64_t mono_now(void)
@@ -270,6 +271,12 @@ void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s
 {
 	if (walker(s->name) == MTP_FK_TRACE)
 		add(p, path, s, MTP_FK_TRACE);
+}
+
+void patch_rec_add_part(struct patch_rec *p, const char *path, const struct mt_sym *s)
+{
+	add(p, path, s, MTP_FK_TRACE);
+	p->fn[p->nfn - 1].status = MTP_FN_PART;
 }
 
 /* The walkers of the file path (only: a mask of the kinds, 0 all). */

@@ -115,6 +115,10 @@ int patch_rec_wait_loaded(struct patch_rec *p, int (*keep_waiting)(void *ctx), v
  */
 void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s);
 
+/* Function s of path, a part of another (functions.h's fn_part()): in
+ * the table, so that -v says why, but never patched (MTP_FN_PART). */
+void patch_rec_add_part(struct patch_rec *p, const char *path, const struct mt_sym *s);
+
 /* The stack walkers (mt-patch/unwind.c) of tgt's executable and of the
  * libgcc_s, libstdc++ and libc it maps, whether traced or not (a walker the
  * selection chose is wrapped, not traced: patch_rec_add() leaves those to

@@ -57,3 +57,21 @@ $(BUILD)/tests/progs/dlopener: tests/progs/dlopener.c common/banned.h
 	$(CC) -O1 -fno-inline -g -Icommon -o $@ $< -ldl
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/libmtplug.so $(BUILD)/tests/progs/dlopener
+
+# GCC (whatever CC is), -O2 on purpose: it splits hot.cold off hot (entered by a jump)
+$(BUILD)/tests/progs/cold: tests/progs/cold.c common/banned.h
+	@mkdir -p $(dir $@)
+	gcc -O2 -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/cold
+
+# C++ exceptions through a C frame, at each optimisation level (the catch
+# paths in main.cold and [clone .cold] parts from -O2 on)
+THROWY_LEVELS = O0 O2 O3 O2fp
+throwy_flags = $(if $(filter O2fp,$1),-O2 -fno-omit-frame-pointer,-$1)
+$(BUILD)/tests/progs/throwy-%: tests/progs/throwy.cc tests/progs/throwy-c.c
+	@mkdir -p $(dir $@)
+	gcc $(call throwy_flags,$*) -g -fexceptions -c -o $@-c.o tests/progs/throwy-c.c
+	g++ $(call throwy_flags,$*) -g -o $@ tests/progs/throwy.cc $@-c.o
+
+EXTRA_TEST_BIN += $(THROWY_LEVELS:%=$(BUILD)/tests/progs/throwy-%)
