@@ -15,7 +15,12 @@
 #include "hooks.h"
 
 struct mtp_header *mtp_shm;
-int mtp_recording = 1;
+/* 1 while this process records: a word of its own page, which the kernel
+ * zeroes in a fork's child (MADV_WIPEONFORK) before the child runs a
+ * single instruction (mtp_live_init()); else this one, zeroed by an
+ * atfork handler (mtp_forked(): too late for the child's first calls) */
+static int live_fallback = 1;
+int *mtp_live = &live_fallback;
 static uint32_t session;
 
 
@@ -35,8 +40,12 @@ struct tstate {
 };
 
 static __thread struct tstate *ts __attribute__((tls_model("initial-exec")));
-/* the runtime's own work on this thread (mtp_quiet) */
-static __thread int quiet __attribute__((tls_model("initial-exec")));
+/* the runtime's own work on this thread, or a child sharing it (mtp_quiet,
+ * tramp.S's vfork wrapper) */
+__thread int mtp_quiet_n __attribute__((tls_model("initial-exec"), visibility("hidden")));
+#define quiet mtp_quiet_n
+/* vfork's return address (tramp.S) */
+__thread uint64_t mtp_vfork_ret __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 long mtp_syscall6(long n, long a, long b, long c, long d, long e, long f)
 {
@@ -164,7 +173,7 @@ void mtp_enter(uint64_t func, uint64_t *ret)
 		return; /* the runtime's own calls: not the program's */
 	t = thread_state();
 	now = mtp_now();
-	if (!t || !t->slot || !mtp_recording)
+	if (!t || !t->slot || !*mtp_live)
 		return;
 	if (*ret == (uint64_t)mtp_return_tramp) {
 		/* a patched function jumped here (a tail call): it ends now
@@ -249,12 +258,12 @@ static uint64_t exit_under(struct tstate *t, uint32_t d, uint64_t now)
 	uint32_t i, keep = d - 1;
 	uint64_t r = t->stack[d - 1].ret;
 
-	if (t->slot && mtp_recording)
+	if (t->slot && *mtp_live)
 		put(t, t->stack[d - 1].func, MTP_RETURN, now);
 	for (i = d; i < t->depth; i++) {
 		if (peek(t->stack[i].slot) == (uint64_t)mtp_return_tramp)
 			t->stack[keep++] = t->stack[i];
-		else if (t->slot && mtp_recording)
+		else if (t->slot && *mtp_live)
 			put(t, t->stack[i].func, MTP_CUT, now);
 	}
 	__asm__ volatile("" : : : "memory");
@@ -279,13 +288,13 @@ uint64_t mtp_exit(uint64_t sp)
 		return exit_under(t, d, now);
 	while (t->depth > d) {
 		t->depth--;
-		if (t->slot && mtp_recording)
+		if (t->slot && *mtp_live)
 			put(t, t->stack[t->depth].func, MTP_CUT,
 			    t->landing ? t->landing : now);
 	}
 	t->landing = 0;
 	r = t->stack[d - 1].ret;
-	if (t->slot && mtp_recording)
+	if (t->slot && *mtp_live)
 		put(t, t->stack[d - 1].func, MTP_RETURN, now);
 	__asm__ volatile("" : : : "memory");
 	t->depth = d - 1;
@@ -299,7 +308,25 @@ void mtp_new_session(void)
 
 void mtp_forked(void)
 {
-	mtp_recording = 0;
+	*mtp_live = 0;
+}
+
+void mtp_live_init(void)
+{
+	long p;
+
+	if (mtp_live != &live_fallback)
+		return;
+	p = mtp_syscall6(SYS_mmap, 0, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p < 0 && p > -4096)
+		return;
+	if (mtp_syscall6(SYS_madvise, p, 4096, MADV_WIPEONFORK, 0, 0, 0)) {
+		mtp_syscall6(SYS_munmap, p, 4096, 0, 0, 0, 0);
+		return; /* before Linux 4.14: the atfork handler's word */
+	}
+	*(int *)p = *mtp_live;
+	__atomic_store_n(&mtp_live, (int *)p, __ATOMIC_RELEASE);
 }
 
 void mtp_unhook(void)
@@ -346,7 +373,7 @@ void mtp_longjmp(uint64_t sp, uint64_t target)
 	while (t->depth > 0 && t->stack[t->depth - 1].slot < target &&
 	       t->stack[t->depth - 1].slot >= sp) {
 		t->depth--;
-		if (t->slot && mtp_recording)
+		if (t->slot && *mtp_live)
 			put(t, t->stack[t->depth].func, MTP_CUT, now);
 	}
 }
@@ -369,7 +396,7 @@ void mtp_landed(uint64_t cfa)
 	when = t->landing ? t->landing : mtp_now();
 	while (t->depth > 0 && t->stack[t->depth - 1].slot < cfa) {
 		t->depth--;
-		if (t->slot && mtp_recording)
+		if (t->slot && *mtp_live)
 			put(t, t->stack[t->depth].func, MTP_CUT, when);
 	}
 	t->landing = 0;

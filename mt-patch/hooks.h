@@ -19,8 +19,14 @@
 
 /* Set by the runtime before it patches anything. */
 extern struct mtp_header *mtp_shm;
-/* 0 after fork in the child: calls run on, unrecorded */
-extern int mtp_recording;
+/* *mtp_live is 0 in a fork's child from its first instruction (where
+ * the kernel has MADV_WIPEONFORK; else from the atfork handler on):
+ * calls run on there, unrecorded */
+extern int *mtp_live;
+
+/* Moves *mtp_live to a page the kernel zeroes in a fork's child; before
+ * anything is patched. Nothing happens where that cannot be had. */
+void mtp_live_init(void);
 
 /*
  * Function func was entered; *ret is its return address. Records the

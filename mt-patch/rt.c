@@ -224,6 +224,7 @@ static int patch_range(struct mtp_header *h, int commit)
 		fail(h, commit ? "/proc/self/mem" : "capstone");
 		return -1;
 	}
+	mtp_live_init();
 	if (!forks_noted && pthread_atfork(NULL, NULL, mtp_forked)) {
 		mtp_patch_close();
 		fail(h, "pthread_atfork");
@@ -354,7 +355,7 @@ void mtp_loaded(void)
 	uint32_t gen;
 
 	dl_iterate_phdr(count_adds, &adds);
-	if (adds == __atomic_load_n(&adds_seen, __ATOMIC_RELAXED) || !mtp_recording)
+	if (adds == __atomic_load_n(&adds_seen, __ATOMIC_RELAXED) || !*mtp_live)
 		return;
 	pthread_mutex_lock(&patching);
 	h = mtp_shm;

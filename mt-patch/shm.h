@@ -108,6 +108,12 @@ enum mtp_fkind {
 			       * lands, the frames it left end */
 	MTP_FK_DLOPEN,        /* dlopen: the libraries it maps are offered
 			       * to mt-record (mtp_header.dl_gen) */
+	MTP_FK_VFORK,         /* vfork: the child, which shares the thread's
+			       * memory and TLS until it execs or exits,
+			       * runs unhooked (tramp.S) */
+	MTP_FK_QUIET,         /* posix_spawn and its kin (their children
+			       * share the memory and TLS too): the thread
+			       * runs unhooked until they return */
 	MTP_FK_N
 };
 
@@ -131,7 +137,15 @@ enum mtp_fkind {
 	X("__gcc_personality_v0", MTP_FK_PERSONALITY) \
 	X("rust_eh_personality", MTP_FK_PERSONALITY) \
 	X("dlopen", MTP_FK_DLOPEN) \
-	X("__libc_dlopen_mode", MTP_FK_DLOPEN)
+	X("__libc_dlopen_mode", MTP_FK_DLOPEN) \
+	X("vfork", MTP_FK_VFORK) \
+	X("__vfork", MTP_FK_VFORK) \
+	X("__libc_vfork", MTP_FK_VFORK) \
+	X("posix_spawn", MTP_FK_QUIET) \
+	X("posix_spawnp", MTP_FK_QUIET) \
+	X("system", MTP_FK_QUIET) \
+	X("popen", MTP_FK_QUIET) \
+	X("__clone_internal", MTP_FK_QUIET)
 /* copies of each walker the runtime wraps (a static one in the
  * executable, libgcc_s's, ...) */
 #define MTP_WALKER_COPIES 8

@@ -133,4 +133,55 @@ mtp_unhook_jmp_\kind\()_\copy:
 	.endr
 	.endr
 
+/*
+ * vfork's wrapper (kind 10), copy C: the child shares this thread's memory
+ * and TLS until it execs or exits, so the thread is quiet (hooks.c:
+ * mtp_quiet_n, its calls unhooked) from before the system call until it
+ * returns in the parent; the child, which runs first, never counts it
+ * down. vfork returns twice, so no frame of the wrapper's may stay on the
+ * stack: the return address is kept in a TLS word (mtp_vfork_ret, which
+ * the child reads and leaves as it is) and replaced by mtp_vfork_back's,
+ * then on into the copy's relocated entry. Entered by the stub's jump
+ * with the stack as vfork's caller left it; rax, r11 and the flags are
+ * free (vfork takes no argument; a system call clobbers r11).
+ */
+	.macro	VFORK_JMP copy
+	.globl	mtp_vfork_jmp_\copy
+	.hidden	mtp_vfork_jmp_\copy
+	.type	mtp_vfork_jmp_\copy, @function
+mtp_vfork_jmp_\copy:
+	.cfi_startproc
+	movq	mtp_vfork_ret@gottpoff(%rip), %rax
+	movq	(%rsp), %r11
+	movq	%r11, %fs:(%rax)
+	leaq	mtp_vfork_back(%rip), %r11
+	movq	%r11, (%rsp)
+	movq	mtp_quiet_n@gottpoff(%rip), %rax
+	incl	%fs:(%rax)
+	jmp	*mtp_walker_cont + 8 * (10 * 8 + \copy)(%rip)
+	.cfi_endproc
+	.size	mtp_vfork_jmp_\copy, . - mtp_vfork_jmp_\copy
+	.endm
+
+	.irp	c, 0, 1, 2, 3, 4, 5, 6, 7
+	VFORK_JMP \c
+	.endr
+
+	.globl	mtp_vfork_back
+	.hidden	mtp_vfork_back
+	.type	mtp_vfork_back, @function
+	nop
+mtp_vfork_back:
+	/* rax: 0 in the child, the child's pid or -1 in the parent */
+	.cfi_startproc
+	.cfi_undefined rip
+	testq	%rax, %rax
+	jz	1f
+	movq	mtp_quiet_n@gottpoff(%rip), %r11
+	decl	%fs:(%r11)
+1:	movq	mtp_vfork_ret@gottpoff(%rip), %r11
+	jmp	*%fs:(%r11)
+	.cfi_endproc
+	.size	mtp_vfork_back, . - mtp_vfork_back
+
 	.section .note.GNU-stack, "", @progbits

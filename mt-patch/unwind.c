@@ -31,6 +31,7 @@ typedef void *catch_fn(void *);
 typedef void resume_fn(struct _Unwind_Exception *);
 typedef void longjmp_fn(void *, int);
 typedef void *dlopen_fn(const char *, int);
+typedef long quiet_fn(long, long, long, long, long, long);
 
 /*
  * The stack pointer a glibc jmp_buf holds (x86-64): its word 6, mangled
@@ -60,8 +61,12 @@ typedef _Unwind_Reason_Code personality_fn(int, _Unwind_Action, _Unwind_Exceptio
 #define TAILS(K) TAIL(K, 0) TAIL(K, 1) TAIL(K, 2) TAIL(K, 3) \
 	TAIL(K, 4) TAIL(K, 5) TAIL(K, 6) TAIL(K, 7)
 TAILS(1) TAILS(2) TAILS(3)
+/* tramp.S: vfork's, copy C (the child runs unhooked) */
+#define VFORK(C) void mtp_vfork_jmp_##C(void);
+VFORK(0) VFORK(1) VFORK(2) VFORK(3) VFORK(4) VFORK(5) VFORK(6) VFORK(7)
 _Static_assert(MTP_FK_RAISE == 1 && MTP_FK_RETHROW == 2 && MTP_FK_FORCED == 3 &&
-	       MTP_WALKER_COPIES == 8, "tramp.S's mtp_unhook_jmp_K_C");
+	       MTP_FK_VFORK == 10 && MTP_WALKER_COPIES == 8,
+	       "tramp.S's mtp_unhook_jmp_K_C and mtp_vfork_jmp_C");
 static unsigned ncopies[MTP_FK_N];
 
 #define WRAPPERS(C) \
@@ -109,6 +114,16 @@ static void *dlopen_##C(const char *file, int mode) \
 	void *h = ((dlopen_fn *)cont[MTP_FK_DLOPEN][C])(file, mode); \
 	mtp_loaded(); \
 	return h; \
+} \
+/* posix_spawn(p), system, popen, __clone_internal: at most six integer \
+ * arguments, none on the stack */ \
+static long quiet_##C(long a, long b, long c, long d, long e, long f) \
+{ \
+	long r; \
+	mtp_quiet(1); \
+	r = ((quiet_fn *)cont[MTP_FK_QUIET][C])(a, b, c, d, e, f); \
+	mtp_quiet(0); \
+	return r; \
 }
 
 WRAPPERS(0)
@@ -123,7 +138,7 @@ WRAPPERS(7)
 #define ROW(C) { 0, (uint64_t)mtp_unhook_jmp_1_##C, (uint64_t)mtp_unhook_jmp_2_##C, \
 		 (uint64_t)mtp_unhook_jmp_3_##C, (uint64_t)backtrace_##C, (uint64_t)catch_##C, \
 		 (uint64_t)resume_##C, (uint64_t)longjmp_##C, (uint64_t)personality_##C, \
-		 (uint64_t)dlopen_##C }
+		 (uint64_t)dlopen_##C, (uint64_t)mtp_vfork_jmp_##C, (uint64_t)quiet_##C }
 
 static const uint64_t wrapper[MTP_WALKER_COPIES][MTP_FK_N] = {
 	ROW(0), ROW(1), ROW(2), ROW(3), ROW(4), ROW(5), ROW(6), ROW(7)

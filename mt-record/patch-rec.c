@@ -311,7 +311,8 @@ void patch_rec_add_lib_walkers(struct patch_rec *p, const struct target *tgt, ch
 			add_walkers_of(p, tgt, libs[k], 0, 0);
 		else if (!strncmp(base, "libc.so", 7))
 			add_walkers_of(p, tgt, libs[k], 0,
-				       1u << MTP_FK_LONGJMP | 1u << MTP_FK_DLOPEN);
+				       1u << MTP_FK_LONGJMP | 1u << MTP_FK_DLOPEN |
+				       1u << MTP_FK_VFORK | 1u << MTP_FK_QUIET);
 	}
 }
 
@@ -666,7 +667,11 @@ void patch_rec_list(const struct patch_rec *p, int all)
 			continue;
 		if (f->kind != MTP_FK_TRACE)
 			warn("%s (%s): %s", p->strings + f->name, p->strings + f->path,
-			     f->status == MTP_FN_PATCHED ? "wrapped (a stack walker)" : why);
+			     f->status != MTP_FN_PATCHED ? why :
+			     f->kind == MTP_FK_VFORK || f->kind == MTP_FK_QUIET ?
+			     "wrapped (its child, sharing the memory, runs untraced)" :
+			     f->kind == MTP_FK_DLOPEN ? "wrapped (the libraries it loads are patched)" :
+			     "wrapped (a stack walker)");
 		else
 			warn("%s (%s): %s", p->strings + p->shown[i], p->strings + f->path, why);
 	}

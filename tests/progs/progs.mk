@@ -75,3 +75,9 @@ $(BUILD)/tests/progs/throwy-%: tests/progs/throwy.cc tests/progs/throwy-c.c
 	g++ $(call throwy_flags,$*) -g -o $@ tests/progs/throwy.cc $@-c.o
 
 EXTRA_TEST_BIN += $(THROWY_LEVELS:%=$(BUILD)/tests/progs/throwy-%)
+
+$(BUILD)/tests/progs/forky: tests/progs/forky.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/forky
