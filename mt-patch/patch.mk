@@ -15,7 +15,7 @@ $(BUILD)/pic/mt-patch/hooks.o: mt-patch/hooks.c mt-patch/hooks.h mt-patch/shm.h
 $(BUILD)/pic/mt-patch/tramp.o: mt-patch/tramp.S
 	@mkdir -p $(dir $@)
 	$(PIC_CC) -fPIC -c -o $@ $<
-$(BUILD)/pic/mt-patch/rt.o $(BUILD)/pic/mt-patch/patch.o $(BUILD)/pic/mt-patch/unwind.o: mt-patch/hooks.h mt-patch/patch.h mt-patch/shm.h mt-patch/unwind.h
+$(BUILD)/pic/mt-patch/rt.o $(BUILD)/pic/mt-patch/patch.o $(BUILD)/pic/mt-patch/unwind.o: mt-patch/hooks.h mt-patch/patch.h mt-patch/shm.h mt-patch/unwind.h mt-patch/boot.h
 
 $(PATCH_RT): $(PATCH_RT_OBJ)
 	@mkdir -p $(dir $@)
@@ -24,9 +24,16 @@ $(PATCH_RT): $(PATCH_RT_OBJ)
 all: $(PATCH_RT)
 EXTRA_TEST_BIN += $(PATCH_RT)
 
-# mt-record's side of the shared memory
-$(BUILD)/mt-record/patch-rec.o: ALL_CFLAGS += -Imt-patch
+# mt-record's side of the shared memory, and the code it loads the
+# runtime into a running process with (boot.S: copied there, never run
+# in mt-record)
+$(BUILD)/mt-record/patch-rec.o $(BUILD)/mt-record/patch-load.o $(BUILD)/mt-record/mt-record.o: ALL_CFLAGS += -Imt-patch
 $(BUILD)/mt-record/patch-rec.o: mt-patch/shm.h mt-record/patch-rec.h
+$(BUILD)/mt-record/patch-load.o: mt-patch/shm.h mt-patch/boot.h mt-record/patch-load.h \
+	mt-record/inject.h
+$(BUILD)/mt-record/boot.o: mt-record/boot.S mt-patch/boot.h
+	@mkdir -p $(dir $@)
+	$(CC) -Imt-patch -c -o $@ $<
 
 install: install-patch-rt
 install-patch-rt: $(PATCH_RT)

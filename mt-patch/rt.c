@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -26,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boot.h"
 #include "hooks.h"
 #include "patch.h"
 #include "unwind.h"
@@ -124,16 +126,22 @@ static int found(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/* Whether process pid (mt-record) has ended: a wait for it is over. */
+static int gone(uint32_t pid)
+{
+	return pid && kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
 static void wait_for_table(struct mtp_header *h)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	int waited = 0;
 
 	__atomic_store_n(&h->state, MTP_ST_WAITING, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &h->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-	/* at most 60 s: mt-record may have been killed */
+	/* at most 60 s, less once mt-record is gone (killed) */
 	while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == MTP_ST_WAITING &&
-	       waited++ < 600)
+	       waited++ < 3000 && !gone(h->recorder))
 		syscall(SYS_futex, &h->state, FUTEX_WAIT, MTP_ST_WAITING, &tick, NULL, 0);
 }
 
@@ -463,34 +471,90 @@ __attribute__((constructor)) static void mtp_start(void)
 	pthread_mutex_unlock(&patching);
 }
 
+/* Waits (ticks of 5 ms at most: mt-record writes *at through
+ * /proc/PID/mem, no futex wakes this) for *at to be v, while process
+ * recorder runs: 1 once it is. */
+static int wait_long(uint32_t *at, uint32_t v, int ticks, uint32_t recorder)
+{
+	uint32_t now;
+
+	while ((now = __atomic_load_n(at, __ATOMIC_ACQUIRE)) != v && ticks-- > 0 &&
+	       !gone(recorder)) {
+		struct timespec tick = { 0, 5 * 1000 * 1000 };
+
+		syscall(SYS_futex, at, FUTEX_WAIT, now, &tick, NULL, 0);
+	}
+	return now == v;
+}
+
+static void phase(struct mtp_boot *b, uint32_t p)
+{
+	__atomic_store_n(&b->phase, p, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &b->phase, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
 /*
- * mt-record -p calls this in the running process, on a thread it stopped
- * (the others run), after having it dlopen this library: memfd is memory
- * mt-record made (the table written, state NEW). Patches are prepared,
- * not written (mt-record writes them with every thread stopped). A
- * session before this one must have been undone (state DETACHED).
- * Returns 0 (state READY), 1 (FAILED, or the memory not mt-record's),
- * or, when an earlier session is still in place (its mt-record killed),
- * the address of that session's memory, memfd left open: mt-record
- * undoes that session, every thread stopped, and calls again.
+ * mt-record -p has a thread of its own made in the running process
+ * (mt-patch/boot.h: a glibc thread holding no lock of the program's) call
+ * this once it has dlopened this library. An earlier session still in
+ * place (its mt-record killed) is offered to mt-record to undo first
+ * (STALE, answer UNDONE); then the memory: a memfd made here, which
+ * mt-record takes (MEMFD), checks, sizes and seals and whose header it
+ * writes (answer SIZED); mapped, the table awaited (WAITING, GO), every
+ * patch prepared, not written (mt-record writes them with every thread
+ * stopped): READY, or FAILED. Every wait is 10 s at most (mt-record may
+ * have been killed): the process then runs on, nothing patched.
  */
-__attribute__((visibility("default"))) uint64_t mtp_attach(int memfd);
-uint64_t mtp_attach(int memfd)
+__attribute__((visibility("default"))) void mtp_attach_thread(struct mtp_boot *b);
+
+/* mtp_attach_thread(), under the lock: the phase it ends in. */
+static uint32_t attach_locked(struct mtp_boot *b)
 {
 	struct mtp_header *h, *old = mtp_shm;
-	int ret;
+	int fd;
 
-	if (old && __atomic_load_n(&old->state, __ATOMIC_ACQUIRE) != MTP_ST_DETACHED)
-		return (uint64_t)old;
-	if (!(h = map_shared(memfd)))
-		return 1;
+	if (old && __atomic_load_n(&old->state, __ATOMIC_ACQUIRE) != MTP_ST_DETACHED) {
+		b->stale = (uint64_t)old;
+		phase(b, MTPB_P_STALE);
+		if (!wait_long(&b->answer, MTPB_A_UNDONE, 2000, b->recorder) ||
+		    __atomic_load_n(&old->state, __ATOMIC_ACQUIRE) != MTP_ST_DETACHED)
+			return MTPB_P_GAVE_UP;
+	}
+	if ((fd = (int)syscall(SYS_memfd_create, "mt-patch", MFD_CLOEXEC | MFD_ALLOW_SEALING)) < 0)
+		return MTPB_P_GAVE_UP;
+	b->memfd = fd;
+	phase(b, MTPB_P_MEMFD);
+	if (!wait_long(&b->answer, MTPB_A_SIZED, 2000, b->recorder)) {
+		close(fd);
+		return MTPB_P_GAVE_UP;
+	}
+	if (!(h = map_shared(fd))) /* (which closed it) */
+		return MTPB_P_GAVE_UP;
+	/* no thread runs in the hooks or stubs of a session undone (mt-record
+	 * stepped them out): its memory can go */
 	if (old)
 		munmap(old, (size_t)old->size);
 	mtp_walker_reset();
 	mtp_new_session();
 	start_clock(h);
+	phase(b, MTPB_P_WAITING);
+	wait_for_table(h);
+	mtp_quiet(1);
+	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == MTP_ST_GO)
+		patch_table(h, 0); /* else mt-record went away: nothing patched */
+	mtp_quiet(0);
+	return MTPB_P_ENDED;
+}
+
+void mtp_attach_thread(struct mtp_boot *b)
+{
+	uint32_t ph;
+
+	b->loader_tid = (uint32_t)syscall(SYS_gettid);
+	/* one attach at a time: a loader left by a killed mt-record may
+	 * still wait (until it sees mt-record gone) */
 	pthread_mutex_lock(&patching);
-	ret = patch_table(h, 0);
+	ph = attach_locked(b);
 	pthread_mutex_unlock(&patching);
-	return ret ? 1 : 0;
+	phase(b, ph);
 }

@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -20,6 +23,17 @@
 #include "inject.h"
 #include "procsyms.h"
 #include "banned.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#ifndef PTRACE_GETSIGMASK
+#define PTRACE_GETSIGMASK 0x420a
+#define PTRACE_SETSIGMASK 0x420b
+#endif
 
 #define RED_ZONE 128
 /* the vector registers' state (XSAVE area) */
@@ -57,16 +71,27 @@ _Noreturn static void no_ptrace(pid_t pid, int err)
 int inject_open(struct inject *in, pid_t pid, int soft)
 {
 	char path[64];
+	int err;
 
 	memset(in, 0, sizeof(*in));
 	in->pid = pid;
 	in->soft = soft;
+	/* the process, held by a descriptor: a pid reused after it ended is
+	 * never another process's stop */
+	in->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	if ((in->mem = open(path, O_RDWR | O_CLOEXEC)) >= 0)
+	if ((in->mem = open(path, O_RDWR | O_CLOEXEC)) >= 0 && inject_alive(in))
 		return 0;
-	if (errno == ENOENT || errno == ESRCH || soft)
+	err = in->mem >= 0 ? ESRCH : errno;
+	if (in->mem >= 0)
+		close(in->mem);
+	if (in->pidfd >= 0)
+		close(in->pidfd);
+	in->mem = in->pidfd = -1;
+	errno = err;
+	if (err == ENOENT || err == ESRCH || soft)
 		return -1;
-	no_ptrace(pid, errno);
+	no_ptrace(pid, err);
 }
 
 static struct inject_thread *held(struct inject *in, pid_t tid)
@@ -119,6 +144,10 @@ size_t inject_stop_all(struct inject *in)
 		struct dirent *e;
 		DIR *d;
 
+		if (!inject_alive(in)) {
+			inject_release_all(in);
+			return in->n = 0;
+		}
 		snprintf(path, sizeof(path), "/proc/%d/task", (int)in->pid);
 		if (!(d = opendir(path)))
 			return in->n = 0;
@@ -130,7 +159,7 @@ size_t inject_stop_all(struct inject *in)
 
 			if (tid <= 0 || held(in, tid))
 				continue;
-			if (ptrace(PTRACE_SEIZE, tid, NULL, NULL)) {
+			if (ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)PTRACE_O_TRACESYSGOOD)) {
 				int err = errno;
 
 				if (err == ESRCH)
@@ -145,6 +174,12 @@ size_t inject_stop_all(struct inject *in)
 			}
 			if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) || wait_stop(tid, &sig))
 				continue; /* it ended */
+			if (!inject_alive(in)) { /* the tid is another's now */
+				ptrace(PTRACE_DETACH, tid, NULL, NULL);
+				closedir(d);
+				inject_release_all(in);
+				return in->n = 0;
+			}
 			grow_or_die(&in->t, &in->cap, in->n + 1, sizeof(*in->t));
 			t = &in->t[in->n++];
 			t->tid = tid;
@@ -163,6 +198,7 @@ size_t inject_stop_all(struct inject *in)
 			in->t[i] = in->t[--in->n]; /* killed while held */
 			continue;
 		}
+		in->t[i].in_syscall = (long)r.orig_rax >= 0;
 		in->t[i++].ip = r.rip;
 	}
 	return in->n;
@@ -204,15 +240,75 @@ int inject_write(const struct inject *in, uint64_t addr, const void *buf, size_t
 	return pwrite(in->mem, buf, n, (off_t)addr) == (ssize_t)n ? 0 : -1;
 }
 
-/* A thread's registers, the vector ones too. */
-struct saved {
+/* ---- a held thread's state, and its way back ---- */
+
+/* The kernel's signal frame (x86-64 rt_sigframe: the return address,
+ * the ucontext, the siginfo), as rt_sigreturn reads it. */
+struct kstack {
+	uint64_t sp;
+	int32_t flags, pad;
+	uint64_t size;
+};
+
+struct ksigcontext {
+	uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
+	uint64_t rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
+	uint16_t cs, gs, fs, ss;
+	uint64_t err, trapno, oldmask, cr2, fpstate;
+	uint64_t reserved[8];
+};
+
+struct kucontext {
+	uint64_t flags, link;
+	struct kstack stack;
+	struct ksigcontext mc;
+	uint64_t sigmask;
+};
+
+struct kframe {
+	uint64_t pretcode;
+	struct kucontext uc;
+	unsigned char info[128];
+};
+
+_Static_assert(sizeof(struct ksigcontext) == 256 && sizeof(struct kucontext) == 304 &&
+	       sizeof(struct kframe) == 440, "the kernel's signal frame");
+
+#define UC_FP_XSTATE 0x1
+#define UC_SIGCONTEXT_SS 0x2
+#define UC_STRICT_RESTORE_SS 0x4
+#ifndef FP_XSTATE_MAGIC1
+#define FP_XSTATE_MAGIC1 0x46505853u
+#endif
+#ifndef FP_XSTATE_MAGIC2
+#define FP_XSTATE_MAGIC2 0x46505845u
+#endif
+/* struct _fpx_sw_bytes, in the XSAVE area's software-reserved bytes */
+#define FPX_SW_OFF 464
+/* a system call's return codes that ask for it to be restarted */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
+#define ERESTART_RESTARTBLOCK 516
+#define NR_restart_syscall 219
+
+/* glibc's own signals, never blocked for long: SIGSETXID (setuid() in a
+ * threaded process waits for every thread to take it) */
+#define SIGSETXID 33
+
+/* What a held thread was doing: its registers, vector registers and
+ * signal mask; the frame on its stack that gives them back. */
+struct inject_state {
 	struct user_regs_struct r;
 	unsigned char x[XSTATE_MAX];
 	struct iovec iov;
 	int have_x;
+	uint64_t mask;
+	uint64_t frame;  /* the frame's address (its return address word) */
+	uint64_t low;    /* below the frame: the stack for code run there */
 };
 
-static void save(pid_t tid, struct saved *s)
+static void get_state(pid_t tid, struct inject_state *s)
 {
 	get_regs(tid, &s->r);
 	s->iov.iov_base = s->x;
@@ -224,9 +320,16 @@ static void save(pid_t tid, struct saved *s)
 		if (ptrace(PTRACE_GETFPREGS, tid, NULL, s->x))
 			die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_GETFPREGS, %d)", (int)tid);
 	}
+	if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof(s->mask), &s->mask))
+		die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_GETSIGMASK, %d)", (int)tid);
 }
 
-static int restore(pid_t tid, struct saved *s)
+static int set_mask(pid_t tid, uint64_t mask)
+{
+	return ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof(mask), &mask) ? -1 : 0;
+}
+
+static int put_state(pid_t tid, const struct inject_state *s)
 {
 	int bad = ptrace(PTRACE_SETREGS, tid, NULL, &s->r) != 0;
 
@@ -234,112 +337,445 @@ static int restore(pid_t tid, struct saved *s)
 		bad |= ptrace(PTRACE_SETREGSET, tid, (void *)NT_X86_XSTATE, &s->iov) != 0;
 	else
 		bad |= ptrace(PTRACE_SETFPREGS, tid, NULL, s->x) != 0;
+	bad |= set_mask(tid, s->mask) != 0;
 	return bad ? -1 : 0;
 }
 
-uint64_t inject_call(struct inject *in, uint64_t fn, const uint64_t *args, int nargs,
-		     const char *const *strings, int nstr)
+/*
+ * Writes, below held thread 0's red zone, a signal frame whose return
+ * (rt_sigreturn) gives it back its registers, vector registers and signal
+ * mask, a system call it was stopped in made to restart as the kernel
+ * would with no handler to run. 0, or -1 (errno).
+ */
+static int write_frame(struct inject *in, struct inject_state *s)
 {
-	static struct saved s; /* large: not on the stack */
-	struct user_regs_struct r;
-	uint64_t sp, at[8], ret;
-	pid_t tid;
-	int k, st;
+	const struct user_regs_struct *r = &s->r;
+	struct kframe f;
+	struct ksigcontext *c = &f.uc.mc;
+	size_t xlen = s->have_x ? s->iov.iov_len : sizeof(struct user_fpregs_struct);
+	uint64_t fp, at;
+	uint32_t magic1 = 0, xsize = 0, magic2 = FP_XSTATE_MAGIC2;
+	unsigned char sw[512]; /* the legacy area, its software bytes rewritten */
+	long err = (long)r->rax;
 
-	if (!in->n || nargs > 6 || nstr > 8)
-		die(MT_EXIT_SYSTEM, "inject_call: no thread held, or too many arguments");
-	tid = in->t[0].tid;
-	save(tid, &s);
-	r = s.r;
-	sp = r.rsp - RED_ZONE;
-	for (k = 0; k < nstr; k++) {
-		size_t len = strlen(strings[k]) + 1;
-
-		sp = (sp - len) & ~(uint64_t)15;
-		at[k] = sp;
-		if (inject_write(in, sp, strings[k], len))
-			die_errno(MT_EXIT_SYSTEM, "writing to process %d's stack", (int)in->pid);
-	}
-	/* as a call leaves it: the return address (0: the call's end faults
-	 * there) at a stack pointer 8 off 16-byte alignment */
-	sp = (sp & ~(uint64_t)15) - 8;
-	ret = 0;
-	if (inject_write(in, sp, &ret, sizeof(ret)))
-		die_errno(MT_EXIT_SYSTEM, "writing to process %d's stack", (int)in->pid);
-	r.rsp = sp;
-	r.rip = fn;
-	r.rax = 0;
-	r.orig_rax = (uint64_t)-1; /* no system call to restart */
-	r.eflags &= ~(uint64_t)0x400; /* the direction flag clear */
-	for (k = 0; k < nargs; k++) {
-		uint64_t v = args[k] >= INJECT_STR(0) && args[k] < INJECT_STR(nstr) ?
-			     at[args[k] - INJECT_STR(0)] : args[k];
-
-		switch (k) {
-		case 0: r.rdi = v; break;
-		case 1: r.rsi = v; break;
-		case 2: r.rdx = v; break;
-		case 3: r.rcx = v; break;
-		case 4: r.r8 = v; break;
-		case 5: r.r9 = v; break;
+	fp = (r->rsp - RED_ZONE - xlen - 8) & ~(uint64_t)63;
+	at = (fp - sizeof(f)) & ~(uint64_t)15;
+	memset(&f, 0, sizeof(f));
+	f.pretcode = in->restore_rt;
+	f.uc.flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
+	f.uc.stack.flags = 3; /* no valid mode: the thread's sigaltstack stays as it is */
+	c->r8 = r->r8; c->r9 = r->r9; c->r10 = r->r10; c->r11 = r->r11;
+	c->r12 = r->r12; c->r13 = r->r13; c->r14 = r->r14; c->r15 = r->r15;
+	c->rdi = r->rdi; c->rsi = r->rsi; c->rbp = r->rbp; c->rbx = r->rbx;
+	c->rdx = r->rdx; c->rax = r->rax; c->rcx = r->rcx; c->rsp = r->rsp;
+	c->rip = r->rip; c->eflags = r->eflags;
+	c->cs = (uint16_t)r->cs;
+	c->ss = (uint16_t)r->ss;
+	c->fpstate = fp;
+	if ((long)r->orig_rax >= 0) {
+		/* stopped in a system call: restarted as without a handler */
+		if (err == -ERESTARTSYS || err == -ERESTARTNOINTR || err == -ERESTARTNOHAND) {
+			c->rip -= 2;
+			c->rax = r->orig_rax;
+		} else if (err == -ERESTART_RESTARTBLOCK) {
+			c->rip -= 2;
+			c->rax = NR_restart_syscall;
 		}
 	}
-	if (ptrace(PTRACE_SETREGS, tid, NULL, &r) || ptrace(PTRACE_CONT, tid, NULL, NULL))
-		die_errno(MT_EXIT_SYSTEM, "ptrace(a call in process %d)", (int)in->pid);
-	for (;;) {
-		int sig;
+	f.uc.sigmask = s->mask;
+	memcpy(sw, s->x, xlen < sizeof(sw) ? xlen : sizeof(sw));
+	if (s->have_x && xlen > FPX_SW_OFF + 48) {
+		/* ptrace leaves XCR0 in the software-reserved bytes; a signal
+		 * frame wants struct _fpx_sw_bytes there (magic1, the extended
+		 * size, the features, the XSAVE size), then magic2 after the
+		 * area: without them rt_sigreturn gives back the SSE state
+		 * only, the upper halves of the AVX registers zeroed */
+		uint64_t xcr0;
+		uint32_t ext = (uint32_t)xlen + 4;
 
-		if (waitpid(tid, &st, __WALL) < 0) {
-			if (errno == EINTR)
-				continue;
-			die_errno(MT_EXIT_SYSTEM, "waitpid(%d)", (int)tid);
-		}
-		if (WIFEXITED(st) || WIFSIGNALED(st))
-			die(MT_EXIT_SYSTEM, "process %d ended while mt-record had it load "
-			    "the patch runtime", (int)in->pid);
-		if (!WIFSTOPPED(st))
-			continue;
-		sig = st >> 16 == PTRACE_EVENT_STOP ? 0 : WSTOPSIG(st);
-		if (sig == SIGSEGV) {
-			get_regs(tid, &r);
-			if (r.rip == 0)
-				break; /* returned */
-			restore(tid, &s);
-			die(MT_EXIT_SYSTEM, "process %d faulted at %#llx while mt-record had it "
-			    "load the patch runtime", (int)in->pid, (unsigned long long)r.rip);
-		}
-		/* another signal: delivered (its handler runs, then the call
-		 * goes on) */
-		if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig))
-			die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_CONT, %d)", (int)tid);
+		memcpy(&xcr0, s->x + FPX_SW_OFF, 8);
+		xsize = (uint32_t)xlen;
+		magic1 = FP_XSTATE_MAGIC1;
+		memset(sw + FPX_SW_OFF, 0, 48);
+		memcpy(sw + FPX_SW_OFF, &magic1, 4);
+		memcpy(sw + FPX_SW_OFF + 4, &ext, 4);
+		memcpy(sw + FPX_SW_OFF + 8, &xcr0, 8);
+		memcpy(sw + FPX_SW_OFF + 16, &xsize, 4);
+		f.uc.flags |= UC_FP_XSTATE;
 	}
-	ret = r.rax;
-	if (restore(tid, &s))
-		die_errno(MT_EXIT_SYSTEM, "ptrace(putting back thread %d's registers)", (int)tid);
-	return ret;
+	if (inject_write(in, fp, sw, xlen < sizeof(sw) ? xlen : sizeof(sw)) ||
+	    (xlen > sizeof(sw) && inject_write(in, fp + sizeof(sw), s->x + sizeof(sw),
+					       xlen - sizeof(sw))) ||
+	    ((f.uc.flags & UC_FP_XSTATE) &&
+	     inject_write(in, fp + xsize, &magic2, sizeof(magic2))) ||
+	    inject_write(in, at, &f, sizeof(f)))
+		return -1;
+	s->frame = at;
+	s->low = (at - 256) & ~(uint64_t)15;
+	return 0;
 }
 
-int inject_step_out(struct inject *in, size_t i, uint64_t lo, uint64_t hi, long max)
+/* The first address of needle (n bytes) in the executable mappings of
+ * the C library of in's process: 0 when there is none. */
+static uint64_t find_code(const struct inject *in, const unsigned char *needle, size_t n)
+{
+	static unsigned char buf[65536 + 16];
+	char path[64], line[4096];
+	uint64_t found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)in->pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi;
+		char perm[8];
+		int off = 0;
+		const char *name, *base;
+		uint64_t a;
+
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi, perm, &off) < 3 ||
+		    !off || perm[2] != 'x')
+			continue;
+		name = line + off;
+		base = strrchr(name, '/');
+		if (!base || strncmp(base + 1, "libc.so", 7))
+			continue;
+		for (a = lo; a < hi && !found; a += 65536) {
+			size_t len = hi - a < sizeof(buf) ? (size_t)(hi - a) : sizeof(buf);
+			size_t i;
+
+			if (inject_read(in, a, buf, len))
+				break;
+			for (i = 0; i + n <= len; i++)
+				if (!memcmp(buf + i, needle, n)) {
+					found = a + i;
+					break;
+				}
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int inject_borrow(struct inject *in)
+{
+	static const unsigned char sys_ret[] = { 0x0f, 0x05, 0xc3 };
+	/* glibc's __restore_rt: mov $15, %rax; syscall */
+	static const unsigned char restore[] = { 0x48, 0xc7, 0xc0, 0x0f, 0, 0, 0, 0x0f, 0x05 };
+	struct inject_state *s;
+
+	if (!in->n)
+		return -1;
+	if (!in->sys_ret && !(in->sys_ret = find_code(in, sys_ret, sizeof(sys_ret)))) {
+		errno = ENOEXEC;
+		return -1;
+	}
+	if (!in->restore_rt &&
+	    !(in->restore_rt = find_code(in, restore, sizeof(restore)))) {
+		errno = ENOEXEC;
+		return -1;
+	}
+	if (!in->state && !(in->state = malloc(sizeof(*in->state))))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	s = in->state;
+	get_state(in->t[0].tid, s);
+	if (write_frame(in, s))
+		return -1;
+	in->borrowed = 1;
+	return 0;
+}
+
+uint64_t inject_frame_uc(const struct inject *in)
+{
+	return in->state->frame + 8;
+}
+
+/* Waits for held thread 0's next stop; a signal held back is noted. 0,
+ * or -1 when it ended. */
+static int next_stop(struct inject *in, int *st)
+{
+	struct inject_thread *t = &in->t[0];
+
+	for (;;) {
+		if (waitpid(t->tid, st, __WALL) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (WIFEXITED(*st) || WIFSIGNALED(*st))
+			return -1;
+		if (WIFSTOPPED(*st))
+			return 0;
+	}
+}
+
+long inject_syscall(struct inject *in, long nr, long a, long b, long c, long d, long e,
+		    long f)
+{
+	struct user_regs_struct r = in->state->r;
+	pid_t tid = in->t[0].tid;
+	int st, stops = 0;
+
+	r.rip = in->sys_ret;
+	r.rsp = in->state->frame; /* the ret after the syscall: rt_sigreturn */
+	r.rax = (uint64_t)nr;
+	r.orig_rax = (uint64_t)-1; /* no system call to restart */
+	r.rdi = (uint64_t)a; r.rsi = (uint64_t)b; r.rdx = (uint64_t)c;
+	r.r10 = (uint64_t)d; r.r8 = (uint64_t)e; r.r9 = (uint64_t)f;
+	if (set_mask(tid, ~(uint64_t)0 & ~(1ull << (SIGSETXID - 1))) ||
+	    ptrace(PTRACE_SETREGS, tid, NULL, &r))
+		die_errno(MT_EXIT_SYSTEM, "ptrace(a system call in process %d)", (int)in->pid);
+	/* to its system call's exit: syscall stops (never a SIGTRAP to
+	 * deliver, should mt-record die there: TRACESYSGOOD) */
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, tid, NULL, NULL) || next_stop(in, &st))
+			die(MT_EXIT_SYSTEM, "process %d ended while mt-record had it make a "
+			    "system call", (int)in->pid);
+		if (WSTOPSIG(st) != (SIGTRAP | 0x80)) {
+			if (!in->t[0].sig && st >> 16 == 0)
+				in->t[0].sig = WSTOPSIG(st); /* held back, as a stop's */
+			continue;
+		}
+		get_regs(tid, &r);
+		if (r.rip != in->sys_ret + 2 || (long)r.orig_rax != nr)
+			die(MT_EXIT_SYSTEM, "process %d: a system call mt-record had it make "
+			    "went astray (at %#llx)", (int)in->pid, (unsigned long long)r.rip);
+		if (++stops == 2) /* its entry, then its exit */
+			return (long)r.rax;
+	}
+}
+
+int inject_run(struct inject *in, uint64_t ip, uint64_t arg)
+{
+	struct user_regs_struct r = in->state->r;
+	pid_t tid = in->t[0].tid;
+
+	r.rip = ip;
+	r.rsp = in->state->low;
+	r.rdi = arg;
+	r.rax = 0;
+	r.orig_rax = (uint64_t)-1;
+	r.eflags &= ~(uint64_t)0x400; /* the direction flag clear */
+	/* every signal blocked but glibc's SIGSETXID; SIGCANCEL too */
+	if (set_mask(tid, ~(uint64_t)0 & ~(1ull << (SIGSETXID - 1))) ||
+	    ptrace(PTRACE_SETREGS, tid, NULL, &r) || ptrace(PTRACE_CONT, tid, NULL, NULL))
+		return -1;
+	in->running = 1;
+	return 0;
+}
+
+int inject_running(struct inject *in)
+{
+	int st;
+	pid_t w;
+
+	if (!in->running)
+		return 0;
+	while ((w = waitpid(in->t[0].tid, &st, __WALL | WNOHANG)) < 0 && errno == EINTR)
+		;
+	if (w <= 0)
+		return w < 0 ? -1 : 1;
+	if (WIFEXITED(st) || WIFSIGNALED(st))
+		return -1;
+	/* stopped: a signal the mask cannot block (a fault in the code run,
+	 * a SIGSTOP); a fault is fatal, said by the caller */
+	if (WSTOPSIG(st) == SIGSEGV || WSTOPSIG(st) == SIGBUS || WSTOPSIG(st) == SIGILL ||
+	    WSTOPSIG(st) == SIGFPE || WSTOPSIG(st) == SIGTRAP) {
+		in->running = 0;
+		return -2;
+	}
+	if (!in->t[0].sig && st >> 16 == 0)
+		in->t[0].sig = WSTOPSIG(st); /* held back, given back at the end */
+	if (ptrace(PTRACE_CONT, in->t[0].tid, NULL, NULL))
+		return -1;
+	return 1;
+}
+
+int inject_take_back(struct inject *in, uint64_t lo, uint64_t hi)
+{
+	struct user_regs_struct r;
+	pid_t tid = in->t[0].tid;
+	int st;
+
+	if (!in->borrowed)
+		return 0;
+	if (in->running) {
+		if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
+			return -1;
+		for (;;) {
+			if (next_stop(in, &st))
+				return -1;
+			if (st >> 16 == PTRACE_EVENT_STOP)
+				break;
+			if (!in->t[0].sig && st >> 16 == 0)
+				in->t[0].sig = WSTOPSIG(st);
+		}
+		in->running = 0;
+	}
+	get_regs(tid, &r);
+	in->borrowed = 0;
+	if (lo < hi && (r.rip < lo || r.rip >= hi))
+		return 1; /* it went back through the frame by itself */
+	if (put_state(tid, in->state))
+		die_errno(MT_EXIT_SYSTEM, "ptrace(putting back thread %d's registers)", (int)tid);
+	return 0;
+}
+
+/* The executable mappings of the C library and the dynamic loader of
+ * process pid, at most max of them, into rg: how many. */
+static size_t libc_code(pid_t pid, uint64_t (*rg)[2], size_t max)
+{
+	char path[64], line[4096];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi;
+		char perm[8];
+		int off = 0;
+		const char *base;
+
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi, perm, &off) < 3 ||
+		    !off || perm[2] != 'x' || !(base = strrchr(line + off, '/')))
+			continue;
+		if (!strncmp(base + 1, "libc.so", 7) || !strncmp(base + 1, "ld-linux", 8) ||
+		    !strncmp(base + 1, "libpthread.so", 13) || !strncmp(base + 1, "libdl.so", 8)) {
+			rg[n][0] = lo;
+			rg[n][1] = hi;
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/* Whether system call nr waits for something outside the process (a
+ * thread blocked in one holds no lock of the C library's). */
+static int waits_outside(long nr)
+{
+	static const long nrs[] = {
+		0 /* read */, 1 /* write */, 7 /* poll */, 17 /* pread64 */, 19 /* readv */,
+		23 /* select */, 34 /* pause */, 35 /* nanosleep */, 42 /* connect */,
+		43 /* accept */, 44 /* sendto */, 45 /* recvfrom */, 46 /* sendmsg */,
+		47 /* recvmsg */, 61 /* wait4 */, 70 /* msgrcv */, 128 /* rt_sigtimedwait */,
+		130 /* rt_sigsuspend */, 230 /* clock_nanosleep */, 232 /* epoll_wait */,
+		247 /* waitid */, 270 /* pselect6 */, 271 /* ppoll */, 281 /* epoll_pwait */,
+		288 /* accept4 */, 299 /* recvmmsg */, 441 /* epoll_pwait2 */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++)
+		if (nrs[i] == nr)
+			return 1;
+	return 0;
+}
+
+/* Whether held thread tid may call into the C library as it is: it is
+ * stopped in code of the program's (not the C library's or the dynamic
+ * loader's, which may hold their locks: malloc's, the thread stacks'),
+ * or waits in a system call for something outside the process; late,
+ * in a futex wait too. */
+static int may_borrow(pid_t tid, const uint64_t (*rg)[2], size_t nrg, int late)
+{
+	struct user_regs_struct r;
+	size_t k;
+
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &r))
+		return 0;
+	if ((long)r.orig_rax >= 0)
+		return waits_outside((long)r.orig_rax) || (late && r.orig_rax == 202);
+	for (k = 0; k < nrg; k++)
+		if (r.rip >= rg[k][0] && r.rip < rg[k][1])
+			return 0;
+	return 1;
+}
+
+int inject_choose(struct inject *in, int tries)
+{
+	uint64_t rg[16][2];
+	size_t nrg = libc_code(in->pid, rg, 16), i;
+	int round;
+
+	for (round = 0; round < tries; round++) {
+		struct timespec pause = { 0, 1000000 + 100000 * (round % 20) };
+
+		if (!inject_stop_all(in))
+			return -1;
+		for (i = 0; i < in->n; i++)
+			if (in->t[i].tid != in->avoid &&
+			    may_borrow(in->t[i].tid, (const uint64_t (*)[2])rg, nrg,
+				       round >= tries / 2)) {
+				struct inject_thread t = in->t[i];
+
+				in->t[i] = in->t[0];
+				in->t[0] = t;
+				return 0;
+			}
+		inject_release_all(in);
+		nanosleep(&pause, NULL);
+	}
+	errno = EBUSY;
+	return -1;
+}
+
+int inject_getfd(const struct inject *in, int fd)
+{
+	if (in->pidfd < 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return (int)syscall(SYS_pidfd_getfd, in->pidfd, fd, 0);
+}
+
+int inject_alive(const struct inject *in)
+{
+	struct pollfd p = { in->pidfd, POLLIN, 0 };
+
+	if (in->pidfd < 0)
+		return !(kill(in->pid, 0) && errno == ESRCH);
+	return poll(&p, 1, 0) == 0;
+}
+
+int inject_run_out(struct inject *in, size_t i, int (*inside)(const void *ctx, uint64_t ip),
+		   const void *ctx, int tries)
 {
 	struct inject_thread *t = &in->t[i];
 	struct user_regs_struct r;
 	int st;
 
 	for (;;) {
+		struct timespec moment = { 0, 20000 };
+
 		if (ptrace(PTRACE_GETREGS, t->tid, NULL, &r))
 			return -1;
 		t->ip = r.rip;
-		if (r.rip < lo || r.rip >= hi)
+		t->in_syscall = (long)r.orig_rax >= 0;
+		if (!inside(ctx, r.rip))
 			return 0;
-		if (max-- <= 0 || ptrace(PTRACE_SINGLESTEP, t->tid, NULL, NULL))
+		if (tries-- <= 0 || ptrace(PTRACE_CONT, t->tid, NULL, NULL))
 			return -1;
-		while (waitpid(t->tid, &st, __WALL) < 0)
-			if (errno != EINTR)
+		nanosleep(&moment, NULL);
+		if (ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL))
+			return -1;
+		for (;;) {
+			while (waitpid(t->tid, &st, __WALL) < 0)
+				if (errno != EINTR)
+					return -1;
+			if (WIFEXITED(st) || WIFSIGNALED(st))
 				return -1;
-		if (WIFEXITED(st) || WIFSIGNALED(st))
-			return -1;
-		if (WIFSTOPPED(st) && st >> 16 == 0 && WSTOPSIG(st) != SIGTRAP && !t->sig)
-			t->sig = WSTOPSIG(st); /* held back, as a stop's */
+			if (!WIFSTOPPED(st) || st >> 16 == PTRACE_EVENT_STOP)
+				break;
+			/* a signal came first: held back, given back when it
+			 * goes; on to the stop asked for */
+			if (!t->sig && st >> 16 == 0)
+				t->sig = WSTOPSIG(st);
+			if (ptrace(PTRACE_CONT, t->tid, NULL, NULL))
+				return -1;
+		}
 	}
 }
 
@@ -381,6 +817,11 @@ void inject_close(struct inject *in)
 	if (in->mem >= 0)
 		close(in->mem);
 	in->mem = -1;
+	if (in->pidfd >= 0)
+		close(in->pidfd);
+	in->pidfd = -1;
+	free(in->state);
+	in->state = NULL;
 	free(in->t);
 	in->t = NULL;
 	in->cap = 0;

@@ -1,7 +1,7 @@
 /*
  * A running process held with ptrace, as debuggers hold one (x86-64):
- * every thread stopped (those started meanwhile too), a function called
- * in one of them with its registers put back after, its memory written
+ * every thread stopped (those started meanwhile too), one of them borrowed
+ * to make system calls and run code, put back after, its memory written
  * (through /proc/PID/mem, which writes code too), every thread let go.
  * For mt-record -p with the patch backend (docs/patch.md). struct inject
  * is its caller's; failures die through die.h (system) after putting a
@@ -9,8 +9,8 @@
  *
  * Needs what ptrace of the process needs (the same user where
  * kernel.yama.ptrace_scope allows it, else CAP_SYS_PTRACE). Should
- * mt-record be killed, the kernel lets every thread go; a thread killed
- * mid-call returns to address 0 (the call's return address) and dies.
+ * mt-record be killed, the kernel lets every thread go; a thread it had
+ * borrowed (inject_borrow()) goes back to where it was by itself.
  */
 #ifndef MT_RECORD_INJECT_H
 #define MT_RECORD_INJECT_H
@@ -24,18 +24,28 @@ struct inject_thread {
 	int sig;        /* a signal its stop held back, given back when it
 			 * goes (0: none) */
 	uint64_t ip;    /* where it stopped */
+	int in_syscall; /* stopped in a system call (restarted when it goes) */
 };
+
+struct inject_state;
 
 struct inject {
 	pid_t pid;
 	int mem;        /* /proc/PID/mem, read and write */
+	int pidfd;      /* the process (pidfd_open), or -1 */
 	struct inject_thread *t; /* the threads held, n of them */
 	size_t n, cap;
 	int soft;       /* not allowed to trace: -1 or 0 returned, errno
 			 * set, instead of death */
+	pid_t avoid;    /* a thread inject_choose() never takes (0: none) */
+	/* inject_borrow(): held thread 0's own state and frame, and the C
+	 * library's code it runs system calls through */
+	struct inject_state *state;
+	uint64_t sys_ret, restore_rt;
+	int borrowed, running;
 };
 
-#define INJECT_INIT { 0, -1, NULL, 0, 0, 0 }
+#define INJECT_INIT { 0, -1, -1, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, 0 }
 
 /* Opens pid's memory; holds no thread yet. 0, or -1 when the process
  * is gone; dies (system) when it cannot be traced, saying why
@@ -58,17 +68,61 @@ void inject_release_all(struct inject *in);
 void inject_release_others(struct inject *in);
 
 /*
- * Calls fn(args[0], ..., args[nargs - 1]) (at most 6 integer arguments)
- * in held thread 0, on its stack below the red zone, and returns what it
- * returned (rax); every register (vector ones too) is put back after, so
- * that the thread goes on as it was, a system call it was in restarted.
- * strings: nstr NUL-terminated strings copied to that stack first; an
- * argument of INJECT_STR(k) is the address of string k there. Dies when
- * the call ends other than by returning (the process killed, a fault).
+ * Borrowing held thread 0 to run code of mt-record's in the process, so
+ * that whatever becomes of mt-record (killed at any instruction) the
+ * thread goes on as it was: inject_borrow() notes its registers, vector
+ * registers and signal mask and writes below its red zone a signal frame
+ * that gives them back (rt_sigreturn through the C library's
+ * __restore_rt); until inject_take_back(), it runs only code that ends
+ * in that frame.
+ *
+ * inject_choose(in, tries): stops every thread and makes held thread 0
+ * one that may call into the C library (stopped in the program's own
+ * code, or in a system call waiting on something outside the process;
+ * in the later half of the tries, in a futex wait too): a thread stopped
+ * inside the C library may hold its locks (malloc's), which a call
+ * there would wait for forever. Between tries every thread runs about a
+ * millisecond. 0, or -1 (errno EBUSY: none in all the tries; or the
+ * process ended).
+ *
+ * inject_borrow(): 0, or -1 (errno: ENOEXEC when the C library has no
+ * `syscall; ret' or no __restore_rt; else why the frame could not be
+ * written).
+ *
+ * inject_syscall(): held thread 0 makes system call nr (its signals
+ * blocked meanwhile, glibc's SIGSETXID but), returning through the
+ * frame's ret; its result (-errno on failure). Dies when the thread ends.
+ *
+ * inject_run(): held thread 0 runs code at ip with rdi = arg on its stack
+ * below the frame, every signal blocked (glibc's SIGSETXID but): code
+ * that ends by rt_sigreturn with the stack pointer at
+ * inject_frame_uc(in). 0, or -1 (errno). inject_running(): 1 while it
+ * runs, -2 when it stopped on a fault (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ * SIGTRAP), -1 when it ended; another signal's stop is held back and the
+ * thread goes on.
+ *
+ * inject_take_back(in, lo, hi): stops it (if running) and, when its
+ * instruction pointer is in [lo, hi) (lo == hi: wherever it is), puts its
+ * state back as noted, signal mask included: a system call it was in is
+ * restarted, or ends with EINTR for a signal that came meanwhile, as the
+ * kernel decides. 0 (put back), 1 (it had gone back by itself, outside
+ * [lo, hi)), -1 (it ended).
  */
-#define INJECT_STR(k) (UINT64_C(0xfff0000000000000) + (uint64_t)(k))
-uint64_t inject_call(struct inject *in, uint64_t fn, const uint64_t *args, int nargs,
-		     const char *const *strings, int nstr);
+int inject_choose(struct inject *in, int tries);
+int inject_borrow(struct inject *in);
+uint64_t inject_frame_uc(const struct inject *in);
+long inject_syscall(struct inject *in, long nr, long a, long b, long c, long d, long e,
+		    long f);
+int inject_run(struct inject *in, uint64_t ip, uint64_t arg);
+int inject_running(struct inject *in);
+int inject_take_back(struct inject *in, uint64_t lo, uint64_t hi);
+
+/* A copy in mt-record of descriptor fd of the process (pidfd_getfd):
+ * the descriptor, or -1 (errno). */
+int inject_getfd(const struct inject *in, int fd);
+
+/* Whether the process is alive (its pidfd not readable). */
+int inject_alive(const struct inject *in);
 
 /* Reads or writes n bytes of the process's memory at addr (code too):
  * 0, or -1 (errno). */
@@ -76,11 +130,15 @@ int inject_read(const struct inject *in, uint64_t addr, void *buf, size_t n);
 int inject_write(const struct inject *in, uint64_t addr, const void *buf, size_t n);
 
 /*
- * Steps held thread i one instruction at a time while its instruction
- * pointer is in [lo, hi) (at most max steps): 0 once it is out, -1 when
- * it is still in after max (or the thread ended).
+ * Lets held thread i run on a moment (about 20 us; every other thread
+ * stays stopped) and stops it again, while inside(ctx, its instruction
+ * pointer) says 1, at most tries times: 0 once it is out, -1 when it is
+ * still in after that (or the thread ended). Never single-steps: a thread
+ * left in a single-step's SIGTRAP stop by a killed mt-record would die
+ * of it.
  */
-int inject_step_out(struct inject *in, size_t i, uint64_t lo, uint64_t hi, long max);
+int inject_run_out(struct inject *in, size_t i, int (*inside)(const void *ctx, uint64_t ip),
+		   const void *ctx, int tries);
 
 /*
  * The address in process pid of function name of the file it maps whose

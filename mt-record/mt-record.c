@@ -39,6 +39,7 @@
 #include "libpath.h"
 #include "opts.h"
 #include "inject.h"
+#include "patch-load.h"
 #include "patch-rec.h"
 #include "perf.h"
 #include "stream.h"
@@ -1114,6 +1115,7 @@ static void patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so
 		if (r->o.full)
 			patch_rec_write(p, so, 1);
 	}
+	patch_hit(r, p, &hit); /* a hit just before the process ended: said too */
 }
 
 /* What the rings hold still (all of it, without --full: the snapshot),
@@ -1215,13 +1217,17 @@ static void record_patch(struct rec *r)
 	free(rt);
 }
 
-/* A function of the process's libc (or, before glibc 2.34, libdl): its
- * address, 0 when there is none. */
+/* A function of the process's C library (or, before glibc 2.34, of its
+ * libpthread or libdl): its address, 0 when there is none. */
 static uint64_t libc_function(pid_t pid, const char *name)
 {
-	uint64_t a = inject_symbol(pid, "libc.so.", name);
+	static const char *const libs[] = { "libc.so.", "libpthread.so.", "libdl.so." };
+	uint64_t a = 0;
+	size_t k;
 
-	return a ? a : inject_symbol(pid, "libdl.so.", name);
+	for (k = 0; k < sizeof(libs) / sizeof(libs[0]) && !a; k++)
+		a = inject_symbol(pid, libs[k], name);
+	return a;
 }
 
 _Noreturn static void no_libc_function(pid_t pid, const char *name)
@@ -1230,26 +1236,107 @@ _Noreturn static void no_libc_function(pid_t pid, const char *name)
 	    "attaches through glibc's", (int)pid, name);
 }
 
+/* The C library functions the loader calls (patch-load.h), and dlopen's
+ * flags. */
+static uint64_t loader_functions(pid_t pid, uint64_t fns[PL_NFNS])
+{
+	static const char *const names[PL_NFNS] = {
+		"pthread_create", "pthread_detach", "pthread_self", "dlopen", "dlsym"
+	};
+	uint64_t flags = RTLD_NOW | RTLD_LOCAL;
+	int k;
+
+	for (k = 0; k < PL_NFNS; k++)
+		fns[k] = libc_function(pid, names[k]);
+	/* glibc before 2.34 without libdl loaded: libc's own, which want
+	 * __RTLD_DLOPEN */
+	if (!fns[PL_DLOPEN] && (fns[PL_DLOPEN] = libc_function(pid, "__libc_dlopen_mode")))
+		flags |= 0x80000000;
+	if (!fns[PL_DLSYM])
+		fns[PL_DLSYM] = libc_function(pid, "__libc_dlsym");
+	for (k = 0; k < PL_NFNS; k++)
+		if (!fns[k])
+			no_libc_function(pid, names[k]);
+	return flags;
+}
+
+/* The memory, once the loader's runtime made its memfd: taken from the
+ * process (pidfd_getfd), checked, sized and sealed, its header written;
+ * an earlier session in place undone first (or refused while its
+ * mt-record runs). */
+static void attach_memory(struct rec *r, struct patch_load *l, struct patch_rec *p)
+{
+	pid_t pid = r->tgt.pid;
+	uint32_t ph = patch_load_wait(l, MTPB_P_NONE, 20000);
+	char why[256];
+	int fd;
+
+	if (ph == MTPB_P_STALE) {
+		pid_t owner = patch_rec_stale_owner(l->in, l->b.stale);
+
+		if (owner) {
+			patch_load_answer(l, MTPB_A_REFUSED);
+			die(MT_EXIT_SYSTEM, "process %d is being recorded by another mt-record "
+			    "(pid %d)", (int)pid, (int)owner);
+		}
+		if (inject_stop_all(l->in)) {
+			if (patch_rec_undo_stale(l->in, l->b.stale))
+				warn("process %d: the patches of an earlier mt-record, killed, could "
+				     "not all be put back", (int)pid);
+			else
+				warn("process %d: undid the patches of an earlier mt-record, "
+				     "killed", (int)pid);
+			inject_release_all(l->in);
+		}
+		patch_load_answer(l, MTPB_A_UNDONE);
+		ph = patch_load_wait(l, MTPB_P_STALE, 10000);
+	}
+	if (ph != MTPB_P_MEMFD) {
+		if (got_signal)
+			die(MT_EXIT_SYSTEM, "interrupted while the patch runtime loaded into "
+			    "process %d: nothing was patched", (int)pid);
+		if ((l->b.loader & 0xff) == MTPB_L_FAILED)
+			die(MT_EXIT_SYSTEM, "process %d could not load %s (dlopen failed: "
+			    "another C library, or the file not readable to it)", (int)pid,
+			    l->b.runtime);
+		die(MT_EXIT_SYSTEM, "process %d: the patch runtime did not start in 20 s "
+		    "(loader at %u, phase %u): nothing was patched", (int)pid, l->b.loader,
+		    l->b.phase);
+	}
+	if ((fd = inject_getfd(l->in, l->b.memfd)) < 0)
+		die_errno(MT_EXIT_SYSTEM, "process %d: pidfd_getfd of the runtime's memory",
+			  (int)pid);
+	if (patch_rec_check_memfd(fd, why, sizeof(why))) {
+		patch_load_answer(l, MTPB_A_REFUSED);
+		die(MT_EXIT_DATA, "process %d: the runtime's memory is %s: refused", (int)pid,
+		    why);
+	}
+	patch_rec_init(p, r->o.snapshot_bytes, fd);
+	patch_load_answer(l, MTPB_A_SIZED);
+	if (patch_rec_wait_loaded(p, patch_keep_waiting, r))
+		die(MT_EXIT_SYSTEM, "%s while the patch runtime started in process %d: "
+		    "nothing was patched", got_signal ? "interrupted" : "no answer",
+		    (int)pid);
+}
+
 /*
- * -p with the patch backend (docs/patch.md): one thread of the running
- * process, stopped, makes the memory (memfd_create) and loads the runtime
- * (dlopen), the others running meanwhile; the table written, it has the
- * runtime prepare the patches (mtp_attach); every thread stopped, the
- * entries are written; at Ctrl+C or the process's end, every thread
- * stopped again, the patches and hooks are undone, then the snapshot.
+ * -p with the patch backend (docs/patch.md): a thread of the running
+ * process, borrowed, starts a loader thread (patch-load.h), which loads
+ * the runtime and makes the memory; the table written, the runtime
+ * prepares the patches; every thread stopped, the entries are written; at
+ * Ctrl+C or the process's end, every thread stopped again, the patches
+ * and hooks are undone, the loader's pages freed, then the snapshot.
  */
 static void record_patch_attach(struct rec *r)
 {
-	static const char *const own_name[] = { "mt-patch" };
 	struct patch_rec p;
 	struct inject in;
+	struct patch_load l;
 	struct mt_symfile sf = MT_SYMFILE_INIT;
-	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], fdpath[64];
-	const char *lib[1];
-	uint64_t a_memfd, a_dlopen, a_attach, args[2], v, stale, dl_flag = 0;
+	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX];
+	uint64_t fns[PL_NFNS], dlflags;
 	struct stream_out so;
 	pid_t pid;
-	int fd;
 
 	if (inject_open(&in, r->tgt.pids[0], 0)) /* ptrace allowed: said first */
 		die(MT_EXIT_DATA, "no process %d", (int)r->tgt.pids[0]);
@@ -1270,71 +1357,28 @@ static void record_patch_attach(struct rec *r)
 
 		patch_select(r, exe, NULL, count_add, &n, 1);
 	}
-	if (!(a_memfd = libc_function(pid, "memfd_create")))
-		no_libc_function(pid, "memfd_create");
-	/* dlopen: libc's (glibc 2.34 on) or libdl's, else libc's own
-	 * __libc_dlopen_mode (which wants __RTLD_DLOPEN) */
-	if (!(a_dlopen = libc_function(pid, "dlopen"))) {
-		if (!(a_dlopen = libc_function(pid, "__libc_dlopen_mode")))
-			no_libc_function(pid, "dlopen");
-		dl_flag = 0x80000000; /* __RTLD_DLOPEN */
-	}
-	if (!inject_stop_all(&in))
-		die(MT_EXIT_DATA, "process %d ended", (int)pid);
-	inject_release_others(&in); /* they run while it loads the runtime */
-	args[0] = INJECT_STR(0);
-	args[1] = MFD_CLOEXEC;
-	v = inject_call(&in, a_memfd, args, 2, own_name, 1);
-	if ((int)v < 0)
-		die(MT_EXIT_SYSTEM, "process %d: memfd_create failed", (int)pid);
-	snprintf(fdpath, sizeof(fdpath), "/proc/%d/fd/%d", (int)pid, (int)v);
-	if ((fd = open(fdpath, O_RDWR | O_CLOEXEC)) < 0)
-		die_errno(MT_EXIT_SYSTEM, "%s", fdpath);
-	patch_rec_init(&p, r->o.snapshot_bytes, fd);
-	/* glibc loads libgcc_s (backtrace(), pthread_exit) when first
-	 * needed: loaded now, its walkers are wrapped */
-	lib[0] = "libgcc_s.so.1";
-	args[0] = INJECT_STR(0);
-	args[1] = RTLD_NOW | RTLD_LOCAL | dl_flag;
-	inject_call(&in, a_dlopen, args, 2, lib, 1);
-	lib[0] = rtreal;
-	if (!inject_call(&in, a_dlopen, args, 2, lib, 1))
-		die(MT_EXIT_SYSTEM, "process %d could not load %s (dlopen failed: "
-		    "another C library, or the file not readable to it)", (int)pid, rtreal);
-	if (!(a_attach = inject_symbol(pid, rtreal, "mtp_attach")))
-		die(MT_EXIT_SYSTEM, "process %d: no mtp_attach in %s as it maps it",
-		    (int)pid, rtreal);
+	dlflags = loader_functions(pid, fns);
+	memset(&l, 0, sizeof(l));
+	l.in = &in;
+	l.keep_waiting = patch_keep_waiting;
+	l.ctx = r;
+	if (patch_load_start(&l, rtreal, fns, dlflags))
+		die(MT_EXIT_SYSTEM, "interrupted before the patch runtime loaded into process "
+		    "%d: nothing was changed", (int)pid);
+	attach_memory(r, &l, &p);
 	patch_functions(r, &p, exe);
 	patch_trigger(r, &p);
-	args[0] = v; /* the memfd, in the process: mtp_attach closes it */
-	if ((stale = inject_call(&in, a_attach, args, 1, NULL, 0)) > 1) {
-		/* an earlier session in place: undone, every thread stopped,
-		 * unless its mt-record still runs */
-		pid_t owner = patch_rec_stale_owner(&in, stale);
-
-		if (owner)
-			die(MT_EXIT_SYSTEM, "process %d is being recorded by another mt-record "
-			    "(pid %d)", (int)pid, (int)owner);
-		inject_stop_all(&in);
-		if (patch_rec_undo_stale(&in, stale))
-			warn("process %d: the patches of an earlier mt-record, killed, could not "
-			     "all be put back", (int)pid);
-		else
-			warn("process %d: undid the patches of an earlier mt-record, killed",
-			     (int)pid);
-		inject_release_others(&in);
-		stale = inject_call(&in, a_attach, args, 1, NULL, 0);
-	}
-	if (stale) {
+	if (patch_rec_go(&p, patch_keep_waiting, r)) {
 		if (patch_rec_error(&p))
 			die(MT_EXIT_SYSTEM, "the patch runtime failed: %s", patch_rec_error(&p));
-		die(MT_EXIT_SYSTEM, "process %d could not be patched: the patch runtime "
-		    "refused its memory", (int)pid);
+		die(MT_EXIT_SYSTEM, "%s while process %d's patches were prepared: nothing "
+		    "was patched", got_signal ? "interrupted" : "no answer", (int)pid);
 	}
 	inject_stop_all(&in);
 	patch_rec_commit(&p, &in);
 	if (patch_rec_trigger_status(&p)) {
 		patch_rec_undo(&p, &in);
+		patch_load_free(&l);
 		inject_close(&in);
 		die(MT_EXIT_DATA, "--trigger %s: left alone: %s", r->tr.name,
 		    patch_rec_trigger_status(&p));
@@ -1346,6 +1390,7 @@ static void record_patch_attach(struct rec *r)
 	patch_wait(r, &p, &so, &in);
 	if (inject_stop_all(&in)) {
 		patch_rec_undo(&p, &in);
+		patch_load_free(&l);
 		inject_release_all(&in);
 		if (p.undo_failed)
 			warn("process %d: %u patched entries or return addresses could not "

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,7 +51,8 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"not entered by a call (the entry point, a signal return, lazy binding)",
 	"libgcc's unwinder (it reads its own return addresses)",
 	"it returns twice (setjmp, getcontext, vfork)",
-	"the patch runtime's own", "a stopped thread was inside its entry",
+	"the patch runtime's own",
+	"a thread stopped in a system call inside its entry, or one that would not step out",
 	"a part of another function (.cold, or inside another's bytes), entered by a jump"
 };
 
@@ -109,9 +112,12 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 	p->size = threads_off + PATCH_MAX_THREADS * stride;
 	/* not close-on-exec: the command inherits it (the runtime closes
 	 * it); memory is used as the rings fill */
-	if ((p->memfd = fd) < 0 && (p->memfd = memfd_create("mt-patch", 0)) < 0)
+	if ((p->memfd = fd) < 0 && (p->memfd = memfd_create("mt-patch", MFD_ALLOW_SEALING)) < 0)
 		die_errno(MT_EXIT_SYSTEM, "memfd_create");
-	if (ftruncate(p->memfd, (off_t)p->size))
+	/* sealed at its size: the process can neither shrink it (mt-record
+	 * reading it would die of SIGBUS) nor grow it */
+	if (ftruncate(p->memfd, (off_t)p->size) ||
+	    fcntl(p->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL))
 		die_errno(MT_EXIT_SYSTEM, "the patch backend's memory (%zu bytes)", p->size);
 	h = mmap(NULL, p->size, PROT_READ | PROT_WRITE, MAP_SHARED, p->memfd, 0);
 	if (h == MAP_FAILED)
@@ -142,6 +148,33 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	clock_pair(&p->tsc_a, &p->mono_a);
 	snprintf(p->env_fd, sizeof(p->env_fd), MTP_ENV_FD "=%d", p->memfd);
+}
+
+int patch_rec_check_memfd(int fd, char *why, size_t len)
+{
+	char path[64], link[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int flags, seals;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if ((flags = fcntl(fd, F_GETFL)) < 0 || fstat(fd, &st)) {
+		snprintf(why, len, "not a descriptor it may use: %s", strerror(errno));
+		return -1;
+	}
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = '\0';
+	seals = fcntl(fd, F_GET_SEALS);
+	if ((flags & O_PATH) || (flags & O_ACCMODE) != O_RDWR || !S_ISREG(st.st_mode) ||
+	    st.st_nlink != 0 || st.st_size != 0 || seals != 0 ||
+	    strncmp(link, "/memfd:mt-patch ", 16)) {
+		snprintf(why, len, "not the new memfd the runtime was to make (%s, mode "
+			 "%o, %ju links, %jd bytes, seals %d)", n > 0 ? link : "?",
+			 (unsigned)st.st_mode, (uintmax_t)st.st_nlink, (intmax_t)st.st_size,
+			 seals);
+		return -1;
+	}
+	return 0;
 }
 
 char *patch_runtime_path(void)
@@ -427,15 +460,43 @@ int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)
 	return s == MTP_ST_READY ? 0 : -1;
 }
 
-/* The thread of in whose instruction pointer is in (lo, hi], or NULL. */
-static const struct inject_thread *inside(const struct inject *in, uint64_t lo, uint64_t hi)
+/* The bytes an entry patch replaces but its first: [lo, hi). */
+struct span {
+	uint64_t lo, hi;
+};
+
+static int in_span(const void *ctx, uint64_t ip)
 {
+	const struct span *sp = ctx;
+
+	return ip >= sp->lo && ip < sp->hi;
+}
+
+/*
+ * Whether every held thread of in is out of the bytes [where + 1, where +
+ * cover) an entry patch replaces: one stopped there is let run on a
+ * moment (every other thread stopped) until it is out; one stopped in a
+ * system call there, or just after (restarted 2 bytes back), cannot be.
+ * 1 when all are out.
+ */
+static int all_out(struct inject *in, uint64_t where, uint32_t cover)
+{
+	struct span sp = { where + 1, where + cover };
 	size_t i;
 
-	for (i = 0; i < in->n; i++)
-		if (in->t[i].ip > lo && in->t[i].ip <= hi)
-			return &in->t[i];
-	return NULL;
+	for (i = 0; i < in->n; i++) {
+		uint64_t ip = in->t[i].ip;
+
+		if (in->t[i].in_syscall) {
+			if (ip > where && ip <= where + cover)
+				return 0;
+			continue;
+		}
+		if (in_span(&sp, ip) && (inject_run_out(in, i, in_span, &sp, 50) ||
+					 in->t[i].in_syscall))
+			return 0;
+	}
+	return 1;
 }
 
 void patch_rec_commit(struct patch_rec *p, struct inject *in)
@@ -449,10 +510,8 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in)
 		if (f->status != MTP_FN_PENDING || !f->stub || !f->cover ||
 		    f->cover > MTP_MAX_COVER)
 			continue;
-		/* a thread stopped past the entry inside the bytes replaced
-		 * (or just after: a system call there is restarted 2 bytes
-		 * back) would run on in int3s */
-		if (inside(in, f->where, f->where + f->cover))
+		/* a thread inside the bytes replaced would run on in int3s */
+		if (!all_out(in, f->where, f->cover))
 			f->status = MTP_FN_BUSY;
 		else if (inject_read(in, f->where, now, f->cover) ||
 			 memcmp(now, f->orig, f->cover) ||
@@ -477,6 +536,20 @@ static int in_stub(const uint64_t *stub, uint32_t n, uint64_t ip)
 			hi = mid;
 	}
 	return lo > 0 && ip < stub[lo - 1] + MTP_STUB_MAX;
+}
+
+/* The runtime's code and the stubs. */
+struct hooked {
+	uint64_t own_lo, own_hi;
+	const uint64_t *stub;
+	uint32_t nstub;
+};
+
+static int in_hooks(const void *ctx, uint64_t ip)
+{
+	const struct hooked *hk = ctx;
+
+	return (ip >= hk->own_lo && ip < hk->own_hi) || in_stub(hk->stub, hk->nstub, ip);
 }
 
 static int by_value(const void *a, const void *b)
@@ -518,33 +591,20 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 	uint32_t nstub = 0, i;
 	size_t k;
 
-	/* no thread inside the runtime or a stub: stepped out (a hook half
-	 * done would push or pop a frame after the undoing) */
+	/* no thread inside the runtime or a stub: let run on until it is out
+	 * (a hook half done would push or pop a frame after the undoing) */
 	if (!(stub = malloc((p->nfn + 1) * sizeof(*stub))))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	for (i = 0; i < p->nfn; i++)
 		if (p->fn[i].stub)
 			stub[nstub++] = p->fn[i].stub;
 	qsort(stub, nstub, sizeof(*stub), by_value);
-	for (k = 0; k < in->n; k++) {
-		long steps = 0;
+	{
+		struct hooked hk = { h->own_lo, h->own_hi, stub, nstub };
 
-		while ((in->t[k].ip >= h->own_lo && in->t[k].ip < h->own_hi) ||
-		       in_stub(stub, nstub, in->t[k].ip)) {
-			uint64_t ip = in->t[k].ip;
-
-			/* out of the one it is in: the runtime, or that stub */
-			if (ip >= h->own_lo && ip < h->own_hi) {
-				if (inject_step_out(in, k, h->own_lo, h->own_hi, 100000))
-					break;
-			} else if (inject_step_out(in, k, ip, ip + 1, 1)) {
-				break;
-			}
-			if (++steps > 100000) {
+		for (k = 0; k < in->n; k++)
+			if (in_hooks(&hk, in->t[k].ip) && inject_run_out(in, k, in_hooks, &hk, 1000))
 				p->undo_failed++;
-				break;
-			}
-		}
 	}
 	free(stub);
 	/* every entry back as it was (where it still holds the patch) */

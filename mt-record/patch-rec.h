@@ -71,11 +71,21 @@ struct patch_rec {
 
 /*
  * Makes the memory for rings of ring_bytes each (0: PATCH_RING_BYTES;
- * rounded down to a power of two records, at least 1024), on fd (-p: a
- * memfd of the process's, opened through /proc) or, fd -1, a new memfd.
- * Dies (system) when it cannot.
+ * rounded down to a power of two records, at least 1024), on fd (-p: the
+ * process's new memfd, taken with pidfd_getfd and checked by
+ * patch_rec_check_memfd()) or, fd -1, a new memfd; sized and sealed at
+ * that size (F_SEAL_SHRINK, F_SEAL_GROW, F_SEAL_SEAL: the process can
+ * never make mt-record's reads fault). Dies (system) when it cannot.
  */
 void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd);
+
+/*
+ * Whether fd, mt-record's copy of a descriptor the process says is the
+ * memfd its runtime made, is that: a new memfd named mt-patch, read and
+ * write, empty, unsealed, linked nowhere (what the process made it, not a
+ * file it chose). 0, or -1 with why (len bytes).
+ */
+int patch_rec_check_memfd(int fd, char *why, size_t len);
 
 /* The runtime mt-record uses: libmt-patch.so found as the dlfilter is
  * (dlfilter-run.h); dies (system) naming where it looked when there is
@@ -198,7 +208,7 @@ int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid
 const char *patch_rec_error(struct patch_rec *p);
 
 /*
- * -p, mtp_attach() having found an earlier session still in place (its
+ * -p, mtp_attach_thread() having found an earlier session still in place (its
  * mt-record was killed) at address at of the process, every thread held
  * by in: that session undone as patch_rec_undo() undoes one, through the
  * process's memory (its table read from there), and marked DETACHED.

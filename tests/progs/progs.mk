@@ -81,3 +81,9 @@ $(BUILD)/tests/progs/forky: tests/progs/forky.c common/banned.h
 	$(CC) -O1 -fno-inline -g -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/forky
+
+$(BUILD)/tests/progs/busy: tests/progs/busy.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/busy
