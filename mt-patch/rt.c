@@ -59,10 +59,50 @@ static uint64_t monotonic(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+extern char **environ;
+
+/* The value of environ's entry for name, or NULL: read directly, with
+ * no library call (see env_drop()). */
+static const char *env_get(const char *name)
+{
+	size_t n = strlen(name), i;
+
+	for (i = 0; environ && environ[i]; i++)
+		if (!strncmp(environ[i], name, n) && environ[i][n] == '=')
+			return environ[i] + n + 1;
+	return NULL;
+}
+
+/*
+ * Removes (value NULL) or replaces environ's entry for name, in place,
+ * with no library call: a program may bring its own setenv and unsetenv
+ * (bash does), which would change its own table, not yet made, and leave
+ * the entry in what its children get. A replacement is malloced (kept).
+ */
+static void env_set(const char *name, const char *value)
+{
+	size_t n = strlen(name), i, j;
+
+	for (i = j = 0; environ && environ[i]; i++) {
+		if (!strncmp(environ[i], name, n) && environ[i][n] == '=') {
+			char *v;
+
+			if (!value || !(v = malloc(n + strlen(value) + 2)))
+				continue; /* dropped */
+			sprintf(v, "%s=%s", name, value);
+			environ[j++] = v;
+			continue;
+		}
+		environ[j++] = environ[i];
+	}
+	if (environ)
+		environ[j] = NULL;
+}
+
 /* LD_PRELOAD without this library. */
 static void unpreload(void)
 {
-	const char *v = getenv("LD_PRELOAD");
+	const char *v = env_get("LD_PRELOAD");
 	char *copy, *out, *tok, *save;
 	size_t n;
 
@@ -82,10 +122,7 @@ static void unpreload(void)
 			strcat(out, ":");
 		strcat(out, tok);
 	}
-	if (*out)
-		setenv("LD_PRELOAD", out, 1);
-	else
-		unsetenv("LD_PRELOAD");
+	env_set("LD_PRELOAD", *out ? out : NULL);
 	free(copy);
 	free(out);
 }
@@ -448,14 +485,16 @@ static void start_clock(struct mtp_header *h)
 
 __attribute__((constructor)) static void mtp_start(void)
 {
-	const char *v = getenv(MTP_ENV_FD);
+	const char *v = env_get(MTP_ENV_FD);
 	struct mtp_header *h;
+	int fd;
 
 	if (!v)
 		return;
-	unsetenv(MTP_ENV_FD);
+	fd = atoi(v);
+	env_set(MTP_ENV_FD, NULL);
 	unpreload();
-	if (!(h = map_shared(atoi(v))))
+	if (!(h = map_shared(fd)))
 		return;
 	pthread_mutex_lock(&patching);
 	start_clock(h);

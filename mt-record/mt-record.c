@@ -933,11 +933,9 @@ static void patch_kill_child(struct rec *r)
 static void patch_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
 		      const struct mt_sym *alias)
 {
-	const char *base = strrchr(path, '/');
-
 	(void)open;
 	(void)s;
-	if (strcmp(base ? base + 1 : path, "libmt-patch.so")) /* never the runtime */
+	if (!patch_rec_own_library(path)) /* never the runtime's */
 		patch_rec_add(ctx, path, alias);
 }
 
@@ -974,8 +972,17 @@ static size_t patch_select(struct rec *r, const char *exe, char *const *libs,
 	char **mapped = NULL;
 	size_t n;
 
-	if (r->o.functions && !libs)
+	if (r->o.functions && !libs) {
+		size_t i, j;
+
 		q.libs = mapped = mapped_libraries(&r->tgt);
+		for (i = j = 0; mapped[i]; i++) /* mt's own are not the program's */
+			if (patch_rec_own_library(mapped[i]))
+				free(mapped[i]);
+			else
+				mapped[j++] = mapped[i];
+		mapped[j] = NULL;
+	}
 	if (!(n = fn_select(&sink, &q)) && die_if_none) {
 		patch_kill_child(r);
 		no_function(r, q.libs);
@@ -1069,13 +1076,9 @@ static void patch_more(struct rec *r, struct patch_rec *p, struct inject *in)
 			;
 		if (!(fresh = calloc(k + 1, sizeof(*fresh))))
 			die(MT_EXIT_SYSTEM, "out of memory");
-		for (k = 0; libs[k]; k++) {
-			const char *base = strrchr(libs[k], '/');
-
-			if (!patch_rec_has_file(p, libs[k]) &&
-			    strcmp(base ? base + 1 : libs[k], "libmt-patch.so"))
+		for (k = 0; libs[k]; k++)
+			if (!patch_rec_has_file(p, libs[k]) && !patch_rec_own_library(libs[k]))
 				fresh[n++] = libs[k];
-		}
 		patch_rec_add_lib_walkers(p, &r->tgt, fresh);
 		if (r->o.functions && n)
 			patch_select(r, NULL, fresh, patch_add, p, 0);

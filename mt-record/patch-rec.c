@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -150,6 +151,14 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 	snprintf(p->env_fd, sizeof(p->env_fd), MTP_ENV_FD "=%d", p->memfd);
 }
 
+int patch_rec_own_library(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, "libmt-patch.so") || !strncmp(base, "libcapstone.so", 14);
+}
+
 int patch_rec_check_memfd(int fd, char *why, size_t len)
 {
 	char path[64], link[PATH_MAX];
@@ -192,6 +201,7 @@ int patch_rec_refuses(const char *exe, int is_go, char *why, size_t len)
 {
 	Elf64_Ehdr e;
 	Elf64_Phdr ph;
+	struct stat st;
 	int fd = open(exe, O_RDONLY | O_CLOEXEC), interp = 0;
 	uint16_t i;
 
@@ -218,12 +228,27 @@ int patch_rec_refuses(const char *exe, int is_go, char *why, size_t len)
 		if (pread(fd, &ph, sizeof(ph), (off_t)(e.e_phoff + (uint64_t)i * e.e_phentsize)) ==
 		    (ssize_t)sizeof(ph) && ph.p_type == PT_INTERP)
 			interp = 1;
-	close(fd);
 	if (!interp) {
+		close(fd);
 		snprintf(why, len, "statically linked: the patch backend's runtime "
 			 "is loaded by the dynamic loader (use --backend uprobe)");
 		return 1;
 	}
+	/* run with privileges mt-record does not have (set-user-ID or
+	 * set-group-ID to another, file capabilities), the program is a
+	 * secure execution: the dynamic loader ignores LD_PRELOAD */
+	if (!fstat(fd, &st) &&
+	    (((st.st_mode & S_ISUID) && st.st_uid != geteuid()) ||
+	     ((st.st_mode & S_ISGID) && st.st_gid != getegid()) ||
+	     (geteuid() != 0 && fgetxattr(fd, "security.capability", NULL, 0) >= 0))) {
+		close(fd);
+		snprintf(why, len, "%s: the dynamic loader ignores LD_PRELOAD in it, so the "
+			 "runtime cannot be loaded (run mt-record as its owner, or root)",
+			 (st.st_mode & S_ISUID) ? "set-user-ID" : (st.st_mode & S_ISGID) ?
+			 "set-group-ID" : "it has file capabilities");
+		return 1;
+	}
+	close(fd);
 	return 0;
 }
 

@@ -79,6 +79,10 @@ struct patch_rec {
  */
 void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd);
 
+/* Whether path is mt's own, mapped for the runtime (libmt-patch.so, its
+ * decoder libcapstone): never the program's, never in the table. */
+int patch_rec_own_library(const char *path);
+
 /*
  * Whether fd, mt-record's copy of a descriptor the process says is the
  * memfd its runtime made, is that: a new memfd named mt-patch, read and
@@ -96,7 +100,9 @@ char *patch_runtime_path(void);
  * Why the executable exe (is_go: a Go program) cannot be patched, into
  * why (len bytes): 1; or 0 when it can. Not x86-64, not dynamically
  * linked (the runtime is preloaded through the dynamic loader), Go (its
- * goroutine stacks move and grow: a return address kept would go stale).
+ * goroutine stacks move and grow: a return address kept would go stale),
+ * a secure execution for mt-record's user (set-user-ID or set-group-ID to
+ * another, file capabilities: the dynamic loader ignores LD_PRELOAD).
  */
 int patch_rec_refuses(const char *exe, int is_go, char *why, size_t len);
 

@@ -24,3 +24,15 @@ contains err "need root or CAP_SYS_ADMIN; without them use --backend sample"
 expect_exit 3 nobody "$tmp/bin/mt-record" --backend sample --kernel -- "$prog" >out 2>err
 contains err "--kernel needs root, or CAP_PERFMON on perf, or kernel.perf_event_paranoid <= 1"
 [ "$(ls "$tmp")" = bin ] || fail "left in TMPDIR: $(ls "$tmp")"
+
+# the patch backend as nobody, a set-user-ID root program: refused before
+# it runs (the dynamic loader would ignore LD_PRELOAD in it), one line
+cp "$MT_TESTBIN/../lib/libmt-patch.so" "$tmp/bin/"
+cp /usr/bin/touch "$tmp/bin/suid-touch"
+chmod 4755 "$tmp/bin/suid-touch"
+expect_exit 1 nobody "$tmp/bin/mt-record" --backend patch --functions . -o "$tmp/p.mt" -- \
+	"$tmp/bin/suid-touch" "$tmp/ran" 2>err
+contains err "set-user-ID: the dynamic loader ignores LD_PRELOAD"
+[ ! -e "$tmp/ran" ] || fail "the set-user-ID program ran before the refusal"
+[ ! -e "$tmp/p.mt" ] || fail "a trace was written"
+rm -f "$tmp/bin/suid-touch" "$tmp/bin/libmt-patch.so"

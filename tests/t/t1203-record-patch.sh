@@ -72,6 +72,11 @@ mt-record --backend patch --functions '^wait4$' --command-stdout 3 -- \
 ! grep -q 'MT_PATCH_FD\|libmt-patch' env.out || fail "the runtime is in the child's environment"
 spans env.mt | grep -q '^[_A-Za-z]*wait4 ' || fail "wait4 not traced in sh"
 contains env.err "patched 1 function"
+# bash brings its own setenv and unsetenv: what it passes on is clean too
+mt-record --backend patch --command-stdout 3 -- bash -c 'exec cat /proc/self/environ' \
+	3>benv.out >benv.mt 2>benv.err || { cat benv.err >&2; fail "bash"; }
+! tr '\0' '\n' <benv.out | grep -q 'MT_PATCH_FD\|libmt-patch' ||
+	fail "bash passed the runtime on to its child"
 
 # refused
 expect_exit 1 mt-record --backend patch -- "$P/outer-go" 2>err
