@@ -175,7 +175,7 @@ check: deps
 	@$(MAKE) --no-print-directory fuzz-test
 
 check-long: deps
-	@$(MAKE) --no-print-directory check FUZZ_RUNS=600 PTS_REPLAY=0
+	@MT_LONG=1 $(MAKE) --no-print-directory check FUZZ_RUNS=600 PTS_REPLAY=0
 
 bench: deps all $(HELPER_BIN)
 	@tests/bench/run $(BUILD) $(SECTIONS)

@@ -39,6 +39,17 @@ static uint64_t *targets;
 static size_t ntargets;
 
 
+/* the lowest address an arena may have */
+#define ARENA_FLOOR (16ull << 20)
+
+void mtp_patch_reuse(void)
+{
+	int i;
+
+	for (i = 0; i < narenas; i++)
+		arenas[i].used = 16; /* past the address of mtp_entry_common */
+}
+
 /* Writes n bytes of p at at, in an arena. */
 static int put(uint64_t at, const void *p, size_t n)
 {
@@ -111,7 +122,8 @@ static int new_arena(uint64_t near)
 			uint64_t at = up ? page + d : page - d;
 			struct arena *a = &arenas[narenas];
 
-			if ((!up && page < d) || map_arena(at, a))
+			/* never near address 0: a NULL read must still fault */
+			if ((!up && (page < d || page - d < ARENA_FLOOR)) || map_arena(at, a))
 				continue;
 			a->base = at;
 			a->used = 16;

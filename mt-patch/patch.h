@@ -59,4 +59,9 @@ void mtp_patch_commit(struct mtp_func *f);
 /* Closes what mtp_patch_open() opened (the trampolines stay). */
 void mtp_patch_close(void);
 
+/* A new session whose last one was undone whole (no entry patched, no
+ * thread in a stub): every stub's memory is free again, the arenas
+ * reused rather than new ones mapped. */
+void mtp_patch_reuse(void);
+
 #endif

@@ -242,6 +242,8 @@ static uint32_t funcs_done, scan_done;
 static pthread_mutex_t patching = PTHREAD_MUTEX_INITIALIZER;
 /* objects ever loaded when the table was last offered them */
 static unsigned long long adds_seen;
+/* the sessions mtp_attach_thread() started */
+static unsigned sessions;
 
 /* How many objects were ever loaded (dl_phdr_info's dlpi_adds). */
 static int count_adds(struct dl_phdr_info *info, size_t size, void *arg)
@@ -410,6 +412,7 @@ void mtp_loaded(void)
 		return;
 	}
 	adds_seen = adds;
+	__atomic_add_fetch(&h->busy, 1, __ATOMIC_ACQ_REL);
 	mtp_quiet(1);
 	gen = __atomic_add_fetch(&h->dl_gen, 1, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &h->dl_gen, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
@@ -421,6 +424,7 @@ void mtp_loaded(void)
 		wait_for(&h->dl_done, gen);
 	}
 	mtp_quiet(0);
+	__atomic_sub_fetch(&h->busy, 1, __ATOMIC_ACQ_REL);
 	pthread_mutex_unlock(&patching);
 }
 
@@ -477,6 +481,8 @@ static void start_clock(struct mtp_header *h)
 	h->tramp = (uint64_t)mtp_return_tramp;
 	dl_iterate_phdr(own_code, h);
 	h->pid = (uint32_t)getpid();
+	h->self = (uint64_t)h;
+	h->shm_at = (uint64_t)&mtp_shm;
 	h->clock = invariant_tsc() ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
 	mtp_shm = h;
 	h->mono0 = monotonic();
@@ -550,6 +556,8 @@ __attribute__((visibility("default"))) void mtp_attach_thread(struct mtp_boot *b
 static uint32_t attach_locked(struct mtp_boot *b)
 {
 	struct mtp_header *h, *old = mtp_shm;
+	/* mt-record cleared mtp_shm after a clean detach (and unmapped it) */
+	int reuse = !old && __atomic_load_n(&sessions, __ATOMIC_RELAXED) > 0;
 	int fd;
 
 	if (old && __atomic_load_n(&old->state, __ATOMIC_ACQUIRE) != MTP_ST_DETACHED) {
@@ -571,11 +579,17 @@ static uint32_t attach_locked(struct mtp_boot *b)
 		return MTPB_P_GAVE_UP;
 	/* no thread runs in the hooks or stubs of a session undone (mt-record
 	 * stepped them out): its memory can go */
-	if (old)
+	if (old) {
+		if (old->clean)
+			mtp_patch_reuse();
 		munmap(old, (size_t)old->size);
+	} else if (reuse) {
+		mtp_patch_reuse(); /* the last one undone whole and unmapped */
+	}
 	mtp_walker_reset();
 	mtp_new_session();
 	start_clock(h);
+	sessions++;
 	phase(b, MTPB_P_WAITING);
 	wait_for_table(h);
 	mtp_quiet(1);

@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 4
+#define MTP_VERSION 5
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -258,7 +258,17 @@ struct mtp_header {
 	uint32_t dl_gen, dl_ack, dl_prepared, dl_done;
 	uint32_t recorder;     /* mt-record: its pid (-p: one still running
 				* holds the session) */
-	uint32_t pad2;
+	uint32_t clean;        /* mt-record, with DETACHED: every entry and
+				* return address put back (the stubs' memory
+				* may be reused) */
+	uint32_t busy;         /* runtime: threads using this memory outside
+				* the hooks (a dlopen's offer): while not 0,
+				* mt-record leaves it mapped */
+	uint32_t pad3;
+	uint64_t self;         /* runtime: where this memory is mapped, and */
+	uint64_t shm_at;       /* where its pointer to it is (mt-record -p
+				* clears it and unmaps the memory at the
+				* detach) */
 	uint64_t scan_off;     /* mt-record, before GO: nscan struct mtp_range */
 	uint32_t nscan, max_scan;
 	char error[128];       /* runtime: why MTP_ST_FAILED */

@@ -41,6 +41,7 @@
 #include "inject.h"
 #include "patch-load.h"
 #include "patch-rec.h"
+#include "shm.h"
 #include "perf.h"
 #include "stream.h"
 #include "spawn.h"
@@ -547,19 +548,135 @@ static void check_backend_options(const struct rec *r)
 		    "or --backend sample --kernel-only");
 }
 
-static void choose_backend(struct rec_opts *o)
+static int file_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+
+	(void)ctx;
+	(void)must;
+	if (fd < 0)
+		return MT_EIO;
+	n = mt_symfile_read(f, fd, path, NULL, 0, 0);
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+static char *file_path(void *ctx, const char *path)
+{
+	char *p = strdup(path);
+
+	(void)ctx;
+	if (!p)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return p;
+}
+
+static void count_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
+		      const struct mt_sym *alias);
+
+/* How many functions of its own exe names (the default selection). */
+static size_t own_functions(const char *exe)
+{
+	struct fn_files files = { file_symbols, file_path, NULL };
+	size_t n = 0;
+	struct fn_sink sink = { count_add, &n, NULL, 0 };
+	struct fn_query q = { NULL, exe, NULL, NULL, 0, &files, NULL, SIZE_MAX, 0 };
+
+	fn_select(&sink, &q);
+	return n;
+}
+
+/*
+ * Why the patch backend cannot record what r names (the one process of
+ * -p, or the command), into why: 1; 0 when it can. Options only perf's
+ * sampling takes (--kernel, --events, --frequency, --call-graph) ask for
+ * sampling; more than one process, a program not found, a Go or static
+ * program, one that would not load the runtime (patch_rec_refuses()).
+ */
+static int patch_cannot(const struct rec *r, char *why, size_t len)
+{
+	const struct rec_opts *o = &r->o;
+	struct mt_symfile sf = MT_SYMFILE_INIT;
+	char link[64], *exe = NULL;
+	int fd, no;
+
+#if !defined(__x86_64__)
+	snprintf(why, len, "the patch backend patches x86-64 code only");
+	return 1;
+#endif
+	if (o->input || (o->given & (GIVEN_KERNEL | GIVEN_EVENTS | GIVEN_FREQ | GIVEN_CG))) {
+		snprintf(why, len, "the options given are the sample backend's");
+		return 1;
+	}
+	if (r->tgt.npids > 1) {
+		snprintf(why, len, "the patch backend attaches to one process at a time");
+		return 1;
+	}
+	if (r->tgt.npids == 1) {
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)r->tgt.pids[0]);
+		exe = realpath(link, NULL);
+	} else if (r->tgt.cmd) {
+		char *w = mt_which(r->tgt.cmd[0]);
+
+		exe = w ? realpath(w, NULL) : NULL;
+		free(w);
+	}
+	if (!exe) {
+		snprintf(why, len, "its program was not found");
+		return 1;
+	}
+	if ((fd = open(exe, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    mt_symfile_read(&sf, fd, exe, NULL, 0, 0) < 0) {
+		if (fd >= 0)
+			close(fd);
+		mt_symfile_release(&sf);
+		snprintf(why, len, "%s cannot be read", exe);
+		free(exe);
+		return 1;
+	}
+	close(fd);
+	no = patch_rec_refuses(exe, sf.t.is_go, why, len);
+	mt_symfile_release(&sf);
+	if (!no && !o->functions && !own_functions(exe)) {
+		snprintf(why, len, "%s names none of its own functions (stripped): nothing "
+			 "to patch without --functions", exe);
+		no = 1;
+	}
+	free(exe);
+	return no;
+}
+
+/*
+ * --backend auto: pt where the PMU exists; else patch where it applies
+ * (the exact calls, every function of the program's own); else sample,
+ * with one line that says which and why.
+ */
+static void choose_backend(struct rec *r)
+{
+	struct rec_opts *o = &r->o;
+	char why[512];
+	int say = !o->dry_run && !o->input;
+
 	if (o->backend != BE_AUTO)
 		return;
 	if (have_pt()) {
 		o->backend = BE_PT;
 		return;
 	}
+	if ((r->tgt.npids || r->tgt.cmd) && !patch_cannot(r, why, sizeof(why))) {
+		o->backend = BE_PATCH;
+		if (say)
+			fprintf(stderr, "%s: no Intel PT here: the patch backend, the exact "
+				"calls of %s (--backend sample for sampled stacks)\n",
+				mt_progname(), o->functions ? "the functions --functions "
+				"chooses" : "the program's own functions");
+		return;
+	}
 	o->backend = BE_SAMPLE;
-	if (!o->dry_run && !o->input)
-		fprintf(stderr, "%s: no Intel PT here: sampling stacks with perf "
-			"instead; for the exact calls of chosen functions use "
-			"--backend uprobe --functions REGEX\n", mt_progname());
+	if (say)
+		fprintf(stderr, "%s: no Intel PT here, and %s: sampling stacks with perf "
+			"instead\n", mt_progname(), (r->tgt.npids || r->tgt.cmd) ? why :
+			"no process named");
 }
 
 /* --dry-run: what would run, on stdout. */
@@ -1323,6 +1440,26 @@ static void attach_memory(struct rec *r, struct patch_load *l, struct patch_rec 
 }
 
 /*
+ * After a clean undo, every thread held: the memory the process shares
+ * with mt-record unmapped there, the runtime's pointer to it cleared (the
+ * next attach starts anew, reusing the stubs' memory), unless a thread
+ * uses it still (a dlopen's offer).
+ */
+static void detach_memory(struct patch_load *l, struct patch_rec *p)
+{
+	uint64_t zero = 0, self = p->h->self, at = p->h->shm_at;
+
+	if (p->undo_failed || __atomic_load_n(&p->h->busy, __ATOMIC_ACQUIRE) || !self ||
+	    !at || (at & 7) || self & 4095)
+		return;
+	if (inject_write(l->in, at, &zero, sizeof(zero)))
+		return;
+	if (patch_load_unmap(l, self, p->size))
+		warn("process %d: the memory it shared with mt-record could not be unmapped",
+		     (int)l->in->pid);
+}
+
+/*
  * -p with the patch backend (docs/patch.md): a thread of the running
  * process, borrowed, starts a loader thread (patch-load.h), which loads
  * the runtime and makes the memory; the table written, the runtime
@@ -1394,6 +1531,7 @@ static void record_patch_attach(struct rec *r)
 	if (inject_stop_all(&in)) {
 		patch_rec_undo(&p, &in);
 		patch_load_free(&l);
+		detach_memory(&l, &p);
 		inject_release_all(&in);
 		if (p.undo_failed)
 			warn("process %d: %u patched entries or return addresses could not "
@@ -1857,7 +1995,7 @@ int main(int argc, char **argv)
 	r->tr.sel = r->o.trigger;
 	work_set_options(r->o.verbose, r->o.keep_dir);
 	check_options(r, argc, argv);
-	choose_backend(&r->o);
+	choose_backend(r);
 	check_backend_options(r);
 	warn_unused(&r->o);
 	if (r->o.dry_run) {

@@ -225,9 +225,17 @@ void patch_load_free(struct patch_load *l)
 		if (!inject_stop_all(in))
 			return;
 	}
-	if (ms >= 1000 || inject_borrow(in))
-		return;
-	if (!inject_syscall(in, SYS_munmap, (long)l->code, 2 * MTP_BOOT_PAGE, 0, 0, 0, 0))
+	if (ms < 1000 && !patch_load_unmap(l, l->code, 2 * MTP_BOOT_PAGE))
 		l->code = l->block = 0;
-	inject_take_back(in, 0, 0);
+}
+
+int patch_load_unmap(struct patch_load *l, uint64_t addr, uint64_t len)
+{
+	long r;
+
+	if (!l->in->n || inject_borrow(l->in))
+		return -1;
+	r = inject_syscall(l->in, SYS_munmap, (long)addr, (long)len, 0, 0, 0, 0);
+	inject_take_back(l->in, 0, 0);
+	return r ? -1 : 0;
 }

@@ -54,6 +54,12 @@ uint32_t patch_load_wait(struct patch_load *l, uint32_t ph, long ms);
 void patch_load_answer(struct patch_load *l, uint32_t answer);
 
 /*
+ * Unmaps len bytes at addr in the process with a borrowed thread, every
+ * thread of in held (inject_stop_all): 0, or -1.
+ */
+int patch_load_unmap(struct patch_load *l, uint64_t addr, uint64_t len);
+
+/*
  * Unmaps the two pages once the loader thread has ended (1 s at most;
  * else they stay, 8 KiB): every thread of in held (inject_stop_all), one
  * borrowed for the munmap and put back.

@@ -655,6 +655,7 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 		if (j < in->n)
 			unhook_thread(p, in, t);
 	}
+	p->h->clean = !p->undo_failed;
 	__atomic_store_n(&p->h->state, MTP_ST_DETACHED, __ATOMIC_RELEASE);
 }
 
@@ -716,7 +717,9 @@ int patch_rec_undo_stale(struct inject *in, uint64_t at)
 	patch_rec_undo(&old, in);
 	failed = old.undo_failed;
 	free(buf);
-	if (inject_write(in, at + offsetof(struct mtp_header, state), &state, sizeof(state)))
+	if (inject_write(in, at + offsetof(struct mtp_header, clean), &(uint32_t){ !failed },
+			 sizeof(uint32_t)) ||
+	    inject_write(in, at + offsetof(struct mtp_header, state), &state, sizeof(state)))
 		return -1;
 	return failed ? -1 : 0;
 }

@@ -11,11 +11,12 @@ set -eu
 # capstone for tests/ptsynth's instruction decoder and the patch runtime
 # (mt-patch/), strace for the tests that watch system calls (t0135,
 # t1005), sqlite3 and python3 for the real programs the patch backend
-# traces whole (t1204); make deb: dpkg-dev (dpkg-shlibdeps), and lintian and man-db for
+# traces whole (t1204); libc6-dbg for the C library's local symbols (the
+# demo's cos, an IFUNC, is traced as its implementation __cos_fma); make deb: dpkg-dev (dpkg-shlibdeps), and lintian and man-db for
 # its test (t0601)
 PKGS="gcc g++ make clang libclang-rt-14-dev linux-perf libelf-dev libdw-dev
 libpcre2-dev zlib1g-dev libiberty-dev golang-go fzf libcapstone-dev
-strace sqlite3 python3 dpkg-dev lintian man-db"
+strace sqlite3 python3 libc6-dbg dpkg-dev lintian man-db"
 # rustc: a rustup install on PATH counts; otherwise Debian's
 command -v rustc >/dev/null 2>&1 || PKGS="$PKGS rustc"
 

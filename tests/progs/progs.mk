@@ -87,3 +87,11 @@ $(BUILD)/tests/progs/busy: tests/progs/busy.c common/banned.h
 	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/busy
+
+# busy as a non-PIE executable (code at 0x400000: trampoline memory must
+# be found within 2 GiB of it, never at address 0)
+$(BUILD)/tests/progs/busy-nopie: tests/progs/busy.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -pthread -no-pie -fno-pie -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/busy-nopie

@@ -2,7 +2,9 @@
 # mt-record where there is no Intel PT (every machine here): --backend pt
 # fails at once (well within 3 s) with one message that says why and names
 # the other backends, exit 3, and leaves no perf process and no temporary
-# directory; auto picks the sample backend and says so; a missing process,
+# directory; auto picks the patch backend for a program with functions of
+# its own, the sample backend for a stripped one, and says which and why; a
+# missing process,
 # a missing command, a command that is not executable or a directory, and
 # a file that is not perf.data fail clearly.
 . "$MT_TOP/tests/lib.sh"
@@ -28,9 +30,25 @@ contains err "--backend sample"
 [ -z "$(ls tmp)" ] || fail "left in TMPDIR: $(ls tmp)"
 kill -0 "$pid" || fail "the target died"
 
-# auto: sample, said once
+# auto: the patch backend for a program with functions of its own
+# (tests/progs/stopper), sample for a stripped one (sleep), or with an
+# option only sampling takes; said once, with why
+"$MT_TESTBIN/progs/stopper" -l >/dev/null 2>&1 &
+spid=$!
+mt-record --dry-run -p "$spid" >dry 2>err
+contains dry "# patch backend:"
+mt-record --dry-run --frequency 99 -p "$spid" >dry 2>err
+contains dry "-e cpu-clock/"
+kill $spid
 mt-record --dry-run -p "$pid" >dry 2>err
 contains dry "-e cpu-clock/"
+mt-record -p "$pid" -o auto.mt >auto.out 2>auto.err &
+rec=$!
+wait_for grep -q "recording" auto.err || { kill $rec; fail "auto: not recording: $(cat auto.err)"; }
+kill -INT $rec
+wait $rec || :
+contains auto.err "no Intel PT here, and $(command -v sleep | xargs realpath) names none of its own functions (stripped)"
+[ "$(grep -c 'no Intel PT here' auto.err)" -eq 1 ] || fail "said more than once: $(cat auto.err)"
 expect_exit 2 mt-record --backend sample -p 99999999999 >out 2>err
 # no pid is pid_max's largest value, 2^22
 expect_exit 1 mt-record --backend sample -p 4194304 >out 2>err
