@@ -76,6 +76,68 @@ uint64_t mtp_now(void)
 	}
 }
 
+/* Slot t->slot, claimed, made this thread's (its tid written last). */
+static void own_slot(struct tstate *t, struct mtp_thread *sl, uint32_t pid)
+{
+	struct mtp_header *h = mtp_shm;
+
+	t->slot = sl;
+	t->ring = (struct mtp_rec *)((char *)sl + sizeof(struct mtp_thread));
+	t->mask = h->ring_records - 1;
+	t->shift = (uint32_t)__builtin_ctzll(h->ring_records);
+	sl->pid = pid;
+	sl->depth_at = (uint64_t)&t->depth;
+	sl->stack_at = (uint64_t)t->stack;
+	sl->state_at = (uint64_t)t;
+	mtp_syscall6(SYS_prctl, PR_GET_NAME, (long)sl->comm, 0, 0, 0, 0);
+	__atomic_store_n(&sl->tid, (uint32_t)mtp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0),
+			 __ATOMIC_RELEASE);
+}
+
+/*
+ * Every slot taken: one whose thread has ended (tgkill says no such
+ * thread), read out by mt-record when it drains, taken again, looking in
+ * turn from where the last look began (the oldest go first): its records
+ * so far become prev_tid's, the dead thread's state is unmapped. 1 when
+ * one was.
+ */
+static int reclaim(struct tstate *t, uint32_t pid)
+{
+	struct mtp_header *h = mtp_shm;
+	uint32_t i, first = __atomic_fetch_add(&h->reclaim_next, 1, __ATOMIC_RELAXED);
+
+	for (i = 0; i < h->max_threads; i++) {
+		struct mtp_thread *sl = (struct mtp_thread *)
+			((char *)h + h->threads_off +
+			 (uint64_t)((first + i) % h->max_threads) * h->thread_stride);
+		uint32_t tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE);
+		uint64_t old;
+
+		if (!tid || sl->pid != pid ||
+		    mtp_syscall6(SYS_tgkill, pid, tid, 0, 0, 0, 0) != -3 /* ESRCH */)
+			continue;
+		if (__atomic_load_n(&h->drain, __ATOMIC_RELAXED) &&
+		    __atomic_load_n(&sl->drained, __ATOMIC_ACQUIRE) <
+			    __atomic_load_n(&sl->head, __ATOMIC_ACQUIRE))
+			continue;
+		if (!__atomic_compare_exchange_n(&sl->tid, &tid, 0, 0, __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
+			continue; /* another thread took it */
+		old = sl->state_at;
+		if (old && old != (uint64_t)t)
+			mtp_syscall6(SYS_munmap, (long)old, sizeof(struct tstate), 0, 0, 0, 0);
+		sl->prev_tid = tid;
+		__builtin_memcpy(sl->prev_comm, sl->comm, sizeof(sl->comm));
+		sl->prev_start = sl->start;
+		sl->start = __atomic_load_n(&sl->head, __ATOMIC_ACQUIRE);
+		__atomic_fetch_add(&sl->gen, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&h->reclaimed, 1, __ATOMIC_RELAXED);
+		own_slot(t, sl, pid);
+		return 1;
+	}
+	return 0;
+}
+
 /* The calling thread's state, made on its first call; NULL when even the
  * state cannot be mapped (the thread then runs unrecorded). */
 static struct tstate *thread_state(void)
@@ -83,7 +145,7 @@ static struct tstate *thread_state(void)
 	struct mtp_header *h = mtp_shm;
 	struct tstate *t;
 	long p;
-	uint32_t n;
+	uint32_t n, pid;
 
 	if (ts && ts->gen == __atomic_load_n(&session, __ATOMIC_RELAXED))
 		return ts;
@@ -101,23 +163,15 @@ static struct tstate *thread_state(void)
 		t = (struct tstate *)p;
 	}
 	t->gen = session;
+	pid = (uint32_t)mtp_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	n = __atomic_fetch_add(&h->nthreads, 1, __ATOMIC_RELAXED);
 	if (n < h->max_threads) {
-		char *base = (char *)h + h->threads_off + (uint64_t)n * h->thread_stride;
-
-		t->slot = (struct mtp_thread *)base;
-		t->ring = (struct mtp_rec *)(base + sizeof(struct mtp_thread));
-		t->mask = h->ring_records - 1;
-		t->shift = (uint32_t)__builtin_ctzll(h->ring_records);
-		t->slot->pid = (uint32_t)mtp_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0);
-		t->slot->depth_at = (uint64_t)&t->depth;
-		t->slot->stack_at = (uint64_t)t->stack;
-		mtp_syscall6(SYS_prctl, PR_GET_NAME, (long)t->slot->comm, 0, 0, 0, 0);
-		__atomic_store_n(&t->slot->tid, (uint32_t)mtp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0),
-				 __ATOMIC_RELEASE);
+		own_slot(t, (struct mtp_thread *)((char *)h + h->threads_off +
+						  (uint64_t)n * h->thread_stride), pid);
 	} else {
 		__atomic_fetch_add(&h->nthreads, -1u, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&h->threads_lost, 1, __ATOMIC_RELAXED);
+		if (!reclaim(t, pid))
+			__atomic_fetch_add(&h->threads_lost, 1, __ATOMIC_RELAXED);
 	}
 	ts = t;
 	return t;

@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 5
+#define MTP_VERSION 6
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -207,7 +207,7 @@ struct mtp_shadow {
 };
 
 struct mtp_thread {
-	uint32_t tid;   /* 0: the slot is free */
+	uint32_t tid;   /* 0: the slot is being claimed */
 	uint32_t pid;
 	char comm[16];
 	uint64_t head;  /* records ever written */
@@ -215,6 +215,17 @@ struct mtp_thread {
 	 * (a uint32_t) and its frames (struct mtp_shadow), for mt-record -p
 	 * to put each return address back when it detaches */
 	uint64_t depth_at, stack_at;
+	/* A slot whose thread ended is taken again by a new thread once
+	 * every slot is taken (with drain set, only once mt-record has read
+	 * all of it: drained == head): gen counts up, start is head then,
+	 * and the records from prev_start to start are prev_tid's (its name
+	 * prev_comm); older ones are no thread's any more (left out). tid is written last (release). */
+	uint32_t gen, prev_tid;
+	char prev_comm[16];
+	uint64_t start, prev_start; /* prev_tid's records: prev_start .. start */
+	uint64_t drained;  /* mt-record (--full): records read out */
+	uint64_t state_at; /* the thread's state (its shadow stack), freed
+			    * when the slot is taken again */
 };
 
 struct mtp_header {
@@ -261,6 +272,14 @@ struct mtp_header {
 	uint32_t clean;        /* mt-record, with DETACHED: every entry and
 				* return address put back (the stubs' memory
 				* may be reused) */
+	uint32_t drain;        /* mt-record, before GO: it reads the rings while
+				* they are written (--full): a slot is taken
+				* again only once read out */
+	uint32_t reclaimed;    /* runtime: slots taken again (atomic) */
+	uint32_t reclaim_next; /* runtime: where the next look for a slot to
+				* take again starts (in turn: the oldest go
+				* first, the newest rings stay) */
+	uint32_t pad4;
 	uint32_t busy;         /* runtime: threads using this memory outside
 				* the hooks (a dlopen's offer): while not 0,
 				* mt-record leaves it mapped */

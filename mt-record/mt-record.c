@@ -1308,6 +1308,7 @@ static void record_patch(struct rec *r)
 	}
 	patch_functions(r, &p, exe);
 	patch_trigger(r, &p);
+	p.h->drain = r->o.full; /* slots taken again only once read out */
 	if (patch_rec_go(&p, patch_keep_waiting, r) && got_signal) {
 		patch_kill_child(r);
 		die(MT_EXIT_SYSTEM, "interrupted while %s was being patched: no snapshot",
@@ -1508,6 +1509,7 @@ static void record_patch_attach(struct rec *r)
 	attach_memory(r, &l, &p);
 	patch_functions(r, &p, exe);
 	patch_trigger(r, &p);
+	p.h->drain = r->o.full; /* slots taken again only once read out */
 	if (patch_rec_go(&p, patch_keep_waiting, r)) {
 		if (patch_rec_error(&p))
 			die(MT_EXIT_SYSTEM, "the patch runtime failed: %s", patch_rec_error(&p));

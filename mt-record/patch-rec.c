@@ -144,8 +144,9 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 	p->nstr = 1;
 	p->shown = calloc(PATCH_MAX_FUNCS, sizeof(*p->shown));
 	p->taken = calloc(PATCH_MAX_THREADS, sizeof(*p->taken));
-	p->stalled = calloc(PATCH_MAX_THREADS, sizeof(*p->stalled));
-	if (!p->shown || !p->taken || !p->stalled)
+	p->stalled = calloc(2 * PATCH_MAX_THREADS, sizeof(*p->stalled));
+	p->gen_seen = calloc(PATCH_MAX_THREADS, sizeof(*p->gen_seen));
+	if (!p->shown || !p->taken || !p->stalled || !p->gen_seen)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	clock_pair(&p->tsc_a, &p->mono_a);
 	snprintf(p->env_fd, sizeof(p->env_fd), MTP_ENV_FD "=%d", p->memfd);
@@ -767,9 +768,12 @@ void patch_rec_list(const struct patch_rec *p, int all)
 
 /* ---- the rings ---- */
 
-/* One thread's ring being read: records pos .. end - 1 are left. */
+/* One thread's ring being read: records pos .. end - 1 are left (of a
+ * slot taken again, two cursors: its last thread's, then its thread's). */
 struct cursor {
 	const struct mtp_thread *th;
+	uint32_t pid, tid;
+	const char *comm;   /* 16 bytes at most */
 	const struct mtp_rec *ring;
 	uint64_t pos, end;
 	uint64_t time;      /* of the record at pos (valid) */
@@ -854,16 +858,19 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 {
 	struct mtp_header *h = p->h;
 	uint32_t nth = __atomic_load_n(&h->nthreads, __ATOMIC_ACQUIRE), i, *sym, *dso;
-	uint64_t nrec = h->ring_records, from = 0, tsc_b, mono_b, until = 0;
+	uint64_t nrec = h->ring_records, tsc_b, mono_b, until = 0;
 	struct cursor *cur, **hp;
 	size_t n = 0;
 
 	if (nth > h->max_threads)
 		nth = h->max_threads;
-	/* the TSC's rate: over 20 ms at least */
+	/* the TSC's rate: over 20 ms at least (10 between drains, which
+	 * free the slots of threads that ended: every 10 ms) */
 	clock_pair(&tsc_b, &mono_b);
-	if (h->clock == MTP_CLOCK_TSC && mono_b - p->mono_a < 20000000u) {
-		struct timespec ts = { 0, (long)(20000000u - (mono_b - p->mono_a)) };
+	if (h->clock == MTP_CLOCK_TSC && mono_b - p->mono_a < (partial ? 10000000u : 20000000u)) {
+		struct timespec ts = {
+			0, (long)((partial ? 10000000u : 20000000u) - (mono_b - p->mono_a))
+		};
 
 		nanosleep(&ts, NULL);
 		clock_pair(&tsc_b, &mono_b);
@@ -876,8 +883,8 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 
 		until = tsc_b > ms ? tsc_b - ms : 1;
 	}
-	cur = calloc(nth + 1, sizeof(*cur));
-	hp = calloc(nth + 1, sizeof(*hp));
+	cur = calloc(2 * (size_t)nth + 1, sizeof(*cur));
+	hp = calloc(2 * (size_t)nth + 1, sizeof(*hp));
 	sym = calloc(p->nfn + 1, sizeof(*sym));
 	dso = calloc(p->nfn + 1, sizeof(*dso));
 	if (!cur || !hp || !sym || !dso)
@@ -885,30 +892,50 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 	for (i = 0; i < nth; i++) {
 		const struct mtp_thread *th = (const struct mtp_thread *)
 			((const char *)h + h->threads_off + (uint64_t)i * h->thread_stride);
-		struct cursor *c = &cur[i];
+		uint32_t tid = __atomic_load_n(&th->tid, __ATOMIC_ACQUIRE), gen, k;
+		uint64_t head, start, lo;
 
-		if (!__atomic_load_n(&th->tid, __ATOMIC_ACQUIRE))
+		if (!tid)
 			continue; /* claimed, not yet named */
-		c->th = th;
-		c->ring = (const struct mtp_rec *)(th + 1);
-		c->slot = i;
-		c->end = __atomic_load_n(&th->head, __ATOMIC_ACQUIRE);
-		c->pos = p->taken[i];
-		c->until = until;
-		if (c->end > nrec && c->end - nrec > c->pos) {
-			/* overwritten since: what is left starts later */
-			if (partial)
-				p->lost += c->end - nrec - c->pos;
-			c->pos = c->end - nrec;
-			if (!partial && p->taken[i] == 0 && next_whole(p, c) && c->time > from)
-				from = c->time;
+		gen = __atomic_load_n(&th->gen, __ATOMIC_ACQUIRE);
+		start = th->start;
+		head = __atomic_load_n(&th->head, __ATOMIC_ACQUIRE);
+		lo = head > nrec ? head - nrec : 0; /* older ones overwritten */
+		/* a slot taken again since it was last read: the records from
+		 * there to start are its last thread's */
+		for (k = gen != p->gen_seen[i] && th->prev_tid ? 0 : 1; k < 2; k++) {
+			struct cursor *c = &cur[2 * i + k];
+			uint64_t want = p->taken[i];
+
+			c->th = th;
+			c->pid = th->pid;
+			c->tid = k ? tid : th->prev_tid;
+			c->comm = k ? th->comm : th->prev_comm;
+			c->ring = (const struct mtp_rec *)(th + 1);
+			c->slot = 2 * i + k;
+			c->end = k ? head : start;
+			c->pos = k && want < start ? start : want;
+			if (!k && c->pos < th->prev_start)
+				c->pos = th->prev_start; /* older: no thread's any more */
+			c->until = until;
+			if (c->pos >= c->end) {
+				c->pos = c->end;
+				continue;
+			}
+			if (lo > c->pos) {
+				/* overwritten since: what is left starts later */
+				if (partial)
+					p->lost += lo - c->pos;
+				c->pos = lo;
+			}
+			if (next_whole(p, c)) {
+				/* its THREAD goes before its first record */
+				stream_out_thread(s, c->pid, c->tid, c->comm,
+						  strnlen(c->comm, sizeof(th->comm)));
+				hp[n++] = c;
+			}
 		}
-		if (next_whole(p, c)) {
-			/* its THREAD goes before its first record */
-			stream_out_thread(s, th->pid, th->tid, th->comm,
-					  strnlen(th->comm, sizeof(th->comm)));
-			hp[n++] = c;
-		}
+		p->gen_seen[i] = gen;
 	}
 	for (i = (uint32_t)(n / 2); i-- > 0;)
 		sift_down(hp, n, i);
@@ -916,40 +943,44 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 		struct cursor *c = hp[0];
 		const struct mtp_rec *r = &c->rec;
 		uint32_t f = r->func;
+		const struct mtp_func *fn = &p->fn[f];
+		struct mt_loc at;
+		struct mt_branch b = {
+			.time = to_mono(p, r->time, tsc_b, mono_b),
+			.pid = c->pid, .tid = c->tid, .cpu = MT_NONE32,
+			.kind = r->kind == MTP_CALL ? MT_BR_CALL : MT_BR_RETURN,
+			.flags = MT_BF_PROBE,
+			.from = { 0, MT_NONE64, 0, 0 },
+			.to = { 0, MT_NONE64, 0, 0 },
+		};
 
-		if (r->time >= from) {
-			const struct mtp_func *fn = &p->fn[f];
-			struct mt_loc at;
-			struct mt_branch b = {
-				.time = to_mono(p, r->time, tsc_b, mono_b),
-				.pid = c->th->pid, .tid = c->th->tid, .cpu = MT_NONE32,
-				.kind = r->kind == MTP_CALL ? MT_BR_CALL : MT_BR_RETURN,
-				.flags = MT_BF_PROBE,
-				.from = { 0, MT_NONE64, 0, 0 },
-				.to = { 0, MT_NONE64, 0, 0 },
-			};
-
-			if (!sym[f]) {
-				sym[f] = stream_out_str(s, p->strings + p->shown[f],
-							strlen(p->strings + p->shown[f]));
-				dso[f] = stream_out_str(s, p->strings + fn->path,
-							strlen(p->strings + fn->path));
-			}
-			at = (struct mt_loc){ fn->where, 0, sym[f], dso[f] };
-			if (r->kind == MTP_CALL)
-				b.to = at;
-			else
-				b.from = at;
-			stream_out_branch(s, &b);
+		if (!sym[f]) {
+			sym[f] = stream_out_str(s, p->strings + p->shown[f],
+						strlen(p->strings + p->shown[f]));
+			dso[f] = stream_out_str(s, p->strings + fn->path,
+						strlen(p->strings + fn->path));
 		}
+		at = (struct mt_loc){ fn->where, 0, sym[f], dso[f] };
+		if (r->kind == MTP_CALL)
+			b.to = at;
+		else
+			b.from = at;
+		stream_out_branch(s, &b);
 		c->pos++;
 		if (!next_whole(p, c))
 			hp[0] = hp[--n];
 		sift_down(hp, n, 0);
 	}
 	for (i = 0; i < nth; i++)
-		if (cur[i].th)
-			p->taken[i] = cur[i].pos; /* where it stopped */
+		if (cur[2 * i + 1].th) {
+			struct mtp_thread *th = (struct mtp_thread *)cur[2 * i + 1].th;
+
+			p->taken[i] = cur[2 * i + 1].pos; /* where it stopped */
+			/* read out so far: the slot may be taken again once
+			 * all of it is (drain) */
+			if (__atomic_load_n(&th->gen, __ATOMIC_ACQUIRE) == p->gen_seen[i])
+				__atomic_store_n(&th->drained, p->taken[i], __ATOMIC_RELEASE);
+		}
 	if (partial) {
 		/* the next call's times from here: one line through the pairs */
 		p->tsc_a = tsc_b;
@@ -1046,6 +1077,7 @@ void patch_rec_release(struct patch_rec *p)
 	free(p->shown);
 	free(p->taken);
 	free(p->stalled);
+	free(p->gen_seen);
 	free(p->scanned);
 	memset(p, 0, sizeof(*p));
 	p->memfd = -1;

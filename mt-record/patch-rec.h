@@ -56,8 +56,11 @@ struct patch_rec {
 	uint64_t torn;         /* records found half-written (not written out) */
 	uint32_t undo_failed;  /* -p: entries or return addresses not put back */
 	uint32_t trigger;      /* the trigger's table index (h->trigger) */
-	uint64_t *stalled;     /* each thread slot: the record a partial write
-				* stopped at, being written (+1; 0: none) */
+	uint64_t *stalled;     /* each thread slot's two cursors (its last
+				* thread's, its thread's): the record a
+				* partial write stopped at, being written
+				* (+1; 0: none) */
+	uint32_t *gen_seen;    /* each thread slot: its gen when last read */
 	uint64_t lost;         /* partial: records overwritten before read */
 	uint32_t neighbours_done; /* functions whose files' ranges were added */
 	uint32_t *scanned;     /* the files looked at (strings offsets): those

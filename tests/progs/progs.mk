@@ -95,3 +95,9 @@ $(BUILD)/tests/progs/busy-nopie: tests/progs/busy.c common/banned.h
 	$(CC) -O1 -fno-inline -g -pthread -no-pie -fno-pie -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/busy-nopie
+
+$(BUILD)/tests/progs/threads: tests/progs/threads.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/threads
