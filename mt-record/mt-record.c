@@ -1440,6 +1440,32 @@ static void attach_memory(struct rec *r, struct patch_load *l, struct patch_rec 
 		    (int)pid);
 }
 
+/* The process that traces pid (a debugger, strace), "PID (COMM)", into
+ * buf; "" when none. */
+static void tracer_of(pid_t pid, char *buf, size_t len)
+{
+	char path[64], line[256], comm[32] = "";
+	FILE *f;
+	int t = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %d", &t) == 1)
+			break;
+	fclose(f);
+	if (t <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", t);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(buf, len, "%d (%s)", t, comm);
+}
+
 /*
  * After a clean undo, every thread held: the memory the process shares
  * with mt-record unmapped there, the runtime's pointer to it cleared (the
@@ -1530,6 +1556,7 @@ static void record_patch_attach(struct rec *r)
 	patch_recording(r, pid);
 	patch_begin(r, &so);
 	patch_wait(r, &p, &so, &in);
+	in.soft = 1; /* another tracer may hold it now: said, not fatal */
 	if (inject_stop_all(&in)) {
 		patch_rec_undo(&p, &in);
 		patch_load_free(&l);
@@ -1538,6 +1565,16 @@ static void record_patch_attach(struct rec *r)
 		if (p.undo_failed)
 			warn("process %d: %u patched entries or return addresses could not "
 			     "be put back", (int)pid, p.undo_failed);
+	} else if (inject_alive(&in)) {
+		int e = errno;
+		char tracer[32] = "";
+
+		tracer_of(pid, tracer, sizeof(tracer));
+		patch_rec_freeze(&p); /* what was recorded, read whole */
+		warn("process %d: cannot stop it to undo the patches (ptrace: %s%s%s): it "
+		     "runs on patched (its recording stopped); the next mt-record -p "
+		     "undoes them", (int)pid, strerror(e),
+		     *tracer ? "; traced by " : "", tracer);
 	}
 	inject_close(&in);
 	patch_end(r, &p, &so);

@@ -1045,6 +1045,13 @@ int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid
 	return 1;
 }
 
+void patch_rec_freeze(struct patch_rec *p)
+{
+	uint32_t no = 0;
+
+	__atomic_compare_exchange_n(&p->h->frozen, &no, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
 const char *patch_rec_error(struct patch_rec *p)
 {
 	if (__atomic_load_n(&p->h->state, __ATOMIC_ACQUIRE) != MTP_ST_FAILED)

@@ -213,6 +213,10 @@ const char *patch_rec_trigger_status(const struct patch_rec *p);
  * whom; else 0. */
 int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid, uint32_t *tid);
 
+/* No record is written after this (as after a trigger's call, without
+ * its MARK): the process runs on patched, and its rings are read whole. */
+void patch_rec_freeze(struct patch_rec *p);
+
 /* Why the runtime failed (state FAILED), or NULL. */
 const char *patch_rec_error(struct patch_rec *p);
 
