@@ -19,6 +19,15 @@ static const char *shown;
 static char *target;
 static char tmp[PATH_MAX];
 static volatile sig_atomic_t have_tmp;
+/* the temporary has no name yet (O_TMPFILE): nothing to remove, and
+ * linked at the end; tmp then only describes it (want_unnamed: asked for,
+ * output_unnamed()) */
+static int unnamed, want_unnamed;
+
+void output_unnamed(void)
+{
+	want_unnamed = 1;
+}
 /* The process that made tmp: a child forked later (mt-record's perf, a
  * command) that exits or takes a signal before its exec removes nothing. */
 static pid_t tmp_owner;
@@ -80,7 +89,8 @@ static void remove_tmp(void)
 {
 	if (have_tmp && getpid() == tmp_owner) {
 		have_tmp = 0;
-		unlink(tmp);
+		if (!unnamed)
+			unlink(tmp);
 	}
 }
 
@@ -130,6 +140,59 @@ int output_tmp_beside(const char *name, char *buf, size_t cap)
 		return -1;
 	}
 	return mkostemp(buf, O_CLOEXEC);
+}
+
+/*
+ * A temporary with no name in the directory of name (O_TMPFILE), so that
+ * a tool killed with SIGKILL leaves nothing behind: its descriptor, its
+ * description in buf; -1 where the file system has none.
+ */
+static int tmp_unnamed(const char *name, char *buf, size_t cap)
+{
+	const char *slash = strrchr(name, '/');
+	char dir[PATH_MAX];
+	int fd;
+
+	if (slash && (size_t)(slash - name) >= sizeof(dir))
+		return -1;
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", slash == name ? 1 : (int)(slash - name), name);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0)
+		return -1;
+	if ((size_t)snprintf(buf, cap, "%.*s/(no name yet: %s)", (int)(cap / 2), dir,
+			     slash ? slash + 1 : name) >= cap)
+		buf[cap - 1] = '\0';
+	return fd;
+}
+
+/* The unnamed temporary on standard output given the hidden name
+ * ".BASE.XXXXXX" beside target (into tmp), to be renamed over it. */
+static void link_unnamed(void)
+{
+	char fdpath[64];
+	int tries;
+
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", STDOUT_FILENO);
+	for (tries = 0; tries < 100; tries++) {
+		int fd = output_tmp_beside(target, tmp, sizeof(tmp));
+
+		/* a fresh name (mkostemp's), freed for the link */
+		if (fd < 0)
+			break;
+		close(fd);
+		unlink(tmp);
+		if (!linkat(AT_FDCWD, fdpath, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW)) {
+			unnamed = 0; /* named now: removed on failure */
+			return;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	have_tmp = 0;
+	die_errno(MT_EXIT_SYSTEM, "%s: cannot give the new file a name beside it",
+		  output_name());
 }
 
 static void to_stdout(int fd)
@@ -190,7 +253,10 @@ void output_to_or_die(const char *name)
 	} else {
 		die_errno(MT_EXIT_SYSTEM, "%s", name);
 	}
-	fd = output_tmp_beside(target, tmp, sizeof(tmp));
+	if (want_unnamed && (fd = tmp_unnamed(target, tmp, sizeof(tmp))) >= 0)
+		unnamed = 1;
+	else
+		fd = output_tmp_beside(target, tmp, sizeof(tmp));
 	if (fd < 0) {
 		const char *slash = strrchr(target, '/');
 
@@ -292,7 +358,11 @@ void close_stdout_or_die(void)
 		f->finish();
 	}
 	if (have_tmp) {
-		if (fsync(STDOUT_FILENO) || close(STDOUT_FILENO))
+		if (fsync(STDOUT_FILENO))
+			output_write_failed();
+		if (unnamed)
+			link_unnamed();
+		if (close(STDOUT_FILENO))
 			output_write_failed();
 		if (keep_old)
 			move_old();

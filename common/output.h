@@ -4,8 +4,10 @@
  *
  * A user's file is never destroyed: `-o FILE` writes a private temporary
  * beside FILE (created with O_EXCL in FILE's directory, a hidden random
- * name) and renames it over FILE only when the tool finishes well
- * (close_stdout_or_die). A run that fails (die, exit), is ended by SIGTERM,
+ * name; or, asked for with output_unnamed(), a file with no name at all,
+ * O_TMPFILE, given that name only when the tool finishes well, so that
+ * even SIGKILL leaves nothing behind) and renames it over FILE only when
+ * the tool finishes well (close_stdout_or_die). A run that fails (die, exit), is ended by SIGTERM,
  * SIGHUP, SIGINT or SIGQUIT (unless the tool handles or ignores them
  * itself), or is told there is nothing to write (output_discard) leaves
  * FILE as it was and removes the temporary; only the process that made it
@@ -34,14 +36,20 @@ void output_to_or_die(const char *name);
  */
 int output_tmp_beside(const char *name, char *buf, size_t cap);
 
+/* Before output_to_or_die(): the temporary is to have no name until the
+ * end (O_TMPFILE, where the file system has it): a tool that may be
+ * killed with SIGKILL (mt-record) leaves nothing behind. */
+void output_unnamed(void);
+
 /*
  * At the rename, first move an existing file to NAME.old (replacing an
  * older one), with a line saying so: mt run keeps the previous trace.
  */
 void output_keep_old(void);
 
-/* The temporary's name while there is one (for a -v line), else NULL:
- * standard output, or a file written as it is. */
+/* The temporary's name while there is one (for a -v line; of one with no
+ * name yet, a description), else NULL: standard output, or a file written
+ * as it is. */
 const char *output_tmp_name(void);
 
 /* The output's name for messages: the -o name, or "standard output". */

@@ -485,6 +485,7 @@ static void check_options(struct rec *r, int argc, char **argv)
 				die_errno(MT_EXIT_SYSTEM, "%s", r->dir_out);
 		} else if (!o->dry_run) {
 			keep_stdout_for_command(r);
+			output_unnamed(); /* a SIGKILL leaves no temporary */
 			output_to_or_die(o->output);
 		}
 	}

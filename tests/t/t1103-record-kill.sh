@@ -67,3 +67,16 @@ while perf_running && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 perf_running && fail "perf is left running"
 wait_for sh -c '[ -z "$(ls tmp)" ]' || fail "left in TMPDIR: $(ls tmp)"
 kill -0 "$pid" || fail "the target died"
+
+# SIGKILL leaves no temporary beside -o's file (it has no name until the
+# end: O_TMPFILE), and the file as it was
+mkdir kd
+echo old >kd/t.mt
+mt-record --backend patch -o kd/t.mt -- "$MT_TESTBIN/progs/stopper" -l >/dev/null 2>kd.err &
+rec=$!
+wait_for grep -q '^mt-record: recording' kd.err || { kill $rec; fail "patch: not recording"; }
+kill -9 $rec
+wait $rec 2>/dev/null || :
+pkill -f "$MT_TESTBIN/progs/stopper -l" || :
+[ "$(ls -A kd)" = t.mt ] || fail "SIGKILL left: $(ls -A kd)"
+[ "$(cat kd/t.mt)" = old ] || fail "SIGKILL changed the -o file"
