@@ -1956,6 +1956,14 @@ static void record(struct rec *r)
 		r->snap_no++;
 		rd.mk.time = MT_NONE64;
 	}
+	/* a hit that came as the program ended, its exit seen first: perf's
+	 * last data (written as it ended with the program) is its snapshot */
+	if (rd.why == STOP_EXIT && r->snap_no && rd.armed && !rd.have_u && o->repeat != 1 &&
+	    (!o->repeat || r->snap_no < o->repeat) &&
+	    trigger_finish(&rd.tg, &r->wait_mask, &rd.hit)) {
+		rd.why = STOP_TRIGGER;
+		trigger_mark(r, &rd);
+	}
 	if (rd.why == STOP_TRIGGER || !r->trp || (rd.why == STOP_EXIT && !r->snap_no)) {
 		last_snapshot(r, &rd);
 		r->snap_no++;

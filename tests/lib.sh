@@ -97,6 +97,32 @@ wait_for() {
 	done
 }
 
+# wait_secs N CMD...: until CMD succeeds, N seconds at most
+wait_secs() {
+	_n=$(($1 * 10))
+	shift
+	_j=0
+	until "$@"; do
+		_j=$((_j + 1))
+		[ $_j -lt $_n ] || return 1
+		sleep 0.1
+	done
+}
+
+# attach NAME PID [OPTION...]: mt-record --backend patch -p PID OPTION...
+# -o NAME.mt in the background (its standard error NAME.err), until it
+# records (30 s at most: an attach beside busy threads on 2 cores takes
+# seconds); sets rec to its pid
+attach() {
+	_name=$1 _pid=$2
+	shift 2
+	rm -f "$_name.err" "$_name.mt"
+	mt-record --backend patch -p "$_pid" "$@" -o "$_name.mt" 2>"$_name.err" &
+	rec=$!
+	wait_secs 30 grep -q "^mt-record: recording $_pid with patch" "$_name.err" 2>/dev/null ||
+		{ cat "$_name.err" >&2; kill $rec; fail "$_name: mt-record -p $_pid is not recording"; }
+}
+
 # The pty helpers: one command at a time on a terminal of its own, keys
 # typed into it as a user types them (script(1), tests/pty-run).
 #

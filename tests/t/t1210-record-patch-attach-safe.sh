@@ -18,17 +18,6 @@ bp=$!
 exec 7>b.in
 wait_for grep -q ready b.out || fail "busy did not start"
 
-# wait30 CMD...: until CMD succeeds, 30 s at most (an attach to 10 busy
-# threads on 2 cores takes seconds)
-wait30() {
-	_j=0
-	until "$@"; do
-		_j=$((_j + 1))
-		[ $_j -lt 300 ] || return 1
-		sleep 0.1
-	done
-}
-
 # answered N: busy has answered N "p"s
 answered() {
 	[ "$(grep -c '^alive' b.out)" -ge "$1" ]
@@ -37,7 +26,7 @@ answered() {
 # alive N: busy answers its Nth "p"
 alive() {
 	echo p >&7
-	wait30 answered "$1" ||
+	wait_secs 30 answered "$1" ||
 		fail "busy does not answer after $2 ($(tail -1 b.out))"
 }
 
@@ -61,14 +50,14 @@ for i in 1 2 3 4 5 6 7 8; do
 	sleep "0.$i"
 	kill -USR1 $bp
 	sent=$((sent + 1))
-	wait30 grep -q "^mt-record: recording $bp with patch" a$i.err ||
+	wait_secs 30 grep -q "^mt-record: recording $bp with patch" a$i.err ||
 		{ cat a$i.err >&2; kill $r; fail "attach $i: not recording (deadlocked?)"; }
 	sleep 0.2
 	kill -INT $r
 	wait $r || { cat a$i.err >&2; fail "attach $i: mt-record exited $?"; }
 	c=$(mt-stacks --no-spread a$i.mt | mt-dump - | grep -c ' SPAN .* name="work"')
 	[ "$c" -gt 0 ] || fail "attach $i: no work spans"
-	wait30 grep -q "^eintr $sent\$" b.out ||
+	wait_secs 30 grep -q "^eintr $sent\$" b.out ||
 		fail "attach $i: the signal sent while attaching ended no read() with EINTR ($(grep eintr b.out | tail -1))"
 	n=$((n + 1))
 	alive $n "attach $i"

@@ -30,18 +30,10 @@ low_maps() {
 rounds=20
 [ "${MT_LONG:-0}" = 0 ] || rounds=50
 for i in $(seq $rounds); do
-	rm -f a.err a.mt
-	mt-record --backend patch -p $bp --functions '^work$' -o a.mt 2>a.err &
-	r=$!
-	j=0
-	until grep -q "^mt-record: recording $bp with patch" a.err 2>/dev/null; do
-		j=$((j + 1))
-		[ $j -lt 300 ] || { cat a.err >&2; kill $r; fail "attach $i: not recording"; }
-		sleep 0.1
-	done
+	attach a $bp --functions '^work$'
 	sleep 0.05
-	kill -INT $r
-	wait $r || { cat a.err >&2; fail "attach $i: mt-record exited $?"; }
+	kill -INT $rec
+	wait $rec || { cat a.err >&2; fail "attach $i: mt-record exited $?"; }
 	n=$(mt-stacks --no-spread a.mt | mt-dump - | grep -c ' SPAN .* name="work"')
 	[ "$n" -gt 0 ] || fail "attach $i: no work spans"
 	! grep -q 'could not' a.err || fail "attach $i: $(cat a.err)"

@@ -50,18 +50,10 @@ bp=$!
 exec 7>b.in
 wait_for grep -q ready b.out || fail "busy did not start"
 for i in 1 2; do
-	rm -f h.err
-	mt-record --backend patch -p $bp --functions '^work$' -o h.mt 2>h.err &
-	r=$!
-	j=0
-	until grep -q "^mt-record: recording $bp with patch" h.err 2>/dev/null; do
-		j=$((j + 1))
-		[ $j -lt 300 ] || { cat h.err >&2; kill $r; fail "busy: not recording"; }
-		sleep 0.1
-	done
+	attach h $bp --functions '^work$'
 	sleep 0.3
-	kill -INT $r
-	wait $r || { cat h.err >&2; fail "busy: mt-record exited $?"; }
+	kill -INT $rec
+	wait $rec || { cat h.err >&2; fail "busy: mt-record exited $?"; }
 	spans h >h.spans
 	n=$(grep ' work$' h.spans | cut -d' ' -f1 | sort -u | wc -l)
 	[ "$n" -eq 4 ] || fail "attach $i: work in $n of busy's 4 threads ($(cat h.err))"
