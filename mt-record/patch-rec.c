@@ -864,6 +864,8 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 
 	if (nth > h->max_threads)
 		nth = h->max_threads;
+	if (nth > PATCH_MAX_THREADS) /* the process may write any header */
+		nth = PATCH_MAX_THREADS;
 	/* the TSC's rate: over 20 ms at least (10 between drains, which
 	 * free the slots of threads that ended: every 10 ms) */
 	clock_pair(&tsc_b, &mono_b);
@@ -900,6 +902,8 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 		gen = __atomic_load_n(&th->gen, __ATOMIC_ACQUIRE);
 		start = th->start;
 		head = __atomic_load_n(&th->head, __ATOMIC_ACQUIRE);
+		if (start > head) /* written by the process: within what the ring holds */
+			start = head;
 		lo = head > nrec ? head - nrec : 0; /* older ones overwritten */
 		/* a slot taken again since it was last read: the records from
 		 * there to start are its last thread's */
