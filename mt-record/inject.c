@@ -523,8 +523,12 @@ long inject_syscall(struct inject *in, long nr, long a, long b, long c, long d, 
 	r.orig_rax = (uint64_t)-1; /* no system call to restart */
 	r.rdi = (uint64_t)a; r.rsi = (uint64_t)b; r.rdx = (uint64_t)c;
 	r.r10 = (uint64_t)d; r.r8 = (uint64_t)e; r.r9 = (uint64_t)f;
-	if (set_mask(tid, ~(uint64_t)0 & ~(1ull << (SIGSETXID - 1))) ||
-	    ptrace(PTRACE_SETREGS, tid, NULL, &r))
+	/* the registers first: killed between the two, mt-record leaves a
+	 * thread that makes the call and goes back through the frame, its
+	 * own mask given back (the other order: its own code, every signal
+	 * blocked for good) */
+	if (ptrace(PTRACE_SETREGS, tid, NULL, &r) ||
+	    set_mask(tid, ~(uint64_t)0 & ~(1ull << (SIGSETXID - 1))))
 		die_errno(MT_EXIT_SYSTEM, "ptrace(a system call in process %d)", (int)in->pid);
 	/* to its system call's exit: syscall stops (never a SIGTRAP to
 	 * deliver, should mt-record die there: TRACESYSGOOD) */
@@ -558,8 +562,10 @@ int inject_run(struct inject *in, uint64_t ip, uint64_t arg)
 	r.orig_rax = (uint64_t)-1;
 	r.eflags &= ~(uint64_t)0x400; /* the direction flag clear */
 	/* every signal blocked but glibc's SIGSETXID; SIGCANCEL too */
-	if (set_mask(tid, ~(uint64_t)0 & ~(1ull << (SIGSETXID - 1))) ||
-	    ptrace(PTRACE_SETREGS, tid, NULL, &r) || ptrace(PTRACE_CONT, tid, NULL, NULL))
+	/* the registers before the mask, as in inject_syscall() */
+	if (ptrace(PTRACE_SETREGS, tid, NULL, &r) ||
+	    set_mask(tid, ~(uint64_t)0 & ~(1ull << (SIGSETXID - 1))) ||
+	    ptrace(PTRACE_CONT, tid, NULL, NULL))
 		return -1;
 	in->running = 1;
 	return 0;
