@@ -44,6 +44,7 @@ mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o \
 	$(BUILD)/mt-record/dlfilter-run.o $(BUILD)/mt-record/streamout.o \
 	$(BUILD)/mt-record/libpath.o $(BUILD)/mt-record/patch-rec.o \
+	$(BUILD)/mt-record/patch-rings.o $(BUILD)/mt-record/patch-table.o \
 	$(BUILD)/mt-record/inject.o $(BUILD)/mt-record/patch-load.o \
 	$(BUILD)/mt-record/boot.o
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \

@@ -24,9 +24,7 @@ int *mtp_live = &live_fallback;
 static uint32_t session;
 
 
-/* The shadow stack's depth; deeper frames run unrecorded (their returns
- * are not replaced). */
-#define SHADOW_MAX (1u << 16)
+#define SHADOW_MAX MTP_SHADOW_MAX
 
 struct tstate {
 	struct mtp_thread *slot; /* NULL: no ring (none was free) */

@@ -27,8 +27,11 @@ EXTRA_TEST_BIN += $(PATCH_RT)
 # mt-record's side of the shared memory, and the code it loads the
 # runtime into a running process with (boot.S: copied there, never run
 # in mt-record)
-$(BUILD)/mt-record/patch-rec.o $(BUILD)/mt-record/patch-load.o $(BUILD)/mt-record/mt-record.o: ALL_CFLAGS += -Imt-patch
-$(BUILD)/mt-record/patch-rec.o: mt-patch/shm.h mt-record/patch-rec.h
+PATCH_REC_OBJ := $(BUILD)/mt-record/patch-rec.o $(BUILD)/mt-record/patch-rings.o \
+	$(BUILD)/mt-record/patch-table.o
+$(PATCH_REC_OBJ) $(BUILD)/mt-record/patch-load.o $(BUILD)/mt-record/mt-record.o: ALL_CFLAGS += -Imt-patch
+$(PATCH_REC_OBJ) $(BUILD)/mt-record/mt-record.o: mt-patch/shm.h mt-record/patch-rec.h \
+	mt-record/patch-rings.h mt-record/patch-table.h
 $(BUILD)/mt-record/patch-load.o: mt-patch/shm.h mt-patch/boot.h mt-record/patch-load.h \
 	mt-record/inject.h
 $(BUILD)/mt-record/boot.o: mt-record/boot.S mt-patch/boot.h

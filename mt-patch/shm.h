@@ -87,6 +87,8 @@ enum mtp_status {
 	MTP_FN_PART,        /* a part of another function (f.cold), entered
 			     * by a jump: mt-record's verdict, in the table
 			     * for -v, never patched */
+	MTP_FN_BAD_ANSWER,  /* mt-record's: the runtime's answer for it made
+			     * no sense (the process wrote the table) */
 	MTP_FN_NSTATUS
 };
 
@@ -197,6 +199,10 @@ struct mtp_rec {
  * number over ring_records); 0 while it is written. */
 #define MTP_REC_KIND(kind, lap) ((uint32_t)(kind) | (uint32_t)((lap) & 0xffffff) << 8)
 #define MTP_REC_KIND_OF(field) ((field) & 0xff)
+
+/* The deepest a thread's shadow stack goes; deeper frames run
+ * unrecorded (their returns are not replaced). */
+#define MTP_SHADOW_MAX (1u << 16)
 
 /* A frame of a thread's shadow stack: the return address the trampoline
  * replaced, where it was, and the function (its table index). */

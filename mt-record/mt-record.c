@@ -1402,13 +1402,21 @@ static void attach_memory(struct rec *r, struct patch_load *l, struct patch_rec 
 			    "(pid %d)", (int)pid, (int)owner);
 		}
 		if (inject_stop_all(l->in)) {
-			if (patch_rec_undo_stale(l->in, l->b.stale))
-				warn("process %d: the patches of an earlier mt-record, killed, could "
-				     "not all be put back", (int)pid);
-			else
-				warn("process %d: undid the patches of an earlier mt-record, "
-				     "killed", (int)pid);
+			int u = patch_rec_undo_stale(l->in, l->b.stale);
+
 			inject_release_all(l->in);
+			if (u)
+				patch_load_answer(l, MTPB_A_REFUSED);
+			if (u == -2)
+				die(MT_EXIT_DATA, "process %d: what an earlier mt-record left there "
+				    "makes no sense (the process wrote it?): it cannot be undone; "
+				    "nothing was changed", (int)pid);
+			if (u)
+				die(MT_EXIT_SYSTEM, "process %d: the patches of an earlier "
+				    "mt-record, killed, could not all be put back: it runs on with "
+				    "those left (their records go nowhere); not attached", (int)pid);
+			warn("process %d: undid the patches of an earlier mt-record, killed",
+			     (int)pid);
 		}
 		patch_load_answer(l, MTPB_A_UNDONE);
 		ph = patch_load_wait(l, MTPB_P_STALE, 10000);
@@ -1420,7 +1428,7 @@ static void attach_memory(struct rec *r, struct patch_load *l, struct patch_rec 
 		if ((l->b.loader & 0xff) == MTPB_L_FAILED)
 			die(MT_EXIT_SYSTEM, "process %d could not load %s (dlopen failed: "
 			    "another C library, or the file not readable to it)", (int)pid,
-			    l->b.runtime);
+			    l->runtime);
 		die(MT_EXIT_SYSTEM, "process %d: the patch runtime did not start in 20 s "
 		    "(loader at %u, phase %u): nothing was patched", (int)pid, l->b.loader,
 		    l->b.phase);

@@ -135,6 +135,7 @@ int patch_load_start(struct patch_load *l, const char *runtime, const uint64_t f
 
 	if (strlen(runtime) >= MTPB_PATH_MAX)
 		die(MT_EXIT_SYSTEM, "%s: path too long", runtime);
+	l->runtime = runtime;
 	for (attempt = 0; attempt < 3; attempt++) {
 		pid_t tid;
 

@@ -27,7 +27,10 @@ struct patch_load {
 	uint64_t code, block;       /* the two pages in the process (0: none) */
 	int (*keep_waiting)(void *ctx); /* 0: give up (a signal, the process ended) */
 	void *ctx;
-	struct mtp_boot b;          /* the block as last read */
+	struct mtp_boot b;          /* the block as last read (the process's
+				     * words: values only, its strings never
+				     * used) */
+	const char *runtime;        /* the runtime's path, as given */
 };
 
 /*

@@ -23,6 +23,7 @@
 #include "libpath.h"
 #include "inject.h"
 #include "patch-rec.h"
+#include "quote.h"
 #include "shm.h"
 #include "stream.h"
 #include "streamout.h"
@@ -30,7 +31,7 @@
 #include "target.h"
 #include "banned.h"
 
-#define STRINGS_SIZE (8u << 20)
+#define STRINGS_SIZE PATCH_STRINGS_SIZE
 
 /* The stack walkers the runtime wraps (enum mtp_fkind), by name. */
 static uint32_t walker(const char *name)
@@ -54,7 +55,8 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"it returns twice (setjmp, getcontext, vfork)",
 	"the patch runtime's own",
 	"a thread stopped in a system call inside its entry, or one that would not step out",
-	"a part of another function (.cold, or inside another's bytes), entered by a jump"
+	"a part of another function (.cold, or inside another's bytes), entered by a jump",
+	"the runtime's answer for it made no sense (the process wrote the table)"
 };
 
 static uint64_t mono_now(void)
@@ -65,40 +67,11 @@ static uint64_t mono_now(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static uint64_t tsc_now(void)
-{
-#if defined(__x86_64__)
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-#else
-	return mono_now();
-#endif
-}
-
-/* A (TSC, CLOCK_MONOTONIC) pair read together: of five tries, the one
- * whose two clock reads lie closest, the clock at their middle. */
-static void clock_pair(uint64_t *tsc, uint64_t *mono)
-{
-	uint64_t best = UINT64_MAX;
-	int i;
-
-	for (i = 0; i < 5; i++) {
-		uint64_t a = mono_now(), t = tsc_now(), b = mono_now();
-
-		if (b - a < best) {
-			best = b - a;
-			*tsc = t;
-			*mono = a + (b - a) / 2;
-		}
-	}
-}
-
 void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 {
 	uint64_t nrec = (ring_bytes ? ring_bytes : PATCH_RING_BYTES) / sizeof(struct mtp_rec);
 	uint64_t funcs_off = 4096, scan_off, strings_off, threads_off, stride;
+	struct patch_layout l;
 	struct mtp_header *h;
 
 	memset(p, 0, sizeof(*p));
@@ -138,17 +111,17 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 	h->strings_off = strings_off;
 	h->threads_off = threads_off;
 	h->thread_stride = stride;
-	p->fn = (struct mtp_func *)((char *)h + funcs_off);
+	p->sfn = (struct mtp_func *)((char *)h + funcs_off);
 	p->scan = (struct mtp_range *)((char *)h + scan_off);
-	p->strings = (char *)h + strings_off;
+	p->sstrings = (char *)h + strings_off;
+	/* mt-record's own copies: the strings (0 is ""), the layout */
+	grow_or_die(&p->strings, &p->str_cap, 4096, 1);
+	p->strings[0] = '\0';
 	p->nstr = 1;
-	p->shown = calloc(PATCH_MAX_FUNCS, sizeof(*p->shown));
-	p->taken = calloc(PATCH_MAX_THREADS, sizeof(*p->taken));
-	p->stalled = calloc(2 * PATCH_MAX_THREADS, sizeof(*p->stalled));
-	p->gen_seen = calloc(PATCH_MAX_THREADS, sizeof(*p->gen_seen));
-	if (!p->shown || !p->taken || !p->stalled || !p->gen_seen)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	clock_pair(&p->tsc_a, &p->mono_a);
+	l = (struct patch_layout){ (char *)h, p->size, nrec, threads_off, stride,
+				   PATCH_MAX_THREADS };
+	if (patch_rings_init(&p->rings, &l))
+		die_errno(MT_EXIT_SYSTEM, "the patch backend's rings");
 	snprintf(p->env_fd, sizeof(p->env_fd), MTP_ENV_FD "=%d", p->memfd);
 }
 
@@ -288,7 +261,8 @@ int patch_rec_wait_loaded(struct patch_rec *p, int (*keep_waiting)(void *ctx), v
 	       MTP_ST_WAITING ? 0 : -1;
 }
 
-/* The strings offset of a copy of s (len bytes). */
+/* The strings offset of a copy of s (len bytes): in mt-record's strings
+ * and the shared ones. */
 static uint32_t add_string(struct patch_rec *p, const char *s, size_t len)
 {
 	uint32_t at = p->nstr;
@@ -296,16 +270,21 @@ static uint32_t add_string(struct patch_rec *p, const char *s, size_t len)
 	if (len + 1 > STRINGS_SIZE - p->nstr)
 		die(MT_EXIT_DATA, "the patch backend's table is full (%u bytes of "
 		    "names): choose fewer functions with --functions", STRINGS_SIZE);
+	grow_or_die(&p->strings, &p->str_cap, (size_t)at + len + 1, 1);
 	memcpy(p->strings + at, s, len);
 	p->strings[at + len] = '\0';
+	memcpy(p->sstrings + at, p->strings + at, len + 1);
 	p->nstr += (uint32_t)len + 1;
 	return at;
 }
 
-/* Adds function s of path with kind k. */
-static void add(struct patch_rec *p, const char *path, const struct mt_sym *s, uint32_t k)
+/* Adds function s of path with kind k (and status st: 0, or mt-record's
+ * verdict), in mt-record's table and the shared one. */
+static void add(struct patch_rec *p, const char *path, const struct mt_sym *s, uint32_t k,
+		uint32_t st)
 {
-	struct mtp_func *f;
+	struct patch_fn *f;
+	struct mtp_func *sf;
 	char *dm;
 
 	if (p->nfn == PATCH_MAX_FUNCS)
@@ -313,6 +292,7 @@ static void add(struct patch_rec *p, const char *path, const struct mt_sym *s, u
 		    "choose fewer with --functions", PATCH_MAX_FUNCS);
 	if (!p->last_path || strcmp(p->strings + p->last_path, path))
 		p->last_path = add_string(p, path, strlen(path));
+	grow_or_die(&p->fn, &p->fn_cap, (size_t)p->nfn + 1, sizeof(*p->fn));
 	f = &p->fn[p->nfn];
 	memset(f, 0, sizeof(*f));
 	f->addr = s->addr;
@@ -320,22 +300,30 @@ static void add(struct patch_rec *p, const char *path, const struct mt_sym *s, u
 	f->path = p->last_path;
 	f->name = add_string(p, s->name, strlen(s->name));
 	f->kind = k;
+	f->status = st;
 	dm = mt_demangle(s->name, MT_DEMANGLE_PERF);
-	p->shown[p->nfn] = dm ? add_string(p, dm, strlen(dm)) : f->name;
+	f->shown = dm ? add_string(p, dm, strlen(dm)) : f->name;
 	free(dm);
+	sf = &p->sfn[p->nfn];
+	memset(sf, 0, sizeof(*sf));
+	sf->addr = f->addr;
+	sf->size = f->size;
+	sf->path = f->path;
+	sf->name = f->name;
+	sf->kind = f->kind;
+	sf->status = f->status;
 	p->h->nfuncs = ++p->nfn;
 }
 
 void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s)
 {
 	if (walker(s->name) == MTP_FK_TRACE)
-		add(p, path, s, MTP_FK_TRACE);
+		add(p, path, s, MTP_FK_TRACE, 0);
 }
 
 void patch_rec_add_part(struct patch_rec *p, const char *path, const struct mt_sym *s)
 {
-	add(p, path, s, MTP_FK_TRACE);
-	p->fn[p->nfn - 1].status = MTP_FN_PART;
+	add(p, path, s, MTP_FK_TRACE, MTP_FN_PART);
 }
 
 /* The walkers of the file path (only: a mask of the kinds, 0 all). */
@@ -352,7 +340,7 @@ static void add_walkers_of(struct patch_rec *p, const struct target *tgt, const 
 
 			if (k != MTP_FK_TRACE && (!only || (only >> k & 1)) && s->addr &&
 			    s->bind != MT_SYM_PLT)
-				add(p, path, s, k);
+				add(p, path, s, k, 0);
 		}
 	mt_symfile_release(&f);
 }
@@ -419,6 +407,13 @@ void patch_rec_dl_answer(struct patch_rec *p)
 	syscall(SYS_futex, &p->h->dl_ack, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
+/* The runtime's answers for the functions added since the last time. */
+static void take_answers(struct patch_rec *p)
+{
+	for (; p->answered < p->nfn; p->answered++)
+		patch_fn_take(&p->fn[p->answered], &p->sfn[p->answered]);
+}
+
 int patch_rec_dl_prepared(struct patch_rec *p)
 {
 	uint32_t g = __atomic_load_n(&p->h->dl_prepared, __ATOMIC_ACQUIRE);
@@ -426,6 +421,7 @@ int patch_rec_dl_prepared(struct patch_rec *p)
 	if (g == p->dl_committed)
 		return 0;
 	p->dl_committed = g;
+	take_answers(p);
 	return 1;
 }
 
@@ -456,16 +452,17 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 
 				if (!s->size || !s->addr || s->bind == MT_SYM_PLT)
 					continue;
-				if (p->h->nscan == PATCH_MAX_SCAN)
+				if (p->nscan == PATCH_MAX_SCAN)
 					die(MT_EXIT_DATA, "the patch backend reads at most %u "
 					    "functions for branches into those it patches: "
 					    "choose fewer libraries with --functions",
 					    PATCH_MAX_SCAN);
-				r = &p->scan[p->h->nscan++];
+				r = &p->scan[p->nscan++];
 				r->addr = s->addr;
 				r->size = s->size;
 				r->where = 0;
 				r->path = path;
+				p->h->nscan = p->nscan;
 			}
 		mt_symfile_release(&f);
 	}
@@ -481,9 +478,11 @@ int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)
 	syscall(SYS_futex, &p->h->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	s = wait_state(p, MTP_ST_GO, 0, keep_waiting, ctx);
 	if (s == MTP_ST_FAILED)
-		die(MT_EXIT_SYSTEM, "the patch runtime failed: %.*s",
-		    (int)sizeof(p->h->error), p->h->error);
-	return s == MTP_ST_READY ? 0 : -1;
+		die(MT_EXIT_SYSTEM, "the patch runtime failed: %s", patch_rec_error(p));
+	if (s != MTP_ST_READY)
+		return -1;
+	take_answers(p);
+	return 0;
 }
 
 /* The bytes an entry patch replaces but its first: [lo, hi). */
@@ -531,10 +530,9 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in)
 	uint32_t i;
 
 	for (i = 0; i < p->nfn; i++) {
-		struct mtp_func *f = &p->fn[i];
+		struct patch_fn *f = &p->fn[i];
 
-		if (f->status != MTP_FN_PENDING || !f->stub || !f->cover ||
-		    f->cover > MTP_MAX_COVER)
+		if (f->status != MTP_FN_PENDING || !patch_fn_has_patch(f))
 			continue;
 		/* a thread inside the bytes replaced would run on in int3s */
 		if (!all_out(in, f->where, f->cover))
@@ -545,6 +543,7 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in)
 			f->status = MTP_FN_WRITE;
 		else
 			f->status = MTP_FN_PATCHED;
+		p->sfn[i].status = f->status;
 	}
 }
 
@@ -585,33 +584,59 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* What an undo puts back: mt-record's table (or its copy of an earlier
+ * session's), and each thread's shadow stack where the process has it,
+ * with the runtime's return trampoline and code; what it could not put
+ * back is counted in failed. */
+struct undo_thread {
+	uint32_t tid, pid;
+	uint64_t depth_at, stack_at;
+};
+
+struct undo_plan {
+	const struct patch_fn *fn;
+	uint32_t nfn;
+	struct undo_thread *th;
+	uint32_t nth;
+	uint64_t tramp, own_lo, own_hi;
+	uint32_t failed;
+};
+
 /* Thread t's patched frames get their return addresses back, and its
- * shadow stack is emptied. */
-static void unhook_thread(struct patch_rec *p, struct inject *in, const struct mtp_thread *t)
+ * shadow stack is emptied: at most MTP_SHADOW_MAX frames, whatever its
+ * depth says. */
+static void unhook_thread(struct undo_plan *u, struct inject *in, const struct undo_thread *t)
 {
-	struct mtp_shadow fr;
+	struct mtp_shadow *fr;
 	uint32_t depth, zero = 0;
 	uint64_t word;
 
 	if (!t->depth_at || inject_read(in, t->depth_at, &depth, sizeof(depth)))
 		return;
+	if (depth > MTP_SHADOW_MAX)
+		depth = MTP_SHADOW_MAX;
+	if (!(fr = calloc(depth + 1, sizeof(*fr))))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (depth && inject_read(in, t->stack_at, fr, depth * sizeof(*fr)))
+		depth = 0, u->failed++;
 	/* newest first: of two frames at one slot (an older one left by
 	 * a longjmp) the newest is on the stack */
 	while (depth > 0) {
 		depth--;
-		if (inject_read(in, t->stack_at + (uint64_t)depth * sizeof(fr), &fr, sizeof(fr)))
-			break;
-		if (!inject_read(in, fr.slot, &word, sizeof(word)) && word == p->h->tramp &&
-		    inject_write(in, fr.slot, &fr.ret, sizeof(fr.ret)))
-			p->undo_failed++;
+		if (!inject_read(in, fr[depth].slot, &word, sizeof(word)) && word == u->tramp &&
+		    inject_write(in, fr[depth].slot, &fr[depth].ret, sizeof(fr[depth].ret)))
+			u->failed++;
 	}
+	free(fr);
 	if (inject_write(in, t->depth_at, &zero, sizeof(zero)))
-		p->undo_failed++;
+		u->failed++;
 }
 
-void patch_rec_undo(struct patch_rec *p, struct inject *in)
+/* Every held thread of in out of the runtime and the stubs, every patched
+ * entry of u's table put back where it still holds the patch, every
+ * frame's return address back. */
+static void undo(struct undo_plan *u, struct inject *in)
 {
-	const struct mtp_header *h = p->h;
 	uint8_t now[MTP_MAX_COVER];
 	uint64_t *stub;
 	uint32_t nstub = 0, i;
@@ -619,45 +644,70 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 
 	/* no thread inside the runtime or a stub: let run on until it is out
 	 * (a hook half done would push or pop a frame after the undoing) */
-	if (!(stub = malloc((p->nfn + 1) * sizeof(*stub))))
+	if (!(stub = malloc(((size_t)u->nfn + 1) * sizeof(*stub))))
 		die(MT_EXIT_SYSTEM, "out of memory");
-	for (i = 0; i < p->nfn; i++)
-		if (p->fn[i].stub)
-			stub[nstub++] = p->fn[i].stub;
+	for (i = 0; i < u->nfn; i++)
+		if (patch_fn_has_patch(&u->fn[i]))
+			stub[nstub++] = u->fn[i].stub;
 	qsort(stub, nstub, sizeof(*stub), by_value);
 	{
-		struct hooked hk = { h->own_lo, h->own_hi, stub, nstub };
+		struct hooked hk = { u->own_lo, u->own_hi, stub, nstub };
 
 		for (k = 0; k < in->n; k++)
 			if (in_hooks(&hk, in->t[k].ip) && inject_run_out(in, k, in_hooks, &hk, 1000))
-				p->undo_failed++;
+				u->failed++;
 	}
 	free(stub);
 	/* every entry back as it was (where it still holds the patch) */
-	for (i = 0; i < p->nfn; i++) {
-		struct mtp_func *f = &p->fn[i];
+	for (i = 0; i < u->nfn; i++) {
+		const struct patch_fn *f = &u->fn[i];
 
-		if (f->status != MTP_FN_PATCHED)
+		if (f->status == MTP_FN_BAD_ANSWER)
+			u->failed++; /* patched or not: nothing to trust of it */
+		if (f->status != MTP_FN_PATCHED || !patch_fn_has_patch(f))
 			continue;
 		if (inject_read(in, f->where, now, f->cover) || memcmp(now, f->code, f->cover) ||
 		    inject_write(in, f->where, f->orig, f->cover))
-			p->undo_failed++;
+			u->failed++;
 	}
 	/* every frame's return address back */
-	for (i = 0; i < h->max_threads && i < h->nthreads; i++) {
-		const struct mtp_thread *t = (const struct mtp_thread *)
-			((const char *)h + h->threads_off + (uint64_t)i * h->thread_stride);
-		size_t j;
+	for (i = 0; i < u->nth; i++) {
+		const struct undo_thread *t = &u->th[i];
 
 		if (t->pid != (uint32_t)in->pid)
 			continue; /* a child's, after fork */
-		for (j = 0; j < in->n && in->t[j].tid != (pid_t)t->tid; j++)
+		for (k = 0; k < in->n && in->t[k].tid != (pid_t)t->tid; k++)
 			;
-		if (j < in->n)
-			unhook_thread(p, in, t);
+		if (k < in->n)
+			unhook_thread(u, in, t);
 	}
-	p->h->clean = !p->undo_failed;
-	__atomic_store_n(&p->h->state, MTP_ST_DETACHED, __ATOMIC_RELEASE);
+}
+
+void patch_rec_undo(struct patch_rec *p, struct inject *in)
+{
+	struct mtp_header *h = p->h;
+	uint32_t nth = __atomic_load_n(&h->nthreads, __ATOMIC_ACQUIRE), i;
+	struct undo_plan u = { p->fn, p->nfn, NULL, 0, h->tramp, 0, 0, 0 };
+
+	patch_own_code(h->own_lo, h->own_hi, &u.own_lo, &u.own_hi);
+	if (nth > p->rings.l.max_threads)
+		nth = p->rings.l.max_threads;
+	if (!(u.th = calloc(nth + 1, sizeof(*u.th))))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	for (i = 0; i < nth; i++) {
+		const struct mtp_thread *t = patch_slot(&p->rings.l, i);
+
+		u.th[i] = (struct undo_thread){ __atomic_load_n(&t->tid, __ATOMIC_RELAXED),
+						__atomic_load_n(&t->pid, __ATOMIC_RELAXED),
+						__atomic_load_n(&t->depth_at, __ATOMIC_RELAXED),
+						__atomic_load_n(&t->stack_at, __ATOMIC_RELAXED) };
+	}
+	u.nth = nth;
+	undo(&u, in);
+	free(u.th);
+	p->undo_failed += u.failed;
+	h->clean = !p->undo_failed;
+	__atomic_store_n(&h->state, MTP_ST_DETACHED, __ATOMIC_RELEASE);
 }
 
 pid_t patch_rec_stale_owner(const struct inject *in, uint64_t at)
@@ -668,7 +718,7 @@ pid_t patch_rec_stale_owner(const struct inject *in, uint64_t at)
 	int live = 0;
 
 	if (inject_read(in, at + offsetof(struct mtp_header, recorder), &who, sizeof(who)) ||
-	    !who || (pid_t)who == getpid())
+	    !who || (pid_t)who == getpid() || who > INT_MAX)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/%u/comm", who);
 	if ((f = fopen(path, "re"))) {
@@ -681,48 +731,49 @@ pid_t patch_rec_stale_owner(const struct inject *in, uint64_t at)
 int patch_rec_undo_stale(struct inject *in, uint64_t at)
 {
 	struct mtp_header h;
-	struct patch_rec old;
-	char *buf;
-	uint64_t size, slots, i;
-	uint32_t state = MTP_ST_DETACHED, failed;
+	struct patch_stale st;
+	struct mtp_func *theirs;
+	struct patch_fn *fn;
+	struct undo_plan u;
+	uint32_t state = MTP_ST_DETACHED, i;
 
-	if (inject_read(in, at, &h, sizeof(h)) || h.magic != MTP_MAGIC ||
-	    h.version != MTP_VERSION || h.nfuncs > h.max_funcs || h.funcs_off < sizeof(h) ||
-	    h.nthreads > (1u << 16))
-		return -1;
-	/* a copy: the header, the table at its offset, then each thread's
-	 * slot header only (not its ring), as one of their own */
-	if (h.nthreads > h.max_threads)
-		h.nthreads = h.max_threads;
-	slots = h.funcs_off + (uint64_t)h.nfuncs * sizeof(struct mtp_func);
-	size = slots + (uint64_t)h.nthreads * sizeof(struct mtp_thread);
-	if (!(buf = calloc(1, size)))
+	if (inject_read(in, at, &h, sizeof(h)) || patch_stale_check(&h, &st))
+		return -2;
+	/* mt-record's own copies, of the sizes it checked: the table, then
+	 * each thread's slot header (not its ring) */
+	theirs = calloc((size_t)st.nfuncs + 1, sizeof(*theirs));
+	fn = calloc((size_t)st.nfuncs + 1, sizeof(*fn));
+	u = (struct undo_plan){ fn, st.nfuncs, calloc((size_t)st.nthreads + 1, sizeof(*u.th)),
+				st.nthreads, st.tramp, st.own_lo, st.own_hi, 0 };
+	if (!theirs || !fn || !u.th)
 		die(MT_EXIT_SYSTEM, "out of memory");
-	memcpy(buf, &h, sizeof(h));
-	if (inject_read(in, at + h.funcs_off, buf + h.funcs_off,
-			(size_t)h.nfuncs * sizeof(struct mtp_func))) {
-		free(buf);
-		return -1;
+	if (inject_read(in, at + st.funcs_off, theirs, (size_t)st.nfuncs * sizeof(*theirs))) {
+		free(theirs);
+		free(fn);
+		free(u.th);
+		return -2;
 	}
-	for (i = 0; i < h.nthreads; i++)
-		if (inject_read(in, at + h.threads_off + i * h.thread_stride,
-				buf + slots + i * sizeof(struct mtp_thread), sizeof(struct mtp_thread)))
-			memset(buf + slots + i * sizeof(struct mtp_thread), 0,
-			       sizeof(struct mtp_thread));
-	memset(&old, 0, sizeof(old));
-	old.h = (struct mtp_header *)buf;
-	old.h->threads_off = slots;
-	old.h->thread_stride = sizeof(struct mtp_thread);
-	old.fn = (struct mtp_func *)(buf + h.funcs_off);
-	old.nfn = h.nfuncs;
-	patch_rec_undo(&old, in);
-	failed = old.undo_failed;
-	free(buf);
-	if (inject_write(in, at + offsetof(struct mtp_header, clean), &(uint32_t){ !failed },
+	for (i = 0; i < st.nfuncs; i++)
+		patch_fn_take(&fn[i], &theirs[i]);
+	free(theirs);
+	for (i = 0; i < st.nthreads; i++) {
+		struct mtp_thread t;
+
+		if (!inject_read(in, at + st.threads_off + i * st.thread_stride, &t, sizeof(t)))
+			u.th[i] = (struct undo_thread){ t.tid, t.pid, t.depth_at, t.stack_at };
+	}
+	undo(&u, in);
+	free(fn);
+	free(u.th);
+	/* not all put back: the session stays in place (its memory mapped,
+	 * its stubs kept), for what is left of it still runs there */
+	if (u.failed)
+		return -1;
+	if (inject_write(in, at + offsetof(struct mtp_header, clean), &(uint32_t){ 1 },
 			 sizeof(uint32_t)) ||
 	    inject_write(in, at + offsetof(struct mtp_header, state), &state, sizeof(state)))
 		return -1;
-	return failed ? -1 : 0;
+	return 0;
 }
 
 uint32_t patch_rec_patched(const struct patch_rec *p)
@@ -749,7 +800,7 @@ void patch_rec_list(const struct patch_rec *p, int all)
 	uint32_t i;
 
 	for (i = 0; i < p->nfn; i++) {
-		const struct mtp_func *f = &p->fn[i];
+		const struct patch_fn *f = &p->fn[i];
 		const char *why = f->status < MTP_FN_NSTATUS ? status_text[f->status] : "?";
 
 		if (f->status == MTP_FN_PATCHED && !all)
@@ -762,236 +813,55 @@ void patch_rec_list(const struct patch_rec *p, int all)
 			     f->kind == MTP_FK_DLOPEN ? "wrapped (the libraries it loads are patched)" :
 			     "wrapped (a stack walker)");
 		else
-			warn("%s (%s): %s", p->strings + p->shown[i], p->strings + f->path, why);
+			warn("%s (%s): %s", p->strings + f->shown, p->strings + f->path, why);
 	}
 }
 
 /* ---- the rings ---- */
 
-/* One thread's ring being read: records pos .. end - 1 are left (of a
- * slot taken again, two cursors: its last thread's, then its thread's). */
-struct cursor {
-	const struct mtp_thread *th;
-	uint32_t pid, tid;
-	const char *comm;   /* 16 bytes at most */
-	const struct mtp_rec *ring;
-	uint64_t pos, end;
-	uint64_t time;      /* of the record at pos (valid) */
-	uint64_t until;     /* partial: the last time taken (0: all) */
-	struct mtp_rec rec; /* a copy of it */
-	uint32_t slot;
-};
-
-/* Moves c to its next whole record (from pos): 1, or 0 at its end.
- * With c->until, a record after it ends the ring, and so does, once, a
- * record being written (p->stalled). */
-static int next_whole(struct patch_rec *p, struct cursor *c)
-{
-	uint64_t nrec = p->h->ring_records;
-
-	for (; c->pos < c->end; c->pos++) {
-		const struct mtp_rec *r = &c->ring[c->pos & (nrec - 1)];
-		uint32_t k1 = __atomic_load_n(&r->kind, __ATOMIC_ACQUIRE), k2, kind;
-
-		c->rec.time = r->time;
-		c->rec.func = r->func;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		k2 = __atomic_load_n(&r->kind, __ATOMIC_RELAXED);
-		kind = MTP_REC_KIND_OF(k1);
-		if (k1 != k2 || k1 != MTP_REC_KIND(kind, c->pos / nrec) ||
-		    kind < MTP_CALL || kind > MTP_CUT || c->rec.func >= p->nfn) {
-			if (c->until && p->stalled[c->slot] != c->pos + 1) {
-				p->stalled[c->slot] = c->pos + 1;
-				c->end = c->pos; /* the next call looks again */
-				return 0;
-			}
-			p->torn++;
-			continue;
-		}
-		if (c->until && c->rec.time > c->until) {
-			c->end = c->pos;
-			return 0;
-		}
-		c->rec.kind = kind;
-		c->time = c->rec.time;
-		return 1;
-	}
-	return 0;
-}
-
-/* The heap of cursors by time (then slot: a stable order). */
-static int before(const struct cursor *a, const struct cursor *b)
-{
-	return a->time != b->time ? a->time < b->time : a->slot < b->slot;
-}
-
-static void sift_down(struct cursor **hp, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct cursor *t;
-
-		if (l < n && before(hp[l], hp[m]))
-			m = l;
-		if (l + 1 < n && before(hp[l + 1], hp[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = hp[i], hp[i] = hp[m], hp[m] = t;
-		i = m;
-	}
-}
-
-/* A record's time as CLOCK_MONOTONIC ns, through the pairs a and b. */
-static uint64_t to_mono(const struct patch_rec *p, uint64_t t, uint64_t tsc_b, uint64_t mono_b)
-{
-	__int128 d;
-
-	if (p->h->clock != MTP_CLOCK_TSC)
-		return t;
-	d = (__int128)((int64_t)(t - p->tsc_a)) * (__int128)(mono_b - p->mono_a) /
-	    (__int128)(tsc_b - p->tsc_a);
-	return p->mono_a + (uint64_t)(int64_t)d;
-}
-
 void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 {
-	struct mtp_header *h = p->h;
-	uint32_t nth = __atomic_load_n(&h->nthreads, __ATOMIC_ACQUIRE), i, *sym, *dso;
-	uint64_t nrec = h->ring_records, tsc_b, mono_b, until = 0;
-	struct cursor *cur, **hp;
-	size_t n = 0;
+	uint32_t *sym, *dso;
+	struct patch_pass ps;
+	struct patch_event ev;
 
-	if (nth > h->max_threads)
-		nth = h->max_threads;
-	if (nth > PATCH_MAX_THREADS) /* the process may write any header */
-		nth = PATCH_MAX_THREADS;
-	/* the TSC's rate: over 20 ms at least (10 between drains, which
-	 * free the slots of threads that ended: every 10 ms) */
-	clock_pair(&tsc_b, &mono_b);
-	if (h->clock == MTP_CLOCK_TSC && mono_b - p->mono_a < (partial ? 10000000u : 20000000u)) {
-		struct timespec ts = {
-			0, (long)((partial ? 10000000u : 20000000u) - (mono_b - p->mono_a))
-		};
-
-		nanosleep(&ts, NULL);
-		clock_pair(&tsc_b, &mono_b);
-	}
-	if (partial) {
-		/* a millisecond before now, in the records' clock */
-		uint64_t ms = h->clock == MTP_CLOCK_TSC ?
-			      (uint64_t)((__int128)(tsc_b - p->tsc_a) * 1000000 /
-					 (mono_b - p->mono_a + 1)) : 1000000;
-
-		until = tsc_b > ms ? tsc_b - ms : 1;
-	}
-	cur = calloc(2 * (size_t)nth + 1, sizeof(*cur));
-	hp = calloc(2 * (size_t)nth + 1, sizeof(*hp));
-	sym = calloc(p->nfn + 1, sizeof(*sym));
-	dso = calloc(p->nfn + 1, sizeof(*dso));
-	if (!cur || !hp || !sym || !dso)
+	sym = calloc((size_t)p->nfn + 1, sizeof(*sym));
+	dso = calloc((size_t)p->nfn + 1, sizeof(*dso));
+	if (!sym || !dso ||
+	    patch_pass_begin(&p->rings, &ps, p->nfn, __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED),
+			     partial))
 		die(MT_EXIT_SYSTEM, "out of memory");
-	for (i = 0; i < nth; i++) {
-		const struct mtp_thread *th = (const struct mtp_thread *)
-			((const char *)h + h->threads_off + (uint64_t)i * h->thread_stride);
-		uint32_t tid = __atomic_load_n(&th->tid, __ATOMIC_ACQUIRE), gen, k;
-		uint64_t head, start, lo;
-
-		if (!tid)
-			continue; /* claimed, not yet named */
-		gen = __atomic_load_n(&th->gen, __ATOMIC_ACQUIRE);
-		start = th->start;
-		head = __atomic_load_n(&th->head, __ATOMIC_ACQUIRE);
-		if (start > head) /* written by the process: within what the ring holds */
-			start = head;
-		lo = head > nrec ? head - nrec : 0; /* older ones overwritten */
-		/* a slot taken again since it was last read: the records from
-		 * there to start are its last thread's */
-		for (k = gen != p->gen_seen[i] && th->prev_tid ? 0 : 1; k < 2; k++) {
-			struct cursor *c = &cur[2 * i + k];
-			uint64_t want = p->taken[i];
-
-			c->th = th;
-			c->pid = th->pid;
-			c->tid = k ? tid : th->prev_tid;
-			c->comm = k ? th->comm : th->prev_comm;
-			c->ring = (const struct mtp_rec *)(th + 1);
-			c->slot = 2 * i + k;
-			c->end = k ? head : start;
-			c->pos = k && want < start ? start : want;
-			if (!k && c->pos < th->prev_start)
-				c->pos = th->prev_start; /* older: no thread's any more */
-			c->until = until;
-			if (c->pos >= c->end) {
-				c->pos = c->end;
-				continue;
-			}
-			if (lo > c->pos) {
-				/* overwritten since: what is left starts later */
-				if (partial)
-					p->lost += lo - c->pos;
-				c->pos = lo;
-			}
-			if (next_whole(p, c)) {
-				/* its THREAD goes before its first record */
-				stream_out_thread(s, c->pid, c->tid, c->comm,
-						  strnlen(c->comm, sizeof(th->comm)));
-				hp[n++] = c;
-			}
-		}
-		p->gen_seen[i] = gen;
-	}
-	for (i = (uint32_t)(n / 2); i-- > 0;)
-		sift_down(hp, n, i);
-	while (n) {
-		struct cursor *c = hp[0];
-		const struct mtp_rec *r = &c->rec;
-		uint32_t f = r->func;
-		const struct mtp_func *fn = &p->fn[f];
+	while (patch_pass_next(&ps, &ev)) {
+		const struct patch_fn *fn = &p->fn[ev.func];
 		struct mt_loc at;
 		struct mt_branch b = {
-			.time = to_mono(p, r->time, tsc_b, mono_b),
-			.pid = c->pid, .tid = c->tid, .cpu = MT_NONE32,
-			.kind = r->kind == MTP_CALL ? MT_BR_CALL : MT_BR_RETURN,
+			.time = ev.time,
+			.pid = ev.pid, .tid = ev.tid, .cpu = MT_NONE32,
+			.kind = ev.kind == MTP_CALL ? MT_BR_CALL : MT_BR_RETURN,
 			.flags = MT_BF_PROBE,
 			.from = { 0, MT_NONE64, 0, 0 },
 			.to = { 0, MT_NONE64, 0, 0 },
 		};
 
-		if (!sym[f]) {
-			sym[f] = stream_out_str(s, p->strings + p->shown[f],
-						strlen(p->strings + p->shown[f]));
-			dso[f] = stream_out_str(s, p->strings + fn->path,
-						strlen(p->strings + fn->path));
+		if (ev.is_thread) {
+			/* its THREAD goes before its first record */
+			stream_out_thread(s, ev.pid, ev.tid, ev.comm, strlen(ev.comm));
+			continue;
 		}
-		at = (struct mt_loc){ fn->where, 0, sym[f], dso[f] };
-		if (r->kind == MTP_CALL)
+		if (!sym[ev.func]) {
+			sym[ev.func] = stream_out_str(s, p->strings + fn->shown,
+						      strlen(p->strings + fn->shown));
+			dso[ev.func] = stream_out_str(s, p->strings + fn->path,
+						      strlen(p->strings + fn->path));
+		}
+		at = (struct mt_loc){ fn->where, 0, sym[ev.func], dso[ev.func] };
+		if (ev.kind == MTP_CALL)
 			b.to = at;
 		else
 			b.from = at;
 		stream_out_branch(s, &b);
-		c->pos++;
-		if (!next_whole(p, c))
-			hp[0] = hp[--n];
-		sift_down(hp, n, 0);
 	}
-	for (i = 0; i < nth; i++)
-		if (cur[2 * i + 1].th) {
-			struct mtp_thread *th = (struct mtp_thread *)cur[2 * i + 1].th;
-
-			p->taken[i] = cur[2 * i + 1].pos; /* where it stopped */
-			/* read out so far: the slot may be taken again once
-			 * all of it is (drain) */
-			if (__atomic_load_n(&th->gen, __ATOMIC_ACQUIRE) == p->gen_seen[i])
-				__atomic_store_n(&th->drained, p->taken[i], __ATOMIC_RELEASE);
-		}
-	if (partial) {
-		/* the next call's times from here: one line through the pairs */
-		p->tsc_a = tsc_b;
-		p->mono_a = mono_b;
-	}
-	free(cur);
-	free(hp);
+	patch_pass_end(&ps);
 	free(sym);
 	free(dso);
 }
@@ -1016,20 +886,20 @@ void patch_rec_trigger_on(struct patch_rec *p, const struct target *tgt, const c
 			die(MT_EXIT_DATA, "--trigger %s: not the start of a function of %s "
 			    "whose size is known: the patch backend triggers on a "
 			    "function's call", name, path);
-		add(p, path, &f.t.v[k], MTP_FK_TRACE);
+		add(p, path, &f.t.v[k], MTP_FK_TRACE, 0);
 		mt_symfile_release(&f);
 	}
-	p->trigger = i;
+	p->trigger = i + 1;
 	p->h->trigger = i + 1;
 }
 
 const char *patch_rec_trigger_status(const struct patch_rec *p)
 {
-	const struct mtp_func *f;
+	const struct patch_fn *f;
 
-	if (!p->h->trigger)
+	if (!p->trigger)
 		return NULL;
-	f = &p->fn[p->trigger];
+	f = &p->fn[p->trigger - 1];
 	if (f->status == MTP_FN_PATCHED)
 		return NULL;
 	return f->status < MTP_FN_NSTATUS ? status_text[f->status] : "?";
@@ -1039,11 +909,12 @@ int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid
 {
 	uint64_t tsc_b, mono_b, t;
 
-	if (!__atomic_load_n(&p->h->frozen, __ATOMIC_ACQUIRE) ||
+	if (!p->trigger || !__atomic_load_n(&p->h->frozen, __ATOMIC_ACQUIRE) ||
 	    !(t = __atomic_load_n(&p->h->trigger_time, __ATOMIC_ACQUIRE)))
 		return 0;
-	clock_pair(&tsc_b, &mono_b);
-	*mono = to_mono(p, t, tsc_b, mono_b);
+	patch_clock_pair(&tsc_b, &mono_b);
+	*mono = patch_to_mono(__atomic_load_n(&p->h->clock, __ATOMIC_RELAXED), t, p->rings.tsc_a,
+			      p->rings.mono_a, tsc_b, mono_b);
 	*pid = p->h->trigger_pid;
 	*tid = p->h->trigger_tid;
 	return 1;
@@ -1058,25 +929,29 @@ void patch_rec_freeze(struct patch_rec *p)
 
 const char *patch_rec_error(struct patch_rec *p)
 {
+	char raw[sizeof(p->h->error)];
+
 	if (__atomic_load_n(&p->h->state, __ATOMIC_ACQUIRE) != MTP_ST_FAILED)
 		return NULL;
-	p->h->error[sizeof(p->h->error) - 1] = '\0';
-	return p->h->error;
+	/* the process's words: a copy, quoted where not printable */
+	memcpy(raw, p->h->error, sizeof(raw));
+	mt_quote_controls(p->error, sizeof(p->error), raw, strnlen(raw, sizeof(raw)));
+	return p->error;
 }
 
 void patch_rec_warnings(struct patch_rec *p)
 {
 	if (p->h->threads_lost)
 		warn("%u threads ran untraced: the patch backend has rings for "
-		     "%u", p->h->threads_lost, p->h->max_threads);
-	if (p->torn)
+		     "%u", p->h->threads_lost, p->rings.l.max_threads);
+	if (p->rings.torn)
 		warn("%llu records were being written as the snapshot was taken: "
-		     "left out", (unsigned long long)p->torn);
-	p->torn = 0;
-	if (p->lost)
+		     "left out", (unsigned long long)p->rings.torn);
+	p->rings.torn = 0;
+	if (p->rings.lost)
 		warn("%llu records were overwritten before mt-record read them: a larger "
-		     "--snapshot-size keeps them", (unsigned long long)p->lost);
-	p->lost = 0;
+		     "--snapshot-size keeps them", (unsigned long long)p->rings.lost);
+	p->rings.lost = 0;
 }
 
 void patch_rec_release(struct patch_rec *p)
@@ -1085,10 +960,9 @@ void patch_rec_release(struct patch_rec *p)
 		munmap(p->h, p->size);
 	if (p->memfd >= 0)
 		close(p->memfd);
-	free(p->shown);
-	free(p->taken);
-	free(p->stalled);
-	free(p->gen_seen);
+	patch_rings_release(&p->rings);
+	free(p->fn);
+	free(p->strings);
 	free(p->scanned);
 	memset(p, 0, sizeof(*p));
 	p->memfd = -1;

@@ -21,6 +21,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "patch-rings.h"
+#include "patch-table.h"
+
 struct mt_sym;
 struct mtp_header;
 struct mtp_func;
@@ -31,37 +34,35 @@ struct target;
 
 /* Each thread's ring without --snapshot-size: 65536 records, 1 MiB. */
 #define PATCH_RING_BYTES (1u << 20)
-/* Threads with a ring; later ones run untraced (counted). */
-#define PATCH_MAX_THREADS 256
-/* Functions in the table, walkers included. */
-#define PATCH_MAX_FUNCS 65536
-/* Functions read for their branches (struct mtp_range). */
-#define PATCH_MAX_SCAN (1u << 19)
 
+/*
+ * The process can write any byte of the memory it shares with mt-record:
+ * what mt-record wrote there (the table, the strings) and every bound it
+ * chose (the layout, the counts) are kept here, its own copies, and only
+ * those are used; what the runtime answers is read once and checked
+ * (patch-table.h, patch-rings.h).
+ */
 struct patch_rec {
 	int memfd;             /* inherited by the command (not close-on-exec) */
-	struct mtp_header *h;
+	struct mtp_header *h;  /* shared */
 	size_t size;
-	struct mtp_func *fn;
-	struct mtp_range *scan;
-	char *strings;
-	uint32_t nstr;         /* string bytes used (0 is "") */
+	struct mtp_func *sfn;  /* the shared table */
+	struct mtp_range *scan; /* shared: the ranges */
+	char *sstrings;        /* shared: the strings */
+	struct patch_fn *fn;   /* mt-record's table: nfn entries */
 	uint32_t nfn;
-	uint32_t *shown;       /* each function's name as perf prints it:
-				* strings offset (a demangled copy, or the name) */
+	size_t fn_cap;
+	uint32_t answered;     /* functions whose answers were taken */
+	uint32_t nscan;        /* ranges written */
+	char *strings;         /* mt-record's copy of the strings */
+	uint32_t nstr;         /* string bytes used (0 is "") */
+	size_t str_cap;
 	uint32_t last_path;    /* the strings offset of the last path added */
-	uint64_t *taken;       /* each thread slot: records written out */
-	uint64_t tsc_a, mono_a; /* a (TSC, CLOCK_MONOTONIC) pair before the
-				 * process started */
-	uint64_t torn;         /* records found half-written (not written out) */
+	struct patch_rings rings;
 	uint32_t undo_failed;  /* -p: entries or return addresses not put back */
-	uint32_t trigger;      /* the trigger's table index (h->trigger) */
-	uint64_t *stalled;     /* each thread slot's two cursors (its last
-				* thread's, its thread's): the record a
-				* partial write stopped at, being written
-				* (+1; 0: none) */
-	uint32_t *gen_seen;    /* each thread slot: its gen when last read */
-	uint64_t lost;         /* partial: records overwritten before read */
+	uint32_t trigger;      /* the trigger's table index + 1 (0: none) */
+	char error[4 * sizeof(((struct mtp_header *)0)->error) + 1]; /* the runtime's,
+								      * quoted */
 	uint32_t neighbours_done; /* functions whose files' ranges were added */
 	uint32_t *scanned;     /* the files looked at (strings offsets): those
 				* ranges were added of, and libraries mapped
@@ -224,8 +225,12 @@ const char *patch_rec_error(struct patch_rec *p);
  * -p, mtp_attach_thread() having found an earlier session still in place (its
  * mt-record was killed) at address at of the process, every thread held
  * by in: that session undone as patch_rec_undo() undoes one, through the
- * process's memory (its table read from there), and marked DETACHED.
- * 0, or -1 when it could not be read or not all was put back.
+ * process's memory (its table read from there into mt-record's own
+ * copies, its bounds checked first: patch_stale_check()), and marked
+ * DETACHED. 0; -1 when not all was put back (then it stays in place, not
+ * DETACHED: what is left of it still runs there, on its memory and
+ * stubs); -2, nothing done, when its header or table cannot be read or
+ * makes no sense (the process wrote it).
  */
 int patch_rec_undo_stale(struct inject *in, uint64_t at);
 

@@ -1,0 +1,352 @@
+/*
+ * The patch backend's rings read back: see patch-rings.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "patch-rings.h"
+#include "shm.h"
+#include "banned.h"
+
+/* One ring being read: records pos .. end - 1 are left (of a slot taken
+ * again, two cursors: its last thread's, then its thread's). */
+struct patch_cursor {
+	struct mtp_thread *th;   /* NULL: not in this pass */
+	uint32_t pid, tid;
+	char comm[16];
+	const struct mtp_rec *ring;
+	uint64_t pos, end;
+	uint64_t time;      /* of the record at pos (valid) */
+	uint32_t func, kind;
+	uint32_t slot;      /* 2 * slot + (0 its last thread's, 1 its own) */
+	int begun;          /* has a first record: its THREAD is due */
+};
+
+int patch_layout_check(const struct patch_layout *l)
+{
+	uint64_t slots;
+
+	if (!l->base || !l->nrec || (l->nrec & (l->nrec - 1)) || l->nrec > (1ull << 32) ||
+	    l->max_threads > (1u << 16) || l->threads_off > l->size ||
+	    l->stride < sizeof(struct mtp_thread) + l->nrec * sizeof(struct mtp_rec) ||
+	    l->stride > l->size || (l->threads_off | l->stride) % 8)
+		return -1;
+	slots = (l->size - l->threads_off) / l->stride;
+	return l->max_threads <= slots ? 0 : -1;
+}
+
+struct mtp_thread *patch_slot(const struct patch_layout *l, uint32_t i)
+{
+	return (struct mtp_thread *)(l->base + l->threads_off + (uint64_t)i * l->stride);
+}
+
+static uint64_t mono_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t tsc_now(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+#else
+	return mono_now();
+#endif
+}
+
+/* Of five tries, the one whose two clock reads lie closest, the clock at
+ * their middle. */
+void patch_clock_pair(uint64_t *tsc, uint64_t *mono)
+{
+	uint64_t best = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		uint64_t a = mono_now(), t = tsc_now(), b = mono_now();
+
+		if (b - a < best) {
+			best = b - a;
+			*tsc = t;
+			*mono = a + (b - a) / 2;
+		}
+	}
+}
+
+uint64_t patch_to_mono(uint32_t clock, uint64_t t, uint64_t tsc_a, uint64_t mono_a,
+		       uint64_t tsc_b, uint64_t mono_b)
+{
+	__int128 d;
+
+	if (clock != MTP_CLOCK_TSC || tsc_b == tsc_a)
+		return t;
+	/* |t - tsc_a| < 2^63, mono_b - mono_a < 2^64: the product fits */
+	d = (__int128)(int64_t)(t - tsc_a) * (__int128)(mono_b - mono_a) /
+	    (__int128)(tsc_b - tsc_a);
+	if (d > INT64_MAX)
+		d = INT64_MAX;
+	if (d < INT64_MIN)
+		d = INT64_MIN;
+	return mono_a + (uint64_t)(int64_t)d;
+}
+
+int patch_rings_init(struct patch_rings *r, const struct patch_layout *l)
+{
+	memset(r, 0, sizeof(*r));
+	if (patch_layout_check(l)) {
+		errno = EINVAL;
+		return -1;
+	}
+	r->l = *l;
+	r->taken = calloc(l->max_threads + 1, sizeof(*r->taken));
+	r->stalled = calloc(2 * (size_t)l->max_threads + 1, sizeof(*r->stalled));
+	r->gen_seen = calloc(l->max_threads + 1, sizeof(*r->gen_seen));
+	if (!r->taken || !r->stalled || !r->gen_seen) {
+		patch_rings_release(r);
+		errno = ENOMEM;
+		return -1;
+	}
+	patch_clock_pair(&r->tsc_a, &r->mono_a);
+	return 0;
+}
+
+void patch_rings_release(struct patch_rings *r)
+{
+	free(r->taken);
+	free(r->stalled);
+	free(r->gen_seen);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Moves c to its next whole record (from pos): 1, or 0 at its end.
+ * Partial, a record after until ends the ring, and so does, once, a
+ * record being written (stalled). Looks at each record once. */
+static int next_whole(struct patch_pass *ps, struct patch_cursor *c)
+{
+	struct patch_rings *r = ps->r;
+	uint64_t nrec = r->l.nrec;
+
+	for (; c->pos < c->end; c->pos++) {
+		const struct mtp_rec *rec = &c->ring[c->pos & (nrec - 1)];
+		uint32_t k1 = __atomic_load_n(&rec->kind, __ATOMIC_ACQUIRE), k2, kind, func;
+		uint64_t time;
+
+		time = __atomic_load_n(&rec->time, __ATOMIC_RELAXED);
+		func = __atomic_load_n(&rec->func, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		k2 = __atomic_load_n(&rec->kind, __ATOMIC_RELAXED);
+		kind = MTP_REC_KIND_OF(k1);
+		if (k1 != k2 || k1 != MTP_REC_KIND(kind, c->pos / nrec) ||
+		    kind < MTP_CALL || kind > MTP_CUT || func >= ps->nfn) {
+			if (ps->partial && r->stalled[c->slot] != c->pos + 1) {
+				r->stalled[c->slot] = c->pos + 1;
+				c->end = c->pos; /* the next pass looks again */
+				return 0;
+			}
+			r->torn++;
+			continue;
+		}
+		if (ps->partial && time > ps->until) {
+			c->end = c->pos;
+			return 0;
+		}
+		c->func = func;
+		c->kind = kind;
+		c->time = time;
+		return 1;
+	}
+	return 0;
+}
+
+/* The heap of cursors by time (then slot: a stable order). */
+static int before(const struct patch_cursor *a, const struct patch_cursor *b)
+{
+	return a->time != b->time ? a->time < b->time : a->slot < b->slot;
+}
+
+static void sift_down(struct patch_cursor **hp, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct patch_cursor *t;
+
+		if (l < n && before(hp[l], hp[m]))
+			m = l;
+		if (l + 1 < n && before(hp[l + 1], hp[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = hp[i], hp[i] = hp[m], hp[m] = t;
+		i = m;
+	}
+}
+
+/* Slot i's cursors, set up from what its slot says now (clamped). */
+static void open_slot(struct patch_pass *ps, uint32_t i)
+{
+	struct patch_rings *r = ps->r;
+	struct mtp_thread *th = patch_slot(&r->l, i);
+	uint64_t nrec = r->l.nrec, head, start, prev_start, lo;
+	uint32_t tid = __atomic_load_n(&th->tid, __ATOMIC_ACQUIRE), gen, prev_tid, pid, k;
+
+	if (!tid)
+		return; /* claimed, not yet named */
+	gen = __atomic_load_n(&th->gen, __ATOMIC_ACQUIRE);
+	start = __atomic_load_n(&th->start, __ATOMIC_RELAXED);
+	prev_start = __atomic_load_n(&th->prev_start, __ATOMIC_RELAXED);
+	prev_tid = __atomic_load_n(&th->prev_tid, __ATOMIC_RELAXED);
+	pid = __atomic_load_n(&th->pid, __ATOMIC_RELAXED);
+	head = __atomic_load_n(&th->head, __ATOMIC_ACQUIRE);
+	if (start > head) /* written by the process: within what the ring holds */
+		start = head;
+	lo = head > nrec ? head - nrec : 0; /* older ones overwritten */
+	/* a slot taken again since it was last read: the records from
+	 * there to start are its last thread's */
+	for (k = gen != r->gen_seen[i] && prev_tid ? 0 : 1; k < 2; k++) {
+		struct patch_cursor *c = &ps->cur[2 * i + k];
+		uint64_t want = r->taken[i];
+
+		c->th = th;
+		c->pid = pid;
+		c->tid = k ? tid : prev_tid;
+		memcpy(c->comm, k ? th->comm : th->prev_comm, sizeof(c->comm));
+		c->comm[sizeof(c->comm) - 1] = '\0';
+		c->ring = (const struct mtp_rec *)(th + 1);
+		c->slot = 2 * i + k;
+		c->end = k ? head : start;
+		c->pos = k && want < start ? start : want;
+		if (!k && c->pos < prev_start)
+			c->pos = prev_start; /* older: no thread's any more */
+		if (c->pos >= c->end) {
+			c->pos = c->end;
+			continue;
+		}
+		if (lo > c->pos) {
+			/* overwritten since: what is left starts later */
+			if (ps->partial)
+				r->lost += lo - c->pos;
+			c->pos = lo;
+		}
+		/* at most one ring's worth: a cursor never laps its ring */
+		if (c->end - c->pos > nrec)
+			c->end = c->pos + nrec;
+		if (next_whole(ps, c)) {
+			c->begun = 1;
+			ps->hp[ps->n++] = c;
+		}
+	}
+	r->gen_seen[i] = gen;
+}
+
+int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
+		     uint32_t clock, int partial)
+{
+	uint64_t need = partial ? 10000000u : 20000000u;
+	uint32_t i;
+	size_t k;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->r = r;
+	ps->nfn = nfn;
+	ps->clock = clock == MTP_CLOCK_TSC ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
+	ps->partial = partial;
+	ps->nth = r->l.max_threads;
+	/* the TSC's rate: over 20 ms at least (10 between drains, which
+	 * free the slots of threads that ended: every 10 ms) */
+	patch_clock_pair(&ps->tsc_b, &ps->mono_b);
+	if (ps->clock == MTP_CLOCK_TSC && ps->mono_b - r->mono_a < need) {
+		struct timespec ts = { 0, (long)(need - (ps->mono_b - r->mono_a)) };
+
+		nanosleep(&ts, NULL);
+		patch_clock_pair(&ps->tsc_b, &ps->mono_b);
+	}
+	if (partial) {
+		/* a millisecond before now, in the records' clock */
+		uint64_t ms = ps->clock == MTP_CLOCK_TSC ?
+			      (uint64_t)((__int128)(ps->tsc_b - r->tsc_a) * 1000000 /
+					 (ps->mono_b - r->mono_a + 1)) : 1000000;
+		uint64_t now = ps->clock == MTP_CLOCK_TSC ? ps->tsc_b : ps->mono_b;
+
+		ps->until = now > ms ? now - ms : 1;
+	}
+	ps->cur = calloc(2 * (size_t)ps->nth + 1, sizeof(*ps->cur));
+	ps->hp = calloc(2 * (size_t)ps->nth + 1, sizeof(*ps->hp));
+	if (!ps->cur || !ps->hp) {
+		free(ps->cur);
+		free(ps->hp);
+		memset(ps, 0, sizeof(*ps));
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < ps->nth; i++)
+		open_slot(ps, i);
+	for (k = ps->n / 2; k-- > 0;)
+		sift_down(ps->hp, ps->n, k);
+	return 0;
+}
+
+int patch_pass_next(struct patch_pass *ps, struct patch_event *ev)
+{
+	struct patch_rings *r = ps->r;
+	struct patch_cursor *c;
+
+	/* the THREADs first, in slot order */
+	while (ps->next_thread < 2 * (size_t)ps->nth) {
+		c = &ps->cur[ps->next_thread++];
+		if (!c->begun)
+			continue;
+		memset(ev, 0, sizeof(*ev));
+		ev->is_thread = 1;
+		ev->pid = c->pid;
+		ev->tid = c->tid;
+		memcpy(ev->comm, c->comm, sizeof(ev->comm));
+		return 1;
+	}
+	if (!ps->n)
+		return 0;
+	c = ps->hp[0];
+	memset(ev, 0, sizeof(*ev));
+	ev->pid = c->pid;
+	ev->tid = c->tid;
+	ev->func = c->func;
+	ev->kind = c->kind;
+	ev->time = patch_to_mono(ps->clock, c->time, r->tsc_a, r->mono_a, ps->tsc_b, ps->mono_b);
+	c->pos++;
+	if (!next_whole(ps, c))
+		ps->hp[0] = ps->hp[--ps->n];
+	sift_down(ps->hp, ps->n, 0);
+	return 1;
+}
+
+void patch_pass_end(struct patch_pass *ps)
+{
+	struct patch_rings *r = ps->r;
+	uint32_t i;
+
+	for (i = 0; i < ps->nth; i++) {
+		struct patch_cursor *c = &ps->cur[2 * i + 1];
+
+		if (!c->th)
+			continue;
+		r->taken[i] = c->pos; /* where it stopped */
+		/* read out so far: the slot may be taken again once all of
+		 * it is (drain) */
+		if (__atomic_load_n(&c->th->gen, __ATOMIC_ACQUIRE) == r->gen_seen[i])
+			__atomic_store_n(&c->th->drained, r->taken[i], __ATOMIC_RELEASE);
+	}
+	if (ps->partial) {
+		/* the next pass's times from here: one line through the pairs */
+		r->tsc_a = ps->tsc_b;
+		r->mono_a = ps->mono_b;
+	}
+	free(ps->cur);
+	free(ps->hp);
+	memset(ps, 0, sizeof(*ps));
+}
