@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -28,12 +29,22 @@
 
 /*
  * As Perfetto's tools/open_trace_in_ui: port 9001 (the UI's Content
- * Security Policy allows it, as trace_processor's RPC port), the file at
- * /NAME with Access-Control-Allow-Origin for the UI, served until it has
- * been fetched once.
+ * Security Policy allows it, as trace_processor's RPC port), the file
+ * with Access-Control-Allow-Origin for the UI, served until it has been
+ * fetched once.
  */
 #define VIEW_PORT 9001
 #define VIEW_ORIGIN "https://ui.perfetto.dev"
+/*
+ * Every local user can connect to 127.0.0.1: the file is at /TOKEN/NAME,
+ * TOKEN being TOKEN_BYTES random bytes in hex, as Jupyter's token, so
+ * that only who was shown the address can fetch it, or end the serving.
+ * The token is printed once, in the address on stdout; the log (stderr)
+ * shows it as TOKEN_SHOWN.
+ */
+#define TOKEN_BYTES 16
+#define TOKEN_LEN (2 * TOKEN_BYTES)
+#define TOKEN_SHOWN "<token>"
 /*
  * Many clients at a time, none able to hold the others off: every socket
  * is non-blocking and polled; a request head must arrive whole within
@@ -67,6 +78,7 @@ struct server {
 	const char *name;   /* its last component: the path served */
 	const char *origin; /* allowed to read it */
 	int port;
+	char token[TOKEN_LEN + 1]; /* the secret first component of the path */
 };
 
 static int is_unreserved(int c)
@@ -122,6 +134,67 @@ static int url_decode(char *s)
 	}
 	*o = '\0';
 	return 0;
+}
+
+/* sv->token: TOKEN_BYTES of the kernel's random bytes, in hex. */
+static void make_token(struct server *sv)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char r[TOKEN_BYTES];
+	int i;
+
+	/* getrandom(2) on Linux, whole for up to 256 bytes */
+	if (getentropy(r, sizeof(r)))
+		die_errno(MT_EXIT_SYSTEM, "no random bytes for the address's token "
+			  "(getentropy)");
+	for (i = 0; i < TOKEN_BYTES; i++) {
+		sv->token[2 * i] = hex[r[i] >> 4];
+		sv->token[2 * i + 1] = hex[r[i] & 15];
+	}
+	sv->token[TOKEN_LEN] = '\0';
+}
+
+/* Whether the n bytes at a and b are equal (with fold 0x20: but for the
+ * case of letters), in a time that does not depend on where they differ. */
+static int same_secret(const char *a, const char *b, size_t n, int fold)
+{
+	unsigned char d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d |= (unsigned char)((a[i] | fold) ^ (b[i] | fold));
+	return !d;
+}
+
+/*
+ * Whether target, a request's path without its query, starts with
+ * /TOKEN/ (the name asked for, percent-encoded, follows). A shorter,
+ * longer or wrong token does not, and the time taken says nothing of how
+ * much of a guess was right.
+ */
+static int token_path(const char *target, const struct server *sv)
+{
+	return target[0] == '/' && strlen(target) > TOKEN_LEN + 1 &&
+	       same_secret(target + 1, sv->token, TOKEN_LEN, 0) &&
+	       target[TOKEN_LEN + 1] == '/';
+}
+
+/* Replace in s, in place, every copy of the token, in either case, by
+ * TOKEN_SHOWN: for the log, which never shows it. */
+static void hide_token(char *s, const struct server *sv)
+{
+	size_t n = strlen(s), i = 0, o = 0;
+
+	while (i < n) {
+		if (n - i >= TOKEN_LEN && same_secret(s + i, sv->token, TOKEN_LEN, 0x20)) {
+			memcpy(s + o, TOKEN_SHOWN, strlen(TOKEN_SHOWN));
+			o += strlen(TOKEN_SHOWN);
+			i += TOKEN_LEN;
+		} else {
+			s[o++] = s[i++];
+		}
+	}
+	s[o] = '\0';
 }
 
 /* Queue a whole response with a short text body (none for HEAD). */
@@ -203,7 +276,8 @@ static int host_allowed(const char *host, int port)
 
 /*
  * Answer the request in c->buf, whose head is complete: queue the
- * response, log the request. Only a GET of the file from the UI (its
+ * response, log the request. The file is at /TOKEN/NAME alone: any other
+ * path is 404, the bare /NAME too. Only a GET of the file from the UI (its
  * Origin: a CORS fetch, as the UI's ?url= makes) is the fetch that ends
  * the serving; one without Origin (curl, or a no-cors request of another
  * page, an <img>) is answered but does not count.
@@ -211,7 +285,7 @@ static int host_allowed(const char *host, int port)
 static void handle(struct client *c, const struct server *sv)
 {
 	char *method = c->buf, *target = NULL, *version, *rest, *q;
-	char *hdrs, *host = NULL, *origin = NULL;
+	char *hdrs, *host = NULL, *origin = NULL, *name = NULL;
 	char qm[MT_QUOTE_SIZE(16)], qt[MT_QUOTE_SIZE(64)];
 	int head;
 	const char *what = "400";
@@ -238,6 +312,8 @@ static void handle(struct client *c, const struct server *sv)
 	origin = header(hdrs, "origin:");
 	if ((q = strchr(target, '?')))
 		*q = '\0';
+	if (token_path(target, sv))
+		name = target + TOKEN_LEN + 2;
 	head = !strcmp(method, "HEAD");
 	if (!host_allowed(host, sv->port) || (origin && strcmp(origin, sv->origin))) {
 		/* another site, or a name rebound to 127.0.0.1 */
@@ -255,7 +331,8 @@ static void handle(struct client *c, const struct server *sv)
 		what = "405";
 		respond(c, sv, 0, "405 Method Not Allowed",
 			"Allow: GET, HEAD, OPTIONS\r\n", "method not allowed\n");
-	} else if (target[0] != '/' || url_decode(target + 1) || strcmp(target + 1, sv->name)) {
+	} else if (url_decode(name ? name : target) /* for the log too */ || !name ||
+		   strcmp(name, sv->name)) {
 		what = "404";
 		respond(c, sv, head, "404 Not Found", "", "not found\n");
 	} else {
@@ -265,11 +342,13 @@ static void handle(struct client *c, const struct server *sv)
 	}
 log:
 	/* what came from outside, printable: no escape reaches the terminal */
-	if (target)
+	if (target) {
+		hide_token(target, sv);
 		warn("%s %s: %s", mt_quote_str(qm, sizeof(qm), method),
 		     mt_quote_str(qt, sizeof(qt), target), what);
-	else
+	} else {
 		warn("a malformed request: %s", what);
+	}
 	free(host);
 	free(origin);
 	c->state = C_WRITE;
@@ -689,6 +768,7 @@ int mt_view(int argc, char **argv, const char *usage)
 	origin = clean_origin(sv.origin);
 	sv.origin = origin;
 	open_served(&sv);
+	make_token(&sv);
 	signal(SIGPIPE, SIG_IGN);
 
 	lfd = listen_on(sv.port);
@@ -696,13 +776,14 @@ int mt_view(int argc, char **argv, const char *usage)
 		die_errno(MT_EXIT_SYSTEM, "getsockname");
 	sv.port = ntohs(sa.sin_port);
 	path = url_encode(sv.name);
-	url = xfmt("http://127.0.0.1:%d/%s", sv.port, path);
+	url = xfmt("http://127.0.0.1:%d/%s/%s", sv.port, sv.token, path);
 	ui = ui_address(sv.origin, url);
 	printf("%s\n", ui);
 	if (fflush(stdout))
 		output_write_failed();
-	fprintf(stderr, "%s: serving %s at %s until it has been fetched once "
-		"(Ctrl+C to stop)\n", mt_progname(), sv.file, url);
+	fprintf(stderr, "%s: serving %s at http://127.0.0.1:%d/%s/%s until it has "
+		"been fetched once (Ctrl+C to stop)\n", mt_progname(), sv.file,
+		sv.port, TOKEN_SHOWN, path);
 	if (!no_open && (opener = open_browser(ui)) < 0)
 		fprintf(stderr, "%s: open the address above in a browser\n",
 			mt_progname());

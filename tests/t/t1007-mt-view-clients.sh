@@ -18,8 +18,8 @@ for i in 1 2 3 4 5 6 7 8; do cat one.fxt one.fxt one.fxt one.fxt one.fxt; done >
 for i in 1 2 3 4 5 6 7 8; do cat five.fxt; done >big.fxt
 ORIGIN='Origin: https://ui.perfetto.dev'
 
-# hold N PORT MODE NAME: N connections held open (idle: nothing sent; stall: a
-# GET of the file from the UI, never read) until killed, 60 s at most;
+# hold N PORT MODE PATH: N connections held open (idle: nothing sent; stall: a
+# GET of /PATH from the UI, never read) until killed, 60 s at most;
 # sets $holder; "held" appears when they are all open
 cat >hold.pl <<'EOF'
 use IO::Socket::INET;
@@ -57,7 +57,10 @@ serve() {
 	wait_for test -s url || { kill "$pid"; cat err >&2; fail "mt view printed no address"; }
 	port=$(sed -n 's|.*url=http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' url)
 	[ -n "$port" ] || fail "no port in $(cat url)"
+	tok=$(sed -n 's|.*url=http://127\.0\.0\.1:[0-9]*/\([0-9a-f]\{32\}\)/.*|\1|p' url)
+	[ -n "$tok" ] || { kill "$pid"; fail "no token in $(cat url)"; }
 	base=http://127.0.0.1:$port
+	at=$base/$tok
 }
 stopped() {
 	wait_for sh -c "! kill -0 $pid 2>/dev/null" || { kill "$pid"; fail "mt view still serving"; }
@@ -66,7 +69,7 @@ stopped() {
 # fetch OUT: the UI's request, answered within 10 seconds or failed
 fetch() {
 	set +e
-	curl -sS --max-time 10 -H "$ORIGIN" -o "$1" "$base/big.fxt"
+	curl -sS --max-time 10 -H "$ORIGIN" -o "$1" "$at/big.fxt"
 	st=$?
 	set -e
 	[ $st -eq 0 ] || { unhold; kill "$pid"; fail "the UI's request was not answered: curl $st"; }
@@ -75,7 +78,7 @@ fetch() {
 
 # a client that asks for the file and never reads
 serve big.fxt
-hold 1 "$port" stall big.fxt
+hold 1 "$port" stall "$tok/big.fxt"
 fetch body1
 stopped
 unhold
@@ -83,7 +86,7 @@ contains err "mt: big.fxt was fetched"
 
 # 70 idle connections, more than the server keeps
 serve big.fxt
-hold 70 "$port" idle big.fxt
+hold 70 "$port" idle "$tok/big.fxt"
 fetch body2
 stopped
 unhold
@@ -91,27 +94,29 @@ unhold
 # a GET without Origin (a no-cors request of another page) is served but
 # does not end the serving: the UI's fetch still finds the server
 serve one.fxt
-curl -sS --max-time 10 -o nocors "http://127.0.0.1:$port/one.fxt" || fail "no-cors GET"
+curl -sS --max-time 10 -o nocors "$at/one.fxt" || fail "no-cors GET"
 cmp one.fxt nocors || fail "the no-cors body"
 kill -0 "$pid" 2>/dev/null || fail "a GET without Origin ended the serving"
-contains err "mt: GET /one.fxt: 200 (no Origin: not the UI's fetch)"
-curl -sS --max-time 10 -H "$ORIGIN" -o ui "http://127.0.0.1:$port/one.fxt" || fail "the UI's GET"
+contains err "mt: GET /<token>/one.fxt: 200 (no Origin: not the UI's fetch)"
+curl -sS --max-time 10 -H "$ORIGIN" -o ui "$at/one.fxt" || fail "the UI's GET"
 cmp one.fxt ui || fail "the UI's body"
 stopped
-contains err "mt: GET /one.fxt: 200"
+contains err "mt: GET /<token>/one.fxt: 200"
 
-# outside bytes in the log: a path that decodes to an OSC sequence, and a
-# method with an escape and bytes above 0x7f in it
+# outside bytes in the log: paths that decode to an OSC sequence (with and
+# without the token), and a method with an escape and bytes above 0x7f in it
 serve one.fxt
 curl -sS --max-time 10 -o /dev/null "$base/%1b%5d0%3bX%07%9b2J" || fail "the escape request"
+curl -sS --max-time 10 -o /dev/null "$at/%1b%5d0%3bX%07%9b2J" || fail "the escape request"
 perl -MIO::Socket::INET -e '
 	my $c = IO::Socket::INET->new(PeerAddr => "127.0.0.1:$ARGV[0]") or die "$!\n";
-	print $c "G\x1b[2J\xffT /one.fxt HTTP/1.1\r\n\r\n";
-	local $/; my $r = <$c>;' "$port"
-curl -sS --max-time 10 -H "$ORIGIN" -o /dev/null "$base/one.fxt"
+	print $c "G\x1b[2J\xffT /$ARGV[1]/one.fxt HTTP/1.1\r\n\r\n";
+	local $/; my $r = <$c>;' "$port" "$tok"
+curl -sS --max-time 10 -H "$ORIGIN" -o /dev/null "$at/one.fxt"
 stopped
 contains err 'mt: GET /\x1b]0;X\x07\x9b2J: 404'
-contains err 'mt: G\x1b[2J\xffT /one.fxt: 405'
+contains err 'mt: GET /<token>/\x1b]0;X\x07\x9b2J: 404'
+contains err 'mt: G\x1b[2J\xffT /<token>/one.fxt: 405'
 bad=$(LC_ALL=C tr -d '\n -~' <err | wc -c)
 [ "$bad" -eq 0 ] || fail "$bad bytes outside printable ASCII in the log"
 
