@@ -139,11 +139,17 @@ size_t inject_stop_all(struct inject *in)
 {
 	char path[64];
 	size_t i, found;
+	int listings = 0;
 
 	do {
 		struct dirent *e;
 		DIR *d;
 
+		if (listings++ == INJECT_MAX_LISTINGS) {
+			inject_release_all(in);
+			errno = EAGAIN;
+			return in->n = 0;
+		}
 		if (!inject_alive(in)) {
 			inject_release_all(in);
 			return in->n = 0;

@@ -56,9 +56,13 @@ int inject_open(struct inject *in, pid_t pid, int soft);
 /*
  * Stops every thread of the process and notes where each is; threads
  * that start while it stops them are stopped too (it lists the threads
- * until a listing finds no new one). Those held already stay held.
- * Returns how many threads it holds; 0 when the process ended.
+ * until a listing finds no new one, INJECT_MAX_LISTINGS listings at most:
+ * a process whose threads start new ones and end faster than they are
+ * held is let go, errno EAGAIN). Those held already stay held.
+ * Returns how many threads it holds; 0 when the process ended (or
+ * EAGAIN).
  */
+#define INJECT_MAX_LISTINGS 1000
 size_t inject_stop_all(struct inject *in);
 
 /* Lets every held thread go (each with the signal its stop held back). */

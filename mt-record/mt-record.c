@@ -1401,7 +1401,12 @@ static void attach_memory(struct rec *r, struct patch_load *l, struct patch_rec 
 			die(MT_EXIT_SYSTEM, "process %d is being recorded by another mt-record "
 			    "(pid %d)", (int)pid, (int)owner);
 		}
-		if (inject_stop_all(l->in)) {
+		if (!inject_stop_all(l->in)) {
+			patch_load_answer(l, MTPB_A_REFUSED);
+			die_errno(MT_EXIT_SYSTEM, "process %d: its threads could not all be "
+				  "stopped to undo an earlier mt-record's patches; not attached",
+				  (int)pid);
+		} else {
 			int u = patch_rec_undo_stale(l->in, l->b.stale);
 
 			inject_release_all(l->in);
@@ -1551,7 +1556,14 @@ static void record_patch_attach(struct rec *r)
 		die(MT_EXIT_SYSTEM, "%s while process %d's patches were prepared: nothing "
 		    "was patched", got_signal ? "interrupted" : "no answer", (int)pid);
 	}
-	inject_stop_all(&in);
+	if (!inject_stop_all(&in)) {
+		int e = errno;
+
+		patch_rec_undo(&p, &in); /* nothing written: the session ended */
+		errno = e;
+		die_errno(MT_EXIT_SYSTEM, "process %d: its threads could not all be stopped "
+			  "to write the patches: nothing was patched", (int)pid);
+	}
 	patch_rec_commit(&p, &in);
 	if (patch_rec_trigger_status(&p)) {
 		patch_rec_undo(&p, &in);

@@ -632,6 +632,9 @@ static void unhook_thread(struct undo_plan *u, struct inject *in, const struct u
 		u->failed++;
 }
 
+/* How long an undo lets threads run out of the runtime and the stubs. */
+#define RUN_OUT_NS 5000000000ull
+
 /* Every held thread of in out of the runtime and the stubs, every patched
  * entry of u's table put back where it still holds the patch, every
  * frame's return address back. */
@@ -652,9 +655,13 @@ static void undo(struct undo_plan *u, struct inject *in)
 	qsort(stub, nstub, sizeof(*stub), by_value);
 	{
 		struct hooked hk = { u->own_lo, u->own_hi, stub, nstub };
+		uint64_t until = mono_now() + RUN_OUT_NS;
 
+		/* (a thread of the process's may sit in a stub on purpose:
+		 * RUN_OUT_NS for them all) */
 		for (k = 0; k < in->n; k++)
-			if (in_hooks(&hk, in->t[k].ip) && inject_run_out(in, k, in_hooks, &hk, 1000))
+			if (in_hooks(&hk, in->t[k].ip) &&
+			    (mono_now() > until || inject_run_out(in, k, in_hooks, &hk, 1000)))
 				u->failed++;
 	}
 	free(stub);
