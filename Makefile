@@ -25,7 +25,7 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/tidmap.c common/names.c common/proc.c common/quote.c common/nest.c \
 	common/gzin.c common/extsort.c common/kind.c \
 	common/symtab.c common/dwline.c common/procsyms.c common/regex.c \
-	common/demangle.c
+	common/demangle.c common/regfile.c
 TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c \
 	common/spawn.c common/regexopt.c common/idlist.c
 TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-record \
@@ -128,6 +128,7 @@ $(BUILD)/mt-script-parse/mt-script-parse.o $(mt-script-parse_OBJS): mt-script-pa
 # exit in common/ shows up (and the system libraries its pieces need:
 # unit_NAME_LIBS)
 unit_procsyms_LIBS := -lelf -lz
+unit_regfile_LIBS := -lelf -lz
 unit_regex_LIBS := -lpcre2-8
 unit_demangle_LIBS := -liberty -lpcre2-8
 $(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(HELPER_LIB) $(LIB)

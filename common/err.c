@@ -22,6 +22,8 @@ static const char *const msgs[] = {
 	[-MT_EPIPE] = "broken pipe",
 	[-MT_ENOENT] = "not found",
 	[-MT_EMISMATCH] = "file of another build",
+	[-MT_ENOTREG] = "not a regular file",
+	[-MT_EFBIG] = "file too large",
 };
 
 const char *mt_strerror(int err)

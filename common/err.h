@@ -28,7 +28,9 @@ enum mt_err {
 	MT_EPIPE = -15,       /* writing to a pipe whose reader went away */
 	MT_ENOENT = -16,      /* not found (a debug file, a process, a symbol) */
 	MT_EMISMATCH = -17,   /* a file of another build (build-id or CRC) */
-	MT_ERR_MIN = -17
+	MT_ENOTREG = -18,     /* not a regular file (a FIFO, a device, ...) */
+	MT_EFBIG = -19,       /* a file larger than mt reads (MT_REGULAR_MAX) */
+	MT_ERR_MIN = -19
 };
 
 /* A static, never-NULL description of err ("unknown error -42" style texts

@@ -10,6 +10,7 @@
 #include "err.h"
 #include "proc.h"
 #include "procsyms.h"
+#include "regfile.h"
 #include "banned.h"
 
 void mt_symfile_init(struct mt_symfile *f)
@@ -28,14 +29,14 @@ void mt_symfile_release(struct mt_symfile *f)
 }
 
 /* The separate debug file: symbols a stripped file lacks, and DWARF. */
-static int merge_debug(struct mt_symfile *f, int fd, const char *path,
+static int merge_debug(struct mt_symfile *f, int root, const char *path,
 		       const char *const *dirs, size_t ndirs, unsigned flags)
 {
 	int dwarf = flags & MT_SYMFILE_DWARF, dfd, n;
 
 	if (f->t.has_symtab && (f->t.has_debug_info || !dwarf))
 		return 0;
-	dfd = mt_symtab_find_debug(&f->t, path, dirs, ndirs, &f->debug);
+	dfd = mt_symtab_find_debug_at(&f->t, root, path, dirs, ndirs, &f->debug);
 	if (dfd == MT_ENOMEM)
 		return dfd;
 	if (dfd < 0)
@@ -59,11 +60,17 @@ static int merge_debug(struct mt_symfile *f, int fd, const char *path,
 int mt_symfile_read(struct mt_symfile *f, int fd, const char *path,
 		    const char *const *dirs, size_t ndirs, unsigned flags)
 {
+	return mt_symfile_read_at(f, fd, MT_ROOT_OWN, path, dirs, ndirs, flags);
+}
+
+int mt_symfile_read_at(struct mt_symfile *f, int fd, int root, const char *path,
+		       const char *const *dirs, size_t ndirs, unsigned flags)
+{
 	int n = mt_symtab_read(&f->t, fd), err;
 
 	if (n < 0)
 		return n;
-	err = merge_debug(f, fd, path, dirs, ndirs, flags);
+	err = merge_debug(f, root, path, dirs, ndirs, flags);
 	if (err) {
 		mt_symtab_release(&f->t);
 		return err;
@@ -231,12 +238,25 @@ static void place(struct mt_procfile *f)
 			f->code_end = t->seg[i].vaddr + t->seg[i].memsz + f->bias;
 }
 
+/* A mapped file, as the process sees it: through the link of its first
+ * executable mapping, else by its path in the process's root. */
+static int open_file(const struct mt_procsyms *ps, const struct mt_procfile *f, int root)
+{
+	char link[MT_PROCSYMS_LINK_SIZE];
+	int fd;
+
+	mt_procsyms_link(ps, &ps->maps[f->map], link);
+	fd = mt_open_regular(MT_ROOT_OWN, link, NULL);
+	if (fd == MT_ENOENT) /* EPERM without CAP_SYS_ADMIN; unmapped since */
+		fd = mt_open_regular(root, f->path, NULL);
+	return fd;
+}
+
 int mt_procsyms_load(struct mt_procsyms *ps, size_t i,
 		     const char *const *dirs, size_t ndirs, unsigned flags)
 {
 	struct mt_procfile *f;
-	char link[MT_PROCSYMS_LINK_SIZE];
-	int fd, n;
+	int fd, n, root;
 
 	if (i >= ps->nfiles)
 		return MT_EINVAL;
@@ -245,20 +265,38 @@ int mt_procsyms_load(struct mt_procsyms *ps, size_t i,
 		return f->loaded > 0 ? (int)f->sym.t.n : f->loaded;
 	if (f->vdso) {
 		n = load_vdso(ps, f);
-	} else if (f->path[0] != '/') {
-		n = MT_EINVAL;
-	} else {
-		mt_procsyms_link(ps, &ps->maps[f->map], link);
-		fd = open(link, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			fd = open(f->path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return f->loaded = MT_ENOENT;
-		n = mt_symfile_read(&f->sym, fd, f->path, dirs, ndirs, flags);
-		close(fd);
-		if (n >= 0)
-			place(f);
+		f->loaded = n >= 0 ? 1 : n;
+		return n;
 	}
+	if (f->path[0] != '/')
+		return f->loaded = MT_EINVAL;
+	if ((n = mt_proc_root(ps->pid, &root)) < 0)
+		return f->loaded = MT_ENOENT;
+	fd = open_file(ps, f, root);
+	if (fd < 0) {
+		mt_proc_root_close(root);
+		return f->loaded = fd;
+	}
+	n = mt_procsyms_load_fd(ps, i, fd, root, dirs, ndirs, flags);
+	close(fd);
+	mt_proc_root_close(root);
+	return n;
+}
+
+int mt_procsyms_load_fd(struct mt_procsyms *ps, size_t i, int fd, int root,
+			const char *const *dirs, size_t ndirs, unsigned flags)
+{
+	struct mt_procfile *f;
+	int n;
+
+	if (i >= ps->nfiles || ps->files[i].vdso || ps->files[i].path[0] != '/')
+		return MT_EINVAL;
+	f = &ps->files[i];
+	if (f->loaded)
+		return f->loaded > 0 ? (int)f->sym.t.n : f->loaded;
+	n = mt_symfile_read_at(&f->sym, fd, root, f->path, dirs, ndirs, flags);
+	if (n >= 0)
+		place(f);
 	f->loaded = n >= 0 ? 1 : n;
 	return n;
 }

@@ -66,6 +66,12 @@ void mt_symfile_release(struct mt_symfile *f);
 int mt_symfile_read(struct mt_symfile *f, int fd, const char *path,
 		    const char *const *dirs, size_t ndirs, unsigned flags);
 
+/* The same, the debug file searched in root (mt_symtab_find_debug_at():
+ * MT_ROOT_OWN, or a traced process's root, path and dirs as it sees
+ * them). */
+int mt_symfile_read_at(struct mt_symfile *f, int fd, int root, const char *path,
+		       const char *const *dirs, size_t ndirs, unsigned flags);
+
 /* One line of /proc/PID/maps. */
 struct mt_procmap {
 	uint64_t start, end;  /* its addresses, end excluded */
@@ -144,22 +150,38 @@ int mt_procsyms_find(const struct mt_procsyms *ps, const char *path);
 
 /*
  * Read the symbols of file i of ps once into its sym (later calls return
- * the first one's result) and place it: a regular file is opened through
- * the link of its first executable mapping (mt_procsyms_link), else by its
- * path, and read by mt_symfile_read (dirs, ndirs, flags as there); its
- * bias is that of its first executable mapping (mt_symtab_bias), and
+ * the first one's result) and place it: a regular file is opened as the
+ * process sees it, through the link of its first executable mapping
+ * (mt_procsyms_link), else (the link cannot be followed: no
+ * CAP_SYS_ADMIN, or the file is no longer mapped) by its path in the
+ * process's root (mt_proc_root), with mt_open_regular() either way, and
+ * read by mt_symfile_read_at in that root (dirs, ndirs, flags as there);
+ * its bias is that of its first executable mapping (mt_symtab_bias), and
  * code_end covers its executable segments. [vdso] is read from
  * /proc/PID/mem. A file that has no segment at its mapping's offset is
- * left unplaced (placed 0, bias 0), as is one without segments.
+ * left unplaced (placed 0, bias 0), as is one without segments. Opened
+ * with the caller's credentials: a caller that acts for another user
+ * takes that user's first (mt-record/target-open.h).
  *
  * Returns the number of symbols, or the errors of mt_symfile_read, or
- *   MT_ENOENT  the file could not be opened by either name (errno kept)
+ *   MT_ENOENT  the file could not be opened by either name, or the
+ *              process's root could not be (errno kept)
+ *   MT_ENOTREG, MT_EFBIG, MT_EIO  of mt_open_regular()
  *   MT_EIO     [vdso] could not be read from the process's memory
  *   MT_EINVAL  i is out of range, or the file is another pseudo-file
  *              ([vsyscall], ...)
  */
 int mt_procsyms_load(struct mt_procsyms *ps, size_t i,
 		     const char *const *dirs, size_t ndirs, unsigned flags);
+
+/*
+ * The same for a regular file i that the caller opened (fd, read with
+ * pread and not closed), its debug file searched in root as by
+ * mt_symfile_read_at(): for a caller that opens the process's files its
+ * own way. Returns as mt_procsyms_load() (MT_EINVAL for [vdso]).
+ */
+int mt_procsyms_load_fd(struct mt_procsyms *ps, size_t i, int fd, int root,
+			const char *const *dirs, size_t ndirs, unsigned flags);
 
 /*
  * Where the file address addr of file i is in the process, t the file's

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "err.h"
+#include "regfile.h"
 #include "symtab.h"
 #include "banned.h"
 
@@ -883,30 +884,35 @@ int mt_symtab_merge(struct mt_symtab *t, int fd)
 
 /* ---- separate debug files ---- */
 
-static int crc_matches(int fd, uint32_t want)
+/* The CRC-32 of the size bytes of fd (its size when it was opened: a
+ * file that grows meanwhile is not read on for ever). */
+static int crc_matches(int fd, off_t size, uint32_t want)
 {
 	unsigned char buf[65536];
 	uLong crc = crc32(0, Z_NULL, 0);
 	off_t at = 0;
-	ssize_t got;
+	ssize_t got = 0;
 
-	while ((got = pread(fd, buf, sizeof(buf), at)) > 0) {
+	while (at < size) {
+		size_t n = size - at < (off_t)sizeof(buf) ? (size_t)(size - at) : sizeof(buf);
+
+		got = pread(fd, buf, n, at);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
 		crc = crc32(crc, buf, (uInt)got);
 		at += got;
 	}
-	return got == 0 && (uint32_t)crc == want;
+	return at == size && (uint32_t)crc == want;
 }
 
 static int build_id_matches(const struct mt_symtab *t, int fd)
 {
 	struct mt_symtab d = MT_SYMTAB_INIT;
-	struct stat st;
-	Elf *e;
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	int ok = 0;
 
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e)
 		return 0;
 	if (elf_kind(e) == ELF_K_ELF) {
@@ -923,17 +929,20 @@ static int build_id_matches(const struct mt_symtab *t, int fd)
 	return ok;
 }
 
-/* mode 0: check the build-id; 1: check the debuglink CRC */
-static int try_path(const struct mt_symtab *t, char *path, int mode,
+/* mode 0: check the build-id; 1: check the debuglink CRC. Only a regular
+ * file is opened (mt_open_regular): a candidate is a path the traced
+ * process may have chosen. */
+static int try_path(const struct mt_symtab *t, int root, char *path, int mode,
 		    char **found)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd = mt_open_regular(root, path, &st);
 
 	if (fd < 0) {
 		free(path);
 		return MT_ENOENT;
 	}
-	if (mode ? crc_matches(fd, t->debuglink_crc) : build_id_matches(t, fd)) {
+	if (mode ? crc_matches(fd, st.st_size, t->debuglink_crc) : build_id_matches(t, fd)) {
 		if (found)
 			*found = path;
 		else
@@ -945,7 +954,7 @@ static int try_path(const struct mt_symtab *t, char *path, int mode,
 	return MT_ENOENT;
 }
 
-static int try_build_id(const struct mt_symtab *t, const char *dir,
+static int try_build_id(const struct mt_symtab *t, int root, const char *dir,
 			char **found)
 {
 	char hex[2 * MT_BUILD_ID_MAX + 1], *path;
@@ -957,21 +966,27 @@ static int try_build_id(const struct mt_symtab *t, const char *dir,
 		snprintf(hex + 2 * i, 3, "%02x", t->build_id[i]);
 	if (asprintf(&path, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2) < 0)
 		return MT_ENOMEM;
-	return try_path(t, path, 0, found);
+	return try_path(t, root, path, 0, found);
 }
 
-static int try_link(const struct mt_symtab *t, const char *a, const char *b,
+static int try_link(const struct mt_symtab *t, int root, const char *a, const char *b,
 		    const char *c, char **found)
 {
 	char *path;
 
 	if (asprintf(&path, "%s%s%s%s", a, b, c, t->debuglink) < 0)
 		return MT_ENOMEM;
-	return try_path(t, path, 1, found);
+	return try_path(t, root, path, 1, found);
 }
 
 int mt_symtab_find_debug(const struct mt_symtab *t, const char *path,
 			 const char *const *dirs, size_t ndirs, char **found)
+{
+	return mt_symtab_find_debug_at(t, MT_ROOT_OWN, path, dirs, ndirs, found);
+}
+
+int mt_symtab_find_debug_at(const struct mt_symtab *t, int root, const char *path,
+			    const char *const *dirs, size_t ndirs, char **found)
 {
 	char *dir;
 	const char *slash;
@@ -979,12 +994,12 @@ int mt_symtab_find_debug(const struct mt_symtab *t, const char *path,
 	int fd = MT_ENOENT;
 
 	for (i = 0; i < ndirs && fd == MT_ENOENT; i++) {
-		fd = try_build_id(t, dirs[i], found);
+		fd = try_build_id(t, root, dirs[i], found);
 		if (fd == MT_ENOENT && t->debuglink)
-			fd = try_link(t, dirs[i], "/", "", found);
+			fd = try_link(t, root, dirs[i], "/", "", found);
 	}
 	if (fd == MT_ENOENT)
-		fd = try_build_id(t, "/usr/lib/debug", found);
+		fd = try_build_id(t, root, "/usr/lib/debug", found);
 	if (fd != MT_ENOENT || !t->debuglink)
 		return fd;
 	slash = strrchr(path, '/');
@@ -993,11 +1008,11 @@ int mt_symtab_find_debug(const struct mt_symtab *t, const char *path,
 		return MT_ENOMEM;
 	if (slash && slash == path)
 		dir[0] = '\0'; /* a file in / */
-	fd = try_link(t, dir, "/", "", found);
+	fd = try_link(t, root, dir, "/", "", found);
 	if (fd == MT_ENOENT)
-		fd = try_link(t, dir, "/.debug/", "", found);
+		fd = try_link(t, root, dir, "/.debug/", "", found);
 	if (fd == MT_ENOENT && dir[0] == '/')
-		fd = try_link(t, "/usr/lib/debug", dir, "/", found);
+		fd = try_link(t, root, "/usr/lib/debug", dir, "/", found);
 	free(dir);
 	return fd;
 }

@@ -108,7 +108,10 @@ int mt_symtab_merge(struct mt_symtab *t, int fd);
  *   /usr/lib/debug/.build-id/xx/rest.debug
  *   DIR/NAME, DIR/.debug/NAME, /usr/lib/debug/DIR/NAME, where DIR is the
  *   directory of path and NAME the debuglink
- * A debuglink candidate must have the CRC-32 the link records, a build-id
+ * Every candidate is opened by mt_open_regular() (regfile.h): only a
+ * regular file is (a FIFO, a device or a link to one is passed over
+ * without being opened), and it is read up to the size it had then. A
+ * debuglink candidate must have the CRC-32 the link records, a build-id
  * candidate the build-id (when it has one); others are passed over.
  * On success returns an fd open for reading and, if found is not NULL,
  * sets *found to the malloced path. Returns MT_ENOENT when no candidate
@@ -116,6 +119,15 @@ int mt_symtab_merge(struct mt_symtab *t, int fd);
  */
 int mt_symtab_find_debug(const struct mt_symtab *t, const char *path,
 			 const char *const *dirs, size_t ndirs, char **found);
+
+/*
+ * The same, every candidate resolved in root as mt_open_regular()
+ * resolves it: MT_ROOT_OWN (mt_symtab_find_debug()), or a descriptor of a
+ * traced process's root directory (mt_proc_root()), path and dirs then
+ * as that process sees them; *found too.
+ */
+int mt_symtab_find_debug_at(const struct mt_symtab *t, int root, const char *path,
+			    const char *const *dirs, size_t ndirs, char **found);
 
 /*
  * Read a perf map (the /tmp/perf-PID.map of a JIT: lines of
