@@ -40,7 +40,7 @@ UPROBE_ENGINE_OBJ := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/uprobe-files
 	$(BUILD)/mt-record/uprobe-procs.o $(BUILD)/mt-record/uprobe-open.o \
 	$(BUILD)/mt-record/uprobe-ring.o $(BUILD)/mt-record/uprobe-text.o
 mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
-	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/perf.o \
+	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/target-open.o $(BUILD)/mt-record/perf.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o \
 	$(BUILD)/mt-record/dlfilter-run.o $(BUILD)/mt-record/streamout.o \
 	$(BUILD)/mt-record/libpath.o $(BUILD)/mt-record/patch-rec.o \

@@ -21,7 +21,6 @@
 #include "die.h"
 #include "err.h"
 #include "inject.h"
-#include "procsyms.h"
 #include "banned.h"
 
 #ifndef SYS_pidfd_open
@@ -789,38 +788,6 @@ int inject_run_out(struct inject *in, size_t i, int (*inside)(const void *ctx, u
 				return -1;
 		}
 	}
-}
-
-uint64_t inject_symbol(pid_t pid, const char *base, const char *name)
-{
-	struct mt_procsyms ps = MT_PROCSYMS_INIT;
-	uint64_t rt = 0;
-	size_t k, i;
-
-	if (mt_procsyms_read(&ps, pid) < 0) {
-		mt_procsyms_release(&ps);
-		return 0;
-	}
-	for (k = 0; k < ps.nfiles && !rt; k++) {
-		const char *path = ps.files[k].path, *b = strrchr(path, '/');
-		const struct mt_symtab *t = &ps.files[k].sym.t;
-
-		if (path[0] != '/')
-			continue;
-		if (strchr(base, '/') ? strcmp(path, base) : strncmp(b + 1, base, strlen(base)))
-			continue;
-		if (mt_procsyms_load(&ps, k, NULL, 0, 0) < 0)
-			continue;
-		for (i = 0; i < t->n; i++)
-			if (t->v[i].bind != MT_SYM_PLT && t->v[i].addr &&
-			    !strcmp(t->v[i].name, name)) {
-				if (mt_procsyms_runtime(&ps, k, t, t->v[i].addr, &rt))
-					rt = 0;
-				break;
-			}
-	}
-	mt_procsyms_release(&ps);
-	return rt;
 }
 
 void inject_close(struct inject *in)

@@ -144,13 +144,6 @@ int inject_write(const struct inject *in, uint64_t addr, const void *buf, size_t
 int inject_run_out(struct inject *in, size_t i, int (*inside)(const void *ctx, uint64_t ip),
 		   const void *ctx, int tries);
 
-/*
- * The address in process pid of function name of the file it maps whose
- * base name starts with base_prefix ("libc.so."), or whose path is base
- * when it holds a '/': 0 when there is none.
- */
-uint64_t inject_symbol(pid_t pid, const char *base, const char *name);
-
 /* Lets every thread go and closes the memory. */
 void inject_close(struct inject *in);
 

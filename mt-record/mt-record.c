@@ -549,42 +549,72 @@ static void check_backend_options(const struct rec *r)
 		    "or --backend sample --kernel-only");
 }
 
-static int file_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
-
-	(void)ctx;
-	(void)must;
-	if (fd < 0)
-		return MT_EIO;
-	n = mt_symfile_read(f, fd, path, NULL, 0, 0);
-	close(fd);
-	return n < 0 ? n : 0;
-}
-
-static char *file_path(void *ctx, const char *path)
-{
-	char *p = strdup(path);
-
-	(void)ctx;
-	if (!p)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return p;
-}
-
 static void count_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
 		      const struct mt_sym *alias);
+static int target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must);
+static char *target_path(void *ctx, const char *path);
 
-/* How many functions of its own exe names (the default selection). */
-static size_t own_functions(const char *exe)
+/* How many functions of its own tgt's executable names (the default
+ * selection). */
+static size_t own_functions(const struct target *tgt)
 {
-	struct fn_files files = { file_symbols, file_path, NULL };
+	struct fn_files files = { target_symbols, target_path, (void *)tgt };
 	size_t n = 0;
 	struct fn_sink sink = { count_add, &n, NULL, 0 };
-	struct fn_query q = { NULL, exe, NULL, NULL, 0, &files, NULL, SIZE_MAX, 0 };
+	struct fn_query q = { NULL, tgt->exe, NULL, NULL, 0, &files, NULL, SIZE_MAX, 0 };
 
 	fn_select(&sink, &q);
 	return n;
+}
+
+/* Why the patch backend cannot patch tgt's executable (tgt->exe, read as
+ * the target sees it), into why: 1; 0 when it can. */
+static int program_cannot(const struct rec *r, const struct target *tgt, char *why,
+			  size_t len)
+{
+	struct mt_symfile sf = MT_SYMFILE_INIT;
+	char link[64];
+	int no;
+
+	if (read_symbols(tgt, &sf, tgt->exe, 0) < 0) {
+		mt_symfile_release(&sf);
+		snprintf(why, len, "%s cannot be read", tgt->exe);
+		return 1;
+	}
+	/* a running process's: the very file it runs */
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)tgt->pid);
+	no = patch_rec_refuses(tgt->pid ? link : tgt->exe, sf.t.is_go, why, len);
+	mt_symfile_release(&sf);
+	if (!no && !r->o.functions && !own_functions(tgt)) {
+		snprintf(why, len, "%s names none of its own functions (stripped): nothing "
+			 "to patch without --functions", tgt->exe);
+		no = 1;
+	}
+	return no;
+}
+
+/* The program of -p's one process as it names it (its deleted one
+ * names none), or the command's: malloced, or NULL. */
+static char *program_of(const struct rec *r)
+{
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+
+	if (r->tgt.npids == 1) {
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)r->tgt.pids[0]);
+		n = readlink(link, buf, sizeof(buf) - 1);
+		if (n <= 0 || buf[0] != '/')
+			return NULL;
+		buf[n] = '\0';
+		return is_deleted(buf) ? NULL : strdup(buf);
+	}
+	if (r->tgt.cmd) {
+		char *w = mt_which(r->tgt.cmd[0]), *exe = w ? realpath(w, NULL) : NULL;
+
+		free(w);
+		return exe;
+	}
+	return NULL;
 }
 
 /*
@@ -597,9 +627,8 @@ static size_t own_functions(const char *exe)
 static int patch_cannot(const struct rec *r, char *why, size_t len)
 {
 	const struct rec_opts *o = &r->o;
-	struct mt_symfile sf = MT_SYMFILE_INIT;
-	char link[64], *exe = NULL;
-	int fd, no;
+	struct target t;
+	int no;
 
 #if !defined(__x86_64__)
 	snprintf(why, len, "the patch backend patches x86-64 code only");
@@ -613,37 +642,16 @@ static int patch_cannot(const struct rec *r, char *why, size_t len)
 		snprintf(why, len, "the patch backend attaches to one process at a time");
 		return 1;
 	}
-	if (r->tgt.npids == 1) {
-		snprintf(link, sizeof(link), "/proc/%d/exe", (int)r->tgt.pids[0]);
-		exe = realpath(link, NULL);
-	} else if (r->tgt.cmd) {
-		char *w = mt_which(r->tgt.cmd[0]);
-
-		exe = w ? realpath(w, NULL) : NULL;
-		free(w);
-	}
-	if (!exe) {
+	/* the process as it sees its files; the command's are ours */
+	target_init(&t);
+	t.pid = r->tgt.npids == 1 ? r->tgt.pids[0] : 0;
+	if (!(t.exe = program_of(r))) {
 		snprintf(why, len, "its program was not found");
-		return 1;
-	}
-	if ((fd = open(exe, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    mt_symfile_read(&sf, fd, exe, NULL, 0, 0) < 0) {
-		if (fd >= 0)
-			close(fd);
-		mt_symfile_release(&sf);
-		snprintf(why, len, "%s cannot be read", exe);
-		free(exe);
-		return 1;
-	}
-	close(fd);
-	no = patch_rec_refuses(exe, sf.t.is_go, why, len);
-	mt_symfile_release(&sf);
-	if (!no && !o->functions && !own_functions(exe)) {
-		snprintf(why, len, "%s names none of its own functions (stripped): nothing "
-			 "to patch without --functions", exe);
 		no = 1;
+	} else {
+		no = program_cannot(r, &t, why, len);
 	}
-	free(exe);
+	target_release(&t);
 	return no;
 }
 
@@ -928,6 +936,8 @@ static void uprobe_start(struct rec *r, struct round *rd)
 	int err;
 
 	uo.background_close = 1;
+	uo.symbols = target_symbols_via; /* the target's files as it sees them */
+	uo.symbols_arg = &r->tgt;
 	if (r->o.snapshot_bytes)
 		uo.ring_bytes = r->o.snapshot_bytes;
 	err = mt_uprobe_init(&rd->u, &uo);
@@ -1341,14 +1351,14 @@ static void record_patch(struct rec *r)
 
 /* A function of the process's C library (or, before glibc 2.34, of its
  * libpthread or libdl): its address, 0 when there is none. */
-static uint64_t libc_function(pid_t pid, const char *name)
+static uint64_t libc_function(const struct target *tgt, const char *name)
 {
 	static const char *const libs[] = { "libc.so.", "libpthread.so.", "libdl.so." };
 	uint64_t a = 0;
 	size_t k;
 
 	for (k = 0; k < sizeof(libs) / sizeof(libs[0]) && !a; k++)
-		a = inject_symbol(pid, libs[k], name);
+		a = target_symbol(tgt, libs[k], name);
 	return a;
 }
 
@@ -1360,7 +1370,7 @@ _Noreturn static void no_libc_function(pid_t pid, const char *name)
 
 /* The C library functions the loader calls (patch-load.h), and dlopen's
  * flags. */
-static uint64_t loader_functions(pid_t pid, uint64_t fns[PL_NFNS])
+static uint64_t loader_functions(const struct target *tgt, uint64_t fns[PL_NFNS])
 {
 	static const char *const names[PL_NFNS] = {
 		"pthread_create", "pthread_detach", "pthread_self", "dlopen", "dlsym"
@@ -1369,16 +1379,16 @@ static uint64_t loader_functions(pid_t pid, uint64_t fns[PL_NFNS])
 	int k;
 
 	for (k = 0; k < PL_NFNS; k++)
-		fns[k] = libc_function(pid, names[k]);
+		fns[k] = libc_function(tgt, names[k]);
 	/* glibc before 2.34 without libdl loaded: libc's own, which want
 	 * __RTLD_DLOPEN */
-	if (!fns[PL_DLOPEN] && (fns[PL_DLOPEN] = libc_function(pid, "__libc_dlopen_mode")))
+	if (!fns[PL_DLOPEN] && (fns[PL_DLOPEN] = libc_function(tgt, "__libc_dlopen_mode")))
 		flags |= 0x80000000;
 	if (!fns[PL_DLSYM])
-		fns[PL_DLSYM] = libc_function(pid, "__libc_dlsym");
+		fns[PL_DLSYM] = libc_function(tgt, "__libc_dlsym");
 	for (k = 0; k < PL_NFNS; k++)
 		if (!fns[k])
-			no_libc_function(pid, names[k]);
+			no_libc_function(tgt->pid, names[k]);
 	return flags;
 }
 
@@ -1514,7 +1524,7 @@ static void record_patch_attach(struct rec *r)
 	struct inject in;
 	struct patch_load l;
 	struct mt_symfile sf = MT_SYMFILE_INIT;
-	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX];
+	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], link[64];
 	uint64_t fns[PL_NFNS], dlflags;
 	struct stream_out so;
 	pid_t pid;
@@ -1525,12 +1535,19 @@ static void record_patch_attach(struct rec *r)
 	if (r->o.trigger)
 		resolve_trigger(&r->tr, &r->tgt);
 	pid = r->tgt.pid;
-	if (!realpath(r->tgt.exe, exe))
+	/* its name as the process sees it (its maps' name: realpath would
+	 * resolve it in mt-record's namespace), the file read through
+	 * /proc/PID/exe (target-open.h) */
+	if (is_deleted(r->tgt.exe)) {
+		errno = ENOENT;
 		die_errno(MT_EXIT_DATA, "%s", r->tgt.exe);
+	}
+	snprintf(exe, sizeof(exe), "%s", r->tgt.exe);
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
 	if (!realpath(rt, rtreal))
 		die_errno(MT_EXIT_SYSTEM, "%s", rt);
 	read_symbols(&r->tgt, &sf, exe, 1);
-	if (patch_rec_refuses(exe, sf.t.is_go, why, sizeof(why)))
+	if (patch_rec_refuses(link, sf.t.is_go, why, sizeof(why)))
 		die(MT_EXIT_DATA, "%s: %s", exe, why);
 	mt_symfile_release(&sf);
 	{
@@ -1538,7 +1555,7 @@ static void record_patch_attach(struct rec *r)
 
 		patch_select(r, exe, NULL, count_add, &n, 1);
 	}
-	dlflags = loader_functions(pid, fns);
+	dlflags = loader_functions(&r->tgt, fns);
 	memset(&l, 0, sizeof(l));
 	l.in = &in;
 	l.keep_waiting = patch_keep_waiting;
@@ -2027,8 +2044,7 @@ static void rec_release(struct rec *r)
 {
 	trig_release(&r->tr, &r->tgt);
 	fn_names_release(&r->probed);
-	free(r->tgt.exe);
-	free(r->tgt.pids);
+	target_release(&r->tgt);
 	free(r->o.events);
 	workdir_done();
 }

@@ -1,8 +1,7 @@
 /*
  * mt-record's target: the -p processes or the command it runs, checked
  * that they can be recorded, started held, released, and (traced) run to
- * the command's entry point; and the files it maps, opened and their
- * symbols read. See target.h.
+ * the command's entry point. See target.h; its files: target-open.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +22,6 @@
 #include "die.h"
 #include "err.h"
 #include "proc.h"
-#include "procsyms.h"
 #include "spawn.h"
 #include "target.h"
 #include "banned.h"
@@ -36,6 +34,7 @@ void target_init(struct target *t)
 
 	memset(t, 0, sizeof(*t));
 	t->gate_w = t->gate_r = -1;
+	target_view_init(t);
 	sigprocmask(SIG_SETMASK, NULL, &t->start_mask);
 	sigemptyset(&t->start_ignored);
 	for (i = 0; i < sizeof(handled) / sizeof(handled[0]); i++) {
@@ -332,54 +331,7 @@ void target_check_target(struct target *t)
 	t->exe = strdup(buf);
 	if (!t->exe)
 		die(MT_EXIT_SYSTEM, "out of memory");
-}
-
-/* ---- the files the target maps ---- */
-
-#define DELETED " (deleted)"
-
-int is_deleted(const char *name)
-{
-	size_t n = strlen(name), k = strlen(DELETED);
-
-	return n > k && !strcmp(name + n - k, DELETED);
-}
-
-char *inode_path(const struct target *tgt, const char *name)
-{
-	char *r = NULL;
-
-	if (!is_deleted(name) || !tgt->pid) {
-		r = strdup(name);
-	} else if (tgt->exe && !strcmp(name, tgt->exe)) {
-		if (asprintf(&r, "/proc/%d/exe", (int)tgt->pid) < 0)
-			r = NULL;
-	} else {
-		struct mt_procsyms ps = MT_PROCSYMS_INIT;
-		char link[MT_PROCSYMS_LINK_SIZE];
-		const struct mt_procmap *m = NULL;
-		int n = mt_procsyms_read(&ps, tgt->pid);
-
-		if (n >= 0 || n == MT_ETRUNCATED)
-			m = mt_procsyms_map_of(&ps, name);
-		if (m)
-			mt_procsyms_link(&ps, m, link);
-		r = strdup(m ? link : name);
-		mt_procsyms_release(&ps);
-	}
-	if (!r)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return r;
-}
-
-int open_mapped(const struct target *tgt, const char *name)
-{
-	char *path = inode_path(tgt, name);
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e = errno;
-
-	free(path);
-	errno = e;
-	return fd;
+	target_view_take(t);
 }
 
 int target_alive(struct target *tgt)
@@ -399,62 +351,12 @@ int target_alive(struct target *tgt)
 	return !(kill(tgt->pid, 0) && errno == ESRCH);
 }
 
-int read_symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
-		 int must)
+void target_release(struct target *t)
 {
-	int fd = open_mapped(tgt, path), n;
-
-	if (fd < 0) {
-		if (must && is_deleted(path)) {
-			int e = errno;
-			char *via = inode_path(tgt, path);
-
-			errno = e;
-			die_errno(MT_EXIT_SYSTEM, "%s: through %s", path, via);
-		}
-		if (must)
-			die_errno(MT_EXIT_SYSTEM, "%s", path);
-		return MT_EIO;
-	}
-	n = mt_symfile_read(f, fd, path, NULL, 0, 0);
-	close(fd);
-	if (must && n == MT_EMAGIC)
-		die(MT_EXIT_DATA, "%s: not an ELF file", path);
-	if (must && n < 0)
-		die_mt(n, "%s", path);
-	return n < 0 ? n : 0;
-}
-
-char **mapped_libraries(const struct target *tgt)
-{
-	struct mt_procsyms ps = MT_PROCSYMS_INIT;
-	char **v = NULL;
-	size_t cap = 0, n = 0, k;
-	int r = mt_procsyms_read(&ps, tgt->pid);
-
-	if (r == MT_ENOMEM)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	grow_or_die(&v, &cap, 1, sizeof(*v));
-	v[0] = NULL;
-	for (k = 0; k < ps.nfiles; k++) {
-		const char *path = ps.files[k].path;
-
-		if (path[0] != '/' || !strcmp(path, tgt->exe))
-			continue;
-		grow_or_die(&v, &cap, n + 2, sizeof(*v));
-		if (!(v[n++] = strdup(path)))
-			die(MT_EXIT_SYSTEM, "out of memory");
-		v[n] = NULL;
-	}
-	mt_procsyms_release(&ps);
-	return v;
-}
-
-void free_paths(char **v)
-{
-	size_t k;
-
-	for (k = 0; v[k]; k++)
-		free(v[k]);
-	free(v);
+	free(t->exe);
+	t->exe = NULL;
+	free(t->pids);
+	t->pids = NULL;
+	t->npids = t->pids_cap = 0;
+	target_view_release(t);
 }

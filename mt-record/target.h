@@ -1,10 +1,11 @@
 /*
  * The process mt-record records: the -p PIDs, or the command after --,
  * which it forks held on a pipe (the gate) until target_release_child();
- * and the files it maps (a deleted one through the kernel's link to it),
- * with their symbols. struct target is owned by its caller (one per
- * mt-record run); the functions here read and write only its fields. Every failure dies
- * through die.h with mt-record's messages and exit codes.
+ * and the files it maps (target-open.h: as it sees them, with its
+ * rights), with their symbols. struct target is owned by its caller (one
+ * per mt-record run); the functions here read and write only its fields
+ * (and its view's, target-open.c). Every failure dies through die.h with
+ * mt-record's messages and exit codes.
  */
 #ifndef MT_RECORD_TARGET_H
 #define MT_RECORD_TARGET_H
@@ -14,6 +15,9 @@
 #include <sys/types.h>
 
 #include "procsyms.h"
+#include "target-open.h" /* the files the target maps */
+
+struct target_view;
 
 struct target {
 	pid_t *pids;        /* -p, in the order given, no duplicates */
@@ -35,6 +39,7 @@ struct target {
 	int status;         /* the child's wait status, once target_alive()
 			     * reaped it (status_known) */
 	int status_known;
+	struct target_view *view; /* how its files are opened (target-open.c) */
 };
 
 /* No pids, no command, no child, no gate; notes the signal state the
@@ -49,7 +54,8 @@ void target_add_pids(struct target *t, const char *arg);
  * thread, not a zombie, existing. */
 void target_check_pids(const struct target *t);
 
-/* Sets t->pid to t->pids[0] and t->exe to its executable. */
+/* Sets t->pid to t->pids[0] and t->exe to its executable, and takes
+ * its view (target_view_take()). */
 void target_check_target(struct target *t);
 
 /*
@@ -89,48 +95,7 @@ int read_small(const char *path, char *buf, size_t len);
  * t->child to 0 and t->status), or t->pid still there. */
 int target_alive(struct target *t);
 
-/* ---- the files the target maps ---- */
-
-/*
- * Whether the name of a mapped file, as the kernel gives it in
- * /proc/PID/maps and its mmap events, says that the file was deleted
- * since it was mapped (or replaced by a rename, as a package upgrade
- * does): the name no longer opens it.
- */
-int is_deleted(const char *name);
-
-/*
- * A path that opens the file tgt maps under name (as /proc/PID/maps
- * names it): name itself, or for a deleted file the kernel's link to the
- * inode still mapped: /proc/PID/exe for the executable, else
- * /proc/PID/map_files/START-END of a mapping of it (which only
- * CAP_SYS_ADMIN may follow). Uprobes can be put on a file through either
- * link: the kernel resolves it to the inode. Malloced; dies when out of
- * memory.
- */
-char *inode_path(const struct target *tgt, const char *name);
-
-/* open(2) of a file tgt maps, by its name in the mappings: the
- * descriptor, or -1 (errno). */
-int open_mapped(const struct target *tgt, const char *name);
-
-/*
- * The symbols of path (a file tgt maps), with those of its separate debug
- * file when it has no .symtab (mt_symfile_read), into f (MT_SYMFILE_INIT).
- * must: die when it cannot be read; else 0 or the negative MT_E* code (the
- * caller releases f either way).
- */
-int read_symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
-		 int must);
-
-/*
- * The files other than the executable that tgt->pid maps executable,
- * each once, in address order: a NULL-terminated array of paths, all
- * malloced (free_paths frees it).
- */
-char **mapped_libraries(const struct target *tgt);
-
-/* Frees a NULL-terminated array of malloced paths. */
-void free_paths(char **v);
+/* Frees what t holds (its exe, pids, view). */
+void target_release(struct target *t);
 
 #endif

@@ -81,9 +81,9 @@ static int line_addr(const struct target *tgt, const struct mt_symtab *t,
 	if (err)
 		return err;
 	err = MT_ENOENT;
-	fd = open_mapped(tgt, tgt->exe);
+	fd = target_open(tgt, tgt->exe);
 	if (fd >= 0 && !t->has_debug_info) {
-		int dfd = mt_symtab_find_debug(t, tgt->exe, NULL, 0, NULL);
+		int dfd = target_find_debug(tgt, t, tgt->exe);
 
 		if (dfd >= 0) {
 			close(fd);
@@ -192,7 +192,7 @@ static int in_libraries(const struct target *tgt, const char *sel, struct trig *
 		const struct mt_symtab *t = &f->sym.t;
 
 		if (f->path[0] != '/' || !strcmp(f->path, tgt->exe) ||
-		    mt_procsyms_load(&ps, k, NULL, 0, 0) < 0)
+		    target_procsyms_load(tgt, &ps, k) < 0)
 			continue;
 		for (i = 0; i < t->n && !found; i++) {
 			if (t->v[i].bind == MT_SYM_PLT || !mt_demangle_is(t->v[i].name, NULL, sel))
@@ -474,6 +474,8 @@ void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct tar
 	o.background_close = 1;
 	o.reorder_ms = 2;
 	o.every_hit = every;
+	o.symbols = target_symbols_via;
+	o.symbols_arg = (void *)tgt;
 	err = mt_uprobe_init(&tg->tu, &o);
 	if (!err) {
 		char *file = inode_path(tgt, tr->path);

@@ -17,6 +17,7 @@
 #include "demangle.h"
 #include "err.h"
 #include "procsyms.h"
+#include "regfile.h"
 #include "uprobe.h"
 #include "uprobe-internal.h"
 #include "banned.h"
@@ -70,31 +71,43 @@ int uprobe_is_deleted(const char *name, size_t len)
 	return len > k && !memcmp(name + len - k, DELETED, k);
 }
 
+/* The engine's own reading of a file's symbols (opts.symbols NULL). */
+static int read_file(struct mt_uprobe_file *f)
+{
+	int fd = mt_open_regular(MT_ROOT_OWN, uprobe_file_source(f), NULL), err;
+
+	if (fd < 0)
+		return fd;
+	err = mt_symfile_read(&f->sym, fd, f->path, NULL, 0, 0);
+	close(fd);
+	return err;
+}
+
 /* Read a file's symbols and segments once; 0, or the error (also kept as
  * loaded = -1). */
 int uprobe_file_load(struct mt_uprobe *u, uint32_t idx)
 {
 	struct mt_uprobe_file *f = &u->files[idx];
 	size_t i;
-	int fd, err;
+	int err;
 
 	if (f->loaded)
 		return f->loaded > 0 ? 0 : MT_EIO;
 	f->loaded = -1;
 	if (f->path[0] != '/')
 		return MT_EIO; /* [vdso], //anon, ... */
-	fd = open(uprobe_file_source(f), O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		uprobe_what(u, "opening %s", f->path);
-		return MT_EIO;
-	}
 	/* with a separate debug file's symbols when it has no .symtab
 	 * (/usr/lib/debug/.build-id, .gnu_debuglink): perf's choice too */
-	err = mt_symfile_read(&f->sym, fd, f->path, NULL, 0, 0);
-	close(fd);
+	err = u->opts.symbols ?
+		u->opts.symbols(u->opts.symbols_arg, &f->sym, f->path, f->source) :
+		read_file(f);
 	if (err < 0) {
-		uprobe_what(u, "reading the ELF file %s", f->path);
-		return err;
+		int e = errno;
+
+		uprobe_what(u, "%s %s", err == MT_ENOENT ? "opening" : "reading the ELF file",
+			    f->path);
+		errno = e;
+		return err == MT_ENOENT ? MT_EIO : err;
 	}
 	f->go = f->sym.t.is_go;
 	for (i = 0; !f->go && i < f->sym.t.n; i++)
@@ -236,17 +249,19 @@ static int name_probe(struct mt_uprobe *u, struct mt_uprobe_probe *p)
 }
 
 /*
- * The name of the deleted file that a /proc/PID/exe or
- * /proc/PID/map_files/ link (which realpath cannot resolve) leads to, as
- * the mappings name it ("/usr/bin/app (deleted)"), malloced; NULL with
- * errno ENOENT when path is no such link.
+ * The name of the file that a /proc/PID/exe or /proc/PID/map_files/ link
+ * leads to, as the mappings name it ("/usr/bin/app (deleted)" for a
+ * deleted one), malloced: realpath would resolve the link's text in
+ * mt-record's namespace, not the process's (and fails on a deleted
+ * file). NULL with errno ENOENT when path is no such link.
  */
-static char *deleted_name(const char *path)
+static char *proc_link_name(const char *path)
 {
 	char buf[PATH_MAX];
-	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	ssize_t n;
 
-	if (n <= 0 || buf[0] != '/' || !uprobe_is_deleted(buf, (size_t)n)) {
+	if (strncmp(path, "/proc/", 6) || (n = readlink(path, buf, sizeof(buf) - 1)) <= 0 ||
+	    buf[0] != '/') {
 		errno = ENOENT;
 		return NULL;
 	}
@@ -262,7 +277,7 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 	char *real;
 	uint32_t fi;
 	uint64_t off;
-	int err;
+	int err, link;
 
 	if (u->state != ST_ADDING || !name || !*name || !path ||
 	    !(flags & (MT_UPROBE_ENTRY | MT_UPROBE_RETURN)) ||
@@ -274,16 +289,15 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 			    name ? name : "(null)", path ? path : "(null)");
 		return MT_EINVAL;
 	}
-	real = realpath(path, NULL);
+	link = (real = proc_link_name(path)) != NULL;
 	if (!real && errno == ENOENT)
-		real = deleted_name(path);
+		real = realpath(path, NULL);
 	if (!real) {
 		uprobe_what(u, "resolving %s", path);
 		return errno == ENOMEM ? MT_ENOMEM : MT_EIO;
 	}
 	err = uprobe_file_index(u, real, strlen(real), &fi);
-	if (!err && uprobe_is_deleted(real, strlen(real)) && !u->files[fi].source &&
-	    !(u->files[fi].source = strdup(path)))
+	if (!err && link && !u->files[fi].source && !(u->files[fi].source = strdup(path)))
 		err = MT_ENOMEM;
 	free(real);
 	if (err)

@@ -113,6 +113,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct mt_symfile;
+
 /* Bytes of the engine's circular buffers per event. */
 #define MT_UPROBE_EVENT_BYTES 40
 
@@ -152,6 +154,17 @@ struct mt_uprobe_opts {
 	 * dropped, MT_UPROBE_W_HITS) for mt_uprobe_next_hit(), and the
 	 * events after a hit are kept. */
 	int every_hit;
+	/* How a file's symbols are read (the files probed, and those the
+	 * processes map, for the dump's symbols): NULL, the engine opens
+	 * source (a /proc link it has for the file: deleted, or given to
+	 * mt_uprobe_add()), else path, with mt_open_regular() in its own
+	 * root, and reads it with mt_symfile_read(); else symbols(
+	 * symbols_arg, f, path, source) fills f (empty) and returns 0 or an
+	 * MT_E* code (errno kept for MT_ENOENT and MT_EIO): mt-record's
+	 * opens the target's files as it sees them (target-open.h). */
+	int (*symbols)(void *symbols_arg, struct mt_symfile *f, const char *path,
+		       const char *source);
+	void *symbols_arg;
 };
 
 /* The hits opts.every_hit queues until mt_uprobe_next_hit() takes them. */
@@ -312,18 +325,21 @@ void mt_uprobe_release(struct mt_uprobe *u);
  * as mt_symtab gives it) of the ELF file path, with flags (ENTRY, RETURN,
  * TRIGGER). The file is read once per path (its PT_LOAD segments map addr
  * to the file offset the kernel wants). path may be a /proc/PID/exe or
- * /proc/PID/map_files/START-END link to a file deleted since it was
- * mapped (or replaced by a rename, as a package upgrade does): the file
- * is then named as the mappings name it, "PATH (deleted)" (the probes'
- * group after PATH's base name), and opened and probed through the link,
- * which reaches the mapped inode. Deleted files that the process maps
- * are also read through /proc/PID/map_files at attach, for symbols. In a Go program (a .gopclntab,
+ * /proc/PID/map_files/START-END link, to a file deleted since it was
+ * mapped (or replaced by a rename, as a package upgrade does) or one of
+ * a process in another mount namespace: the file is then named as the
+ * mappings name it (the link's text: "PATH (deleted)" for a deleted one,
+ * the probes' group after PATH's base name), and opened and probed
+ * through the link, which reaches the mapped inode. Deleted files that
+ * the process maps are also read through /proc/PID/map_files at attach,
+ * for symbols. Only regular files are read (opts.symbols). In a Go program (a .gopclntab,
  * .go.buildinfo or .note.go.buildid section, or a runtime.main symbol)
  * RETURN is dropped and MT_UPROBE_W_GO set. Only before attach. Returns
  * the probe's index (0, 1, ...), or
  *   MT_EINVAL  after attach, no ENTRY/RETURN flag, TRIGGER without ENTRY
  *              or on a second probe, an empty name
  *   MT_EIO     the file could not be opened or read (errno)
+ *   MT_ENOTREG, MT_EFBIG  not a regular file, too large (regfile.h)
  *   MT_EMAGIC  not an ELF file
  *   MT_ECORRUPT  a malformed ELF file
  *   MT_ERANGE  addr is in no loadable segment of the file

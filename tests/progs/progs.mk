@@ -108,3 +108,10 @@ $(BUILD)/tests/progs/hostile: tests/progs/hostile.c mt-patch/shm.h common/banned
 	$(CC) -O1 -fno-inline -g -pthread -rdynamic -Icommon -Imt-patch -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/hostile
+
+# dlopens the libraries t1216 builds (run as another user there too)
+$(BUILD)/tests/progs/libloop: tests/progs/libloop.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -Icommon -o $@ $< -ldl
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/libloop

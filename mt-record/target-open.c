@@ -1,0 +1,406 @@
+/*
+ * The files of mt-record's target, opened as it sees them and with no
+ * more than its rights; their symbols read. See target-open.h.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "err.h"
+#include "fscreds.h"
+#include "procsyms.h"
+#include "regfile.h"
+#include "target.h"
+#include "banned.h"
+
+struct target_view {
+	int state;      /* 0 not taken yet, 1 taken, -1 it could not be */
+	int err, err_errno; /* state -1: why (an MT_E* code, errno) */
+	const char *what;   /* state -1: what could not be read */
+	int root;       /* its root: MT_ROOT_OWN, or /proc/PID/root */
+	int as_target;  /* its credentials taken around the opens */
+	struct mt_fscreds creds, own;
+};
+
+void target_view_init(struct target *t)
+{
+	t->view = calloc(1, sizeof(*t->view));
+	if (!t->view)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	t->view->root = MT_ROOT_OWN;
+}
+
+void target_view_release(struct target *t)
+{
+	if (!t->view)
+		return;
+	mt_proc_root_close(t->view->root);
+	mt_fscreds_release(&t->view->creds);
+	mt_fscreds_release(&t->view->own);
+	free(t->view);
+	t->view = NULL;
+}
+
+/* ---- credentials ---- */
+
+static void as_self(struct target_view *v)
+{
+	if (v->as_target && mt_fscreds_set(&v->own))
+		die_errno(MT_EXIT_SYSTEM, "taking back mt-record's own credentials");
+}
+
+static void as_target(struct target_view *v, pid_t pid)
+{
+	if (!v->as_target || !mt_fscreds_set(&v->creds))
+		return;
+	as_self(v);
+	die_errno(MT_EXIT_SYSTEM, "taking the credentials of process %d", (int)pid);
+}
+
+/* Whether this thread may take c (and back its own): tried once. The
+ * result is mt-record's privilege, which does not change meanwhile. */
+static int may_take(const struct mt_fscreds *c, const struct mt_fscreds *own)
+{
+	int ok = mt_fscreds_set(c) == 0, e = errno;
+
+	if (mt_fscreds_set(own))
+		die_errno(MT_EXIT_SYSTEM, "taking back mt-record's own credentials");
+	errno = e;
+	return ok;
+}
+
+/* ---- the view ---- */
+
+static int take(pid_t pid, struct target_view *v)
+{
+	int err = mt_proc_root(pid, &v->root);
+
+	v->what = "root";
+	if (!err) {
+		v->what = "status";
+		err = mt_fscreds_of(&v->creds, pid);
+	}
+	if (!err)
+		err = mt_fscreds_self(&v->own);
+	if (err == MT_ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (err)
+		return err;
+	/* the same user: nothing to take; not root: open as itself */
+	v->as_target = !mt_fscreds_equal(&v->creds, &v->own) && may_take(&v->creds, &v->own);
+	return 0;
+}
+
+/*
+ * tgt's view, taken now if not yet; NULL when paths are mt-record's own:
+ * no target yet, a command held before its execve (mt-record still), a
+ * command whose view cannot be taken (it ended). A -p target's view that
+ * cannot be taken opens nothing (state -1).
+ */
+static struct target_view *view_of(const struct target *tgt)
+{
+	struct target_view *v = tgt->view;
+
+	if (!v || !tgt->pid || tgt->gate_w >= 0)
+		return NULL;
+	if (!v->state) {
+		int err = take(tgt->pid, v);
+
+		v->state = err ? -1 : 1;
+		v->err = err;
+		v->err_errno = errno;
+	}
+	return v->state < 0 && tgt->cmd ? NULL : v;
+}
+
+void target_view_take(struct target *t)
+{
+	struct target_view *v = view_of(t);
+
+	if (v && v->state < 0) {
+		errno = v->err_errno;
+		if (v->err == MT_EIO || v->err == MT_ENOENT)
+			die_errno(MT_EXIT_SYSTEM, "process %d: reading its %s", (int)t->pid, v->what);
+		die_mt(v->err, "process %d: reading its %s", (int)t->pid, v->what);
+	}
+}
+
+/* ---- opening ---- */
+
+#define DELETED " (deleted)"
+
+int is_deleted(const char *name)
+{
+	size_t n = strlen(name), k = strlen(DELETED);
+
+	return n > k && !strcmp(name + n - k, DELETED);
+}
+
+static char *dup_or_die(const char *s)
+{
+	char *r = strdup(s);
+
+	if (!r)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	return r;
+}
+
+/*
+ * The kernel's link to the file tgt maps under name: /proc/PID/exe for
+ * its executable (while the link names it: a command held before its
+ * execve is mt-record), else /proc/PID/map_files/START-END of its first
+ * mapping; NULL when it maps no file of that name. Malloced.
+ */
+static char *link_of(const struct target *tgt, const char *name)
+{
+	struct mt_procsyms ps = MT_PROCSYMS_INIT;
+	char link[MT_PROCSYMS_LINK_SIZE], buf[PATH_MAX];
+	const struct mt_procmap *m = NULL;
+	char *r = NULL;
+	ssize_t n;
+	int k;
+
+	if (tgt->exe && !strcmp(name, tgt->exe)) {
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)tgt->pid);
+		n = readlink(link, buf, sizeof(buf) - 1);
+		if (n > 0 && (size_t)n == strlen(name) && !memcmp(buf, name, (size_t)n))
+			return dup_or_die(link);
+	}
+	k = mt_procsyms_read(&ps, tgt->pid);
+	if (k == MT_ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	if (k >= 0 || k == MT_ETRUNCATED)
+		m = mt_procsyms_map_of(&ps, name);
+	if (m) {
+		mt_procsyms_link(&ps, m, link);
+		r = dup_or_die(link);
+	}
+	mt_procsyms_release(&ps);
+	return r;
+}
+
+char *inode_path(const struct target *tgt, const char *name)
+{
+	struct target_view *v = view_of(tgt);
+	char *link;
+
+	if (v && v->state > 0 && (is_deleted(name) || v->root != MT_ROOT_OWN) &&
+	    (link = link_of(tgt, name)))
+		return link;
+	return dup_or_die(name);
+}
+
+/* With v's credentials taken: the file through link (NULL: none), else
+ * (not followed: no CAP_SYS_ADMIN, unmapped since) by name in v's root,
+ * unless its name says it was deleted (it names nothing then). */
+static int open_in(const struct target_view *v, const char *link, const char *name)
+{
+	int fd = MT_ENOENT;
+
+	errno = ENOENT;
+	if (link)
+		fd = mt_open_regular(MT_ROOT_OWN, link, NULL);
+	if (fd == MT_ENOENT && !is_deleted(name))
+		fd = mt_open_regular(v->root, name, NULL);
+	return fd;
+}
+
+/* A -p target whose view could not be taken: nothing is opened. */
+static int no_view(const struct target_view *v)
+{
+	errno = v->err_errno;
+	return MT_ENOENT;
+}
+
+int target_open(const struct target *tgt, const char *name)
+{
+	struct target_view *v = view_of(tgt);
+	char *link;
+	int fd, e;
+
+	if (!v)
+		return mt_open_regular(MT_ROOT_OWN, name, NULL);
+	if (v->state < 0)
+		return no_view(v);
+	link = link_of(tgt, name);
+	as_target(v, tgt->pid);
+	fd = open_in(v, link, name);
+	e = errno;
+	as_self(v);
+	free(link);
+	errno = e;
+	return fd;
+}
+
+/* ---- symbols ---- */
+
+/* The symbols of path, opened by source when not NULL. */
+static int symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
+		   const char *source)
+{
+	struct target_view *v = view_of(tgt);
+	char *link = NULL;
+	int fd, n, e;
+
+	if (v && v->state < 0)
+		return no_view(v);
+	if (!v) {
+		fd = mt_open_regular(MT_ROOT_OWN, source ? source : path, NULL);
+		if (fd < 0)
+			return fd;
+		n = mt_symfile_read(f, fd, path, NULL, 0, 0);
+		close(fd);
+		return n;
+	}
+	if (!source)
+		link = link_of(tgt, path);
+	as_target(v, tgt->pid);
+	fd = source ? mt_open_regular(MT_ROOT_OWN, source, NULL) : open_in(v, link, path);
+	n = fd < 0 ? fd : mt_symfile_read_at(f, fd, v->root, path, NULL, 0, 0);
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	as_self(v);
+	free(link);
+	errno = e;
+	return n;
+}
+
+int read_symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
+		 int must)
+{
+	int n = symbols(tgt, f, path, NULL);
+
+	if (n >= 0 || !must)
+		return n < 0 ? n : 0;
+	if (n == MT_ENOENT && is_deleted(path)) {
+		int e = errno;
+		char *via = inode_path(tgt, path);
+
+		errno = e;
+		die_errno(MT_EXIT_SYSTEM, "%s: through %s", path, via);
+	}
+	if (n == MT_ENOENT)
+		die_errno(MT_EXIT_SYSTEM, "%s", path);
+	if (n == MT_EMAGIC)
+		die(MT_EXIT_DATA, "%s: not an ELF file", path);
+	die_mt(n, "%s", path);
+}
+
+int target_symbols_via(void *arg, struct mt_symfile *f, const char *path,
+		       const char *source)
+{
+	int n = symbols(arg, f, path, source);
+
+	return n < 0 ? n : 0;
+}
+
+int target_find_debug(const struct target *tgt, const struct mt_symtab *t,
+		      const char *path)
+{
+	struct target_view *v = view_of(tgt);
+	int fd;
+
+	if (!v)
+		return mt_symtab_find_debug(t, path, NULL, 0, NULL);
+	if (v->state < 0)
+		return no_view(v);
+	as_target(v, tgt->pid);
+	fd = mt_symtab_find_debug_at(t, v->root, path, NULL, 0, NULL);
+	as_self(v);
+	return fd;
+}
+
+int target_procsyms_load(const struct target *tgt, struct mt_procsyms *ps, size_t i)
+{
+	struct target_view *v = view_of(tgt);
+	char link[MT_PROCSYMS_LINK_SIZE];
+	struct mt_procfile *f;
+	int fd, n;
+
+	if (!v || i >= ps->nfiles || ps->files[i].loaded || ps->files[i].vdso ||
+	    ps->files[i].path[0] != '/')
+		return mt_procsyms_load(ps, i, NULL, 0, 0);
+	if (v->state < 0)
+		return no_view(v);
+	f = &ps->files[i];
+	mt_procsyms_link(ps, &ps->maps[f->map], link);
+	as_target(v, tgt->pid);
+	fd = open_in(v, link, f->path);
+	n = fd < 0 ? fd : mt_procsyms_load_fd(ps, i, fd, v->root, NULL, 0, 0);
+	if (fd >= 0)
+		close(fd);
+	as_self(v);
+	if (fd < 0)
+		f->loaded = fd; /* tried, as mt_procsyms_load() keeps it */
+	return n;
+}
+
+uint64_t target_symbol(const struct target *tgt, const char *base, const char *name)
+{
+	struct mt_procsyms ps = MT_PROCSYMS_INIT;
+	uint64_t rt = 0;
+	size_t k, i;
+
+	if (mt_procsyms_read(&ps, tgt->pid) < 0) {
+		mt_procsyms_release(&ps);
+		return 0;
+	}
+	for (k = 0; k < ps.nfiles && !rt; k++) {
+		const char *path = ps.files[k].path, *b = strrchr(path, '/');
+		const struct mt_symtab *t = &ps.files[k].sym.t;
+
+		if (path[0] != '/')
+			continue;
+		if (strchr(base, '/') ? strcmp(path, base) : strncmp(b + 1, base, strlen(base)))
+			continue;
+		if (target_procsyms_load(tgt, &ps, k) < 0)
+			continue;
+		for (i = 0; i < t->n; i++)
+			if (t->v[i].bind != MT_SYM_PLT && t->v[i].addr &&
+			    !strcmp(t->v[i].name, name)) {
+				if (mt_procsyms_runtime(&ps, k, t, t->v[i].addr, &rt))
+					rt = 0;
+				break;
+			}
+	}
+	mt_procsyms_release(&ps);
+	return rt;
+}
+
+char **mapped_libraries(const struct target *tgt)
+{
+	struct mt_procsyms ps = MT_PROCSYMS_INIT;
+	char **v = NULL;
+	size_t cap = 0, n = 0, k;
+	int r = mt_procsyms_read(&ps, tgt->pid);
+
+	if (r == MT_ENOMEM)
+		die(MT_EXIT_SYSTEM, "out of memory");
+	grow_or_die(&v, &cap, 1, sizeof(*v));
+	v[0] = NULL;
+	for (k = 0; k < ps.nfiles; k++) {
+		const char *path = ps.files[k].path;
+
+		if (path[0] != '/' || !strcmp(path, tgt->exe))
+			continue;
+		grow_or_die(&v, &cap, n + 2, sizeof(*v));
+		v[n++] = dup_or_die(path);
+		v[n] = NULL;
+	}
+	mt_procsyms_release(&ps);
+	return v;
+}
+
+void free_paths(char **v)
+{
+	size_t k;
+
+	for (k = 0; v[k]; k++)
+		free(v[k]);
+	free(v);
+}
