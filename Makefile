@@ -129,6 +129,7 @@ $(BUILD)/mt-script-parse/mt-script-parse.o $(mt-script-parse_OBJS): mt-script-pa
 # unit_NAME_LIBS)
 unit_procsyms_LIBS := -lelf -lz
 unit_regfile_LIBS := -lelf -lz
+unit_fscreds_LIBS := -pthread
 unit_regex_LIBS := -lpcre2-8
 unit_demangle_LIBS := -liberty -lpcre2-8
 $(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(HELPER_LIB) $(LIB)
