@@ -1154,15 +1154,17 @@ static void patch_said(const struct rec *r, const struct patch_rec *p)
  * watch (before the table goes to the runtime). */
 static void patch_trigger(struct rec *r, struct patch_rec *p)
 {
-	char real[PATH_MAX];
-
 	if (!r->o.trigger)
 		return;
 	if (r->tr.in_lib)
 		resolve_in_libraries(&r->tr, &r->tgt);
-	if (!realpath(r->tr.path, real))
+	/* its path as the process names it (the maps' and its executable's
+	 * names: realpath would resolve it in mt-record's namespace) */
+	if (is_deleted(r->tr.path)) {
+		errno = ENOENT;
 		die_errno(MT_EXIT_DATA, "%s", r->tr.path);
-	patch_rec_trigger_on(p, &r->tgt, real, r->tr.addr, r->tr.name);
+	}
+	patch_rec_trigger_on(p, &r->tgt, r->tr.path, r->tr.addr, r->tr.name);
 }
 
 /* Whether the trigger was hit; says so the first time. */

@@ -10,7 +10,9 @@
 #  - a process in a mount namespace of its own where the library path
 #    B.so holds another file (A.so, bind-mounted): its functions
 #    (target_inner) are traced, not those of the file mt-record sees at
-#    that path (host_inner);
+#    that path (host_inner); one whose library is at a path that names
+#    nothing in mt-record's namespace (a tmpfs of its own): traced, and
+#    triggered on;
 #  - a process run as nobody whose library's debug link is a symbolic
 #    link to a root-only (0600) ELF file: that file's symbols
 #    (secret_fn) are not read, so never chosen.
@@ -75,6 +77,11 @@ stop_loop() {
 	loop=
 }
 
+# recording_or_ended NAME PID BACKEND: mt-record said it records, or ended
+recording_or_ended() {
+	grep -q "^mt-record: recording $2 with $3" "$1.err" 2>/dev/null || ! kill -0 $rec 2>/dev/null
+}
+
 # record NAME BACKEND PID [OPTION...]: mt-record -p PID under timeout 60
 # into NAME.mt, until it records, then Ctrl+C; fails unless it records
 # and exits 0 (timeout's 124: it blocked)
@@ -84,8 +91,15 @@ record() {
 	rm -f "$_name.err" "$_name.mt"
 	timeout 60 mt-record --backend "$_be" -p "$_pid" "$@" -o "$_name.mt" 2>"$_name.err" &
 	rec=$!
-	wait_secs 60 grep -q "^mt-record: recording $_pid with $_be" "$_name.err" 2>/dev/null ||
-		{ cat "$_name.err" >&2; fail "$_name: mt-record -p $_pid --backend $_be is not recording (blocked?)"; }
+	wait_secs 60 recording_or_ended "$_name" "$_pid" "$_be" || :
+	if ! grep -q "^mt-record: recording $_pid with $_be" "$_name.err"; then
+		cat "$_name.err" >&2
+		kill -0 $rec 2>/dev/null && fail "$_name: mt-record -p $_pid --backend $_be is not recording after 60 s (blocked?)"
+		_rc=0
+		wait $rec || _rc=$?
+		rec=
+		fail "$_name: mt-record -p $_pid --backend $_be exited $_rc before it recorded"
+	fi
 	sleep 0.3
 	kill -INT $rec
 	_rc=0
@@ -134,6 +148,25 @@ if unshare -m --propagation private true 2>/dev/null; then
 		has_spans ns-$be.dump target_inner
 		[ "$(span_count ns-$be.dump host_inner)" -eq 0 ] ||
 			fail "ns-$be: host_inner traced: the file mt-record sees at $PWD/B.so, not the process's"
+	done
+	stop_loop
+
+	# a library at a path that names nothing in mt-record's namespace
+	# (a tmpfs of the process's own), a trigger in it
+	mkdir only
+	start_loop unshare -m --propagation private sh -c "mount -t tmpfs none '$PWD/only' &&
+		cp '$PWD/libtarget.so' '$PWD/only/C.so' && exec '$P/libloop' '$PWD/only/C.so'"
+	[ ! -e only/C.so ] || fail "only/C.so is seen outside the process's namespace"
+	for be in $backends; do
+		record only-$be $be $loop --functions '^target_inner$'
+		has_spans only-$be.dump target_inner
+		set +e
+		timeout 60 mt-record --backend $be -p $loop --functions '^lib_entry$' \
+			--trigger target_inner -o trig-$be.mt 2>trig-$be.err
+		rc=$?
+		set -e
+		[ $rc -eq 0 ] || { cat trig-$be.err >&2; fail "trig-$be: exit $rc"; }
+		contains trig-$be.err "trigger target_inner hit by $loop/"
 	done
 	stop_loop
 else
