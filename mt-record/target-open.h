@@ -2,7 +2,8 @@
  * The files of mt-record's target (target.h), opened as it sees them and
  * with no more than its rights: mt-record -p runs as root against the
  * processes of other users, who choose what their process maps, where,
- * and what its libraries' .gnu_debuglink names (docs/patch.md, "The files mt-record opens for a traced process").
+ * and what its libraries' .gnu_debuglink names (docs/patch.md, "The
+ * files mt-record opens for a traced process").
  * Every read of the target's files by every backend goes through here.
  *
  * Which file. A file the target maps is opened through the kernel's link

@@ -35,6 +35,7 @@ kill -0 "$pid" || fail "the target died"
 # option only sampling takes; said once, with why
 "$MT_TESTBIN/progs/stopper" -l >/dev/null 2>&1 &
 spid=$!
+wait_mapped $spid "$MT_TESTBIN/progs/stopper" # (the shell's until its exec)
 mt-record --dry-run -p "$spid" >dry 2>err
 contains dry "# patch backend:"
 mt-record --dry-run --frequency 99 -p "$spid" >dry 2>err
