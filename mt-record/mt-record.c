@@ -1513,6 +1513,59 @@ static void detach_memory(struct patch_load *l, struct patch_rec *p)
 }
 
 /*
+ * -p with the patch backend, from the entries' writing to their undoing:
+ * the session that an exit meanwhile (a die() anywhere: a write error, a
+ * full table) puts back first, as the undo at the end does.
+ */
+static struct {
+	struct patch_rec *p;
+	struct inject *in;
+	struct patch_load *l;
+} live;
+
+static void undo_at_exit(void)
+{
+	struct patch_rec *p = live.p;
+
+	if (!p)
+		return;
+	live.p = NULL; /* once, whatever dies meanwhile */
+	live.in->soft = 1;
+	if (inject_stop_all(live.in)) {
+		patch_rec_undo(p, live.in);
+		patch_load_free(live.l);
+		detach_memory(live.l, p);
+		inject_release_all(live.in);
+		if (p->undo_failed)
+			warn("process %d: %u patched entries or return addresses could not be "
+			     "put back", (int)live.in->pid, p->undo_failed);
+		else
+			warn("process %d: its patches put back", (int)live.in->pid);
+	} else if (inject_alive(live.in)) {
+		warn("process %d: cannot stop it to undo the patches: it runs on patched; "
+		     "the next mt-record -p undoes them", (int)live.in->pid);
+	}
+}
+
+/* The session (of record_patch_attach()'s frame) live: undone by an
+ * exit until patch_unlive(). */
+static void patch_live(struct patch_rec *p, struct inject *in, struct patch_load *l)
+{
+	static int registered;
+
+	if (!registered++ && atexit(undo_at_exit))
+		die(MT_EXIT_SYSTEM, "atexit");
+	live.p = p;
+	live.in = in;
+	live.l = l;
+}
+
+static void patch_unlive(void)
+{
+	live.p = NULL;
+}
+
+/*
  * -p with the patch backend (docs/patch.md): a thread of the running
  * process, borrowed, starts a loader thread (patch-load.h), which loads
  * the runtime and makes the memory; the table written, the runtime
@@ -1591,11 +1644,13 @@ static void record_patch_attach(struct rec *r)
 		die(MT_EXIT_DATA, "--trigger %s: left alone: %s", r->tr.name,
 		    patch_rec_trigger_status(&p));
 	}
+	patch_live(&p, &in, &l);
 	inject_release_all(&in);
 	patch_said(r, &p);
 	patch_recording(r, pid);
 	patch_begin(r, &so);
 	patch_wait(r, &p, &so, &in);
+	patch_unlive(); /* undone here */
 	in.soft = 1; /* another tracer may hold it now: said, not fatal */
 	if (inject_stop_all(&in)) {
 		patch_rec_undo(&p, &in);

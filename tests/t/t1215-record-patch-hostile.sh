@@ -18,6 +18,8 @@
 #    are not followed, and what could not be put back is said (3: not
 #    attached, the session left in place); the process runs on with right
 #    results.
+#  - mt-record dying of its own error while attached (a write to a full
+#    disk) puts the patches back first (before: left in place).
 # Under ASan and UBSan (make check's second pass) any stray read or write
 # of mt-record's fails the test (its stderr is checked).
 . "$MT_TOP/tests/lib.sh"
@@ -137,3 +139,17 @@ for forge in S C; do
 	echo g >&7
 	finish
 done
+
+# ---- mt-record dying on its own error (a write to a full disk) while
+# attached: the patches are put back first ----
+start
+rc=0
+timeout 120 mt-record --backend patch -p $hp --functions '^step$' --full >/dev/full 2>w.err ||
+	rc=$?
+echo "a full disk: mt-record exited $rc: $(cat w.err)"
+no_sanitizer_report w.err
+[ $rc -eq 3 ] || fail "a full disk: mt-record exited $rc"
+contains w.err "No space left on device"
+contains w.err "its patches put back"
+[ "$(say c)" = "entry same" ] || fail "a full disk: step's entry was not put back"
+finish
