@@ -91,8 +91,20 @@ void die_errno(int code, const char *fmt, ...)
 	exit(code);
 }
 
+static void (*pipe_hook)(void);
+
+void die_pipe_hook(void (*fn)(void))
+{
+	pipe_hook = fn;
+}
+
 void die_pipe(void)
 {
+	void (*fn)(void) = pipe_hook;
+
+	pipe_hook = NULL;
+	if (fn)
+		fn();
 	output_remove_tmp_signal_safe();
 	signal(SIGPIPE, SIG_DFL);
 	raise(SIGPIPE);

@@ -59,8 +59,14 @@ _Noreturn void die_mt(int err, const char *fmt, ...)
 struct mt_reader;
 _Noreturn void die_reader(const struct mt_reader *r, int err, const char *name);
 
-/* Exit quietly with SIGPIPE's status. */
+/* Exit quietly with SIGPIPE's status (killed by it: no atexit handler
+ * runs, no stdio buffer is flushed), but for the hook of die_pipe_hook()
+ * first, once. */
 _Noreturn void die_pipe(void);
+
+/* What must be done before a die_pipe() too (a traced process put back);
+ * die() and its kin exit(), which runs atexit handlers. */
+void die_pipe_hook(void (*fn)(void));
 
 /* Write all n bytes to fd, retrying short writes and EINTR; a closed pipe
  * ends the program quietly (die_pipe), any other failure dies with

@@ -1553,8 +1553,11 @@ static void patch_live(struct patch_rec *p, struct inject *in, struct patch_load
 {
 	static int registered;
 
-	if (!registered++ && atexit(undo_at_exit))
-		die(MT_EXIT_SYSTEM, "atexit");
+	if (!registered++) {
+		if (atexit(undo_at_exit))
+			die(MT_EXIT_SYSTEM, "atexit");
+		die_pipe_hook(undo_at_exit); /* the reader went away */
+	}
 	live.p = p;
 	live.in = in;
 	live.l = l;

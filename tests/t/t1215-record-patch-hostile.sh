@@ -19,7 +19,8 @@
 #    attached, the session left in place); the process runs on with right
 #    results.
 #  - mt-record dying of its own error while attached (a write to a full
-#    disk) puts the patches back first (before: left in place).
+#    disk, a pipe whose reader went away) puts the patches back first
+#    (before: left in place).
 # Under ASan and UBSan (make check's second pass) any stray read or write
 # of mt-record's fails the test (its stderr is checked).
 . "$MT_TOP/tests/lib.sh"
@@ -152,4 +153,17 @@ no_sanitizer_report w.err
 contains w.err "No space left on device"
 contains w.err "its patches put back"
 [ "$(say c)" = "entry same" ] || fail "a full disk: step's entry was not put back"
+finish
+
+# ... or at the end of a pipe whose reader went away (it ends as killed by
+# SIGPIPE, as every tool does: no atexit handler runs then)
+start
+{ rc=0; timeout 120 mt-record --backend patch -p $hp --functions '^step$' --full 2>p.err ||
+	rc=$?; echo $rc >p.rc; } | head -c 1000 >/dev/null
+wait_for test -s p.rc || fail "mt-record did not end"
+echo "a closed pipe: mt-record exited $(cat p.rc): $(cat p.err)"
+no_sanitizer_report p.err
+[ "$(cat p.rc)" -eq 141 ] || fail "a closed pipe: mt-record exited $(cat p.rc)"
+contains p.err "its patches put back"
+[ "$(say c)" = "entry same" ] || fail "a closed pipe: step's entry was not put back"
 finish
