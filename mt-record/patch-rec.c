@@ -24,6 +24,7 @@
 #include "inject.h"
 #include "patch-rec.h"
 #include "quote.h"
+#include "regfile.h"
 #include "shm.h"
 #include "stream.h"
 #include "streamout.h"
@@ -176,7 +177,7 @@ int patch_rec_refuses(const char *exe, int is_go, char *why, size_t len)
 	Elf64_Ehdr e;
 	Elf64_Phdr ph;
 	struct stat st;
-	int fd = open(exe, O_RDONLY | O_CLOEXEC), interp = 0;
+	int fd = mt_open_regular(MT_ROOT_OWN, exe, NULL), interp = 0; /* never a FIFO's */
 	uint16_t i;
 
 	if (is_go) {
