@@ -415,6 +415,13 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		}
 		cover += in->size;
 		nins++;
+		if (in->size == 1 && in->bytes[0] == 0xcc) {
+			/* another tracer's breakpoint (a uprobe, a debugger's):
+			 * moved, it would trap where none is set */
+			cs_free(in, 1);
+			f->status = MTP_FN_BREAKPOINT;
+			return;
+		}
 	}
 	if (cover > f->size) {
 		cs_free(in, 1);

@@ -89,6 +89,8 @@ enum mtp_status {
 			     * for -v, never patched */
 	MTP_FN_BAD_ANSWER,  /* mt-record's: the runtime's answer for it made
 			     * no sense (the process wrote the table) */
+	MTP_FN_BREAKPOINT,  /* another tracer's breakpoint (int3: a uprobe
+			     * still in place, a debugger's) in its entry */
 	MTP_FN_NSTATUS
 };
 

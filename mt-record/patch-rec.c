@@ -57,7 +57,8 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"the patch runtime's own",
 	"a thread stopped in a system call inside its entry, or one that would not step out",
 	"a part of another function (.cold, or inside another's bytes), entered by a jump",
-	"the runtime's answer for it made no sense (the process wrote the table)"
+	"the runtime's answer for it made no sense (the process wrote the table)",
+	"another tracer's breakpoint is in its entry (a uprobe still in place, a debugger's)"
 };
 
 static uint64_t mono_now(void)
