@@ -1523,6 +1523,28 @@ static struct {
 	struct patch_load *l;
 } live;
 
+/*
+ * The end of a session: every thread held (another tracer may hold the
+ * process now: said, not fatal), the patches and hooks undone, the
+ * loader's pages freed, the memory unmapped, the threads let go; what
+ * could not be put back said. 1; 0 when the process could not be stopped
+ * (errno) or ended.
+ */
+static int patch_detach(struct patch_rec *p, struct inject *in, struct patch_load *l)
+{
+	in->soft = 1;
+	if (!inject_stop_all(in))
+		return 0;
+	patch_rec_undo(p, in);
+	patch_load_free(l);
+	detach_memory(l, p);
+	inject_release_all(in);
+	if (p->undo_failed)
+		warn("process %d: %u patched entries or return addresses could not be put "
+		     "back", (int)in->pid, p->undo_failed);
+	return 1;
+}
+
 static void undo_at_exit(void)
 {
 	struct patch_rec *p = live.p;
@@ -1530,16 +1552,8 @@ static void undo_at_exit(void)
 	if (!p)
 		return;
 	live.p = NULL; /* once, whatever dies meanwhile */
-	live.in->soft = 1;
-	if (inject_stop_all(live.in)) {
-		patch_rec_undo(p, live.in);
-		patch_load_free(live.l);
-		detach_memory(live.l, p);
-		inject_release_all(live.in);
-		if (p->undo_failed)
-			warn("process %d: %u patched entries or return addresses could not be "
-			     "put back", (int)live.in->pid, p->undo_failed);
-		else
+	if (patch_detach(p, live.in, live.l)) {
+		if (!p->undo_failed)
 			warn("process %d: its patches put back", (int)live.in->pid);
 	} else if (inject_alive(live.in)) {
 		warn("process %d: cannot stop it to undo the patches: it runs on patched; "
@@ -1654,16 +1668,7 @@ static void record_patch_attach(struct rec *r)
 	patch_begin(r, &so);
 	patch_wait(r, &p, &so, &in);
 	patch_unlive(); /* undone here */
-	in.soft = 1; /* another tracer may hold it now: said, not fatal */
-	if (inject_stop_all(&in)) {
-		patch_rec_undo(&p, &in);
-		patch_load_free(&l);
-		detach_memory(&l, &p);
-		inject_release_all(&in);
-		if (p.undo_failed)
-			warn("process %d: %u patched entries or return addresses could not "
-			     "be put back", (int)pid, p.undo_failed);
-	} else if (inject_alive(&in)) {
+	if (!patch_detach(&p, &in, &l) && inject_alive(&in)) {
 		int e = errno;
 		char tracer[32] = "";
 

@@ -61,14 +61,6 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"another tracer's breakpoint is in its entry (a uprobe still in place, a debugger's)"
 };
 
-static uint64_t mono_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 {
 	uint64_t nrec = (ring_bytes ? ring_bytes : PATCH_RING_BYTES) / sizeof(struct mtp_rec);
@@ -246,11 +238,11 @@ static uint32_t wait_state(struct patch_rec *p, uint32_t from, uint64_t limit,
 			   int (*keep_waiting)(void *ctx), void *ctx)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	uint64_t start = mono_now();
+	uint64_t start = patch_mono_now();
 	uint32_t s;
 
 	while ((s = __atomic_load_n(&p->h->state, __ATOMIC_ACQUIRE)) == from) {
-		if (!keep_waiting(ctx) || (limit && mono_now() - start > limit))
+		if (!keep_waiting(ctx) || (limit && patch_mono_now() - start > limit))
 			break;
 		syscall(SYS_futex, &p->h->state, FUTEX_WAIT, from, &tick, NULL, 0);
 	}
@@ -601,6 +593,8 @@ struct undo_plan {
 	struct undo_thread *th;
 	uint32_t nth;
 	uint64_t tramp, own_lo, own_hi;
+	int stale;          /* an earlier session's: an entry whose answer made
+			     * no sense may be patched (not put back) */
 	uint32_t failed;
 };
 
@@ -657,13 +651,13 @@ static void undo(struct undo_plan *u, struct inject *in)
 	qsort(stub, nstub, sizeof(*stub), by_value);
 	{
 		struct hooked hk = { u->own_lo, u->own_hi, stub, nstub };
-		uint64_t until = mono_now() + RUN_OUT_NS;
+		uint64_t until = patch_mono_now() + RUN_OUT_NS;
 
 		/* (a thread of the process's may sit in a stub on purpose:
 		 * RUN_OUT_NS for them all) */
 		for (k = 0; k < in->n; k++)
 			if (in_hooks(&hk, in->t[k].ip) &&
-			    (mono_now() > until || inject_run_out(in, k, in_hooks, &hk, 1000)))
+			    (patch_mono_now() > until || inject_run_out(in, k, in_hooks, &hk, 1000)))
 				u->failed++;
 	}
 	free(stub);
@@ -671,12 +665,17 @@ static void undo(struct undo_plan *u, struct inject *in)
 	for (i = 0; i < u->nfn; i++) {
 		const struct patch_fn *f = &u->fn[i];
 
-		if (f->status == MTP_FN_BAD_ANSWER)
+		if (u->stale && f->status == MTP_FN_BAD_ANSWER)
 			u->failed++; /* patched or not: nothing to trust of it */
 		if (f->status != MTP_FN_PATCHED || !patch_fn_has_patch(f))
 			continue;
-		if (inject_read(in, f->where, now, f->cover) || memcmp(now, f->code, f->cover) ||
-		    inject_write(in, f->where, f->orig, f->cover))
+		if (inject_read(in, f->where, now, f->cover)) {
+			u->failed++;
+			continue;
+		}
+		if (!memcmp(now, f->orig, f->cover))
+			continue; /* back already: an undo cut short (mt-record killed) */
+		if (memcmp(now, f->code, f->cover) || inject_write(in, f->where, f->orig, f->cover))
 			u->failed++;
 	}
 	/* every frame's return address back */
@@ -696,7 +695,7 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 {
 	struct mtp_header *h = p->h;
 	uint32_t nth = __atomic_load_n(&h->nthreads, __ATOMIC_ACQUIRE), i;
-	struct undo_plan u = { p->fn, p->nfn, NULL, 0, h->tramp, 0, 0, 0 };
+	struct undo_plan u = { p->fn, p->nfn, NULL, 0, h->tramp, 0, 0, 0, 0 };
 
 	patch_own_code(h->own_lo, h->own_hi, &u.own_lo, &u.own_hi);
 	if (nth > p->rings.l.max_threads)
@@ -753,7 +752,7 @@ int patch_rec_undo_stale(struct inject *in, uint64_t at)
 	theirs = calloc((size_t)st.nfuncs + 1, sizeof(*theirs));
 	fn = calloc((size_t)st.nfuncs + 1, sizeof(*fn));
 	u = (struct undo_plan){ fn, st.nfuncs, calloc((size_t)st.nthreads + 1, sizeof(*u.th)),
-				st.nthreads, st.tramp, st.own_lo, st.own_hi, 0 };
+				st.nthreads, st.tramp, st.own_lo, st.own_hi, 1, 0 };
 	if (!theirs || !fn || !u.th)
 		die(MT_EXIT_SYSTEM, "out of memory");
 	if (inject_read(in, at + st.funcs_off, theirs, (size_t)st.nfuncs * sizeof(*theirs))) {
@@ -838,7 +837,7 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 	dso = calloc((size_t)p->nfn + 1, sizeof(*dso));
 	if (!sym || !dso ||
 	    patch_pass_begin(&p->rings, &ps, p->nfn, __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED),
-			     partial))
+			     __atomic_load_n(&p->h->nthreads, __ATOMIC_ACQUIRE), partial))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	while (patch_pass_next(&ps, &ev)) {
 		const struct patch_fn *fn = &p->fn[ev.func];

@@ -42,7 +42,7 @@ struct mtp_thread *patch_slot(const struct patch_layout *l, uint32_t i)
 	return (struct mtp_thread *)(l->base + l->threads_off + (uint64_t)i * l->stride);
 }
 
-static uint64_t mono_now(void)
+uint64_t patch_mono_now(void)
 {
 	struct timespec t;
 
@@ -58,7 +58,7 @@ static uint64_t tsc_now(void)
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
 #else
-	return mono_now();
+	return patch_mono_now();
 #endif
 }
 
@@ -70,7 +70,7 @@ void patch_clock_pair(uint64_t *tsc, uint64_t *mono)
 	int i;
 
 	for (i = 0; i < 5; i++) {
-		uint64_t a = mono_now(), t = tsc_now(), b = mono_now();
+		uint64_t a = patch_mono_now(), t = tsc_now(), b = patch_mono_now();
 
 		if (b - a < best) {
 			best = b - a;
@@ -234,9 +234,6 @@ static void open_slot(struct patch_pass *ps, uint32_t i)
 				r->lost += lo - c->pos;
 			c->pos = lo;
 		}
-		/* at most one ring's worth: a cursor never laps its ring */
-		if (c->end - c->pos > nrec)
-			c->end = c->pos + nrec;
 		if (next_whole(ps, c)) {
 			c->begun = 1;
 			ps->hp[ps->n++] = c;
@@ -246,7 +243,7 @@ static void open_slot(struct patch_pass *ps, uint32_t i)
 }
 
 int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
-		     uint32_t clock, int partial)
+		     uint32_t clock, uint32_t claimed, int partial)
 {
 	uint64_t need = partial ? 10000000u : 20000000u;
 	uint32_t i;
@@ -257,7 +254,7 @@ int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
 	ps->nfn = nfn;
 	ps->clock = clock == MTP_CLOCK_TSC ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
 	ps->partial = partial;
-	ps->nth = r->l.max_threads;
+	ps->nth = claimed < r->l.max_threads ? claimed : r->l.max_threads;
 	/* the TSC's rate: over 20 ms at least (10 between drains, which
 	 * free the slots of threads that ended: every 10 ms) */
 	patch_clock_pair(&ps->tsc_b, &ps->mono_b);

@@ -61,6 +61,9 @@ struct patch_rings {
 int patch_rings_init(struct patch_rings *r, const struct patch_layout *l);
 void patch_rings_release(struct patch_rings *r);
 
+/* CLOCK_MONOTONIC now, in ns. */
+uint64_t patch_mono_now(void);
+
 /* A (TSC, CLOCK_MONOTONIC) pair read together. */
 void patch_clock_pair(uint64_t *tsc, uint64_t *mono);
 
@@ -97,7 +100,8 @@ struct patch_pass {
  * Begins a pass over the records written since the last one. nfn: the
  * functions in mt-record's table (a record of another is left out);
  * clock: the runtime's clock (enum mtp_clock; anything else is taken as
- * CLOCK_MONOTONIC). partial (the process runs on: --full): the records of
+ * CLOCK_MONOTONIC); claimed: the slots the runtime says it claimed (the
+ * first ones; at most the layout's are read). partial (the process runs on: --full): the records of
  * the last millisecond, and one being written, are left for the next
  * pass, a half-written record is waited for once, and a ring overwritten
  * since is counted in lost. Sleeps (up to 20 ms) when the clock pair
@@ -105,7 +109,7 @@ struct patch_pass {
  * at least. 0, or -1 (ENOMEM).
  */
 int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
-		     uint32_t clock, int partial);
+		     uint32_t clock, uint32_t claimed, int partial);
 
 /* The pass's next event: 1, or 0 at its end. */
 int patch_pass_next(struct patch_pass *ps, struct patch_event *ev);

@@ -26,10 +26,9 @@ void patch_fn_take(struct patch_fn *f, const struct mtp_func *theirs)
 		return; /* mt-record's verdict */
 	f->status = t.status;
 	if (t.status >= MTP_FN_NSTATUS || t.status == MTP_FN_PART ||
-	    t.status == MTP_FN_BAD_ANSWER)
-		f->status = MTP_FN_BAD_ANSWER;
-	else if ((t.status == MTP_FN_PATCHED || (t.status == MTP_FN_PENDING && t.stub)) &&
-		 (t.cover < 5 || t.cover > MTP_MAX_COVER || !t.stub || !t.where))
+	    t.status == MTP_FN_BAD_ANSWER ||
+	    ((t.status == MTP_FN_PATCHED || (t.status == MTP_FN_PENDING && t.stub)) &&
+	     !patch_fn_has_patch(f)))
 		f->status = MTP_FN_BAD_ANSWER;
 }
 

@@ -48,13 +48,14 @@ static size_t take(const uint8_t *data, size_t size, size_t *at, void *dst, size
 	return k;
 }
 
-static void one_pass(struct patch_rings *r, uint32_t nfn, uint32_t clock, int partial)
+static void one_pass(struct patch_rings *r, uint32_t nfn, uint32_t clock, uint32_t claimed,
+		     int partial)
 {
 	struct patch_pass ps;
 	struct patch_event ev;
 	uint64_t records = 0, threads = 0;
 
-	if (patch_pass_begin(r, &ps, nfn, clock, partial))
+	if (patch_pass_begin(r, &ps, nfn, clock, claimed, partial))
 		return;
 	while (patch_pass_next(&ps, &ev)) {
 		if (ev.is_thread) {
@@ -100,7 +101,7 @@ static void rings(const uint8_t *data, size_t size)
 	r.tsc_a = r.mono_a = 0;
 	take(data, size, &at, mem, l.size);
 	for (k = 0; k < 3; k++) {
-		one_pass(&r, 1 + shape[0] / 32, shape[1] >> 4 & 3, k < 2);
+		one_pass(&r, 1 + shape[0] / 32, shape[1] >> 4 & 3, shape[3] >> 4, k < 2);
 		/* the process writes on */
 		if (at < size) {
 			size_t off = data[at++] * (l.size / 256 + 1) % (l.size + 1);

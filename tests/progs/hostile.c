@@ -16,6 +16,9 @@
  *		copy's size, covers of 4 KiB; prints "forged"
  *	C	forged so, but the header left as it was: covers of 4 KiB
  *		only; prints "forged"
+ *	R	that session's first patched entry put back as its table says
+ *		it was (as an undo cut short by a SIGKILL leaves it); prints
+ *		"restored N" (N entries, 0 or 1)
  *	g	the worker goes on
  *	c	prints "entry same" or "entry changed": step()'s first 16
  *		bytes against those before any attach
@@ -142,6 +145,23 @@ static struct mtp_header *shared(void)
 	return (struct mtp_header *)lo;
 }
 
+/* The first patched entry of h's table back as it was: 1, or 0. */
+static int restore_one(struct mtp_header *h)
+{
+	struct mtp_func *fn = (struct mtp_func *)((char *)h + h->funcs_off);
+	uint32_t i;
+	int mem, done = 0;
+
+	if ((mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
+		return 0;
+	for (i = 0; i < h->nfuncs && !done; i++)
+		if (fn[i].status == MTP_FN_PATCHED && fn[i].cover <= MTP_MAX_COVER)
+			done = pwrite(mem, fn[i].orig, fn[i].cover, (off_t)fn[i].where) ==
+			       (ssize_t)fn[i].cover;
+	close(mem);
+	return done;
+}
+
 static void scribble(struct mtp_header *h, int forge)
 {
 	/* the bounds as mt-record made them, read before they are spoilt */
@@ -241,6 +261,9 @@ int main(int argc, char **argv)
 				scribble(h, c == 'S' ? 1 : c == 'C' ? 2 : 0);
 				printf(c == 's' ? "scribbled\n" : "forged\n");
 			}
+			break;
+		case 'R':
+			printf("restored %d\n", (h = shared()) ? restore_one(h) : 0);
 			break;
 		case 'g':
 			park = 0;

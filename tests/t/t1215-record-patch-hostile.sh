@@ -18,6 +18,8 @@
 #    are not followed, and what could not be put back is said (3: not
 #    attached, the session left in place); the process runs on with right
 #    results.
+#  - a session whose undo a SIGKILL cut short (an entry back already) is
+#    undone whole by the next attach, which records;
 #  - mt-record dying of its own error while attached (a write to a full
 #    disk, a pipe whose reader went away) puts the patches back first
 #    (before: left in place).
@@ -140,6 +142,20 @@ for forge in S C; do
 	echo g >&7
 	finish
 done
+
+# ---- a session whose undo was cut short (its first entry back already):
+# the next attach undoes the rest and records ----
+start
+attach k $hp --functions '^step$'
+kill -KILL $rec
+wait $rec || :
+[ "$(say R)" = "restored 1" ] || fail "R: $(tail -1 h.out)"
+attach r $hp --functions '^step$'
+kill -INT $rec
+wait $rec || { cat r.err >&2; fail "after an undo cut short: mt-record exited $?"; }
+contains r.err "undid the patches of an earlier mt-record, killed"
+[ "$(say c)" = "entry same" ] || fail "after an undo cut short: step's entry not put back"
+finish
 
 # ---- mt-record dying on its own error (a write to a full disk) while
 # attached: the patches are put back first ----
