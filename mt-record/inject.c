@@ -134,6 +134,62 @@ static void get_regs(pid_t tid, struct user_regs_struct *r)
 		die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_GETREGS, %d)", (int)tid);
 }
 
+/* Thread tid of pid as its status says: its State letter ('\0' when
+ * the thread is gone) and its tracer (0: none). */
+static char thread_state(pid_t pid, pid_t tid, int *tracer)
+{
+	char path[80], line[256], state = '\0';
+	FILE *f;
+
+	*tracer = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
+	if (!(f = fopen(path, "re")))
+		return '\0';
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "State: %c", &state) == 1)
+			continue;
+		if (sscanf(line, "TracerPid: %d", tracer) == 1)
+			break;
+	}
+	fclose(f);
+	return state;
+}
+
+/*
+ * PTRACE_SEIZE of thread tid: 0 when held, 1 when there is nothing to
+ * hold, -1 (errno set) when it cannot be. The kernel refuses a thread
+ * that is ending with EPERM, as it refuses one traced already: a thread
+ * that ends as it is listed (the loader thread, a worker's end) and a
+ * main thread that called pthread_exit() (a zombie until the others end)
+ * run no code of the process and need no stop; one in the middle of its
+ * end is asked again until it is gone, 1 s at most.
+ */
+#define SEIZE_TRIES 1000
+static int seize(pid_t pid, pid_t tid)
+{
+	int tries, tracer;
+
+	for (tries = 0;; tries++) {
+		struct timespec ms = { 0, 1000000 };
+		char st;
+
+		if (!ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)PTRACE_O_TRACESYSGOOD))
+			return 0;
+		if (errno == ESRCH)
+			return 1; /* it ended */
+		if (errno != EPERM)
+			return -1;
+		st = thread_state(pid, tid, &tracer);
+		if (!st || st == 'Z' || st == 'X')
+			return 1;
+		if (tracer || tries == SEIZE_TRIES) {
+			errno = EPERM;
+			return -1;
+		}
+		nanosleep(&ms, NULL);
+	}
+}
+
 size_t inject_stop_all(struct inject *in)
 {
 	char path[64];
@@ -160,15 +216,15 @@ size_t inject_stop_all(struct inject *in)
 		while ((e = readdir(d))) {
 			pid_t tid = (pid_t)atoi(e->d_name);
 			struct inject_thread *t;
-			int sig = 0;
+			int sig = 0, got;
 
 			if (tid <= 0 || held(in, tid))
 				continue;
-			if (ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)PTRACE_O_TRACESYSGOOD)) {
+			if ((got = seize(in->pid, tid))) {
 				int err = errno;
 
-				if (err == ESRCH)
-					continue; /* it ended */
+				if (got > 0)
+					continue; /* it ended, or is ending */
 				closedir(d);
 				if (in->soft) {
 					inject_release_all(in);

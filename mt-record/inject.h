@@ -58,7 +58,11 @@ int inject_open(struct inject *in, pid_t pid, int soft);
  * that start while it stops them are stopped too (it lists the threads
  * until a listing finds no new one, INJECT_MAX_LISTINGS listings at most:
  * a process whose threads start new ones and end faster than they are
- * held is let go, errno EAGAIN). Those held already stay held.
+ * held is let go, errno EAGAIN). A thread that is ending needs no stop
+ * and is passed over (the kernel refuses it as it refuses one traced
+ * already, EPERM: asked again while it ends, 1 s at most; the loader
+ * thread's end raced the next stop so, 1 attach in 10 here). Those held
+ * already stay held.
  * Returns how many threads it holds; 0 when the process ended (or
  * EAGAIN).
  */

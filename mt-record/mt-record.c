@@ -1234,19 +1234,31 @@ static void patch_more(struct rec *r, struct patch_rec *p, struct inject *in)
 }
 
 /* Until a signal, the process's end or the trigger's call; with --full
- * the rings drained into so every 10 ms meanwhile. */
+ * the rings drained into so every 10 ms meanwhile, each pass written out
+ * at once (a reader downstream sees it then, and a write that fails, a
+ * full disk or a reader gone, ends the recording then, the patches put
+ * back first: not once 256 KiB have gathered, which a thread that laps
+ * its ring between passes may never fill). */
 static void patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so,
 		       struct inject *in)
 {
 	uint64_t hit;
+	struct stat st;
+	/* a pipe's reader gone shows as POLLERR at once: the recording ends
+	 * then, as a write would end it, without waiting for one */
+	struct pollfd out = { fstat(r->out_fd, &st) || !S_ISFIFO(st.st_mode) ? -1 : r->out_fd,
+			      0, 0 };
 
 	while (!got_signal && target_alive(&r->tgt) && !patch_hit(r, p, &hit)) {
 		struct timespec ts = { 0, 10000000 };
 
-		ppoll(NULL, 0, &ts, &r->wait_mask);
+		if (ppoll(&out, 1, &ts, &r->wait_mask) > 0 && (out.revents & POLLERR))
+			die_pipe();
 		patch_more(r, p, in);
-		if (r->o.full)
+		if (r->o.full) {
 			patch_rec_write(p, so, 1);
+			stream_out_flush(so);
+		}
 	}
 	patch_hit(r, p, &hit); /* a hit just before the process ended: said too */
 }

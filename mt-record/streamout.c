@@ -198,6 +198,12 @@ void stream_out_branch(struct stream_out *s, const struct mt_branch *b)
 	check(mt_write_branch(&s->w, b));
 }
 
+void stream_out_flush(struct stream_out *s)
+{
+	if (s->started)
+		check(mt_writer_flush(&s->w));
+}
+
 void stream_out_finish(struct stream_out *s)
 {
 	if (s->started)

@@ -64,6 +64,10 @@ void stream_out_thread(struct stream_out *s, uint32_t pid, uint32_t tid,
  * THREAD first when due. */
 void stream_out_branch(struct stream_out *s, const struct mt_branch *b);
 
+/* What is buffered written out (when the stream was started): a reader
+ * of a recording that streams (--full) gets each pass as it is read. */
+void stream_out_flush(struct stream_out *s);
+
 /* The stream's END (when it was started), flushed. */
 void stream_out_finish(struct stream_out *s);
 
