@@ -52,6 +52,14 @@ for via in $vias; do
 	mt-record --backend uprobe --functions '^step$' --trigger mark --trigger-via $via \
 		--repeat 0 --command-stdout 3 -- "$prog" -k $K -c $C \
 		3>truth.txt >s.txt 2>err || { cat err >&2; fail "$via: mt-record failed"; }
+	# the dry run's probe said they fire, the recording's that they do
+	# not: this VM's debug traps come and go with the host's load (seen
+	# in CI, 2 runs of a few on a loaded machine); what mt-record says
+	# then is right, and the case cannot be run
+	if [ $via = breakpoint ] && grep -q 'breakpoints do not fire on this machine' err; then
+		echo "skipped: --trigger-via breakpoint (breakpoints stopped firing here)" >&2
+		continue
+	fi
 	[ "$(wc -l <truth.txt)" -eq $K ] || fail "$via: the program printed $(wc -l <truth.txt) marks"
 	[ "$(grep -c 'trigger mark hit by' err)" -eq $K ] || fail "$via: $(grep -c 'hit by' err) hits: $(cat err)"
 	contains err "trigger armed: mark"
