@@ -39,14 +39,14 @@ mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 UPROBE_ENGINE_OBJ := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/uprobe-files.o \
 	$(BUILD)/mt-record/uprobe-procs.o $(BUILD)/mt-record/uprobe-open.o \
 	$(BUILD)/mt-record/uprobe-ring.o $(BUILD)/mt-record/uprobe-text.o
+# the patch backend (mt-record/patch/; mt-patch/patch.mk's rules)
+PATCH_BACKEND_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard mt-record/patch/*.c)) \
+	$(BUILD)/mt-record/patch/boot.o
 mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/target-open.o $(BUILD)/mt-record/perf.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o \
 	$(BUILD)/mt-record/dlfilter-run.o $(BUILD)/mt-record/streamout.o \
-	$(BUILD)/mt-record/libpath.o $(BUILD)/mt-record/patch-rec.o \
-	$(BUILD)/mt-record/patch-rings.o $(BUILD)/mt-record/patch-table.o \
-	$(BUILD)/mt-record/inject.o $(BUILD)/mt-record/patch-load.o \
-	$(BUILD)/mt-record/boot.o
+	$(BUILD)/mt-record/libpath.o $(PATCH_BACKEND_OBJ)
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 	$(BUILD)/mt-slice/replay.o $(BUILD)/mt-slice/between.o
 mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \

@@ -2,7 +2,7 @@
  * How mt-record -p loads the patch runtime into a running process
  * (docs/patch.md, "Loading into a running process"): the block of memory
  * it maps in the process and the code it writes beside it
- * (mt-record/boot.S), which the runtime's mtp_attach_thread() (rt.c) reads
+ * (mt-record/patch/boot.S), which the runtime's mtp_attach_thread() (rt.c) reads
  * too. Shared by C and assembly: offsets are macros, checked against the
  * struct in C.
  *

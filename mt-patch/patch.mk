@@ -24,17 +24,15 @@ $(PATCH_RT): $(PATCH_RT_OBJ)
 all: $(PATCH_RT)
 EXTRA_TEST_BIN += $(PATCH_RT)
 
-# mt-record's side of the shared memory, and the code it loads the
-# runtime into a running process with (boot.S: copied there, never run
-# in mt-record)
-PATCH_REC_OBJ := $(BUILD)/mt-record/patch-rec.o $(BUILD)/mt-record/patch-rings.o \
-	$(BUILD)/mt-record/patch-table.o
-$(PATCH_REC_OBJ) $(BUILD)/mt-record/patch-load.o $(BUILD)/mt-record/mt-record.o: ALL_CFLAGS += -Imt-patch
-$(PATCH_REC_OBJ) $(BUILD)/mt-record/mt-record.o: mt-patch/shm.h mt-record/patch-rec.h \
-	mt-record/patch-rings.h mt-record/patch-table.h
-$(BUILD)/mt-record/patch-load.o: mt-patch/shm.h mt-patch/boot.h mt-record/patch-load.h \
-	mt-record/inject.h
-$(BUILD)/mt-record/boot.o: mt-record/boot.S mt-patch/boot.h
+# mt-record's patch backend (mt-record/patch/, backend.h): its
+# recording, its side of the shared memory, the process held with
+# ptrace, and the code it loads the runtime into a running process with
+# (boot.S: copied there, never run in mt-record)
+# (PATCH_BACKEND_OBJ: the Makefile's)
+$(PATCH_BACKEND_OBJ): ALL_CFLAGS += -Imt-record -Imt-patch
+$(PATCH_BACKEND_OBJ): $(wildcard mt-record/patch/*.h) $(wildcard mt-record/*.h) \
+	mt-patch/shm.h mt-patch/boot.h
+$(BUILD)/mt-record/patch/boot.o: mt-record/patch/boot.S mt-patch/boot.h
 	@mkdir -p $(dir $@)
 	$(CC) -Imt-patch -c -o $@ $<
 

@@ -1,16 +1,27 @@
 /*
- * mt-record: capture what a program does and print it as perf script
- * text: with Intel PT through perf (snapshot of the last moments), with
- * uprobes on chosen functions (exact calls, any CPU), or by sampling;
- * or decode an existing perf.data. See docs/mt-record.1.
+ * mt-record: capture what a program does and write it as an mt stream or
+ * perf script text: with Intel PT through perf (a snapshot of the last
+ * moments), by sampling with perf, with uprobes on chosen functions, or
+ * by patching the function entries of the program (exact calls, any
+ * x86-64 CPU); or decode an existing perf.data. See docs/mt-record.1.
  *
- * This file: the options (struct rec_opts, opts.h), their validation,
- * the choice of backend and the recording, started once, a snapshot at
- * each trigger hit (--repeat), until the last hit, an exit or a signal;
- * the snapshots' output (-o DIR/: one file each). perf.c drives perf, trigger.c the
- * trigger, functions.c the uprobe backend's functions, target.c the
- * process recorded; the uprobe engine (uprobe.h: uprobe*.c) and hwbp.c
- * the kernel's probes.
+ * This file is the core: the options (struct rec_opts, opts.h), their
+ * validation, the choice of backend (backend.h: each one a struct
+ * rec_backend, the patch backend's in patch/), the run (rec.h) and what
+ * it offers every backend (the output, signals); and, until they move to
+ * folders of their own, the pt, sample and uprobe backends' recording in
+ * rounds: started once, a snapshot at each trigger hit (--repeat), until
+ * the last hit, an exit or a signal, and the snapshots' output (-o DIR/:
+ * one file each).
+ *
+ * Beside it: perf.c drives perf, dlfilter-run.c decodes PT through
+ * mt-dlfilter.so (dlfilter.c, loaded by perf script), streamout.c writes
+ * the mt stream, trigger.c and hwbp.c the trigger, functions.c the
+ * --functions selection, target.c and target-open.c the process recorded
+ * and its files, libpath.c mt's own files; the uprobe engine (uprobe.h:
+ * uprobe*.c); the patch backend (patch/: record.c its recording,
+ * patch-rec.h the shared memory, inject.h ptrace, patch-load.h the
+ * runtime's loading, the runtime itself in mt-patch/).
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -38,10 +49,8 @@
 #include "functions.h"
 #include "libpath.h"
 #include "opts.h"
-#include "inject.h"
-#include "patch-load.h"
-#include "patch-rec.h"
-#include "shm.h"
+#include "backend.h"
+#include "rec.h"
 #include "perf.h"
 #include "stream.h"
 #include "spawn.h"
@@ -63,36 +72,40 @@
 
 static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample", "patch" };
 
+static void record_rounds(struct rec *r);
+
+static void perf_dry_run(struct rec *r);
+static void pt_check_machine(const struct rec *r);
+static void sample_check_machine(const struct rec *r);
+static void uprobe_check_machine(const struct rec *r);
+static void uprobe_dry_run(struct rec *r);
+
+static void pt_check_options(const struct rec *r);
+static void sample_check_options(const struct rec *r);
+
+static const struct rec_backend rec_backend_pt = {
+	.name = "pt", .check_options = pt_check_options, .check_machine = pt_check_machine, .dry_run = perf_dry_run,
+	.record = record_rounds,
+};
+static const struct rec_backend rec_backend_uprobe = {
+	.name = "uprobe", .check_machine = uprobe_check_machine, .dry_run = uprobe_dry_run,
+	.record = record_rounds,
+};
+static const struct rec_backend rec_backend_sample = {
+	.name = "sample", .check_options = sample_check_options, .check_machine = sample_check_machine, .dry_run = perf_dry_run,
+	.record = record_rounds,
+};
+
+/* By enum backend (BE_AUTO is chosen before any is used). */
+static const struct rec_backend *const backends[] = {
+	[BE_PT] = &rec_backend_pt,
+	[BE_UPROBE] = &rec_backend_uprobe,
+	[BE_SAMPLE] = &rec_backend_sample,
+	[BE_PATCH] = &rec_backend_patch,
+};
+
 /* The signal handler's: the signal that came, and how many. */
 static volatile sig_atomic_t got_signal, signals;
-
-/* Everything one run works with: main's, passed down. */
-struct rec {
-	struct rec_opts o;
-	struct target tgt;     /* what is recorded */
-	struct trig tr;        /* --trigger (tr.sel NULL without one) */
-	struct trig *trp;      /* &tr once resolved, NULL without --trigger */
-	const char *dir_out;   /* -o DIR/: one file per snapshot, or NULL */
-	int out_fd;            /* where the text goes: 1, or a snapshot file */
-	/* PT decoded through the dlfilter: the output is an mt stream
-	 * (sout, on out_fd), its "# mt:" lines as MARKs; NULL: text */
-	struct stream_out *sout;
-	char *dlf;             /* then the dlfilter's path */
-	int cmd_out;           /* the command's stdout (check_options): 2,
-				* --command-stdout's, -o FILE's keep_stdout_for_command(),
-				* or MT_SPAWN_INHERIT with -o DIR/ */
-	int snap_no;           /* snapshots taken so far */
-	int next_snapshot;     /* the NNN that place_snapshot() tries first */
-	uint64_t written;      /* the last time the stream's snapshots hold */
-	char snap_tmp[PATH_MAX]; /* -o DIR/: the snapshot being written */
-	struct perf_snap *snaps; /* the pt and sample backends': to decode */
-	size_t nsnaps, capsnaps;
-	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
-	int fn_at_entry;       /* --functions with a command: chosen at its
-				* entry point, its libraries mapped (x86-64) */
-	int late_warned;       /* said that a file was mapped after that */
-	sigset_t wait_mask;    /* ours, with SIGINT, SIGTERM, SIGHUP let in */
-};
 
 enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
 
@@ -117,6 +130,11 @@ struct round {
 	enum stop why;
 };
 
+int rec_signal(void)
+{
+	return got_signal;
+}
+
 static void on_signal(int sig)
 {
 	got_signal = sig;
@@ -132,9 +150,7 @@ static void out_text(const struct rec *r, const char *p, size_t n)
 		write_or_die(r->out_fd, p, n);
 }
 
-static void out_printf(const struct rec *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void out_printf(const struct rec *r, const char *fmt, ...)
+void rec_printf(const struct rec *r, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -517,142 +533,40 @@ static void warn_unused(const struct rec_opts *o)
 
 	if (o->input)
 		return;
-	if (o->backend == BE_SAMPLE && !o->full && !o->snapshot_bytes &&
-	    !strcmp(o->callgraph, "dwarf"))
-		warn("--call-graph dwarf copies 8 KiB of stack a sample: perf's "
-		     "default ring keeps some 60 of them; --snapshot-size 64M keeps "
-		     "some 8000");
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if ((o->given & rules[i].given) && (rules[i].backends & 1u << o->backend))
 			warn("%s does not apply to the %s backend (%s): ignored",
 			     rules[i].given == GIVEN_KERNEL && o->kernel == 2 ?
 			     "--kernel-only" : rules[i].name,
-			     backend_names[o->backend], rules[i].why);
+			     backends[o->backend]->name, rules[i].why);
 }
 
 /* The options the chosen backend cannot do; dies (usage) on those. */
 static void check_backend_options(const struct rec *r)
 {
-	const struct rec_opts *o = &r->o;
+	if (backends[r->o.backend]->check_options)
+		backends[r->o.backend]->check_options(r);
+}
 
+static void pt_check_options(const struct rec *r)
+{
 	/* mt-stacks follows a thread through its user code; a trace of the
 	 * kernel alone needs its own rules (a stack begun anew at each
 	 * entry, as magic-trace's trace_kernel_only), not written yet */
-	if (o->backend == BE_PATCH && !o->input) {
-		if (r->tgt.npids > 1)
-			die(MT_EXIT_USAGE, "-p: the patch backend attaches to one "
-			    "process at a time");
-	}
-	if (o->kernel == 2 && o->backend == BE_PT)
+	if (r->o.kernel == 2)
 		die(MT_EXIT_USAGE, "--kernel-only: the pt backend does not decode "
 		    "kernel-only traces yet; use --kernel (user and kernel code), "
 		    "or --backend sample --kernel-only");
 }
 
-static void count_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
-		      const struct mt_sym *alias);
-static int target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must);
-static char *target_path(void *ctx, const char *path);
-
-/* How many functions of its own tgt's executable names (the default
- * selection). */
-static size_t own_functions(const struct target *tgt)
-{
-	struct fn_files files = { target_symbols, target_path, (void *)tgt };
-	size_t n = 0;
-	struct fn_sink sink = { count_add, &n, NULL, 0 };
-	struct fn_query q = { NULL, tgt->exe, NULL, NULL, 0, &files, NULL, SIZE_MAX, 0 };
-
-	fn_select(&sink, &q);
-	return n;
-}
-
-/* Why the patch backend cannot patch tgt's executable (tgt->exe, read as
- * the target sees it), into why: 1; 0 when it can. */
-static int program_cannot(const struct rec *r, const struct target *tgt, char *why,
-			  size_t len)
-{
-	struct mt_symfile sf = MT_SYMFILE_INIT;
-	char link[64];
-	int no;
-
-	if (read_symbols(tgt, &sf, tgt->exe, 0) < 0) {
-		mt_symfile_release(&sf);
-		snprintf(why, len, "%s cannot be read", tgt->exe);
-		return 1;
-	}
-	/* a running process's: the very file it runs */
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)tgt->pid);
-	no = patch_rec_refuses(tgt->pid ? link : tgt->exe, sf.t.is_go, why, len);
-	mt_symfile_release(&sf);
-	if (!no && !r->o.functions && !own_functions(tgt)) {
-		snprintf(why, len, "%s names none of its own functions (stripped): nothing "
-			 "to patch without --functions", tgt->exe);
-		no = 1;
-	}
-	return no;
-}
-
-/* The program of -p's one process as it names it (its deleted one
- * names none), or the command's: malloced, or NULL. */
-static char *program_of(const struct rec *r)
-{
-	char link[64], buf[PATH_MAX];
-	ssize_t n;
-
-	if (r->tgt.npids == 1) {
-		snprintf(link, sizeof(link), "/proc/%d/exe", (int)r->tgt.pids[0]);
-		n = readlink(link, buf, sizeof(buf) - 1);
-		if (n <= 0 || buf[0] != '/')
-			return NULL;
-		buf[n] = '\0';
-		return is_deleted(buf) ? NULL : strdup(buf);
-	}
-	if (r->tgt.cmd) {
-		char *w = mt_which(r->tgt.cmd[0]), *exe = w ? realpath(w, NULL) : NULL;
-
-		free(w);
-		return exe;
-	}
-	return NULL;
-}
-
-/*
- * Why the patch backend cannot record what r names (the one process of
- * -p, or the command), into why: 1; 0 when it can. Options only perf's
- * sampling takes (--kernel, --events, --frequency, --call-graph) ask for
- * sampling; more than one process, a program not found, a Go or static
- * program, one that would not load the runtime (patch_rec_refuses()).
- */
-static int patch_cannot(const struct rec *r, char *why, size_t len)
+static void sample_check_options(const struct rec *r)
 {
 	const struct rec_opts *o = &r->o;
-	struct target t;
-	int no;
 
-#if !defined(__x86_64__)
-	snprintf(why, len, "the patch backend patches x86-64 code only");
-	return 1;
-#endif
-	if (o->input || (o->given & (GIVEN_KERNEL | GIVEN_EVENTS | GIVEN_FREQ | GIVEN_CG))) {
-		snprintf(why, len, "the options given are the sample backend's");
-		return 1;
-	}
-	if (r->tgt.npids > 1) {
-		snprintf(why, len, "the patch backend attaches to one process at a time");
-		return 1;
-	}
-	/* the process as it sees its files; the command's are ours */
-	target_init(&t);
-	t.pid = r->tgt.npids == 1 ? r->tgt.pids[0] : 0;
-	if (!(t.exe = program_of(r))) {
-		snprintf(why, len, "its program was not found");
-		no = 1;
-	} else {
-		no = program_cannot(r, &t, why, len);
-	}
-	target_release(&t);
-	return no;
+	if (!o->input && !o->full && !o->snapshot_bytes && !strcmp(o->callgraph, "dwarf"))
+		warn("--call-graph dwarf copies 8 KiB of stack a sample: perf's "
+		     "default ring keeps some 60 of them; --snapshot-size 64M keeps "
+		     "some 8000");
 }
 
 /*
@@ -672,7 +586,7 @@ static void choose_backend(struct rec *r)
 		o->backend = BE_PT;
 		return;
 	}
-	if ((r->tgt.npids || r->tgt.cmd) && !patch_cannot(r, why, sizeof(why))) {
+	if ((r->tgt.npids || r->tgt.cmd) && !backends[BE_PATCH]->cannot(r, why, sizeof(why))) {
 		o->backend = BE_PATCH;
 		if (say)
 			fprintf(stderr, "%s: no Intel PT here: the patch backend, the exact "
@@ -692,11 +606,11 @@ static void choose_backend(struct rec *r)
 static void dry_run_print(struct rec *r)
 {
 	const struct rec_opts *o = &r->o;
-	struct argv a = { 0 };
-
-	char *so = o->text || (!o->input && o->backend != BE_PT) ? NULL : dlfilter_path();
 
 	if (o->input) {
+		struct argv a = { 0 };
+		char *so = o->text ? NULL : dlfilter_path();
+
 		script_argv(&a, o->perf, o->input, DECODE_PT | (decode_how(o) & DECODE_STITCH_LBR));
 		if (so)
 			dlfilter_args(&a, so);
@@ -715,25 +629,17 @@ static void dry_run_print(struct rec *r)
 			       o->trigger, r->tr.via_note ? ": " : "",
 			       r->tr.via_note ? r->tr.via_note : "");
 	}
-	if (o->backend == BE_PATCH) {
-		char *rt = mt_lib_path("libmt-patch.so");
+	backends[o->backend]->dry_run(r);
+}
 
-		printf("# patch backend: LD_PRELOAD=%s patches the functions of "
-		       "%s%s matching %s in the command; no perf command\n",
-		       rt ? rt : "libmt-patch.so (not found)", r->tgt.exe ? r->tgt.exe :
-		       "the program", o->functions ? " and of the shared libraries it maps" : "",
-		       o->functions ? o->functions : "(default)");
-		free(rt);
-		return;
-	}
-	if (o->backend == BE_UPROBE) {
-		printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
-		       "functions of %s%s matching %s; no perf command\n",
-		       r->tgt.exe ? r->tgt.exe : "the program",
-		       o->functions ? " and of the shared libraries it maps" : "",
-		       o->functions ? o->functions : "(default)");
-		return; /* so is NULL: not pt */
-	}
+/* The pt and sample backends' dry run: perf record's command line, what a
+ * trigger hit does, perf script's. */
+static void perf_dry_run(struct rec *r)
+{
+	const struct rec_opts *o = &r->o;
+	struct argv a = { 0 };
+	char *so = o->text || o->backend != BE_PT ? NULL : dlfilter_path();
+
 	record_argv(&a, o, &r->tgt, -1, -1, o->trigger != NULL);
 	print_argv(stdout, a.v, 1);
 	argv_free(&a);
@@ -796,22 +702,40 @@ static void catch_signals(struct rec *r)
  * what it lacks. */
 static void check_machine(const struct rec *r)
 {
-	const struct rec_opts *o = &r->o;
-
 	target_check_pids(&r->tgt); /* bad input first: before what this machine lacks */
-	if (o->backend == BE_PT && !have_pt())
+	backends[r->o.backend]->check_machine(r);
+	check_kernel(r->o.kernel);
+}
+
+static void pt_check_machine(const struct rec *r)
+{
+	if (!have_pt())
 		no_pt();
-#if !defined(__x86_64__)
-	if (o->backend == BE_PATCH)
-		die(MT_EXIT_SYSTEM, "the patch backend patches x86-64 code only "
-		    "(arm64: designed for, not done)");
-#endif
-	if (o->backend != BE_UPROBE && o->backend != BE_PATCH)
-		check_perf(o->perf);
-	if (o->backend == BE_UPROBE && !mt_uprobe_supported())
+	check_perf(r->o.perf);
+}
+
+static void sample_check_machine(const struct rec *r)
+{
+	check_perf(r->o.perf);
+}
+
+static void uprobe_check_machine(const struct rec *r)
+{
+	if (!mt_uprobe_supported())
 		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
 		    "(/sys/bus/event_source/devices/uprobe)");
-	check_kernel(o->kernel);
+}
+
+/* The uprobe backend's dry run: what it would probe. */
+static void uprobe_dry_run(struct rec *r)
+{
+	const struct rec_opts *o = &r->o;
+
+	printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
+	       "functions of %s%s matching %s; no perf command\n",
+	       r->tgt.exe ? r->tgt.exe : "the program",
+	       o->functions ? " and of the shared libraries it maps" : "",
+	       o->functions ? o->functions : "(default)");
 }
 
 /* The target started (held) or looked at, the trigger resolved in it. */
@@ -857,12 +781,12 @@ static void end_target(struct rec *r)
 /* ---- the uprobe backend ---- */
 
 /* read_symbols() and inode_path() of the target, for the selection. */
-static int target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
+int rec_target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
 {
 	return read_symbols(ctx, f, path, must);
 }
 
-static char *target_path(void *ctx, const char *path)
+char *rec_target_path(void *ctx, const char *path)
 {
 	return inode_path(ctx, path);
 }
@@ -872,7 +796,7 @@ static char *target_path(void *ctx, const char *path)
  * executable, and the libraries searched (libs) or why none were. A
  * command held at its entry point is killed first: it never runs.
  */
-static void no_function(struct rec *r, char *const *libs)
+void rec_no_function(struct rec *r, char *const *libs)
 {
 	struct mt_buf b = MT_BUF_INIT;
 	size_t k;
@@ -908,7 +832,7 @@ static void no_function(struct rec *r, char *const *libs)
 static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr,
 			 int mode)
 {
-	struct fn_files files = { target_symbols, target_path, &r->tgt };
+	struct fn_files files = { rec_target_symbols, rec_target_path, &r->tgt };
 	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL, 0, 0 };
 	char **libs = NULL;
 	size_t n;
@@ -922,7 +846,7 @@ static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *
 		q.libs = libs = mapped_libraries(&r->tgt);
 	n = fn_add_functions(u, &q);
 	if (!n)
-		no_function(r, libs);
+		rec_no_function(r, libs);
 	if (libs)
 		free_paths(libs);
 	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
@@ -956,13 +880,13 @@ static int emit(void *argp, const char *text, size_t len)
 	return 0;
 }
 
-static void wallclock_line(const struct rec *r)
+void rec_wallclock(const struct rec *r)
 {
 	struct timespec m, t;
 
 	clock_gettime(CLOCK_MONOTONIC, &m);
 	clock_gettime(CLOCK_REALTIME, &t);
-	out_printf(r, "# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
+	rec_printf(r, "# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
 		   m.tv_nsec, (long long)t.tv_sec, t.tv_nsec);
 }
 
@@ -973,7 +897,7 @@ static void event_lines(const struct rec *r)
 	size_t i;
 
 	for (i = 0; i < r->o.nevents; i++)
-		out_printf(r, "# mt: event %.*s\n", r->o.events[i].name_len,
+		rec_printf(r, "# mt: event %.*s\n", r->o.events[i].name_len,
 			   r->o.events[i].name);
 }
 
@@ -986,14 +910,14 @@ static void uprobe_text(struct rec *r, struct round *rd, uint64_t until, int mid
 
 	if (!middle && (err = mt_uprobe_finish(&rd->u)))
 		die_up(&rd->u, err);
-	wallclock_line(r);
+	rec_wallclock(r);
 	if (mt_uprobe_warnings(&rd->u) & MT_UPROBE_W_GO) {
 		/* no return probes (Go): mt-stacks makes each call an
 		 * instant rather than a frame that never ends */
 		size_t k;
 
 		for (k = 0; k < r->probed.n; k++)
-			out_printf(r, "# mt: entry-only %s\n", r->probed.v[k]);
+			rec_printf(r, "# mt: entry-only %s\n", r->probed.v[k]);
 	}
 	/* one stream: a snapshot goes on from where the last one ended,
 	 * so that its times only go forward (mt-stacks) */
@@ -1018,683 +942,14 @@ static void uprobe_text(struct rec *r, struct round *rd, uint64_t until, int mid
 	mt_uprobe_release(&rd->u);
 }
 
-/* ---- the patch backend ---- */
+/* ---- the patch backend (patch/record.c) ---- */
 
 /* Where the command's output goes, said before it runs. */
-static void stdout_note(void)
+void rec_stdout_note(void)
 {
 	fprintf(stderr, "%s: the command's standard output goes to the "
 		"standard error (the trace text is on the standard output; "
 		"use -o FILE)\n", mt_progname());
-}
-
-
-/* While the patch runtime starts: the command runs, and no signal came
- * (one pending is taken: they are blocked but in waits). */
-static int patch_keep_waiting(void *ctx)
-{
-	struct rec *r = ctx;
-	sigset_t held;
-
-	sigprocmask(SIG_SETMASK, &r->wait_mask, &held);
-	sigprocmask(SIG_SETMASK, &held, NULL);
-	return !got_signal && target_alive(&r->tgt);
-}
-
-/* The held or waiting command, killed: it never runs traced. */
-static void patch_kill_child(struct rec *r)
-{
-	if (r->tgt.gate_w >= 0) {
-		close(r->tgt.gate_w); /* it exits, never having run */
-		r->tgt.gate_w = -1;
-	}
-	if (r->tgt.child) {
-		kill(r->tgt.child, SIGKILL);
-		waitpid(r->tgt.child, NULL, 0);
-		r->tgt.child = 0;
-	}
-}
-
-/* The selection's sink: into the patch table, under the file's real
- * path (the runtime matches the files it finds mapped by theirs), named
- * as perf names the function (of its aliases, the one perf keeps). */
-static void patch_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
-		      const struct mt_sym *alias)
-{
-	(void)open;
-	(void)s;
-	if (!patch_rec_own_library(path)) /* never the runtime's */
-		patch_rec_add(ctx, path, alias);
-}
-
-/* The selection's parts of functions: in the table, never patched. */
-static void patch_part(void *ctx, const char *path, const struct mt_sym *s, const char *why)
-{
-	(void)why; /* the table's status says it */
-	patch_rec_add_part(ctx, path, s);
-}
-
-/* A sink that only counts. */
-static void count_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
-		      const struct mt_sym *alias)
-{
-	(void)path;
-	(void)open;
-	(void)s;
-	(void)alias;
-	++*(size_t *)ctx;
-}
-
-/* The patch backend's selection (--functions, as for uprobes, with no
- * cap on the executable's own functions) of exe (NULL: none) and, with a
- * regex, of libs (NULL: those the target maps), into add(ctx): how many.
- * die_if_none: none is fatal (said as for uprobes). */
-static size_t patch_select(struct rec *r, const char *exe, char *const *libs,
-			   void (*add)(void *, const char *, const char *, const struct mt_sym *,
-				       const struct mt_sym *), void *ctx, int die_if_none)
-{
-	struct fn_files files = { target_symbols, target_path, &r->tgt };
-	struct fn_sink sink = { add, ctx, add == patch_add ? patch_part : NULL, 0 };
-	struct fn_query q = { r->o.functions, exe, libs, NULL, 0, &files,
-			      add == patch_add ? &r->probed : NULL, SIZE_MAX, 65536 };
-	char **mapped = NULL;
-	size_t n;
-
-	if (r->o.functions && !libs) {
-		size_t i, j;
-
-		q.libs = mapped = mapped_libraries(&r->tgt);
-		for (i = j = 0; mapped[i]; i++) /* mt's own are not the program's */
-			if (patch_rec_own_library(mapped[i]))
-				free(mapped[i]);
-			else
-				mapped[j++] = mapped[i];
-		mapped[j] = NULL;
-	}
-	if (!(n = fn_select(&sink, &q)) && die_if_none) {
-		patch_kill_child(r);
-		no_function(r, q.libs);
-	}
-	if (mapped)
-		free_paths(mapped);
-	return n;
-}
-
-/* The functions to patch: the walkers, then --functions; then every
- * function of their files, for the branches into them. */
-static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe)
-{
-	patch_rec_add_walkers(p, &r->tgt, exe);
-	patch_select(r, exe, NULL, patch_add, p, 1);
-	patch_rec_add_neighbours(p, &r->tgt);
-}
-
-/* The "recording" line, before the wait. */
-static void patch_recording(const struct rec *r, pid_t pid)
-{
-	fprintf(stderr, "%s: recording %d with patch%s; %s %s\n", mt_progname(), (int)pid,
-		r->o.full ? " (full)" : "", r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C",
-		r->o.full ? "ends the recording" : "takes the snapshot");
-}
-
-/* The counts after patching, and what -v lists. */
-static void patch_said(const struct rec *r, const struct patch_rec *p)
-{
-	if (r->o.verbose)
-		patch_rec_list(p, 1);
-	fprintf(stderr, "%s: patched %u function%s%s", mt_progname(),
-		patch_rec_patched(p), patch_rec_patched(p) == 1 ? "" : "s",
-		patch_rec_skipped(p) ? "" : "\n");
-	if (patch_rec_skipped(p))
-		fprintf(stderr, "; %u left alone (-v lists them and why)\n",
-			patch_rec_skipped(p));
-}
-
-/* --trigger: the function to patch for it, and its first call's
- * watch (before the table goes to the runtime). */
-static void patch_trigger(struct rec *r, struct patch_rec *p)
-{
-	if (!r->o.trigger)
-		return;
-	if (r->tr.in_lib)
-		resolve_in_libraries(&r->tr, &r->tgt);
-	/* its path as the process names it (the maps' and its executable's
-	 * names: realpath would resolve it in mt-record's namespace) */
-	if (is_deleted(r->tr.path)) {
-		errno = ENOENT;
-		die_errno(MT_EXIT_DATA, "%s", r->tr.path);
-	}
-	patch_rec_trigger_on(p, &r->tgt, r->tr.path, r->tr.addr, r->tr.name);
-}
-
-/* Whether the trigger was hit; says so the first time. */
-static int patch_hit(struct rec *r, const struct patch_rec *p, uint64_t *when)
-{
-	static int said;
-	uint32_t pid, tid;
-
-	if (!r->o.trigger || !patch_rec_triggered(p, when, &pid, &tid))
-		return 0;
-	if (!said++)
-		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, r->tr.name, pid, tid,
-		     *when / 1000000000u, *when % 1000000000u);
-	return 1;
-}
-
-/* The stream the rings go into, begun (its wallclock MARK). */
-static void patch_begin(struct rec *r, struct stream_out *so)
-{
-	stream_out_init(so, r->out_fd);
-	so->source = "mt-record patch";
-	r->sout = so;
-	wallclock_line(r);
-}
-
-/*
- * Libraries a dlopen mapped (the runtime asks): their walkers and the
- * functions --functions chooses of them go in the table; once the
- * runtime prepared them, their entries are written with every thread of
- * the process stopped (in: opened on first need for a command).
- */
-static void patch_more(struct rec *r, struct patch_rec *p, struct inject *in)
-{
-	if (patch_rec_dl_asked(p)) {
-		char **libs = mapped_libraries(&r->tgt), **fresh;
-		size_t k, n = 0;
-
-		for (k = 0; libs[k]; k++)
-			;
-		if (!(fresh = calloc(k + 1, sizeof(*fresh))))
-			die(MT_EXIT_SYSTEM, "out of memory");
-		for (k = 0; libs[k]; k++)
-			if (!patch_rec_has_file(p, libs[k]) && !patch_rec_own_library(libs[k]))
-				fresh[n++] = libs[k];
-		patch_rec_add_lib_walkers(p, &r->tgt, fresh);
-		if (r->o.functions && n)
-			patch_select(r, NULL, fresh, patch_add, p, 0);
-		for (k = 0; k < n; k++)
-			patch_rec_saw_file(p, fresh[k]);
-		patch_rec_add_neighbours(p, &r->tgt);
-		patch_rec_dl_answer(p);
-		free(fresh);
-		free_paths(libs);
-	}
-	if (patch_rec_dl_prepared(p)) {
-		static int warned;
-
-		if ((in->mem >= 0 || !inject_open(in, r->tgt.pid, 1)) && inject_stop_all(in)) {
-			patch_rec_commit(p, in);
-			inject_release_all(in);
-		} else if (errno != ESRCH && errno != ENOENT && !warned++) {
-			warn("process %d: libraries it loads now stay untraced (ptrace: %s)",
-			     (int)r->tgt.pid, strerror(errno));
-		}
-		patch_rec_dl_done(p);
-	}
-}
-
-/* Until a signal, the process's end or the trigger's call; with --full
- * the rings drained into so every 10 ms meanwhile, each pass written out
- * at once (a reader downstream sees it then, and a write that fails, a
- * full disk or a reader gone, ends the recording then, the patches put
- * back first: not once 256 KiB have gathered, which a thread that laps
- * its ring between passes may never fill). */
-static void patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so,
-		       struct inject *in)
-{
-	uint64_t hit;
-	struct stat st;
-	/* a pipe's reader gone shows as POLLERR at once: the recording ends
-	 * then, as a write would end it, without waiting for one */
-	struct pollfd out = { fstat(r->out_fd, &st) || !S_ISFIFO(st.st_mode) ? -1 : r->out_fd,
-			      0, 0 };
-
-	while (!got_signal && target_alive(&r->tgt) && !patch_hit(r, p, &hit)) {
-		struct timespec ts = { 0, 10000000 };
-
-		if (ppoll(&out, 1, &ts, &r->wait_mask) > 0 && (out.revents & POLLERR))
-			die_pipe();
-		patch_more(r, p, in);
-		if (r->o.full) {
-			patch_rec_write(p, so, 1);
-			stream_out_flush(so);
-		}
-	}
-	patch_hit(r, p, &hit); /* a hit just before the process ended: said too */
-}
-
-/* What the rings hold still (all of it, without --full: the snapshot),
- * the trigger's MARK, the stream's end. */
-static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so)
-{
-	uint64_t hit;
-	uint32_t pid, tid;
-
-	if (patch_rec_error(p))
-		warn("the patch runtime failed while it ran: %s (libraries loaded then "
-		     "ran untraced)", patch_rec_error(p));
-	if (r->o.trigger && patch_rec_triggered(p, &hit, &pid, &tid))
-		out_printf(r, "# mt: trigger %" PRIu64 ".%09" PRIu64 " %u/%u 0x%" PRIx64 " %s\n",
-			   hit / 1000000000u, hit % 1000000000u, pid, tid, r->tr.addr,
-			   r->tr.name);
-	patch_rec_write(p, so, 0);
-	stream_out_finish(so);
-	stream_out_release(so);
-	r->sout = NULL;
-	patch_rec_warnings(p);
-}
-
-/*
- * The patch backend (docs/patch.md): the command started with the
- * runtime preloaded, the table given once its libraries are mapped, its
- * records written out as one snapshot when it ends or on Ctrl+C.
- */
-static void record_patch(struct rec *r)
-{
-	struct patch_rec p;
-	struct mt_symfile sf = MT_SYMFILE_INIT;
-	char *rt = patch_runtime_path(), *preload, *env[3], why[256], exe[PATH_MAX];
-	struct stream_out so;
-	struct inject in = INJECT_INIT;
-	int note;
-
-	patch_rec_init(&p, r->o.snapshot_bytes, -1);
-	patch_rec_env(&p, rt, env, &preload);
-	r->tgt.env = env;
-	target_start_child(&r->tgt, r->cmd_out);
-	close(p.memfd); /* the command has it */
-	p.memfd = -1;
-	if (!realpath(r->tgt.exe, exe)) {
-		patch_kill_child(r);
-		die_errno(MT_EXIT_DATA, "%s", r->tgt.exe);
-	}
-	read_symbols(&r->tgt, &sf, exe, 1);
-	if (patch_rec_refuses(exe, sf.t.is_go, why, sizeof(why))) {
-		mt_symfile_release(&sf);
-		patch_kill_child(r);
-		die(MT_EXIT_DATA, "%s: %s", exe, why);
-	}
-	mt_symfile_release(&sf);
-	if (r->o.trigger)
-		resolve_trigger(&r->tr, &r->tgt);
-	note = r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
-	target_release_child(&r->tgt);
-	if (patch_rec_wait_loaded(&p, patch_keep_waiting, r)) {
-		int ended = !target_alive(&r->tgt);
-
-		patch_kill_child(r);
-		if (got_signal)
-			die(MT_EXIT_SYSTEM, "interrupted before %s started: no snapshot",
-			    r->tgt.cmd[0]);
-		die(MT_EXIT_DATA, "%s %s without the patch runtime (%s) starting in "
-		    "it: a program that ignores LD_PRELOAD (set-user-ID, or one that "
-		    "clears its environment) cannot be patched", r->tgt.cmd[0],
-		    ended ? "ended" : "ran 10 s", rt);
-	}
-	patch_functions(r, &p, exe);
-	patch_trigger(r, &p);
-	p.h->drain = r->o.full; /* slots taken again only once read out */
-	if (patch_rec_go(&p, patch_keep_waiting, r) && got_signal) {
-		patch_kill_child(r);
-		die(MT_EXIT_SYSTEM, "interrupted while %s was being patched: no snapshot",
-		    r->tgt.cmd[0]);
-	}
-	patch_said(r, &p);
-	if (patch_rec_trigger_status(&p)) {
-		patch_kill_child(r);
-		die(MT_EXIT_DATA, "--trigger %s: left alone: %s", r->tr.name,
-		    patch_rec_trigger_status(&p));
-	}
-	if (note)
-		stdout_note();
-	patch_recording(r, r->tgt.pid);
-	patch_begin(r, &so);
-	patch_wait(r, &p, &so, &in);
-	inject_close(&in);
-	if (r->tgt.status_known && WIFSIGNALED(r->tgt.status))
-		warn("%s was killed by signal %d (%s)", r->tgt.cmd[0], WTERMSIG(r->tgt.status),
-		     strsignal(WTERMSIG(r->tgt.status)));
-	else if (r->tgt.status_known && WEXITSTATUS(r->tgt.status))
-		warn("%s exited with status %d", r->tgt.cmd[0], WEXITSTATUS(r->tgt.status));
-	patch_end(r, &p, &so);
-	patch_rec_release(&p);
-	r->tgt.env = NULL;
-	free(preload);
-	free(rt);
-}
-
-/* A function of the process's C library (or, before glibc 2.34, of its
- * libpthread or libdl): its address, 0 when there is none. */
-static uint64_t libc_function(const struct target *tgt, const char *name)
-{
-	static const char *const libs[] = { "libc.so.", "libpthread.so.", "libdl.so." };
-	uint64_t a = 0;
-	size_t k;
-
-	for (k = 0; k < sizeof(libs) / sizeof(libs[0]) && !a; k++)
-		a = target_symbol(tgt, libs[k], name);
-	return a;
-}
-
-_Noreturn static void no_libc_function(pid_t pid, const char *name)
-{
-	die(MT_EXIT_DATA, "process %d: no %s in the libc it maps: the patch backend "
-	    "attaches through glibc's", (int)pid, name);
-}
-
-/* The C library functions the loader calls (patch-load.h), and dlopen's
- * flags. */
-static uint64_t loader_functions(const struct target *tgt, uint64_t fns[PL_NFNS])
-{
-	static const char *const names[PL_NFNS] = {
-		"pthread_create", "pthread_detach", "pthread_self", "dlopen", "dlsym"
-	};
-	uint64_t flags = RTLD_NOW | RTLD_LOCAL;
-	int k;
-
-	for (k = 0; k < PL_NFNS; k++)
-		fns[k] = libc_function(tgt, names[k]);
-	/* glibc before 2.34 without libdl loaded: libc's own, which want
-	 * __RTLD_DLOPEN */
-	if (!fns[PL_DLOPEN] && (fns[PL_DLOPEN] = libc_function(tgt, "__libc_dlopen_mode")))
-		flags |= 0x80000000;
-	if (!fns[PL_DLSYM])
-		fns[PL_DLSYM] = libc_function(tgt, "__libc_dlsym");
-	for (k = 0; k < PL_NFNS; k++)
-		if (!fns[k])
-			no_libc_function(tgt->pid, names[k]);
-	return flags;
-}
-
-/* The memory, once the loader's runtime made its memfd: taken from the
- * process (pidfd_getfd), checked, sized and sealed, its header written;
- * an earlier session in place undone first (or refused while its
- * mt-record runs). */
-static void attach_memory(struct rec *r, struct patch_load *l, struct patch_rec *p)
-{
-	pid_t pid = r->tgt.pid;
-	uint32_t ph = patch_load_wait(l, MTPB_P_NONE, 20000);
-	char why[256];
-	int fd;
-
-	if (ph == MTPB_P_STALE) {
-		pid_t owner = patch_rec_stale_owner(l->in, l->b.stale);
-
-		if (owner) {
-			patch_load_answer(l, MTPB_A_REFUSED);
-			die(MT_EXIT_SYSTEM, "process %d is being recorded by another mt-record "
-			    "(pid %d)", (int)pid, (int)owner);
-		}
-		if (!inject_stop_all(l->in)) {
-			patch_load_answer(l, MTPB_A_REFUSED);
-			die_errno(MT_EXIT_SYSTEM, "process %d: its threads could not all be "
-				  "stopped to undo an earlier mt-record's patches; not attached",
-				  (int)pid);
-		} else {
-			int u = patch_rec_undo_stale(l->in, l->b.stale);
-
-			inject_release_all(l->in);
-			if (u)
-				patch_load_answer(l, MTPB_A_REFUSED);
-			if (u == -2)
-				die(MT_EXIT_DATA, "process %d: what an earlier mt-record left there "
-				    "makes no sense (the process wrote it?): it cannot be undone; "
-				    "nothing was changed", (int)pid);
-			if (u)
-				die(MT_EXIT_SYSTEM, "process %d: the patches of an earlier "
-				    "mt-record, killed, could not all be put back: it runs on with "
-				    "those left (their records go nowhere); not attached", (int)pid);
-			warn("process %d: undid the patches of an earlier mt-record, killed",
-			     (int)pid);
-		}
-		patch_load_answer(l, MTPB_A_UNDONE);
-		ph = patch_load_wait(l, MTPB_P_STALE, 10000);
-	}
-	if (ph != MTPB_P_MEMFD) {
-		if (got_signal)
-			die(MT_EXIT_SYSTEM, "interrupted while the patch runtime loaded into "
-			    "process %d: nothing was patched", (int)pid);
-		if ((l->b.loader & 0xff) == MTPB_L_FAILED)
-			die(MT_EXIT_SYSTEM, "process %d could not load %s (dlopen failed: "
-			    "another C library, or the file not readable to it)", (int)pid,
-			    l->runtime);
-		die(MT_EXIT_SYSTEM, "process %d: the patch runtime did not start in 20 s "
-		    "(loader at %u, phase %u): nothing was patched", (int)pid, l->b.loader,
-		    l->b.phase);
-	}
-	if ((fd = inject_getfd(l->in, l->b.memfd)) < 0)
-		die_errno(MT_EXIT_SYSTEM, "process %d: pidfd_getfd of the runtime's memory",
-			  (int)pid);
-	if (patch_rec_check_memfd(fd, why, sizeof(why))) {
-		patch_load_answer(l, MTPB_A_REFUSED);
-		die(MT_EXIT_DATA, "process %d: the runtime's memory is %s: refused", (int)pid,
-		    why);
-	}
-	patch_rec_init(p, r->o.snapshot_bytes, fd);
-	patch_load_answer(l, MTPB_A_SIZED);
-	if (patch_rec_wait_loaded(p, patch_keep_waiting, r))
-		die(MT_EXIT_SYSTEM, "%s while the patch runtime started in process %d: "
-		    "nothing was patched", got_signal ? "interrupted" : "no answer",
-		    (int)pid);
-}
-
-/* The process that traces pid (a debugger, strace), "PID (COMM)", into
- * buf; "" when none. */
-static void tracer_of(pid_t pid, char *buf, size_t len)
-{
-	char path[64], line[256], comm[32] = "";
-	FILE *f;
-	int t = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "TracerPid: %d", &t) == 1)
-			break;
-	fclose(f);
-	if (t <= 0)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/comm", t);
-	if ((f = fopen(path, "re"))) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
-	snprintf(buf, len, "%d (%s)", t, comm);
-}
-
-/*
- * After a clean undo, every thread held: the memory the process shares
- * with mt-record unmapped there, the runtime's pointer to it cleared (the
- * next attach starts anew, reusing the stubs' memory), unless a thread
- * uses it still (a dlopen's offer).
- */
-static void detach_memory(struct patch_load *l, struct patch_rec *p)
-{
-	uint64_t zero = 0, self = p->h->self, at = p->h->shm_at;
-
-	if (p->undo_failed || __atomic_load_n(&p->h->busy, __ATOMIC_ACQUIRE) || !self ||
-	    !at || (at & 7) || self & 4095)
-		return;
-	if (inject_write(l->in, at, &zero, sizeof(zero)))
-		return;
-	if (patch_load_unmap(l, self, p->size))
-		warn("process %d: the memory it shared with mt-record could not be unmapped",
-		     (int)l->in->pid);
-}
-
-/*
- * -p with the patch backend, from the entries' writing to their undoing:
- * the session that an exit meanwhile (a die() anywhere: a write error, a
- * full table) puts back first, as the undo at the end does.
- */
-static struct {
-	struct patch_rec *p;
-	struct inject *in;
-	struct patch_load *l;
-} live;
-
-/*
- * The end of a session: every thread held (another tracer may hold the
- * process now: said, not fatal), the patches and hooks undone, the
- * loader's pages freed, the memory unmapped, the threads let go; what
- * could not be put back said. 1; 0 when the process could not be stopped
- * (errno) or ended.
- */
-static int patch_detach(struct patch_rec *p, struct inject *in, struct patch_load *l)
-{
-	in->soft = 1;
-	if (!inject_stop_all(in))
-		return 0;
-	patch_rec_undo(p, in);
-	patch_load_free(l);
-	detach_memory(l, p);
-	inject_release_all(in);
-	if (p->undo_failed)
-		warn("process %d: %u patched entries or return addresses could not be put "
-		     "back", (int)in->pid, p->undo_failed);
-	return 1;
-}
-
-static void undo_at_exit(void)
-{
-	struct patch_rec *p = live.p;
-
-	if (!p)
-		return;
-	live.p = NULL; /* once, whatever dies meanwhile */
-	if (patch_detach(p, live.in, live.l)) {
-		if (!p->undo_failed)
-			warn("process %d: its patches put back", (int)live.in->pid);
-	} else if (inject_alive(live.in)) {
-		warn("process %d: cannot stop it to undo the patches: it runs on patched; "
-		     "the next mt-record -p undoes them", (int)live.in->pid);
-	}
-}
-
-/* The session (of record_patch_attach()'s frame) live: undone by an
- * exit until patch_unlive(). */
-static void patch_live(struct patch_rec *p, struct inject *in, struct patch_load *l)
-{
-	static int registered;
-
-	if (!registered++) {
-		if (atexit(undo_at_exit))
-			die(MT_EXIT_SYSTEM, "atexit");
-		die_pipe_hook(undo_at_exit); /* the reader went away */
-	}
-	live.p = p;
-	live.in = in;
-	live.l = l;
-}
-
-static void patch_unlive(void)
-{
-	live.p = NULL;
-}
-
-/*
- * -p with the patch backend (docs/patch.md): a thread of the running
- * process, borrowed, starts a loader thread (patch-load.h), which loads
- * the runtime and makes the memory; the table written, the runtime
- * prepares the patches; every thread stopped, the entries are written; at
- * Ctrl+C or the process's end, every thread stopped again, the patches
- * and hooks are undone, the loader's pages freed, then the snapshot.
- */
-static void record_patch_attach(struct rec *r)
-{
-	struct patch_rec p;
-	struct inject in;
-	struct patch_load l;
-	struct mt_symfile sf = MT_SYMFILE_INIT;
-	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], link[64];
-	uint64_t fns[PL_NFNS], dlflags;
-	struct stream_out so;
-	pid_t pid;
-
-	if (inject_open(&in, r->tgt.pids[0], 0)) /* ptrace allowed: said first */
-		die(MT_EXIT_DATA, "no process %d", (int)r->tgt.pids[0]);
-	target_check_target(&r->tgt);
-	if (r->o.trigger)
-		resolve_trigger(&r->tr, &r->tgt);
-	pid = r->tgt.pid;
-	/* its name as the process sees it (its maps' name: realpath would
-	 * resolve it in mt-record's namespace), the file read through
-	 * /proc/PID/exe (target-open.h) */
-	if (is_deleted(r->tgt.exe)) {
-		errno = ENOENT;
-		die_errno(MT_EXIT_DATA, "%s", r->tgt.exe);
-	}
-	snprintf(exe, sizeof(exe), "%s", r->tgt.exe);
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-	if (!realpath(rt, rtreal))
-		die_errno(MT_EXIT_SYSTEM, "%s", rt);
-	read_symbols(&r->tgt, &sf, exe, 1);
-	if (patch_rec_refuses(link, sf.t.is_go, why, sizeof(why)))
-		die(MT_EXIT_DATA, "%s: %s", exe, why);
-	mt_symfile_release(&sf);
-	{
-		size_t n = 0; /* nothing chosen: said before the process changes */
-
-		patch_select(r, exe, NULL, count_add, &n, 1);
-	}
-	dlflags = loader_functions(&r->tgt, fns);
-	memset(&l, 0, sizeof(l));
-	l.in = &in;
-	l.keep_waiting = patch_keep_waiting;
-	l.ctx = r;
-	if (patch_load_start(&l, rtreal, fns, dlflags))
-		die(MT_EXIT_SYSTEM, "interrupted before the patch runtime loaded into process "
-		    "%d: nothing was changed", (int)pid);
-	attach_memory(r, &l, &p);
-	patch_functions(r, &p, exe);
-	patch_trigger(r, &p);
-	p.h->drain = r->o.full; /* slots taken again only once read out */
-	if (patch_rec_go(&p, patch_keep_waiting, r)) {
-		if (patch_rec_error(&p))
-			die(MT_EXIT_SYSTEM, "the patch runtime failed: %s", patch_rec_error(&p));
-		die(MT_EXIT_SYSTEM, "%s while process %d's patches were prepared: nothing "
-		    "was patched", got_signal ? "interrupted" : "no answer", (int)pid);
-	}
-	if (!inject_stop_all(&in)) {
-		int e = errno;
-
-		patch_rec_undo(&p, &in); /* nothing written: the session ended */
-		errno = e;
-		die_errno(MT_EXIT_SYSTEM, "process %d: its threads could not all be stopped "
-			  "to write the patches: nothing was patched", (int)pid);
-	}
-	patch_rec_commit(&p, &in);
-	if (patch_rec_trigger_status(&p)) {
-		patch_rec_undo(&p, &in);
-		patch_load_free(&l);
-		inject_close(&in);
-		die(MT_EXIT_DATA, "--trigger %s: left alone: %s", r->tr.name,
-		    patch_rec_trigger_status(&p));
-	}
-	patch_live(&p, &in, &l);
-	inject_release_all(&in);
-	patch_said(r, &p);
-	patch_recording(r, pid);
-	patch_begin(r, &so);
-	patch_wait(r, &p, &so, &in);
-	patch_unlive(); /* undone here */
-	if (!patch_detach(&p, &in, &l) && inject_alive(&in)) {
-		int e = errno;
-		char tracer[32] = "";
-
-		tracer_of(pid, tracer, sizeof(tracer));
-		patch_rec_freeze(&p); /* what was recorded, read whole */
-		warn("process %d: cannot stop it to undo the patches (ptrace: %s%s%s): it "
-		     "runs on patched (its recording stopped); the next mt-record -p "
-		     "undoes them", (int)pid, strerror(e),
-		     *tracer ? "; traced by " : "", tracer);
-	}
-	inject_close(&in);
-	patch_end(r, &p, &so);
-	patch_rec_release(&p);
-	free(rt);
 }
 
 /* ---- the recording: until the trigger, an exit or a signal ---- */
@@ -1724,7 +979,7 @@ static void round_start(struct rec *r, struct round *rd)
 		arm(r, rd, rd->mode);
 	note = r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
 	if (note && !at_entry)
-		stdout_note();
+		rec_stdout_note();
 	target_release_child(&r->tgt);
 	if (at_entry && !r->tgt.child_stopped)
 		die(MT_EXIT_DATA, "%s ended before its entry point", r->tgt.cmd[0]);
@@ -1737,7 +992,7 @@ static void round_start(struct rec *r, struct round *rd)
 		rd->mode = MT_UPROBE_PROCESS;
 		uprobe_start(r, rd);
 		if (note)
-			stdout_note(); /* after what may refuse (one line then) */
+			rec_stdout_note(); /* after what may refuse (one line then) */
 	}
 	if (tr && !arm_after && !rd->armed && r->tgt.child)
 		arm(r, rd, MT_UPROBE_PROCESS); /* stopped after its execve, or at its entry */
@@ -1746,7 +1001,7 @@ static void round_start(struct rec *r, struct round *rd)
 	fprintf(stderr, "%s: recording %d", mt_progname(), (int)r->tgt.pid);
 	for (size_t i = 1; i < r->tgt.npids; i++)
 		fprintf(stderr, ", %d", (int)r->tgt.pids[i]);
-	fprintf(stderr, " with %s%s%s; Ctrl+C %s\n", backend_names[r->o.backend],
+	fprintf(stderr, " with %s%s%s; Ctrl+C %s\n", backends[r->o.backend]->name,
 		r->o.full ? " (full)" : "",
 		r->tgt.npids > 1 && (r->o.backend == BE_UPROBE || r->trp) ?
 		" (uprobes and the trigger: the first)" : "",
@@ -1885,7 +1140,7 @@ static void snapshot_begin(struct rec *r, int no, uint64_t time)
 			stream_out_init(r->sout, fd); /* a stream of its own */
 	}
 	if (r->o.repeat != 1)
-		out_printf(r, "# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", no,
+		rec_printf(r, "# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", no,
 			   time / 1000000000u, time % 1000000000u);
 }
 
@@ -2019,7 +1274,7 @@ static void decode_snapshots(struct rec *r)
 
 		snapshot_begin(r, p->no, p->time);
 		if (r->o.backend == BE_SAMPLE)
-			wallclock_line(r);
+			rec_wallclock(r);
 		event_lines(r);
 		if (r->sout)
 			decode_dlfilter_into(r->o.perf, p->data, decode_how(&r->o), r->dlf,
@@ -2114,6 +1369,14 @@ static void record(struct rec *r)
 		warn("nothing recorded: %s left as it was", o->output);
 }
 
+/* The pt, sample and uprobe backends: perf's or the uprobe engine's
+ * recording, in rounds (a snapshot at each trigger hit). */
+static void record_rounds(struct rec *r)
+{
+	start_target(r);
+	record(r);
+}
+
 /* ---- main ---- */
 
 /* Frees what r holds; the work directory goes with it. */
@@ -2186,14 +1449,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	check_machine(r);
-	if (r->o.backend == BE_PATCH && r->tgt.cmd) {
-		record_patch(r);
-	} else if (r->o.backend == BE_PATCH) {
-		record_patch_attach(r);
-	} else {
-		start_target(r);
-		record(r);
-	}
+	backends[r->o.backend]->record(r);
 	end_target(r);
 	close_stdout_or_die();
 	rec_release(r);

@@ -1,6 +1,6 @@
 /*
  * abandon PID TID STAGE: mt-record's way of borrowing a thread
- * (mt-record/inject.h), then killed by SIGKILL where it stands, as
+ * (mt-record/patch/inject.h), then killed by SIGKILL where it stands, as
  * mt-record may be: thread TID of process PID held and borrowed (its
  * state noted, the signal frame written below its red zone) and, by
  * STAGE: 0 nothing more; 1 one system call made (getpid), the thread

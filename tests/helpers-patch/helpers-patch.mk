@@ -1,10 +1,10 @@
 # Test drivers of mt-record's patch backend pieces (tests/helpers-patch/)
 # and the programs they hold.
 
-$(BUILD)/tests/abandon: tests/helpers-patch/abandon.c $(BUILD)/mt-record/inject.o \
-		mt-record/inject.h $(TOOL_LIB) $(LIB)
+$(BUILD)/tests/abandon: tests/helpers-patch/abandon.c $(BUILD)/mt-record/patch/inject.o \
+		mt-record/patch/inject.h $(TOOL_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Imt-record $(ALL_LDFLAGS) -o $@ $< $(BUILD)/mt-record/inject.o \
+	$(CC) $(ALL_CFLAGS) -Imt-record/patch -Imt-record $(ALL_LDFLAGS) -o $@ $< $(BUILD)/mt-record/patch/inject.o \
 		$(TOOL_LIB) $(LIB) -lelf -ldw -lz -liberty
 
 # no sanitizer: its registers are the test

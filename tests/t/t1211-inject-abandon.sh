@@ -1,5 +1,5 @@
 #!/bin/sh
-# A thread mt-record borrows (mt-record/inject.h) goes on exactly as it
+# A thread mt-record borrows (mt-record/patch/inject.h) goes on exactly as it
 # was when mt-record is killed (SIGKILL) with it borrowed: tests/abandon
 # borrows a thread of tests/progs/regkeep and kills itself after noting
 # its state (stage 0), after having it make a system call (1: the thread

@@ -1,0 +1,75 @@
+/*
+ * mt-record's run: what the core (mt-record.c: options, signals, output,
+ * the snapshots' files) hands a backend (backend.h), and what the core
+ * offers every backend. One struct rec is main's for the whole run.
+ */
+#ifndef MT_RECORD_REC_H
+#define MT_RECORD_REC_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "functions.h"
+#include "opts.h"
+#include "symtab.h"
+#include "target.h"
+#include "trigger.h"
+
+struct perf_snap;
+struct stream_out;
+
+/* Everything one run works with: main's, passed down. */
+struct rec {
+	struct rec_opts o;
+	struct target tgt;     /* what is recorded */
+	struct trig tr;        /* --trigger (tr.sel NULL without one) */
+	struct trig *trp;      /* &tr once resolved, NULL without --trigger */
+	const char *dir_out;   /* -o DIR/: one file per snapshot, or NULL */
+	int out_fd;            /* where the text goes: 1, or a snapshot file */
+	/* PT decoded through the dlfilter: the output is an mt stream
+	 * (sout, on out_fd), its "# mt:" lines as MARKs; NULL: text */
+	struct stream_out *sout;
+	char *dlf;             /* then the dlfilter's path */
+	int cmd_out;           /* the command's stdout (check_options): 2,
+				* --command-stdout's, -o FILE's keep_stdout_for_command(),
+				* or MT_SPAWN_INHERIT with -o DIR/ */
+	int snap_no;           /* snapshots taken so far */
+	int next_snapshot;     /* the NNN that place_snapshot() tries first */
+	uint64_t written;      /* the last time the stream's snapshots hold */
+	char snap_tmp[PATH_MAX]; /* -o DIR/: the snapshot being written */
+	struct perf_snap *snaps; /* the pt and sample backends': to decode */
+	size_t nsnaps, capsnaps;
+	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
+	int fn_at_entry;       /* --functions with a command: chosen at its
+				* entry point, its libraries mapped (x86-64) */
+	int late_warned;       /* said that a file was mapped after that */
+	sigset_t wait_mask;    /* ours, with SIGINT, SIGTERM, SIGHUP let in */
+};
+
+/* The signal that ends the recording (SIGINT, SIGTERM, SIGHUP), once one
+ * came; 0 before. They are blocked but in waits on r->wait_mask. */
+int rec_signal(void);
+
+/* Text on the output: a "# mt:" line as its MARK when the output is a
+ * stream (r->sout), else the text as it is. Dies on a write error. */
+void rec_printf(const struct rec *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The "# mt: wallclock" line: the monotonic and the real time now. */
+void rec_wallclock(const struct rec *r);
+
+/* Where the command's output goes (the standard error), said before it
+ * runs. */
+void rec_stdout_note(void);
+
+/* The selection's files (functions.h's fn_files): the target's symbols
+ * (read_symbols()) and a file's path as the target names it. */
+int rec_target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must);
+char *rec_target_path(void *ctx, const char *path);
+
+/* --functions chose nothing: dies (data) saying where it looked (the
+ * executable, and libs, or why no library), a held command killed first. */
+_Noreturn void rec_no_function(struct rec *r, char *const *libs);
+
+#endif
