@@ -74,7 +74,7 @@ HELPER_BIN := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz-*.c)
 
 .PHONY: all print-tools print-tool-lib check check-long test unit-test tool-test asan-test fuzz-test bench \
-	demo install uninstall deb clean help deps
+	demo install uninstall deb clean help deps equiv
 
 all: $(TOOL_BIN)
 
@@ -87,6 +87,8 @@ help:
 	@echo 'make test         build and run the tests once (no sanitizers, no fuzzing);'
 	@echo '                  TESTS="t05* unit" runs only those'
 	@echo 'make bench        benchmarks (figures as ratios to a baseline in the same run); SECTIONS="10 30" runs only those'
+	@echo 'make equiv BASE=REV  every tool'"'"'s output, errors and exit status on tests/equiv/run'"'"'s'
+	@echo '                  cases, REV'"'"'s build (in $(BUILD)/equiv-base) against this one'
 	@echo 'make demo         trace a bundled program (see README)'
 	@echo 'make install      install into $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make deb          the Debian package of the tools, $(BUILD)/$(DEB_PACKAGE)_VERSION-$(DEB_REVISION)_ARCH.deb'
@@ -179,6 +181,19 @@ check: deps
 
 check-long: deps
 	@MT_LONG=1 $(MAKE) --no-print-directory check FUZZ_RUNS=600 PTS_REPLAY=0
+
+# tests/equiv/run --compare between REV, checked out and built in a git
+# worktree in $(BUILD)/equiv-base (kept for the next run), and this build
+EQUIV_BASE = $(BUILD)/equiv-base
+equiv: build-tests
+	@if [ -z "$(BASE)" ]; then echo 'usage: make equiv BASE=REV' >&2; exit 2; fi
+	@rev=$$(git rev-parse --verify -q '$(BASE)^{commit}') || \
+		{ echo 'make equiv: $(BASE): not a commit' >&2; exit 2; }; \
+	git worktree prune && \
+	if [ -d $(EQUIV_BASE) ]; then git -C $(EQUIV_BASE) checkout -q --detach $$rev; \
+	else git worktree add -q --detach $(EQUIV_BASE) $$rev; fi
+	@$(MAKE) --no-print-directory -C $(EQUIV_BASE) BUILD=build build-tests
+	@tests/equiv/run --compare $(EQUIV_BASE)/build $(BUILD)
 
 bench: deps all $(HELPER_BIN)
 	@tests/bench/run $(BUILD) $(SECTIONS)
