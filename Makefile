@@ -27,7 +27,7 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/symtab.c common/dwline.c common/procsyms.c common/regex.c \
 	common/demangle.c common/regfile.c common/fscreds.c
 TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c \
-	common/spawn.c common/regexopt.c common/idlist.c
+	common/spawn.c common/regexopt.c common/idlist.c common/xalloc.c
 TOOLS := mt-script-parse mt-stacks mt-fxt mt-slice mt-dump mt-symbols mt mt-record \
 	mt-report
 mt-fxt_LIBS := -lz

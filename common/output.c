@@ -10,6 +10,7 @@
 
 #include "die.h"
 #include "output.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* The -o name as given, for messages; NULL: standard output. */
@@ -247,9 +248,7 @@ void output_to_or_die(const char *name)
 			die_errno(MT_EXIT_SYSTEM, "%s", name);
 	} else if (errno == ENOENT) {
 		/* a dangling link is itself replaced, never written through */
-		target = strdup(name);
-		if (!target)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		target = xstrdup(name);
 	} else {
 		die_errno(MT_EXIT_SYSTEM, "%s", name);
 	}
@@ -310,8 +309,7 @@ static void move_old(void)
 
 	if (lstat(target, &st))
 		return;
-	if (asprintf(&old, "%s.old", target) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	old = xasprintf("%s.old", target);
 	if (rename(target, old)) {
 		have_tmp = 0;	/* the new file stays where it is */
 		die_errno(MT_EXIT_SYSTEM, "moving %s to %s (the new file is in %s)",

@@ -18,6 +18,7 @@
 #include "stream.h"
 #include "tidmap.h"
 #include "wire.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [--allow-empty] [-o output] [file]\n"
@@ -144,9 +145,7 @@ static char *utf8_clean(const char *s, size_t *len)
 	}
 	if (i == n)
 		return NULL;
-	out = malloc(3 * n + 1); /* each byte becomes at most 3 */
-	if (!out)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	out = xmalloc(3 * n + 1); /* each byte becomes at most 3 */
 	memcpy(out, s, i);
 	o = i;
 	while (i < n) {
@@ -196,9 +195,7 @@ static const char *text_of(uint32_t id, size_t *len, char **tmp)
 	if (*len <= NAME_MAX_BYTES)
 		return s;
 	keep = utf8_cut(s, *len, NAME_MAX_BYTES - (sizeof(CUT_MARK) - 1));
-	cut = malloc(keep + sizeof(CUT_MARK));
-	if (!cut)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	cut = xmalloc(keep + sizeof(CUT_MARK));
 	memcpy(cut, s, keep);
 	memcpy(cut + keep, CUT_MARK, sizeof(CUT_MARK));
 	free(*tmp);

@@ -16,6 +16,7 @@
 #include "perf.h"
 #include "stream.h"
 #include "streamout.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define SO "mt-dlfilter.so"
@@ -70,8 +71,7 @@ static void start_script(struct proc *p, const char *perf, const char *data, int
 
 	script_argv(&a, perf, data, how);
 	dlfilter_args(&a, so);
-	if (asprintf(&errname, "%s/perf-script.err", workdir_path()) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	errname = xasprintf("%s/perf-script.err", workdir_path());
 	spawn(p, a.v, out_fd, NULL, 0, errname, 1);
 	free(errname);
 	argv_free(&a);
@@ -104,7 +104,6 @@ void decode_dlfilter_into(const char *perf, const char *data, int how, const cha
 	struct mt_reader r;
 	struct proc p;
 	int fds[2], err;
-	char *name;
 
 	if (pipe2(fds, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
@@ -115,10 +114,7 @@ void decode_dlfilter_into(const char *perf, const char *data, int how, const cha
 	err = stream_out_copy(s, &r, mk, after);
 	close(fds[0]); /* perf, still writing after a bad record, ends */
 	end_script(&p, data, err != 0);
-	if (err) {
-		if (asprintf(&name, "perf script's stream of %s", data) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
-		die_reader(&r, err, name);
-	}
+	if (err)
+		die_reader(&r, err, xasprintf("perf script's stream of %s", data));
 	mt_reader_release(&r);
 }

@@ -12,6 +12,7 @@
 #include "err.h"
 #include "functions.h"
 #include "regex.h"
+#include "xalloc.h"
 #include "banned.h"
 
 void die_up(const struct mt_uprobe *u, int err)
@@ -146,8 +147,7 @@ static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 			struct fn_names *nm = q->names;
 
 			grow_or_die(&nm->v, &nm->cap, nm->n, sizeof(*nm->v));
-			if (!(nm->v[nm->n++] = strdup(s->name)))
-				die(MT_EXIT_SYSTEM, "out of memory");
+			nm->v[nm->n++] = xstrdup(s->name);
 		}
 		sel->n++;
 		sel->lib_n += !is_exe;

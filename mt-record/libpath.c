@@ -9,6 +9,7 @@
 
 #include "die.h"
 #include "libpath.h"
+#include "xalloc.h"
 #include "banned.h"
 
 char *mt_lib_path(const char *name)
@@ -25,8 +26,7 @@ char *mt_lib_path(const char *name)
 		return NULL;
 	*slash = '\0';
 	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
-		if (asprintf(&path, "%s%s%s", exe, where[i], name) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		path = xasprintf("%s%s%s", exe, where[i], name);
 		if (!access(path, R_OK)) {
 			char *real = realpath(path, NULL);
 

@@ -28,6 +28,7 @@
 #include "perf.h"
 #include "perfline.h"
 #include "stream.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define PT_SYSFS "/sys/bus/event_source/devices/intel_pt"
@@ -176,8 +177,8 @@ void spawn(struct proc *p, char *const *argv, int out, const int *keep,
 	size_t i;
 
 	memset(p, 0, sizeof(*p));
-	if (errname && !(p->errfile = strdup(errname)))
-		die(MT_EXIT_SYSTEM, "out of memory");
+	if (errname)
+		p->errfile = xstrdup(errname);
 	if (pf.verbose) {
 		fprintf(stderr, "%s: running: ", mt_progname());
 		print_argv(stderr, argv, is_perf);
@@ -303,8 +304,7 @@ void make_workdir(void)
 			die_errno(MT_EXIT_SYSTEM, "--keep %s", pf.keep_dir);
 		return;
 	}
-	if (asprintf(&made, "%s/mt-record.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	made = xasprintf("%s/mt-record.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(made))
 		die_errno(MT_EXIT_SYSTEM, "%s", made);
 	pf.workdir = realpath(made, NULL);
@@ -419,10 +419,8 @@ void check_raw_terms(const char *t, int dry_run)
 		{ "mtc", NULL }, { "mtc_period", "mtc_periods" },
 		{ "noretcomp", NULL }, { "psb_period", "psb_periods" },
 	};
-	char *copy = strdup(t), *save = NULL, *term;
+	char *copy = xstrdup(t), *save = NULL, *term;
 
-	if (!copy)
-		die(MT_EXIT_SYSTEM, "out of memory");
 	for (term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(term, '='), *end, path[256], caps[64];
 		unsigned long v = 1;
@@ -478,8 +476,7 @@ void arg(struct argv *a, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	grow_or_die(&a->v, &a->cap, a->n + 1, sizeof(*a->v));
 	a->v[a->n++] = s;
@@ -699,8 +696,7 @@ void perf_start(struct perf_rec *r, const struct rec_opts *o, const struct targe
 	record_argv(&a, o, tgt, c[0], k[1], with_trigger);
 	keep[0] = c[0];
 	keep[1] = k[1];
-	if (asprintf(&errname, "%s/perf-record.err", workdir_path()) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	errname = xasprintf("%s/perf-record.err", workdir_path());
 	spawn(&r->proc, a.v, -1, keep, 2, errname, 1);
 	free(errname);
 	argv_free(&a);
@@ -751,8 +747,7 @@ static char *switched_file(void)
 		    (best && strcmp(e->d_name, best) >= 0))
 			continue;
 		free(best);
-		if (!(best = strdup(e->d_name)))
-			die(MT_EXIT_SYSTEM, "out of memory");
+		best = xstrdup(e->d_name);
 	}
 	closedir(d);
 	return best;
@@ -764,8 +759,7 @@ static int move_file(const char *name, const char *to)
 	char *from;
 	int r;
 
-	if (asprintf(&from, "%s/%s", pf.workdir, name) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	from = xasprintf("%s/%s", pf.workdir, name);
 	r = rename(from, to);
 	if (r && errno != ENOENT)
 		die_errno(MT_EXIT_SYSTEM, "rename %s", from);
@@ -840,8 +834,7 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 	script_argv(&a, perf, data, how);
 	if (pipe2(fds, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	if (asprintf(&errname, "%s/perf-script.err", workdir_path()) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	errname = xasprintf("%s/perf-script.err", workdir_path());
 	spawn(&p, a.v, fds[1], NULL, 0, errname, 1);
 	free(errname);
 	argv_free(&a);
@@ -894,11 +887,7 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 
 void script_failed(const struct proc *p, const char *data)
 {
-	char *what;
-
-	if (asprintf(&what, "perf script failed on %s", data) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	proc_failed(p, what);
+	proc_failed(p, xasprintf("perf script failed on %s", data));
 }
 
 /* ---- what perf needs here ---- */
@@ -917,8 +906,7 @@ int perf_version(const char *perf, int *major, int *minor, char *buf, size_t len
 
 	if (!version_seen.perf || strcmp(version_seen.perf, perf)) {
 		free(version_seen.perf);
-		if (!(version_seen.perf = strdup(perf)))
-			die(MT_EXIT_SYSTEM, "out of memory");
+		version_seen.perf = xstrdup(perf);
 		version_seen.ran = run_output(argv, version_seen.text,
 					      sizeof(version_seen.text), 1) > 0;
 	}

@@ -15,6 +15,7 @@
 #include "procsyms.h"
 #include "regfile.h"
 #include "target.h"
+#include "xalloc.h"
 #include "banned.h"
 
 struct target_view {
@@ -28,9 +29,7 @@ struct target_view {
 
 void target_view_init(struct target *t)
 {
-	t->view = calloc(1, sizeof(*t->view));
-	if (!t->view)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	t->view = xcalloc(1, sizeof(*t->view));
 	t->view->root = MT_ROOT_OWN;
 }
 
@@ -140,15 +139,6 @@ int is_deleted(const char *name)
 	return n > k && !strcmp(name + n - k, DELETED);
 }
 
-static char *dup_or_die(const char *s)
-{
-	char *r = strdup(s);
-
-	if (!r)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return r;
-}
-
 /*
  * The kernel's link to the file tgt maps under name: /proc/PID/exe for
  * its executable (while the link names it: a command held before its
@@ -168,7 +158,7 @@ static char *link_of(const struct target *tgt, const char *name)
 		snprintf(link, sizeof(link), "/proc/%d/exe", (int)tgt->pid);
 		n = readlink(link, buf, sizeof(buf) - 1);
 		if (n > 0 && (size_t)n == strlen(name) && !memcmp(buf, name, (size_t)n))
-			return dup_or_die(link);
+			return xstrdup(link);
 	}
 	k = mt_procsyms_read(&ps, tgt->pid);
 	if (k == MT_ENOMEM)
@@ -177,7 +167,7 @@ static char *link_of(const struct target *tgt, const char *name)
 		m = mt_procsyms_map_of(&ps, name);
 	if (m) {
 		mt_procsyms_link(&ps, m, link);
-		r = dup_or_die(link);
+		r = xstrdup(link);
 	}
 	mt_procsyms_release(&ps);
 	return r;
@@ -191,7 +181,7 @@ char *inode_path(const struct target *tgt, const char *name)
 	if (v && v->state > 0 && (is_deleted(name) || v->root != MT_ROOT_OWN) &&
 	    (link = link_of(tgt, name)))
 		return link;
-	return dup_or_die(name);
+	return xstrdup(name);
 }
 
 /* With v's credentials taken: the file through link (NULL: none), else
@@ -389,7 +379,7 @@ char **mapped_libraries(const struct target *tgt)
 		if (path[0] != '/' || !strcmp(path, tgt->exe))
 			continue;
 		grow_or_die(&v, &cap, n + 2, sizeof(*v));
-		v[n++] = dup_or_die(path);
+		v[n++] = xstrdup(path);
 		v[n] = NULL;
 	}
 	mt_procsyms_release(&ps);

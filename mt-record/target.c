@@ -24,6 +24,7 @@
 #include "proc.h"
 #include "spawn.h"
 #include "target.h"
+#include "xalloc.h"
 #include "banned.h"
 
 static const int handled[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
@@ -328,9 +329,7 @@ void target_check_target(struct target *t)
 	if (n < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s", link);
 	buf[n] = '\0';
-	t->exe = strdup(buf);
-	if (!t->exe)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	t->exe = xstrdup(buf);
 	target_view_take(t);
 }
 

@@ -27,6 +27,7 @@
 #include "spawn.h"
 #include "symtab.h"
 #include "trigger.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define STOP_INDICATOR "magic_trace_stop_indicator"
@@ -106,9 +107,7 @@ static char *shown_name(const char *name)
 {
 	char *dm = mt_demangle(name, MT_DEMANGLE_FULL);
 
-	if (!dm && !(dm = strdup(name)))
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return dm;
+	return dm ? dm : xstrdup(name);
 }
 
 /*
@@ -199,10 +198,8 @@ static int in_libraries(const struct target *tgt, const char *sel, struct trig *
 				continue;
 			found = 1;
 			tr->addr = t->v[i].addr;
-			tr->path = strdup(f->path);
+			tr->path = xstrdup(f->path);
 			tr->name = shown_name(t->v[i].name);
-			if (!tr->path || !tr->name)
-				die(MT_EXIT_SYSTEM, "out of memory");
 		}
 	}
 	mt_procsyms_release(&ps);
@@ -223,8 +220,7 @@ static int calls_through_plt(const struct mt_symtab *t, const char *name)
 		len = strlen(plt);
 		if (t->v[i].bind != MT_SYM_PLT || len < 4 || strcmp(plt + len - 4, "@plt"))
 			continue;
-		if (!(base = strndup(plt, len - 4)))
-			die(MT_EXIT_SYSTEM, "out of memory");
+		base = xstrndup(plt, len - 4);
 		found = mt_demangle_is(base, NULL, name);
 		free(base);
 	}
@@ -260,7 +256,7 @@ static void picker_setup(void *arg)
 static char *pick_function(const struct target *tgt, const char *trigger)
 {
 	/* mt-symbols --pick prints ADDR SIZE BIND NAME DEMANGLED */
-	char *file = inode_path(tgt, tgt->exe), line[4096], *tab, *name;
+	char *file = inode_path(tgt, tgt->exe), line[4096], *tab;
 	char *argv[] = { "mt-symbols", "--pick", file, NULL };
 	struct mt_spawn sp = MT_SPAWN_INIT;
 	pid_t self = getpid();
@@ -289,10 +285,7 @@ static char *pick_function(const struct target *tgt, const char *trigger)
 	if (!tab)
 		die(MT_EXIT_SYSTEM, "--trigger %s: unexpected mt-symbols output",
 		    trigger);
-	name = strndup(tab + 1, strcspn(tab + 1, "\t"));
-	if (!name)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return name;
+	return xstrndup(tab + 1, strcspn(tab + 1, "\t"));
 }
 
 /* A hexadecimal address, with or without 0x. */
@@ -354,18 +347,17 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 
 		tr->addr = v;
 		if (s && v != s->addr) {
-			if (asprintf(&tr->name, "%s+0x%" PRIx64 " (%s)", sn,
-				     (uint64_t)(v - s->addr), sel) < 0)
-				tr->name = NULL;
+			tr->name = xasprintf("%s+0x%" PRIx64 " (%s)", sn,
+					     (uint64_t)(v - s->addr), sel);
 		} else {
-			tr->name = strdup(s ? sn : sel);
+			tr->name = xstrdup(s ? sn : sel);
 		}
 		free(sn);
 	} else if (kind != SEL_LINE && kind != SEL_SYMBOL && parse_addr(sel, &v) == 0) {
 		const struct mt_sym *s = mt_symtab_lookup(t, v);
 
 		tr->addr = v;
-		tr->name = s ? shown_name(s->name) : strdup(sel);
+		tr->name = s ? shown_name(s->name) : xstrdup(sel);
 	} else if (is_line) {
 		char *file;
 		long line, col;
@@ -388,15 +380,13 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 		 * through its PLT): looked up once it has run to its entry
 		 * point, where its libraries are mapped */
 		tr->in_lib = 1;
-		tr->name = strdup(sel);
+		tr->name = xstrdup(sel);
 #endif
 	} else {
 		die(MT_EXIT_DATA, "--trigger %s: no such function in %s%s "
 		    "(mt-symbols --match lists them)", tr->sel, tgt->exe,
 		    tgt->child ? "" : " nor in the libraries it maps");
 	}
-	if (!tr->name)
-		die(MT_EXIT_SYSTEM, "out of memory");
 	mt_symfile_release(&sf);
 	free(picked);
 }

@@ -25,6 +25,7 @@
 #include "stream.h"
 #include "tidmap.h"
 #include "wire.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-report [-v] [--by key] [--json] [-n rows] [--kind list] [--pid list] [--tid list] [-o output] [file]\n"
@@ -774,8 +775,7 @@ static void print_report(const struct fn *v, size_t n)
 		if (MT_QUOTE_SIZE(len) > qcap) {
 			qcap = MT_QUOTE_SIZE(len);
 			free(q);
-			if (!(q = malloc(qcap)))
-				die(MT_EXIT_SYSTEM, "out of memory");
+			q = xmalloc(qcap);
 		}
 		printf("  %s\n", mt_quote(q, qcap, name, len));
 	}
@@ -791,9 +791,7 @@ static void report(void)
 
 	walk();
 	distributions();
-	v = malloc((nfns + 1) * sizeof(*v));
-	if (!v)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	v = xmallocarray(nfns + 1, sizeof(*v));
 	for (i = 1; i <= nfns; i++) {
 		fns[i].id = (uint32_t)i;
 		v[n++] = fns[i];

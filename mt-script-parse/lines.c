@@ -21,6 +21,7 @@
 
 #include "die.h"
 #include "lines.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define CHUNKS 3
@@ -120,9 +121,7 @@ static void start_workers(int n)
 
 	if (n <= 0)
 		return;
-	workers = calloc((size_t)n, sizeof(*workers));
-	if (!workers)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	workers = xcalloc((size_t)n, sizeof(*workers));
 	/* signals are the calling thread's */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -322,11 +321,9 @@ void sp_run(int fd, const char *name, const char *head, size_t nhead,
 	in_name = name;
 	handler = fn;
 	for (i = 0; i < CHUNKS; i++)
-		if (!(chunk[i].buf = malloc(CHUNK_CAP)))
-			die(MT_EXIT_SYSTEM, "out of memory");
+		chunk[i].buf = xmalloc(CHUNK_CAP);
 	for (i = 0; i < NBATCH; i++)
-		if (!(ring[i] = calloc(1, sizeof(*ring[i]))))
-			die(MT_EXIT_SYSTEM, "out of memory");
+		ring[i] = xcalloc(1, sizeof(*ring[i]));
 	if (nhead > CHUNK_CAP)
 		die(MT_EXIT_SYSTEM, "%s: internal error: a head of %zu bytes",
 		    name, nhead);

@@ -22,6 +22,7 @@
 #include "stream.h"
 #include "tidmap.h"
 #include "lines.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-script-parse [-kv] [-j threads] [-o output] [file]\n"
@@ -81,9 +82,7 @@ static void count_skip(const char *reason, int unknown_event)
 		/* one warning per unknown event name */
 		warn("%s: skipping samples of unknown event '%s'", in_name,
 		     reason);
-		reason = strdup(reason);
-		if (!reason)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		reason = xstrdup(reason);
 	}
 	skips[nskips].reason = reason;
 	skips[nskips].unknown_event = unknown_event;

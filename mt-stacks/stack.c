@@ -8,6 +8,7 @@
 #include "die.h"
 #include "err.h"
 #include "stacks.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* ---- spans ---- */
@@ -62,10 +63,8 @@ static size_t *fi_slot(struct stack *s, uint8_t type, uint64_t key, int add)
 
 	if (add && (s->nused + 1) * 2 > s->nslots) {
 		size_t n = s->nslots ? s->nslots * 2 : 64, j;
-		struct fn_slot *v = calloc(n, sizeof(*v));
+		struct fn_slot *v = xcalloc(n, sizeof(*v));
 
-		if (!v)
-			die(MT_EXIT_SYSTEM, "out of memory");
 		for (j = 0; j < s->nslots; j++) {
 			struct fn_slot *o = &s->slots[j];
 

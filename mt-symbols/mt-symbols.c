@@ -26,6 +26,7 @@
 #include "quote.h"
 #include "regex.h"
 #include "spawn.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-symbols [--json] [--lines] [--pick] [--match regex] " \
@@ -390,10 +391,8 @@ static struct obj *new_obj(const char *file)
 	o = &objs[nobjs++];
 	memset(o, 0, sizeof(*o));
 	mt_symfile_init(&o->own);
-	o->file = strdup(file);
-	o->shown = malloc(MT_QUOTE_SIZE(strlen(file)));
-	if (!o->file || !o->shown)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	o->file = xstrdup(file);
+	o->shown = xmalloc(MT_QUOTE_SIZE(strlen(file)));
 	mt_quote_str(o->shown, MT_QUOTE_SIZE(strlen(file)), file);
 	return o;
 }

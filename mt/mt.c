@@ -9,7 +9,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include "spawn.h"
 #include "wire.h"
 #include "view.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define USAGE \
@@ -33,31 +33,6 @@
 	"       mt attach [-v] [-o output] [record-option ...] [-p pid]\n" \
 	"       mt decode [-v] [-o output] [record-option ...] file\n" \
 	"       mt view [--no-open] [--origin url] [-p port] file\n"
-
-/* ---- small helpers ---- */
-
-char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return p;
-}
-
-char *xfmt(const char *fmt, ...)
-{
-	va_list ap;
-	char *p;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&p, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return p;
-}
 
 /* A NULL-terminated argument vector. */
 struct args {
@@ -129,7 +104,7 @@ static char *find_tool(const char *name, const char *env)
 	if (self_dir) {
 		char *q;
 
-		p = xfmt("%s/%s", self_dir, name);
+		p = xasprintf("%s/%s", self_dir, name);
 		q = mt_which(p); /* holds a '/': only checks it */
 		free(p);
 		if (q)
@@ -567,7 +542,7 @@ static void record_stage(struct stage *s, enum mode mode, int argc, char **argv,
 	if (mode == MODE_RUN) {
 		if (!o->dry_run) {
 			args_add(&s->argv, "--command-stdout");
-			args_add(&s->argv, xfmt("%d", CMD_FD));
+			args_add(&s->argv, xasprintf("%d", CMD_FD));
 		}
 		args_add(&s->argv, "--");
 		for (i = o->dashdash; i < argc; i++)
@@ -619,7 +594,7 @@ static int keep_trace(const struct stage *st, const struct pipeline_opts *o, int
 		return report_failure(bad, "; no trace written");
 	if (!spans) {
 		char *kept = lstat(o->out, &sb) ? xstrdup("no trace written") :
-			xfmt("%s left as it was", o->out);
+			xasprintf("%s left as it was", o->out);
 
 		output_discard();
 		if (!events && o->have_trigger)

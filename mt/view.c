@@ -25,6 +25,7 @@
 #include "quote.h"
 #include "spawn.h"
 #include "view.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /*
@@ -90,10 +91,8 @@ static int is_unreserved(int c)
 /* s percent-encoded as a URL path segment. */
 static char *url_encode(const char *s)
 {
-	char *out = malloc(strlen(s) * 3 + 1), *o = out;
+	char *out = xmalloc(strlen(s) * 3 + 1), *o = out;
 
-	if (!out)
-		die(MT_EXIT_SYSTEM, "out of memory");
 	for (; *s; s++) {
 		if (is_unreserved((unsigned char)*s))
 			*o++ = *s;
@@ -202,14 +201,14 @@ static void respond(struct client *c, const struct server *sv, int head,
 		    const char *status, const char *extra, const char *body)
 {
 	free(c->out);
-	c->out = xfmt("HTTP/1.1 %s\r\n"
-		      "Access-Control-Allow-Origin: %s\r\n"
-		      "Cache-Control: no-cache\r\n"
-		      "Connection: close\r\n"
-		      "Content-Type: text/plain; charset=utf-8\r\n"
-		      "Content-Length: %zu\r\n"
-		      "%s\r\n%s",
-		      status, sv->origin, strlen(body), extra, head ? "" : body);
+	c->out = xasprintf("HTTP/1.1 %s\r\n"
+			   "Access-Control-Allow-Origin: %s\r\n"
+			   "Cache-Control: no-cache\r\n"
+			   "Connection: close\r\n"
+			   "Content-Type: text/plain; charset=utf-8\r\n"
+			   "Content-Length: %zu\r\n"
+			   "%s\r\n%s",
+			   status, sv->origin, strlen(body), extra, head ? "" : body);
 	c->out_len = strlen(c->out);
 	c->out_pos = 0;
 	c->file_off = c->file_end = 0;
@@ -219,13 +218,13 @@ static void respond(struct client *c, const struct server *sv, int head,
 static void respond_file(struct client *c, const struct server *sv, int head)
 {
 	free(c->out);
-	c->out = xfmt("HTTP/1.1 200 OK\r\n"
-		      "Access-Control-Allow-Origin: %s\r\n"
-		      "Cache-Control: no-cache\r\n"
-		      "Connection: close\r\n"
-		      "Content-Type: application/octet-stream\r\n"
-		      "Content-Length: %lld\r\n"
-		      "\r\n", sv->origin, (long long)sv->size);
+	c->out = xasprintf("HTTP/1.1 200 OK\r\n"
+			   "Access-Control-Allow-Origin: %s\r\n"
+			   "Cache-Control: no-cache\r\n"
+			   "Connection: close\r\n"
+			   "Content-Type: application/octet-stream\r\n"
+			   "Content-Length: %lld\r\n"
+			   "\r\n", sv->origin, (long long)sv->size);
 	c->out_len = strlen(c->out);
 	c->out_pos = 0;
 	c->file_off = 0;
@@ -253,7 +252,7 @@ static char *header(const char *lines, const char *name)
 			v += strspn(v, " \t");
 			while (end > v && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
 				end--;
-			copy = xfmt("%.*s", (int)(end - v), v);
+			copy = xasprintf("%.*s", (int)(end - v), v);
 			return copy;
 		}
 		line = *end ? end + 1 : end;
@@ -633,9 +632,7 @@ static char *ui_address(const char *origin, const char *url)
 	char *ui, *u;
 	int i;
 
-	ui = malloc(strlen(origin) + strlen("/#!/?url=") + strlen(url) * 3 + 1);
-	if (!ui)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	ui = xmalloc(strlen(origin) + strlen("/#!/?url=") + strlen(url) * 3 + 1);
 	u = ui + snprintf(ui, strlen(origin) + 10, "%s/#!/?url=", origin);
 	for (i = 0; url[i]; i++) {
 		if (url[i] == '%') {
@@ -776,7 +773,7 @@ int mt_view(int argc, char **argv, const char *usage)
 		die_errno(MT_EXIT_SYSTEM, "getsockname");
 	sv.port = ntohs(sa.sin_port);
 	path = url_encode(sv.name);
-	url = xfmt("http://127.0.0.1:%d/%s/%s", sv.port, sv.token, path);
+	url = xasprintf("http://127.0.0.1:%d/%s/%s", sv.port, sv.token, path);
 	ui = ui_address(sv.origin, url);
 	printf("%s\n", ui);
 	if (fflush(stdout))

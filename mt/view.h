@@ -1,6 +1,6 @@
 /*
  * mt view: serve one trace file to the Perfetto UI over HTTP on 127.0.0.1
- * (mt/view.c). And the two helpers of mt.c that view.c shares.
+ * (mt/view.c).
  */
 #ifndef MT_VIEW_H
 #define MT_VIEW_H
@@ -11,9 +11,5 @@
  * dies (die.h) on usage and system errors.
  */
 int mt_view(int argc, char **argv, const char *usage);
-
-/* strdup and asprintf that die when memory runs out (mt.c). */
-char *xstrdup(const char *s);
-char *xfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -21,6 +21,7 @@
 #include "die.h"
 #include "err.h"
 #include "inject.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #ifndef SYS_pidfd_open
@@ -537,8 +538,8 @@ int inject_borrow(struct inject *in)
 		errno = ENOEXEC;
 		return -1;
 	}
-	if (!in->state && !(in->state = malloc(sizeof(*in->state))))
-		die(MT_EXIT_SYSTEM, "out of memory");
+	if (!in->state)
+		in->state = xmalloc(sizeof(*in->state));
 	s = in->state;
 	get_state(in->t[0].tid, s);
 	if (write_frame(in, s))

@@ -30,6 +30,7 @@
 #include "streamout.h"
 #include "symtab.h"
 #include "target.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define STRINGS_SIZE PATCH_STRINGS_SIZE
@@ -224,9 +225,8 @@ void patch_rec_env(struct patch_rec *p, const char *runtime, char **env, char **
 {
 	const char *old = getenv("LD_PRELOAD");
 
-	if (asprintf(preload, "LD_PRELOAD=%s%s%s", runtime, old && *old ? ":" : "",
-		     old && *old ? old : "") < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	*preload = xasprintf("LD_PRELOAD=%s%s%s", runtime, old && *old ? ":" : "",
+			     old && *old ? old : "");
 	env[0] = p->env_fd;
 	env[1] = *preload;
 	env[2] = NULL;
@@ -611,8 +611,7 @@ static void unhook_thread(struct undo_plan *u, struct inject *in, const struct u
 		return;
 	if (depth > MTP_SHADOW_MAX)
 		depth = MTP_SHADOW_MAX;
-	if (!(fr = calloc(depth + 1, sizeof(*fr))))
-		die(MT_EXIT_SYSTEM, "out of memory");
+	fr = xcalloc(depth + 1, sizeof(*fr));
 	if (depth && inject_read(in, t->stack_at, fr, depth * sizeof(*fr)))
 		depth = 0, u->failed++;
 	/* newest first: of two frames at one slot (an older one left by
@@ -643,8 +642,7 @@ static void undo(struct undo_plan *u, struct inject *in)
 
 	/* no thread inside the runtime or a stub: let run on until it is out
 	 * (a hook half done would push or pop a frame after the undoing) */
-	if (!(stub = malloc(((size_t)u->nfn + 1) * sizeof(*stub))))
-		die(MT_EXIT_SYSTEM, "out of memory");
+	stub = xmallocarray((size_t)u->nfn + 1, sizeof(*stub));
 	for (i = 0; i < u->nfn; i++)
 		if (patch_fn_has_patch(&u->fn[i]))
 			stub[nstub++] = u->fn[i].stub;
@@ -700,8 +698,7 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 	patch_own_code(h->own_lo, h->own_hi, &u.own_lo, &u.own_hi);
 	if (nth > p->rings.l.max_threads)
 		nth = p->rings.l.max_threads;
-	if (!(u.th = calloc(nth + 1, sizeof(*u.th))))
-		die(MT_EXIT_SYSTEM, "out of memory");
+	u.th = xcalloc(nth + 1, sizeof(*u.th));
 	for (i = 0; i < nth; i++) {
 		const struct mtp_thread *t = patch_slot(&p->rings.l, i);
 
@@ -749,12 +746,10 @@ int patch_rec_undo_stale(struct inject *in, uint64_t at)
 		return -2;
 	/* mt-record's own copies, of the sizes it checked: the table, then
 	 * each thread's slot header (not its ring) */
-	theirs = calloc((size_t)st.nfuncs + 1, sizeof(*theirs));
-	fn = calloc((size_t)st.nfuncs + 1, sizeof(*fn));
-	u = (struct undo_plan){ fn, st.nfuncs, calloc((size_t)st.nthreads + 1, sizeof(*u.th)),
+	theirs = xcalloc((size_t)st.nfuncs + 1, sizeof(*theirs));
+	fn = xcalloc((size_t)st.nfuncs + 1, sizeof(*fn));
+	u = (struct undo_plan){ fn, st.nfuncs, xcalloc((size_t)st.nthreads + 1, sizeof(*u.th)),
 				st.nthreads, st.tramp, st.own_lo, st.own_hi, 1, 0 };
-	if (!theirs || !fn || !u.th)
-		die(MT_EXIT_SYSTEM, "out of memory");
 	if (inject_read(in, at + st.funcs_off, theirs, (size_t)st.nfuncs * sizeof(*theirs))) {
 		free(theirs);
 		free(fn);
@@ -833,10 +828,9 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 	struct patch_pass ps;
 	struct patch_event ev;
 
-	sym = calloc((size_t)p->nfn + 1, sizeof(*sym));
-	dso = calloc((size_t)p->nfn + 1, sizeof(*dso));
-	if (!sym || !dso ||
-	    patch_pass_begin(&p->rings, &ps, p->nfn, __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED),
+	sym = xcalloc((size_t)p->nfn + 1, sizeof(*sym));
+	dso = xcalloc((size_t)p->nfn + 1, sizeof(*dso));
+	if (patch_pass_begin(&p->rings, &ps, p->nfn, __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED),
 			     __atomic_load_n(&p->h->nthreads, __ATOMIC_ACQUIRE), partial))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	while (patch_pass_next(&ps, &ev)) {

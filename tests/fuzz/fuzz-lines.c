@@ -8,7 +8,7 @@
  * parses it (common/perfline.h; the hint flags aside), lines starting with
  * '#' left unparsed.
  *
- * fuzz-link: -Imt-script-parse -pthread mt-script-parse/lines.c common/die.c common/output.c
+ * fuzz-link: -Imt-script-parse -pthread mt-script-parse/lines.c common/die.c common/output.c common/xalloc.c
  */
 #include <stdint.h>
 #include <stdlib.h>

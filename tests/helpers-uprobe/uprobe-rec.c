@@ -44,6 +44,7 @@
 #include "functions.h"
 #include "procsyms.h"
 #include "uprobe.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define USAGE "usage: uprobe-rec [--ring bytes] [--mmap bytes] " \
@@ -94,12 +95,8 @@ static int plain_symbols(void *ctx, struct mt_symfile *f, const char *path, int 
 
 static char *same_path(void *ctx, const char *path)
 {
-	char *r = strdup(path);
-
 	(void)ctx;
-	if (!r)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return r;
+	return xstrdup(path);
 }
 
 /* The address of the function named trigger in exe (the first symbol of
@@ -227,15 +224,12 @@ int main(int argc, char **argv)
 
 	if (pid > 0) {
 		/* the link opens the executable even once it was deleted */
-		if (asprintf(&exe, "/proc/%d/exe", (int)pid) < 0)
-			exe = NULL;
+		exe = xasprintf("/proc/%d/exe", (int)pid);
 	} else {
 		exe = mt_which(argv[optind]);
 		if (!exe)
 			die(MT_EXIT_SYSTEM, "%s: command not found", argv[optind]);
 	}
-	if (!exe)
-		die(MT_EXIT_SYSTEM, "out of memory");
 
 	err = mt_uprobe_init(&u, &opts);
 	if (err)

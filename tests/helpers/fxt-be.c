@@ -18,6 +18,7 @@
 
 #include "die.h"
 #include "fxt-words.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define NSLOTS 4
@@ -128,9 +129,7 @@ int main(int argc, char **argv)
 		}
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
-			st = realloc(st, cap * sizeof(*st));
-			if (!st)
-				die(MT_EXIT_SYSTEM, "out of memory");
+			st = xrealloc(st, cap, sizeof(*st));
 		}
 		st[n].ends = strcmp(endtxt, "-") != 0;
 		st[n].end = st[n].ends ? strtoull(endtxt, NULL, 10) : 0;

@@ -42,6 +42,7 @@
 
 #include "die.h"
 #include "fxt-words.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* ---- interned strings, never evicted (ids 102..32767) ---- */
@@ -58,9 +59,8 @@ static unsigned intern(const char *s)
 			return (unsigned)(102 + i);
 	if (102 + nstrs > 0x7fff)
 		die(MT_EXIT_DATA, "ran out of FTF string IDs");
-	strs = realloc(strs, (nstrs + 1) * sizeof(*strs));
-	if (!strs || !(strs[nstrs] = strdup(s)))
-		die(MT_EXIT_SYSTEM, "out of memory");
+	strs = xrealloc(strs, nstrs + 1, sizeof(*strs));
+	strs[nstrs] = xstrdup(s);
 	word(2 | (words(len) + 1) << 4 | (unsigned long long)(102 + nstrs) << 16 |
 	     (unsigned long long)len << 32);
 	stream(s, len);
@@ -163,9 +163,7 @@ static void thread_out(unsigned long long pid, unsigned long long tid)
 	for (i = 0; i < nsl; i++)
 		if (!sl[i].instant && sl[i].end > last)
 			last = sl[i].end;
-	ev = malloc(2 * nsl * sizeof(*ev));
-	if (!ev)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	ev = xmallocarray(2 * nsl, sizeof(*ev));
 	for (i = 0; i < nsl; i++) {
 		if (sl[i].instant) {
 			ev[n].ts = sl[i].start;
@@ -263,16 +261,13 @@ int main(int argc, char **argv)
 		}
 		if (nsl == slcap) {
 			slcap = slcap ? slcap * 2 : 256;
-			sl = realloc(sl, slcap * sizeof(*sl));
-			if (!sl)
-				die(MT_EXIT_SYSTEM, "out of memory");
+			sl = xrealloc(sl, slcap, sizeof(*sl));
 		}
 		sl[nsl].start = start;
 		sl[nsl].instant = !strcmp(endtxt, "i");
 		sl[nsl].end = sl[nsl].instant ? start : e;
 		sl[nsl].depth = depth;
-		if (!(sl[nsl].name = strdup(line + k)))
-			die(MT_EXIT_SYSTEM, "out of memory");
+		sl[nsl].name = xstrdup(line + k);
 		nsl++;
 	}
 	thread_out(cur_pid, cur_tid);

@@ -97,6 +97,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /*
@@ -277,15 +278,6 @@ static uint32_t nfn, capfn;
 static uint32_t lang_lo[NDSOS], lang_hi[NDSOS];
 static uint32_t plt_lo, plt_hi;
 
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return d;
-}
-
 static uint32_t add_func(enum lang l, const char *name, enum fkind kind,
 			 uint32_t size)
 {
@@ -294,9 +286,7 @@ static uint32_t add_func(enum lang l, const char *name, enum fkind kind,
 
 	if (nfn == capfn) {
 		capfn = capfn ? 2 * capfn : 1024;
-		fn = realloc(fn, capfn * sizeof(*fn));
-		if (!fn)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		fn = xrealloc(fn, capfn, sizeof(*fn));
 	}
 	f = &fn[nfn];
 	memset(f, 0, sizeof(*f));
@@ -1016,11 +1006,8 @@ static uint32_t chain_len(uint32_t i)
  * that long), each caller calling the next along the call graph. */
 static void push_callers(struct thread *t, int d)
 {
-	if (!chain_memo) {
-		chain_memo = calloc(nfn, sizeof(*chain_memo));
-		if (!chain_memo)
-			die(MT_EXIT_SYSTEM, "out of memory");
-	}
+	if (!chain_memo)
+		chain_memo = xcalloc(nfn, sizeof(*chain_memo));
 	if ((uint32_t)d >= chain_len(t->fn))
 		d = (int)chain_len(t->fn) - 1;
 	while (t->depth < d) {

@@ -28,6 +28,7 @@
 #include "names.h"
 #include "stream.h"
 #include "wire.h"
+#include "xalloc.h"
 #include "banned.h"
 
 static const char usage_text[] = "usage: mt-asm [file]\n";
@@ -382,7 +383,6 @@ static uint16_t get_flags(struct line *l, const char *const *names, size_t n)
 static uint32_t get_frames(struct line *l)
 {
 	uint32_t n = 0;
-	struct mt_loc *f;
 
 	if (*l->p != '[')
 		bad(l, "expected [LOC, LOC, ...]");
@@ -395,10 +395,7 @@ static uint32_t get_frames(struct line *l)
 	for (;;) {
 		if (n == frames_cap) {
 			frames_cap = frames_cap ? 2 * frames_cap : 16;
-			f = realloc(frames, frames_cap * sizeof(*f));
-			if (!f)
-				die(MT_EXIT_SYSTEM, "out of memory");
-			frames = f;
+			frames = xrealloc(frames, frames_cap, sizeof(*frames));
 		}
 		get_loc(l, &frames[n++]);
 		skip_spaces(l);

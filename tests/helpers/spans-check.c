@@ -15,6 +15,7 @@
 #include "die.h"
 #include "err.h"
 #include "stream.h"
+#include "xalloc.h"
 #include "banned.h"
 
 struct sp {
@@ -78,9 +79,7 @@ int main(int argc, char **argv)
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1024;
-			v = realloc(v, cap * sizeof(*v));
-			if (!v)
-				die(MT_EXIT_SYSTEM, "out of memory");
+			v = xrealloc(v, cap, sizeof(*v));
 		}
 		name = mt_reader_str(&r, rec.u.span.name, NULL);
 		v[n].start = rec.u.span.start;
@@ -89,16 +88,14 @@ int main(int argc, char **argv)
 		v[n].tid = rec.u.span.tid;
 		v[n].depth = rec.u.span.depth;
 		v[n].order = n;
-		v[n].name = strdup(name ? name : "-");
+		v[n].name = xstrdup(name ? name : "-");
 		n++;
 	}
 	if (got < 0)
 		die_mt(got, "%s: byte offset 0x%llx", argv[1],
 		       (unsigned long long)mt_reader_offset(&r));
 	qsort(v, n, sizeof(*v), cmp);
-	stack = malloc((n + 1) * sizeof(*stack));
-	if (!stack)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	stack = xmallocarray(n + 1, sizeof(*stack));
 	for (i = 0; i < n; i++) {
 		struct sp *s = &v[i];
 

@@ -62,6 +62,7 @@
 #include "err.h"
 #include "intern.h"
 #include "stream.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define SHOW_MAX 20
@@ -104,16 +105,10 @@ static uint32_t intern(const char *s, size_t len)
 static void spans_grow(struct spans *a)
 {
 	size_t cap = a->cap ? 2 * a->cap : 4096;
-	struct span *v;
 
 	if (a->n < a->cap)
 		return;
-	if (cap > SIZE_MAX / sizeof(*v))
-		die(MT_EXIT_SYSTEM, "out of memory");
-	v = realloc(a->v, cap * sizeof(*v));
-	if (!v)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	a->v = v;
+	a->v = xrealloc(a->v, cap, sizeof(*a->v));
 	a->cap = cap;
 }
 
@@ -555,11 +550,9 @@ static size_t level_start(const struct span *v, size_t n, int64_t d)
  */
 static void nest_pseudo_by_order(struct span *v, size_t n)
 {
-	struct span **ord = malloc((n + 1) * sizeof(*ord));
-	size_t *wait = malloc((n + 1) * sizeof(*wait)), nwait = 0;
+	struct span **ord = xmallocarray(n + 1, sizeof(*ord));
+	size_t *wait = xmallocarray(n + 1, sizeof(*wait)), nwait = 0;
 
-	if (!ord || !wait)
-		die(MT_EXIT_SYSTEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		ord[i] = &v[i];
 	sort(ord, n, sizeof(*ord), cmp_seq);
@@ -694,10 +687,7 @@ static int compare(struct spans *truth, struct spans *out, int no_times)
 
 	sort(truth->v, truth->n, sizeof(truth->v[0]), cmp_span);
 	sort(out->v, out->n, sizeof(out->v[0]), cmp_span);
-	diff = malloc((truth->n < out->n ? truth->n : out->n) * sizeof(*diff) +
-		      1);
-	if (!diff)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	diff = xmallocarray(truth->n < out->n ? truth->n : out->n, sizeof(*diff));
 	while (i < truth->n || j < out->n) {
 		const struct span *first;
 		struct span *t, *o;

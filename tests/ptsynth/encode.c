@@ -31,6 +31,7 @@
 
 #include "die.h"
 #include "ptsynth.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define PSB_EVERY 4096
@@ -93,10 +94,8 @@ void enc_init(enum timing tm, FILE *t)
 
 struct thread *enc_thread_new(uint32_t pid, uint32_t tid)
 {
-	struct thread *t = calloc(1, sizeof(*t));
+	struct thread *t = xcalloc(1, sizeof(*t));
 
-	if (!t)
-		die(MT_EXIT_SYSTEM, "out of memory");
 	t->pid = pid;
 	t->tid = tid;
 	grow_or_die(&threads, &capthreads, nthreads, sizeof(*threads));
@@ -113,9 +112,7 @@ static void out(struct thread *t, const uint8_t *b, size_t n)
 
 		while (cap < t->n + n)
 			cap *= 2;
-		t->pt = realloc(t->pt, cap);
-		if (!t->pt)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		t->pt = xrealloc(t->pt, cap, 1);
 		t->cap = cap;
 	}
 	memcpy(t->pt + t->n, b, n);

@@ -16,6 +16,7 @@
 
 #include "die.h"
 #include "ptsynth.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define PMU_TYPE 8		/* any number will do; equals priv[0] */
@@ -61,9 +62,7 @@ static void put(struct bytes *b, const void *s, size_t n)
 
 		while (cap < b->n + n)
 			cap *= 2;
-		b->p = realloc(b->p, cap);
-		if (!b->p)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		b->p = xrealloc(b->p, cap, 1);
 		b->cap = cap;
 	}
 	memcpy(b->p + b->n, s, n);

@@ -32,6 +32,7 @@
 
 #include "die.h"
 #include "ptsynth.h"
+#include "xalloc.h"
 #include "banned.h"
 
 #define USAGE "usage: ptsynth [-v] [-o perf.data] [--truth FILE] " \
@@ -80,9 +81,7 @@ static void icache_put(const struct insn *in)
 		size_t oldcap = icap;
 
 		icap *= 2;
-		icache = calloc(icap, sizeof(*icache));
-		if (!icache)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		icache = xcalloc(icap, sizeof(*icache));
 		icount = 0;
 		for (size_t i = 0; i < oldcap; i++)
 			if (old[i].used)
@@ -203,15 +202,11 @@ static void scan_maps(pid_t pid, uint64_t time)
 		known[nknown].end = end;
 		known[nknown].pgoff = pgoff;
 		known[nknown].ino = ino;
-		known[nknown].path = strdup(path);
-		if (!known[nknown].path)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		known[nknown].path = xstrdup(path);
 		nknown++;
 		if (!strcmp(path, "[vdso]")) {
 			image_len = (size_t)(end - start);
-			image = malloc(image_len);
-			if (!image)
-				die(MT_EXIT_SYSTEM, "out of memory");
+			image = xmalloc(image_len);
 			if (read_mem(pid, start, image, image_len) != image_len)
 				die(MT_EXIT_SYSTEM, "cannot read the [vdso] of %d", (int)pid);
 		}
@@ -650,9 +645,7 @@ int main(int argc, char **argv)
 		die_errno(MT_EXIT_SYSTEM, "cannot create %s", truth_path);
 	if (insn_init())
 		die(MT_EXIT_SYSTEM, "cannot start capstone");
-	icache = calloc(icap, sizeof(*icache));
-	if (!icache)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	icache = xcalloc(icap, sizeof(*icache));
 	sym_init();
 	pd_init();
 	enc_init(timing, truth);

@@ -34,6 +34,7 @@
 #include "err.h"
 #include "symtab.h"
 #include "ptsynth.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* A node of the symbol tree, as perf's struct symbol in its rb_node. */
@@ -82,21 +83,10 @@ int sym_go(void)
 	return go_seen;
 }
 
-static char *dupstr(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return d;
-}
-
 void sym_init(void)
 {
 	cache_cap = 1 << 12;
-	cache = calloc(cache_cap, sizeof(*cache));
-	if (!cache)
-		die(MT_EXIT_SYSTEM, "out of memory");
+	cache = xcalloc(cache_cap, sizeof(*cache));
 }
 
 static void cache_clear(void)
@@ -140,7 +130,7 @@ static char *demangle(const char *name)
 {
 	char *d = mt_demangle(name, MT_DEMANGLE_PERF);
 
-	return d ? d : dupstr(name);
+	return d ? d : xstrdup(name);
 }
 
 static int leading_underscores(const char *s)
@@ -399,13 +389,11 @@ static struct node *next(struct node *n)
 static struct node *new_node(struct table *t, uint64_t start, uint64_t end,
 			     const char *name)
 {
-	struct node *n = calloc(1, sizeof(*n));
+	struct node *n = xcalloc(1, sizeof(*n));
 
-	if (!n)
-		die(MT_EXIT_SYSTEM, "out of memory");
 	n->start = start;
 	n->end = end;
-	n->name = dupstr(name);
+	n->name = xstrdup(name);
 	grow_or_die(&t->all, &t->capall, t->nall, sizeof(*t->all));
 	t->all[t->nall++] = n;
 	return n;
@@ -670,7 +658,7 @@ static int load_table(const char *path, uint64_t ino, const void *image,
 	read_elf(t, fd, image, image_len, path);
 	if (fd >= 0)
 		close(fd);
-	t->path = dupstr(path);
+	t->path = xstrdup(path);
 	t->ino = ino;
 	return (int)ntables++;
 }
@@ -723,7 +711,7 @@ const struct sym_map *sym_add_map(uint64_t start, uint64_t end,
 	m->maj = maj;
 	m->min = min;
 	m->ino = ino;
-	m->path = dupstr(path);
+	m->path = xstrdup(path);
 	m->table = load_table(path, ino, image, image_len);
 	if (m->table >= 0 && exec_bias(&tables[m->table].st, start, pgoff, &m->bias))
 		m->table = -1;
@@ -745,7 +733,7 @@ static size_t file_index(const char *path)
 		if (!strcmp(files[i], path))
 			return i;
 	grow_or_die(&files, &capfiles, nfiles, sizeof(*files));
-	files[nfiles] = dupstr(path);
+	files[nfiles] = xstrdup(path);
 	return nfiles++;
 }
 
@@ -784,9 +772,7 @@ void sym_lookup(uint64_t addr, struct sym_info *out)
 		size_t oldcap = cache_cap;
 
 		cache_cap *= 2;
-		cache = calloc(cache_cap, sizeof(*cache));
-		if (!cache)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		cache = xcalloc(cache_cap, sizeof(*cache));
 		cache_n = 0;
 		for (size_t i = 0; i < oldcap; i++) {
 			size_t g;
