@@ -44,6 +44,7 @@
 #include "buf.h"
 #include "cmdline.h"
 #include "die.h"
+#include "xalloc.h"
 #include "duration.h"
 #include "err.h"
 #include "functions.h"
@@ -251,9 +252,7 @@ static void parse_events(struct rec_opts *o, const char *list)
 		if (*p && *p != ',')
 			die(MT_EXIT_USAGE, "--events %s: expected NAME[=PERIOD],... "
 			    "(perf list names them)", list);
-		o->events = realloc(o->events, (o->nevents + 1) * sizeof(*o->events));
-		if (!o->events)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		o->events = xrealloc(o->events, o->nevents + 1, sizeof(*o->events));
 		o->events[o->nevents++] = ev;
 		if (!*p++)
 			return;
@@ -1097,11 +1096,10 @@ static void place_snapshot(struct rec *r, const char *tmp)
 	char *name, *other;
 
 	for (;; r->next_snapshot++) {
-		if (asprintf(&name, "%s/snapshot-%03d.%s", r->dir_out, r->next_snapshot,
-			     ext[is_stream]) < 0 ||
-		    asprintf(&other, "%s/snapshot-%03d.%s", r->dir_out, r->next_snapshot,
-			     ext[!is_stream]) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		name = xasprintf("%s/snapshot-%03d.%s", r->dir_out, r->next_snapshot,
+				 ext[is_stream]);
+		other = xasprintf("%s/snapshot-%03d.%s", r->dir_out, r->next_snapshot,
+				  ext[!is_stream]);
 		if (access(other, F_OK)) { /* the number is free but for name */
 			if (!link(tmp, name)) {
 				free(other);
@@ -1129,8 +1127,7 @@ static void snapshot_begin(struct rec *r, int no, uint64_t time)
 		int fd;
 
 		umask(mask);
-		if (asprintf(&in, "%s/snapshot", r->dir_out) < 0)
-			die(MT_EXIT_SYSTEM, "out of memory");
+		in = xasprintf("%s/snapshot", r->dir_out);
 		fd = output_tmp_beside(in, r->snap_tmp, sizeof(r->snap_tmp));
 		free(in);
 		if (fd < 0 || fchmod(fd, 0666 & ~mask))
@@ -1180,12 +1177,9 @@ static void keep_perf_snapshot(struct rec *r, const struct round *rd, char *data
 /* Where snapshot r->snap_no's perf.data goes (malloced). */
 static char *snapshot_data_path(const struct rec *r)
 {
-	char *data;
-
-	if (r->o.repeat == 1 ? asprintf(&data, "%s/perf.data", workdir_path()) < 0 :
-	    asprintf(&data, "%s/snapshot-%03d.data", workdir_path(), r->snap_no) < 0)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	return data;
+	if (r->o.repeat == 1)
+		return xasprintf("%s/perf.data", workdir_path());
+	return xasprintf("%s/snapshot-%03d.data", workdir_path(), r->snap_no);
 }
 
 /* A hit's snapshot while the recording goes on: 0, or -1 when perf has

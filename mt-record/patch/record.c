@@ -36,6 +36,7 @@
 #include "symtab.h"
 #include "target.h"
 #include "trigger.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* A sink that only counts. */
@@ -314,8 +315,7 @@ static void add_dlopened(struct rec *r, struct patch_rec *p, struct inject *in)
 
 		for (k = 0; libs[k]; k++)
 			;
-		if (!(fresh = calloc(k + 1, sizeof(*fresh))))
-			die(MT_EXIT_SYSTEM, "out of memory");
+		fresh = xcalloc(k + 1, sizeof(*fresh));
 		for (k = 0; libs[k]; k++)
 			if (!patch_rec_has_file(p, libs[k]) && !patch_rec_own_library(libs[k]))
 				fresh[n++] = libs[k];
