@@ -46,7 +46,8 @@ mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/target-open.o $(BUILD)/mt-record/perf.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o \
 	$(BUILD)/mt-record/dlfilter-run.o $(BUILD)/mt-record/streamout.o \
-	$(BUILD)/mt-record/libpath.o $(PATCH_BACKEND_OBJ)
+	$(BUILD)/mt-record/libpath.o $(PATCH_BACKEND_OBJ) \
+	$(BUILD)/mt-record/perf/record.o $(BUILD)/mt-record/uprobe/record.o
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 	$(BUILD)/mt-slice/replay.o $(BUILD)/mt-slice/between.o
 mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \
@@ -146,6 +147,9 @@ $(BUILD)/tests/%: tests/helpers/%.c $(wildcard tests/helpers/*.h) $(HELPER_LIB) 
 # pieces with rules of their own (test tools, tool modules) add to
 # EXTRA_TEST_BIN in their .mk
 EXTRA_TEST_BIN :=
+# the backends' folders (mt-record/NAME/) see the core's headers
+$(BUILD)/mt-record/perf/%.o $(BUILD)/mt-record/uprobe/%.o: ALL_CFLAGS += -Imt-record
+$(BUILD)/mt-record/perf/%.o $(BUILD)/mt-record/uprobe/%.o: $(wildcard mt-record/*.h)
 include $(wildcard tests/*/*.mk */*.mk)
 
 build-tests: $(TOOL_BIN) $(UNIT_BIN) $(HELPER_BIN) $(EXTRA_TEST_BIN)

@@ -14,6 +14,50 @@
 #include <stddef.h>
 
 struct rec;
+struct round;
+
+/*
+ * A backend that records in rounds (pt and sample: perf's; uprobe: the
+ * uprobe engine's), its record() rec_record_rounds(): the core starts
+ * the target, arms the trigger, waits, and at each trigger hit
+ * (--repeat) asks it for a snapshot; at the end, for the last one. Its
+ * engine's state is in struct round (rec.h).
+ */
+struct rec_rounds {
+	/* --functions with a command: chosen once the command is held at
+	 * its entry point (its libraries mapped); start() is called then */
+	int functions_at_entry;
+	/* its probes, as the trigger's, go on the first of -p's processes
+	 * only (said in the "recording" line) */
+	int first_process_only;
+	/* wait() itself waits (50 ms): the trigger is polled, not waited for */
+	int wait_blocks;
+	/* the engine ends with the target and its last data holds the
+	 * trigger hits seen after that (they are no snapshot of their own) */
+	int hits_after_end;
+	/* The engine started on r->tgt in rd->mode (MT_UPROBE_EXEC: a
+	 * command held before its execve; MT_UPROBE_PROCESS). */
+	void (*start)(struct rec *r, struct round *rd);
+	/* A while (50 ms; or none when the trigger waited, rd->armed without
+	 * wait_blocks): 1 when the engine saw the target end. */
+	int (*wait)(struct rec *r, struct round *rd);
+	/* After each wait, the target alive: dies saying so when the engine
+	 * failed. NULL: nothing to check. */
+	void (*check)(struct rec *r, struct round *rd);
+	/* A hit's snapshot (rd->hit, rd->mk) while the recording goes on: 0,
+	 * or -1 when the engine has ended with the target (the hit's is the
+	 * last snapshot then). */
+	int (*middle)(struct rec *r, struct round *rd);
+	/* The last snapshot (rd->why: a hit, the target's end, Ctrl+C
+	 * without a trigger); the engine stopped. */
+	void (*last)(struct rec *r, struct round *rd);
+	/* The engine stopped without a snapshot (Ctrl+C before a hit, or
+	 * after the snapshots --repeat took). */
+	void (*abandon)(struct rec *r, struct round *rd);
+	/* The snapshots kept, written out once the recording ended; NULL:
+	 * each was written as it was taken. */
+	void (*output)(struct rec *r);
+};
 
 struct rec_backend {
 	const char *name; /* --backend's word for it */
@@ -41,8 +85,15 @@ struct rec_backend {
 	 * it cannot do; the core ends the target and the output after it.
 	 */
 	void (*record)(struct rec *r);
+	/* A backend in rounds: record is rec_record_rounds; else NULL. */
+	const struct rec_rounds *rounds;
 };
 
+/* The recording in rounds of r's backend (its rounds). */
+void rec_record_rounds(struct rec *r);
+
+extern const struct rec_backend rec_backend_pt, rec_backend_sample;
+extern const struct rec_backend rec_backend_uprobe;
 extern const struct rec_backend rec_backend_patch;
 
 #endif

@@ -7,21 +7,21 @@
  *
  * This file is the core: the options (struct rec_opts, opts.h), their
  * validation, the choice of backend (backend.h: each one a struct
- * rec_backend, the patch backend's in patch/), the run (rec.h) and what
- * it offers every backend (the output, signals); and, until they move to
- * folders of their own, the pt, sample and uprobe backends' recording in
- * rounds: started once, a snapshot at each trigger hit (--repeat), until
- * the last hit, an exit or a signal, and the snapshots' output (-o DIR/:
- * one file each).
+ * rec_backend in a folder of its own), the run (rec.h) and what it offers
+ * every backend (the output, the snapshots' files, signals); and the
+ * recording in rounds of the backends that have one (struct rec_rounds:
+ * pt, sample, uprobe): started once, a snapshot at each trigger hit
+ * (--repeat), until the last hit, an exit or a signal.
  *
- * Beside it: perf.c drives perf, dlfilter-run.c decodes PT through
- * mt-dlfilter.so (dlfilter.c, loaded by perf script), streamout.c writes
- * the mt stream, trigger.c and hwbp.c the trigger, functions.c the
- * --functions selection, target.c and target-open.c the process recorded
- * and its files, libpath.c mt's own files; the uprobe engine (uprobe.h:
- * uprobe*.c); the patch backend (patch/: record.c its recording,
- * patch-rec.h the shared memory, inject.h ptrace, patch-load.h the
- * runtime's loading, the runtime itself in mt-patch/).
+ * The backends: perf/ (pt and sample, over perf.c, which drives perf, and
+ * dlfilter-run.c, which decodes PT through mt-dlfilter.so: dlfilter.c,
+ * loaded by perf script), uprobe/ (over the uprobe engine, uprobe.h:
+ * uprobe*.c), patch/ (record.c its recording, patch-rec.h the shared
+ * memory, inject.h ptrace, patch-load.h the runtime's loading; the runtime
+ * itself is mt-patch/). Beside them: streamout.c writes the mt stream,
+ * trigger.c and hwbp.c the trigger, functions.c the --functions
+ * selection, target.c and target-open.c the process recorded and its
+ * files, libpath.c mt's own files.
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -73,30 +73,6 @@
 
 static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample", "patch" };
 
-static void record_rounds(struct rec *r);
-
-static void perf_dry_run(struct rec *r);
-static void pt_check_machine(const struct rec *r);
-static void sample_check_machine(const struct rec *r);
-static void uprobe_check_machine(const struct rec *r);
-static void uprobe_dry_run(struct rec *r);
-
-static void pt_check_options(const struct rec *r);
-static void sample_check_options(const struct rec *r);
-
-static const struct rec_backend rec_backend_pt = {
-	.name = "pt", .check_options = pt_check_options, .check_machine = pt_check_machine, .dry_run = perf_dry_run,
-	.record = record_rounds,
-};
-static const struct rec_backend rec_backend_uprobe = {
-	.name = "uprobe", .check_machine = uprobe_check_machine, .dry_run = uprobe_dry_run,
-	.record = record_rounds,
-};
-static const struct rec_backend rec_backend_sample = {
-	.name = "sample", .check_options = sample_check_options, .check_machine = sample_check_machine, .dry_run = perf_dry_run,
-	.record = record_rounds,
-};
-
 /* By enum backend (BE_AUTO is chosen before any is used). */
 static const struct rec_backend *const backends[] = {
 	[BE_PT] = &rec_backend_pt,
@@ -107,29 +83,6 @@ static const struct rec_backend *const backends[] = {
 
 /* The signal handler's: the signal that came, and how many. */
 static volatile sig_atomic_t got_signal, signals;
-
-enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
-
-/* A snapshot of the pt or sample backend: its perf.data, decoded once the
- * recording ends. */
-struct perf_snap {
-	char *data;            /* malloced path */
-	int no;                /* the N of "# mt: snapshot N" */
-	uint64_t time;         /* the hit's, or when it was taken */
-	struct mark_line mk;   /* the trigger line, or MT_NONE64 */
-};
-
-/* The recording: the backend's engine and the trigger. */
-struct round {
-	struct perf_rec pr;        /* the pt and sample backends */
-	struct mt_uprobe u;        /* the uprobe backend (have_u) */
-	struct trigger_run tg;     /* the trigger (armed) */
-	struct mt_uprobe_hit hit;  /* where it fired (STOP_TRIGGER) */
-	struct mark_line mk;       /* the "# mt: trigger" line */
-	int armed, have_u, mode;
-	uint64_t start;            /* when it started (--arm-after) */
-	enum stop why;
-};
 
 int rec_signal(void)
 {
@@ -143,7 +96,7 @@ static void on_signal(int sig)
 		_exit(128 + sig); /* the third one: the user means it */
 }
 
-static void out_text(const struct rec *r, const char *p, size_t n)
+void rec_out_text(const struct rec *r, const char *p, size_t n)
 {
 	if (r->sout)
 		stream_out_lines(r->sout, p, n);
@@ -161,7 +114,7 @@ void rec_printf(const struct rec *r, const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		out_text(r, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+		rec_out_text(r, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
 /* ---- options ---- */
@@ -547,27 +500,6 @@ static void check_backend_options(const struct rec *r)
 		backends[r->o.backend]->check_options(r);
 }
 
-static void pt_check_options(const struct rec *r)
-{
-	/* mt-stacks follows a thread through its user code; a trace of the
-	 * kernel alone needs its own rules (a stack begun anew at each
-	 * entry, as magic-trace's trace_kernel_only), not written yet */
-	if (r->o.kernel == 2)
-		die(MT_EXIT_USAGE, "--kernel-only: the pt backend does not decode "
-		    "kernel-only traces yet; use --kernel (user and kernel code), "
-		    "or --backend sample --kernel-only");
-}
-
-static void sample_check_options(const struct rec *r)
-{
-	const struct rec_opts *o = &r->o;
-
-	if (!o->input && !o->full && !o->snapshot_bytes && !strcmp(o->callgraph, "dwarf"))
-		warn("--call-graph dwarf copies 8 KiB of stack a sample: perf's "
-		     "default ring keeps some 60 of them; --snapshot-size 64M keeps "
-		     "some 8000");
-}
-
 /*
  * --backend auto: pt where the PMU exists; else patch where it applies
  * (the exact calls, every function of the program's own); else sample,
@@ -631,34 +563,6 @@ static void dry_run_print(struct rec *r)
 	backends[o->backend]->dry_run(r);
 }
 
-/* The pt and sample backends' dry run: perf record's command line, what a
- * trigger hit does, perf script's. */
-static void perf_dry_run(struct rec *r)
-{
-	const struct rec_opts *o = &r->o;
-	struct argv a = { 0 };
-	char *so = o->text || o->backend != BE_PT ? NULL : dlfilter_path();
-
-	record_argv(&a, o, &r->tgt, -1, -1, o->trigger != NULL);
-	print_argv(stdout, a.v, 1);
-	argv_free(&a);
-	if (o->trigger && o->repeat != 1)
-		printf("# each trigger hit%s: kill -USR2 PERF, then ping on CTL (perf writes its ring%s "
-		       "to DIR/perf.data.TIMESTAMP, moved to DIR/snapshot-NNN.data)%s; "
-		       "the end of the program or Ctrl+C: stop on CTL\n",
-		       o->repeat ? " but the last" : "",
-		       o->backend == BE_PT ? " and the AUX area" : "",
-		       !o->repeat ? "" : o->backend == BE_PT && !o->full ?
-		       "; the last: snapshot and stop on CTL" : "; the last: stop on CTL");
-	script_argv(&a, o->perf, o->trigger && o->repeat != 1 ? "DIR/snapshot-NNN.data" :
-		    "DIR/perf.data", decode_how(o));
-	if (so)
-		dlfilter_args(&a, so); /* read back through a pipe */
-	free(so);
-	print_argv(stdout, a.v, 1);
-	argv_free(&a);
-}
-
 static void dry_run(struct rec *r)
 {
 	char msg[256];
@@ -706,37 +610,6 @@ static void check_machine(const struct rec *r)
 	check_kernel(r->o.kernel);
 }
 
-static void pt_check_machine(const struct rec *r)
-{
-	if (!have_pt())
-		no_pt();
-	check_perf(r->o.perf);
-}
-
-static void sample_check_machine(const struct rec *r)
-{
-	check_perf(r->o.perf);
-}
-
-static void uprobe_check_machine(const struct rec *r)
-{
-	if (!mt_uprobe_supported())
-		die(MT_EXIT_SYSTEM, "this kernel has no uprobe PMU "
-		    "(/sys/bus/event_source/devices/uprobe)");
-}
-
-/* The uprobe backend's dry run: what it would probe. */
-static void uprobe_dry_run(struct rec *r)
-{
-	const struct rec_opts *o = &r->o;
-
-	printf("# uprobe backend: perf_event_open(uprobe PMU) on the "
-	       "functions of %s%s matching %s; no perf command\n",
-	       r->tgt.exe ? r->tgt.exe : "the program",
-	       o->functions ? " and of the shared libraries it maps" : "",
-	       o->functions ? o->functions : "(default)");
-}
-
 /* The target started (held) or looked at, the trigger resolved in it. */
 static void start_target(struct rec *r)
 {
@@ -755,7 +628,8 @@ static void start_target(struct rec *r)
 #if defined(__x86_64__)
 	/* --functions reaches the command's libraries once they are mapped:
 	 * it is held at its entry point to choose them (target_run_to_entry) */
-	r->fn_at_entry = r->tgt.child && r->o.backend == BE_UPROBE && r->o.functions;
+	r->fn_at_entry = r->tgt.child && backends[r->o.backend]->rounds->functions_at_entry &&
+			 r->o.functions;
 	r->tgt.trace_start |= r->fn_at_entry;
 #endif
 }
@@ -777,7 +651,7 @@ static void end_target(struct rec *r)
 	}
 }
 
-/* ---- the uprobe backend ---- */
+/* ---- what the core offers every backend (rec.h) ---- */
 
 /* read_symbols() and inode_path() of the target, for the selection. */
 int rec_target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
@@ -821,64 +695,6 @@ void rec_no_function(struct rec *r, char *const *libs)
 	    "libraries are searched with -p only here)", r->o.functions, r->tgt.exe);
 }
 
-/*
- * The uprobe backend's functions (functions.h): --functions REGEX over
- * the functions of the executable and, once its libraries are mapped
- * (mode MT_UPROBE_PROCESS: a running process, or the command held at its
- * entry point), of the shared libraries it maps; without a regex, the
- * executable's own functions up to a cap. The names go to r->probed.
- */
-static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr,
-			 int mode)
-{
-	struct fn_files files = { rec_target_symbols, rec_target_path, &r->tgt };
-	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL, 0, 0 };
-	char **libs = NULL;
-	size_t n;
-
-	if (tr) {
-		q.skip_path = tr->path;
-		q.skip_addr = tr->addr;
-	}
-	q.names = &r->probed;
-	if (r->o.functions && mode == MT_UPROBE_PROCESS)
-		q.libs = libs = mapped_libraries(&r->tgt);
-	n = fn_add_functions(u, &q);
-	if (!n)
-		rec_no_function(r, libs);
-	if (libs)
-		free_paths(libs);
-	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
-		warn("%s: %s", r->tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
-	return (int)n;
-}
-
-static void uprobe_start(struct rec *r, struct round *rd)
-{
-	struct mt_uprobe_opts uo = { 0 };
-	int err;
-
-	uo.background_close = 1;
-	uo.symbols = target_symbols_via; /* the target's files as it sees them */
-	uo.symbols_arg = &r->tgt;
-	if (r->o.snapshot_bytes)
-		uo.ring_bytes = r->o.snapshot_bytes;
-	err = mt_uprobe_init(&rd->u, &uo);
-	if (err)
-		die_up(&rd->u, err);
-	add_functions(r, &rd->u, r->trp, rd->mode);
-	err = mt_uprobe_attach(&rd->u, r->tgt.pid, rd->mode);
-	if (err)
-		die_up(&rd->u, err);
-	rd->have_u = 1;
-}
-
-static int emit(void *argp, const char *text, size_t len)
-{
-	out_text(argp, text, len);
-	return 0;
-}
-
 void rec_wallclock(const struct rec *r)
 {
 	struct timespec m, t;
@@ -891,7 +707,7 @@ void rec_wallclock(const struct rec *r)
 
 /* "# mt: event NAME" for each --events: their samples are instants, not
  * stacks (mt-stacks(1)). */
-static void event_lines(const struct rec *r)
+void rec_event_lines(const struct rec *r)
 {
 	size_t i;
 
@@ -899,49 +715,6 @@ static void event_lines(const struct rec *r)
 		rec_printf(r, "# mt: event %.*s\n", r->o.events[i].name_len,
 			   r->o.events[i].name);
 }
-
-/* The uprobe backend's snapshot text up to until, on r->out_fd: at a
- * hit while it records on (middle), or at its end. */
-static void uprobe_text(struct rec *r, struct round *rd, uint64_t until, int middle)
-{
-	unsigned w;
-	int err;
-
-	if (!middle && (err = mt_uprobe_finish(&rd->u)))
-		die_up(&rd->u, err);
-	rec_wallclock(r);
-	if (mt_uprobe_warnings(&rd->u) & MT_UPROBE_W_GO) {
-		/* no return probes (Go): mt-stacks makes each call an
-		 * instant rather than a frame that never ends */
-		size_t k;
-
-		for (k = 0; k < r->probed.n; k++)
-			rec_printf(r, "# mt: entry-only %s\n", r->probed.v[k]);
-	}
-	/* one stream: a snapshot goes on from where the last one ended,
-	 * so that its times only go forward (mt-stacks) */
-	err = mt_uprobe_snapshot(&rd->u, r->dir_out ? 0 : r->written, until, emit, r);
-	if (err < 0)
-		die_up(&rd->u, err);
-	if (until > r->written)
-		r->written = until;
-	if (rd->mk.time != MT_NONE64)
-		out_text(r, rd->mk.text, strlen(rd->mk.text));
-	if (middle)
-		return;
-	for (w = 1; w; w <<= 1)
-		if ((mt_uprobe_warnings(&rd->u) & w) && w != MT_UPROBE_W_GO)
-			warn("%s", mt_uprobe_warning_text(w));
-	if (r->o.functions && !r->late_warned && mt_uprobe_late_file(&rd->u)) {
-		r->late_warned = 1;
-		warn("%s was mapped after --functions chose the functions (dlopen, "
-		     "or a program the target ran): none of its functions was probed",
-		     mt_uprobe_late_file(&rd->u));
-	}
-	mt_uprobe_release(&rd->u);
-}
-
-/* ---- the patch backend (patch/record.c) ---- */
 
 /* Where the command's output goes, said before it runs. */
 void rec_stdout_note(void)
@@ -963,6 +736,7 @@ static void arm(struct rec *r, struct round *rd, int mode)
  * command let go. */
 static void round_start(struct rec *r, struct round *rd)
 {
+	const struct rec_rounds *ops = backends[r->o.backend]->rounds;
 	struct trig *tr = r->trp;
 	uint64_t arm_after = r->o.arm_after_ns;
 	int at_entry, note;
@@ -970,10 +744,8 @@ static void round_start(struct rec *r, struct round *rd)
 	rd->mode = r->tgt.child ? MT_UPROBE_EXEC : MT_UPROBE_PROCESS;
 	/* the command's functions: chosen at its entry point, below */
 	at_entry = r->fn_at_entry && rd->mode == MT_UPROBE_EXEC;
-	if (r->o.backend == BE_UPROBE && !at_entry)
-		uprobe_start(r, rd);
-	else if (r->o.backend != BE_UPROBE)
-		perf_start(&rd->pr, &r->o, &r->tgt, tr != NULL);
+	if (!at_entry)
+		ops->start(r, rd);
 	if (tr && !arm_after && !(r->tgt.trace_start && rd->mode == MT_UPROBE_EXEC))
 		arm(r, rd, rd->mode);
 	note = r->tgt.gate_w >= 0 && r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
@@ -989,7 +761,7 @@ static void round_start(struct rec *r, struct round *rd)
 	if (at_entry) {
 		/* stopped at its entry point: a running process now */
 		rd->mode = MT_UPROBE_PROCESS;
-		uprobe_start(r, rd);
+		ops->start(r, rd);
 		if (note)
 			rec_stdout_note(); /* after what may refuse (one line then) */
 	}
@@ -1002,7 +774,7 @@ static void round_start(struct rec *r, struct round *rd)
 		fprintf(stderr, ", %d", (int)r->tgt.pids[i]);
 	fprintf(stderr, " with %s%s%s; Ctrl+C %s\n", backends[r->o.backend]->name,
 		r->o.full ? " (full)" : "",
-		r->tgt.npids > 1 && (r->o.backend == BE_UPROBE || r->trp) ?
+		r->tgt.npids > 1 && (ops->first_process_only || r->trp) ?
 		" (uprobes and the trigger: the first)" : "",
 		!r->trp ? "takes the snapshot" : r->o.repeat != 1 ?
 		"ends, keeping the snapshots taken" : "ends without a snapshot");
@@ -1012,8 +784,8 @@ static void round_start(struct rec *r, struct round *rd)
  * hit in rd->hit). Called again after each hit: the trigger stays armed. */
 static void round_wait(struct rec *r, struct round *rd)
 {
+	const struct rec_rounds *ops = backends[r->o.backend]->rounds;
 	struct mt_uprobe_hit late;
-	int err;
 
 	rd->why = STOP_EXIT;
 	for (;;) {
@@ -1023,26 +795,17 @@ static void round_wait(struct rec *r, struct round *rd)
 		}
 		if (r->trp && !rd->armed && now_mono() - rd->start >= r->o.arm_after_ns)
 			arm(r, rd, MT_UPROBE_PROCESS);
-		if (rd->armed && trigger_wait(&rd->tg, rd->have_u ? 0 : 50, &r->wait_mask,
+		if (rd->armed && trigger_wait(&rd->tg, ops->wait_blocks ? 0 : 50, &r->wait_mask,
 					      &rd->hit)) {
 			rd->why = STOP_TRIGGER;
 			break;
 		}
-		if (rd->have_u) {
-			err = mt_uprobe_wait(&rd->u, 50, &r->wait_mask);
-			if (err < 0)
-				die_up(&rd->u, err);
-			if (err == MT_UPROBE_EXITED)
-				break;
-		} else if (!rd->armed) {
-			struct timespec ts = { 0, 50000000 };
-
-			ppoll(NULL, 0, &ts, &r->wait_mask);
-		}
+		if (ops->wait(r, rd))
+			break; /* the engine saw the target end */
 		if (!target_alive(&r->tgt))
 			break;
-		if (!rd->have_u && reap(&rd->pr.proc, 0))
-			perf_failed(&rd->pr, "while recording");
+		if (ops->check)
+			ops->check(r, rd);
 	}
 	/*
 	 * A Ctrl+C reaches the command's process group too (it starts with
@@ -1119,7 +882,7 @@ static void place_snapshot(struct rec *r, const char *tmp)
 
 /* A snapshot's text begins: with -o DIR/, into a temporary in DIR
  * (r->snap_tmp); then the "# mt: snapshot N TIME" line (--repeat). */
-static void snapshot_begin(struct rec *r, int no, uint64_t time)
+void rec_snapshot_begin(struct rec *r, int no, uint64_t time)
 {
 	if (r->dir_out) {
 		char *in;
@@ -1142,7 +905,7 @@ static void snapshot_begin(struct rec *r, int no, uint64_t time)
 }
 
 /* The snapshot's text is whole: with -o DIR/, it takes its place. */
-static void snapshot_end(struct rec *r)
+void rec_snapshot_end(struct rec *r)
 {
 	if (!r->dir_out)
 		return;
@@ -1156,140 +919,6 @@ static void snapshot_end(struct rec *r)
 	place_snapshot(r, r->snap_tmp);
 }
 
-/* A perf snapshot's file (data, now r's), decoded when the recording
- * ends, so that perf script does not hold the next hit up. */
-static void keep_perf_snapshot(struct rec *r, const struct round *rd, char *data)
-{
-	struct perf_snap *p;
-
-	grow_or_die(&r->snaps, &r->capsnaps, r->nsnaps + 1, sizeof(*r->snaps));
-	p = &r->snaps[r->nsnaps++];
-	p->data = data;
-	p->no = r->snap_no;
-	p->time = rd->why == STOP_TRIGGER ? rd->hit.time : now_mono();
-	p->mk = rd->mk;
-	/* PT times are perf's clock, not CLOCK_MONOTONIC: the trigger
-	 * line goes at the end there */
-	if (r->o.backend == BE_PT && p->mk.time != MT_NONE64)
-		p->mk.time = UINT64_MAX - 1;
-}
-
-/* Where snapshot r->snap_no's perf.data goes (malloced). */
-static char *snapshot_data_path(const struct rec *r)
-{
-	if (r->o.repeat == 1)
-		return xasprintf("%s/perf.data", workdir_path());
-	return xasprintf("%s/snapshot-%03d.data", workdir_path(), r->snap_no);
-}
-
-/* A hit's snapshot while the recording goes on: 0, or -1 when perf has
- * ended with the target (the hit's is then the last snapshot). */
-static int middle_snapshot(struct rec *r, struct round *rd)
-{
-	char *data;
-
-	if (rd->have_u) {
-		snapshot_begin(r, r->snap_no, rd->hit.time);
-		uprobe_text(r, rd, rd->hit.time, 1);
-		snapshot_end(r);
-		return 0;
-	}
-	data = snapshot_data_path(r);
-	if (perf_switch(&rd->pr, data)) {
-		free(data);
-		if (target_alive(&r->tgt) && !reap(&rd->pr.proc, 0))
-			perf_failed(&rd->pr, "to write a snapshot (SIGUSR2)");
-		return -1;
-	}
-	keep_perf_snapshot(r, rd, data);
-	return 0;
-}
-
-/* The last snapshot, as the recording ends (rd->why: a hit, the end of
- * the target, or Ctrl+C without a trigger). */
-static void last_snapshot(struct rec *r, struct round *rd)
-{
-	char *data;
-
-	if (rd->have_u) {
-		snapshot_begin(r, r->snap_no,
-			       rd->why == STOP_TRIGGER ? rd->hit.time : now_mono());
-		uprobe_text(r, rd, rd->why == STOP_TRIGGER ? rd->hit.time : MT_UPROBE_ALL, 0);
-		snapshot_end(r);
-		return;
-	}
-	/* a trigger: the snapshot of what led to it; otherwise the
-	 * at-exit snapshot that stop takes (--snapshot=e) */
-	if (rd->why == STOP_TRIGGER && r->o.backend == BE_PT && !r->o.full &&
-	    !reap(&rd->pr.proc, 0) && perf_ctl(&rd->pr, "snapshot\n"))
-		perf_failed(&rd->pr, "to take the snapshot");
-	perf_stop(&rd->pr);
-	data = snapshot_data_path(r);
-	if (r->o.repeat != 1 && perf_last_output(data))
-		die(MT_EXIT_SYSTEM, "perf record wrote no last snapshot in %s",
-		    workdir_path());
-	keep_perf_snapshot(r, rd, data);
-}
-
-/*
- * A perf snapshot decoded through perf's text. With --repeat, each file
- * decodes with the memory maps perf read from /proc as it opened it
- * (docs/perf.md 1.6): one opened as the program was exiting has none,
- * and its samples no symbol: said, not silently [unknown].
- */
-static void decode_snapshot(struct rec *r, const struct perf_snap *p)
-{
-	struct decode_seen seen = { 0, 0 };
-
-	decode(r->o.perf, p->data, decode_how(&r->o), &p->mk, r->out_fd,
-	       r->dir_out ? NULL : &r->written, &seen);
-	if (r->o.repeat != 1 && seen.frames && seen.unknown == seen.frames)
-		warn("snapshot %d: perf found none of the program's memory maps "
-		     "for it (it was exiting as perf opened the snapshot's file): "
-		     "its %" PRIu64 " stack frames have no symbol", p->no, seen.frames);
-}
-
-/* The perf snapshots kept, decoded in order. */
-static void decode_snapshots(struct rec *r)
-{
-	struct stream_out so;
-	size_t i;
-
-	/* Intel PT: through the dlfilter, one mt stream on stdout or -o
-	 * FILE (with -o DIR/, one a file: snapshot_begin) */
-	if (r->nsnaps && r->o.backend == BE_PT && !r->o.text &&
-	    (r->dlf = dlfilter_choose(r->o.perf))) {
-		r->sout = &so;
-		if (!r->dir_out)
-			stream_out_init(&so, r->out_fd);
-	}
-	for (i = 0; i < r->nsnaps; i++) {
-		struct perf_snap *p = &r->snaps[i];
-
-		snapshot_begin(r, p->no, p->time);
-		if (r->o.backend == BE_SAMPLE)
-			rec_wallclock(r);
-		event_lines(r);
-		if (r->sout)
-			decode_dlfilter_into(r->o.perf, p->data, decode_how(&r->o), r->dlf,
-					     r->sout, &p->mk, r->dir_out ? NULL : &r->written);
-		else
-			decode_snapshot(r, p);
-		snapshot_end(r);
-		free(p->data);
-	}
-	if (r->sout && !r->dir_out) {
-		stream_out_finish(&so);
-		stream_out_release(&so);
-	}
-	r->sout = NULL;
-	free(r->dlf);
-	r->dlf = NULL;
-	free(r->snaps);
-	r->snaps = NULL;
-	r->nsnaps = 0;
-}
-
 /*
  * The recording, started once; each trigger hit takes a snapshot of what
  * the ring holds then, and the trigger stays armed (--repeat: every hit
@@ -1299,6 +928,7 @@ static void decode_snapshots(struct rec *r)
  */
 static void record(struct rec *r)
 {
+	const struct rec_rounds *ops = backends[r->o.backend]->rounds;
 	const struct rec_opts *o = &r->o;
 	struct round rd;
 	struct mt_uprobe_hit more;
@@ -1314,40 +944,32 @@ static void record(struct rec *r)
 		trigger_mark(r, &rd);
 		if (o->repeat && r->snap_no + 1 >= o->repeat)
 			break;
-		if (middle_snapshot(r, &rd))
+		if (ops->middle(r, &rd))
 			break; /* perf ended with the target: this hit's is the last */
 		r->snap_no++;
 		rd.mk.time = MT_NONE64;
 	}
 	/* a hit that came as the program ended, its exit seen first: perf's
 	 * last data (written as it ended with the program) is its snapshot */
-	if (rd.why == STOP_EXIT && r->snap_no && rd.armed && !rd.have_u && o->repeat != 1 &&
+	if (rd.why == STOP_EXIT && r->snap_no && rd.armed && ops->hits_after_end && o->repeat != 1 &&
 	    (!o->repeat || r->snap_no < o->repeat) &&
 	    trigger_finish(&rd.tg, &r->wait_mask, &rd.hit)) {
 		rd.why = STOP_TRIGGER;
 		trigger_mark(r, &rd);
 	}
 	if (rd.why == STOP_TRIGGER || !r->trp || (rd.why == STOP_EXIT && !r->snap_no)) {
-		last_snapshot(r, &rd);
+		ops->last(r, &rd);
 		r->snap_no++;
 	} else {
 		if (rd.why == STOP_SIGNAL)
 			fprintf(stderr, r->snap_no ? "%s: interrupted: the %d snapshots "
 				"taken are kept\n" : "%s: interrupted before the trigger "
 				"fired: no snapshot\n", mt_progname(), r->snap_no);
-		if (rd.have_u) {
-			/* closed in the background (opts.background_close):
-			 * closing a probe the program hits all the time can
-			 * take the kernel minutes, until end_target() */
-			mt_uprobe_finish(&rd.u);
-			mt_uprobe_release(&rd.u);
-		} else {
-			perf_stop(&rd.pr);
-		}
+		ops->abandon(r, &rd);
 	}
 	/* hits seen after perf had ended with the target: its last
 	 * snapshot holds them */
-	while (rd.armed && !rd.have_u && rd.why == STOP_TRIGGER && o->repeat != 1 &&
+	while (rd.armed && ops->hits_after_end && rd.why == STOP_TRIGGER && o->repeat != 1 &&
 	       trigger_finish(&rd.tg, &r->wait_mask, &more))
 		after_end++;
 	if (after_end && (!o->repeat || r->snap_no < o->repeat))
@@ -1358,14 +980,15 @@ static void record(struct rec *r)
 		     "dropped", trigger_dropped(&rd.tg));
 	if (rd.armed)
 		trigger_release(&rd.tg);
-	decode_snapshots(r);
+	if (ops->output)
+		ops->output(r);
 	if (rd.why == STOP_SIGNAL && r->trp && !r->snap_no && o->output && output_discard())
 		warn("nothing recorded: %s left as it was", o->output);
 }
 
 /* The pt, sample and uprobe backends: perf's or the uprobe engine's
  * recording, in rounds (a snapshot at each trigger hit). */
-static void record_rounds(struct rec *r)
+void rec_record_rounds(struct rec *r)
 {
 	start_target(r);
 	record(r);

@@ -12,12 +12,38 @@
 
 #include "functions.h"
 #include "opts.h"
+#include "perf.h"
 #include "symtab.h"
 #include "target.h"
 #include "trigger.h"
+#include "uprobe.h"
 
-struct perf_snap;
 struct stream_out;
+
+/* Why a round of recording ended. */
+enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
+
+/* A snapshot of the pt or sample backend: its perf.data, decoded once the
+ * recording ends. */
+struct perf_snap {
+	char *data;            /* malloced path */
+	int no;                /* the N of "# mt: snapshot N" */
+	uint64_t time;         /* the hit's, or when it was taken */
+	struct mark_line mk;   /* the trigger line, or MT_NONE64 */
+};
+
+/* The recording of a backend in rounds (backend.h, struct rec_rounds):
+ * its engine and the trigger. */
+struct round {
+	struct perf_rec pr;        /* the pt and sample backends' */
+	struct mt_uprobe u;        /* the uprobe backend's */
+	struct trigger_run tg;     /* the trigger (armed) */
+	struct mt_uprobe_hit hit;  /* where it fired (STOP_TRIGGER) */
+	struct mark_line mk;       /* the "# mt: trigger" line */
+	int armed, mode;           /* mode: MT_UPROBE_EXEC or MT_UPROBE_PROCESS */
+	uint64_t start;            /* when it started (--arm-after) */
+	enum stop why;
+};
 
 /* Everything one run works with: main's, passed down. */
 struct rec {
@@ -56,8 +82,23 @@ int rec_signal(void);
 void rec_printf(const struct rec *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* n bytes of text on the output, as rec_printf()'s. */
+void rec_out_text(const struct rec *r, const char *p, size_t n);
+
 /* The "# mt: wallclock" line: the monotonic and the real time now. */
 void rec_wallclock(const struct rec *r);
+
+/* "# mt: event NAME" for each --events. */
+void rec_event_lines(const struct rec *r);
+
+/* Snapshot no, taken at time, begins: with -o DIR/ in a file of its own
+ * (r->out_fd, r->sout's stream anew); with --repeat, its "# mt:
+ * snapshot" line. */
+void rec_snapshot_begin(struct rec *r, int no, uint64_t time);
+
+/* The snapshot's output is whole: with -o DIR/, its file takes its place
+ * as DIR/snapshot-NNN.txt or .mt, and r->out_fd is 1 again. */
+void rec_snapshot_end(struct rec *r);
 
 /* Where the command's output goes (the standard error), said before it
  * runs. */
