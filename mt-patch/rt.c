@@ -31,6 +31,7 @@
 #include "hooks.h"
 #include "patch.h"
 #include "unwind.h"
+#include "../common/banned.h"
 
 static void fail(struct mtp_header *h, const char *what)
 {
@@ -85,11 +86,12 @@ static void env_set(const char *name, const char *value)
 
 	for (i = j = 0; environ && environ[i]; i++) {
 		if (!strncmp(environ[i], name, n) && environ[i][n] == '=') {
+			size_t len = value ? n + strlen(value) + 2 : 0;
 			char *v;
 
-			if (!value || !(v = malloc(n + strlen(value) + 2)))
+			if (!value || !(v = malloc(len)))
 				continue; /* dropped */
-			sprintf(v, "%s=%s", name, value);
+			snprintf(v, len, "%s=%s", name, value);
 			environ[j++] = v;
 			continue;
 		}
@@ -104,7 +106,7 @@ static void unpreload(void)
 {
 	const char *v = env_get("LD_PRELOAD");
 	char *copy, *out, *tok, *save;
-	size_t n;
+	size_t n, len = 0;
 
 	if (!v)
 		return;
@@ -115,13 +117,16 @@ static void unpreload(void)
 	}
 	for (tok = strtok_r(copy, " :", &save); tok; tok = strtok_r(NULL, " :", &save)) {
 		const char *base = strrchr(tok, '/');
+		size_t t = strlen(tok);
 
 		if (!strcmp(base ? base + 1 : tok, "libmt-patch.so"))
 			continue;
-		if (*out)
-			strcat(out, ":");
-		strcat(out, tok);
+		if (len)
+			out[len++] = ':'; /* the words and their colons fit in n */
+		memcpy(out + len, tok, t);
+		len += t;
 	}
+	out[len] = '\0';
 	env_set("LD_PRELOAD", *out ? out : NULL);
 	free(copy);
 	free(out);

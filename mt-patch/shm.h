@@ -254,9 +254,6 @@ struct mtp_header {
 	uint64_t tsc0, mono0;  /* runtime: read together at start */
 	uint32_t npatched;     /* runtime */
 	uint32_t nskipped;     /* runtime */
-	/* mt-record, before GO (-p): where the process's stopped threads
-	 * are (their instruction pointers, nbusy uint64_t at busy_off): a
-	 * function whose replaced bytes hold one is left alone (BUSY) */
 	/* runtime: the return trampoline, and where the runtime's own code
 	 * is (mt-record -p steps a thread out of it before undoing hooks) */
 	uint64_t tramp, own_lo, own_hi;
