@@ -47,7 +47,8 @@ mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o \
 	$(BUILD)/mt-record/dlfilter-run.o $(BUILD)/mt-record/streamout.o \
 	$(BUILD)/mt-record/libpath.o $(PATCH_BACKEND_OBJ) \
-	$(BUILD)/mt-record/perf/record.o $(BUILD)/mt-record/uprobe/record.o
+	$(BUILD)/mt-record/perf/record.o $(BUILD)/mt-record/uprobe/record.o \
+	$(BUILD)/mt-record/options.o $(BUILD)/mt-record/rounds.o
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 	$(BUILD)/mt-slice/replay.o $(BUILD)/mt-slice/between.o
 mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \

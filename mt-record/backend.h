@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "opts.h"
+
 struct rec;
 struct round;
 
@@ -89,7 +91,10 @@ struct rec_backend {
 	const struct rec_rounds *rounds;
 };
 
-/* The recording in rounds of r's backend (its rounds). */
+/* The backend of enum backend b (opts.h; not BE_AUTO). */
+const struct rec_backend *rec_backend(enum backend b);
+
+/* The recording in rounds of r's backend (its rounds): rounds.c. */
 void rec_record_rounds(struct rec *r);
 
 extern const struct rec_backend rec_backend_pt, rec_backend_sample;
