@@ -34,18 +34,18 @@ mt-fxt_LIBS := -lz
 mt-slice_LIBS := -lz -lpcre2-8
 mt-report_LIBS := -lz
 mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
-# the uprobe engine (mt-record/uprobe.h; mt-record/uprobe.mk links it into
-# its test driver too)
-UPROBE_ENGINE_OBJ := $(BUILD)/mt-record/uprobe.o $(BUILD)/mt-record/uprobe-files.o \
-	$(BUILD)/mt-record/uprobe-procs.o $(BUILD)/mt-record/uprobe-open.o \
-	$(BUILD)/mt-record/uprobe-ring.o $(BUILD)/mt-record/uprobe-text.o
+# the uprobe engine (mt-record/uprobe/uprobe.h; mt-record/uprobe/uprobe.mk
+# links it into its test driver too)
+UPROBE_ENGINE_OBJ := $(BUILD)/mt-record/uprobe/uprobe.o $(BUILD)/mt-record/uprobe/uprobe-files.o \
+	$(BUILD)/mt-record/uprobe/uprobe-procs.o $(BUILD)/mt-record/uprobe/uprobe-open.o \
+	$(BUILD)/mt-record/uprobe/uprobe-ring.o $(BUILD)/mt-record/uprobe/uprobe-text.o
 # the patch backend (mt-record/patch/; mt-patch/patch.mk's rules)
 PATCH_BACKEND_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard mt-record/patch/*.c)) \
 	$(BUILD)/mt-record/patch/boot.o
 mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
-	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/target-open.o $(BUILD)/mt-record/perf.o \
+	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/target-open.o $(BUILD)/mt-record/perf/perf.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o \
-	$(BUILD)/mt-record/dlfilter-run.o $(BUILD)/mt-record/streamout.o \
+	$(BUILD)/mt-record/perf/dlfilter-run.o $(BUILD)/mt-record/streamout.o \
 	$(BUILD)/mt-record/libpath.o $(PATCH_BACKEND_OBJ) \
 	$(BUILD)/mt-record/perf/record.o $(BUILD)/mt-record/uprobe/record.o \
 	$(BUILD)/mt-record/options.o $(BUILD)/mt-record/rounds.o
@@ -148,10 +148,14 @@ $(BUILD)/tests/%: tests/helpers/%.c $(wildcard tests/helpers/*.h) $(HELPER_LIB) 
 # pieces with rules of their own (test tools, tool modules) add to
 # EXTRA_TEST_BIN in their .mk
 EXTRA_TEST_BIN :=
-# the backends' folders (mt-record/NAME/) see the core's headers
-$(BUILD)/mt-record/perf/%.o $(BUILD)/mt-record/uprobe/%.o: ALL_CFLAGS += -Imt-record
-$(BUILD)/mt-record/perf/%.o $(BUILD)/mt-record/uprobe/%.o: $(wildcard mt-record/*.h)
-include $(wildcard tests/*/*.mk */*.mk)
+# mt-record: the core (mt-record/) and the backends' folders (perf/,
+# uprobe/, patch/) see each other's headers (the trigger and the
+# --functions selection use the uprobe engine; the core's run holds the
+# engines of the backends in rounds)
+MT_RECORD_INC := -Imt-record -Imt-record/perf -Imt-record/uprobe
+$(BUILD)/mt-record/%.o: ALL_CFLAGS += $(MT_RECORD_INC)
+$(BUILD)/mt-record/%.o: $(wildcard mt-record/*.h mt-record/perf/*.h mt-record/uprobe/*.h)
+include $(wildcard tests/*/*.mk */*.mk mt-record/*/*.mk)
 
 build-tests: $(TOOL_BIN) $(UNIT_BIN) $(HELPER_BIN) $(EXTRA_TEST_BIN)
 .PHONY: build-tests

@@ -13,10 +13,11 @@
  * (struct rec_rounds: pt, sample, uprobe): started once, a snapshot at
  * each trigger hit (--repeat), until the last hit, an exit or a signal.
  *
- * The backends: perf/ (pt and sample, over perf.c, which drives perf, and
- * dlfilter-run.c, which decodes PT through mt-dlfilter.so: dlfilter.c,
- * loaded by perf script), uprobe/ (over the uprobe engine, uprobe.h:
- * uprobe*.c), patch/ (record.c its recording, patch-rec.h the shared
+ * The backends, each a folder: perf/ (pt and sample: record.c over
+ * perf.c, which drives perf, and dlfilter-run.c, which decodes PT through
+ * mt-dlfilter.so: dlfilter.c, loaded by perf script), uprobe/ (record.c
+ * over the uprobe engine, uprobe.h: uprobe*.c, which the trigger uses
+ * too), patch/ (record.c its recording, patch-rec.h the shared
  * memory, inject.h ptrace, patch-load.h the runtime's loading; the runtime
  * itself is mt-patch/). Beside them: streamout.c writes the mt stream,
  * trigger.c and hwbp.c the trigger, functions.c the --functions

@@ -1,5 +1,5 @@
 /*
- * uprobe-rec: the test driver of the uprobe engine (mt-record/uprobe.h).
+ * uprobe-rec: the test driver of the uprobe engine (mt-record/uprobe/uprobe.h).
  * Probes the functions of the main executable whose names match REGEX
  * (default: all), on process PID or on CMD (started here, held until the
  * probes are in place), records until the target exits, the trigger

@@ -23,7 +23,7 @@ DLF="$MT_BIN/../lib/mt-dlfilter.so"
 perf script --dlfilter /dev/null -i /dev/null 2>&1 | grep -q 'unknown option' &&
 	{ echo "skipped: this perf has no --dlfilter"; exit 0; }
 
-# mt-record's field set for Intel PT (mt-record/perf.c, script_argv)
+# mt-record's field set for Intel PT (mt-record/perf/perf.c, script_argv)
 FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period
 
 # norm STREAM: mt-dump without offsets and STRING records

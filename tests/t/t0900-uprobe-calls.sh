@@ -1,5 +1,5 @@
 #!/bin/sh
-# uprobe engine (mt-record/uprobe.h) through its driver uprobe-rec: a
+# uprobe engine (mt-record/uprobe/uprobe.h) through its driver uprobe-rec: a
 # program calling outer() 300 times, each calling work() twice, recorded
 # from its start (-- CMD): 1800 lines in perf script's format, which
 # mt-script-parse | mt-stacks turn into exactly 300 outer and 600 work
