@@ -18,6 +18,7 @@
 #include "stream.h"
 #include "tidmap.h"
 #include "wire.h"
+#include "writer.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-fxt [-v] [--json] [--dso] [--gzip] [--allow-empty] [-o output] [file]\n"
@@ -26,44 +27,6 @@ static const char *in_name; /* for messages (mt_filter_open_or_die) */
 static const char *out_name = "<stdout>";
 static struct mt_reader in;
 static int json, with_dso;
-
-/* ---- output: a buffer, written through output.h ---- */
-
-static unsigned char obuf[1 << 18];
-static size_t olen;
-static unsigned long long out_bytes;
-
-static void flush_out(void)
-{
-	if (!olen)
-		return;
-	output_write(obuf, olen);
-	out_bytes += olen;
-	olen = 0;
-}
-
-static void out_mem(const void *p, size_t n)
-{
-	if (n > sizeof(obuf) - olen) {
-		flush_out();
-		if (n > sizeof(obuf)) {
-			const unsigned char *s = p;
-
-			while (n) {
-				size_t k = n < sizeof(obuf) ? n : sizeof(obuf);
-
-				memcpy(obuf, s, k);
-				olen = k;
-				flush_out();
-				s += k;
-				n -= k;
-			}
-			return;
-		}
-	}
-	memcpy(obuf + olen, p, n);
-	olen += n;
-}
 
 /* FXT records go through the same buffer as JSON */
 static int fxt_write(void *ctx, const void *p, size_t n)
@@ -78,133 +41,6 @@ static void fxt_check(int err)
 {
 	if (err < 0)
 		die_mt(err, "%s: writing FXT", out_name);
-}
-
-/* ---- names: valid UTF-8, cut to what FXT can hold ---- */
-
-/*
- * The length of the UTF-8 sequence at p (n > 0 bytes), or minus the length
- * of the maximal ill-formed subpart there, the bytes that a WHATWG decoder
- * (the Perfetto UI's TextDecoder) turns into one U+FFFD.
- */
-static int utf8_next(const unsigned char *p, size_t n)
-{
-	unsigned lo = 0x80, hi = 0xbf, need;
-	size_t i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-		need = 1;
-	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		need = 2;
-		if (p[0] == 0xe0)
-			lo = 0xa0; /* overlong */
-		if (p[0] == 0xed)
-			hi = 0x9f; /* surrogates */
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		need = 3;
-		if (p[0] == 0xf0)
-			lo = 0x90; /* overlong */
-		if (p[0] == 0xf4)
-			hi = 0x8f; /* above U+10FFFF */
-	} else {
-		return -1;
-	}
-	for (i = 1; i <= need; i++) {
-		if (i >= n || p[i] < lo || p[i] > hi)
-			return -(int)i;
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return (int)need + 1;
-}
-
-#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
-
-/*
- * FXT strings are UTF-8 and JSON must be: each ill-formed subpart of s
- * becomes U+FFFD, as Perfetto's UI would show it anyway (stream strings
- * hold no NUL: the reader refuses them). NULL when s is fine; else a copy
- * to free, *len updated.
- */
-static char *utf8_clean(const char *s, size_t *len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, o = 0, n = *len;
-	char *out;
-	int k;
-
-	while (i < n && p[i] < 0x80)
-		i++;
-	for (; i < n; i += (size_t)k) {
-		k = utf8_next(p + i, n - i);
-		if (k < 0)
-			break;
-	}
-	if (i == n)
-		return NULL;
-	out = malloc(3 * n + 1); /* each byte becomes at most 3 */
-	if (!out)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	memcpy(out, s, i);
-	o = i;
-	while (i < n) {
-		k = utf8_next(p + i, n - i);
-		if (k > 0) {
-			memcpy(out + o, p + i, (size_t)k);
-			o += (size_t)k;
-			i += (size_t)k;
-		} else {
-			memcpy(out + o, REPLACEMENT, 3);
-			o += 3;
-			i += (size_t)-k;
-		}
-	}
-	*len = o;
-	return out;
-}
-
-/* Where to cut valid UTF-8 at most keep bytes long, not inside a sequence. */
-static size_t utf8_cut(const char *s, size_t len, size_t keep)
-{
-	if (keep >= len)
-		return len;
-	while (keep && ((unsigned char)s[keep] & 0xc0) == 0x80)
-		keep--;
-	return keep;
-}
-
-/* A record holds at most 4095 words; names stay well inside that. */
-#define NAME_MAX_BYTES 32000
-#define CUT_MARK "...[cut]"
-
-/* The text of input string id, valid UTF-8, cut with a visible mark when
- * too long; *tmp is what to free after. */
-static const char *text_of(uint32_t id, size_t *len, char **tmp)
-{
-	const char *s = mt_reader_str(&in, id, len);
-	size_t keep;
-	char *cut;
-
-	*tmp = NULL;
-	if (!s)
-		return NULL;
-	*tmp = utf8_clean(s, len);
-	if (*tmp)
-		s = *tmp;
-	if (*len <= NAME_MAX_BYTES)
-		return s;
-	keep = utf8_cut(s, *len, NAME_MAX_BYTES - (sizeof(CUT_MARK) - 1));
-	cut = malloc(keep + sizeof(CUT_MARK));
-	if (!cut)
-		die(MT_EXIT_SYSTEM, "out of memory");
-	memcpy(cut, s, keep);
-	memcpy(cut + keep, CUT_MARK, sizeof(CUT_MARK));
-	free(*tmp);
-	*tmp = cut;
-	*len = keep + sizeof(CUT_MARK) - 1;
-	return cut;
 }
 
 /* ---- the string table: 32767 indexes, re-registered when full ---- */
@@ -253,9 +89,7 @@ static uint32_t str_ref(uint32_t id)
 		return 0;
 	if ((slot = mt_fxtw_str_find(&fw, id)))
 		return slot;
-	s = text_of(id, &len, &tmp);
-	if (!s)
-		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name, id);
+	s = text_need(id, &len, &tmp);
 	if (!len) {
 		free(tmp);
 		return 0;
@@ -321,10 +155,7 @@ static void name_thread(const struct mt_thread *th)
 	if (!th->comm || th->comm == t->comm)
 		return;
 	t->comm = th->comm;
-	s = text_of(th->comm, &len, &tmp);
-	if (!s)
-		die(MT_EXIT_DATA, "%s: string id %u is not defined", in_name,
-		    th->comm);
+	s = text_need(th->comm, &len, &tmp);
 	len = utf8_cut(s, len, 200);
 	if (json) {
 		/* written by the JSON writer */
@@ -873,7 +704,7 @@ static void run(void)
 static void report(int verbose)
 {
 	/* everything is written by now: what was flushed and what is not yet */
-	unsigned long long bytes = out_bytes + olen;
+	unsigned long long bytes = out_total();
 	size_t i;
 
 	for (i = 0; i < nthreads; i++) {
@@ -957,6 +788,7 @@ int main(int argc, char **argv)
 	}
 	if ((err = mt_reader_init_fd(&in, io.in_fd, NULL, 0)))
 		die_mt(err, "%s", in_name);
+	text_init(&in, in_name);
 	mt_fxtw_init(&fw, fxt_write, NULL);
 	header();
 	run();
@@ -973,14 +805,14 @@ int main(int argc, char **argv)
 			die(MT_EXIT_DATA, "%s: no spans, instants or counters: "
 			    "nothing written, %s left as it was", in_name, out_name);
 		}
-		flush_out();
+		out_flush();
 		close_stdout_or_die();
 		if (allow_empty)
 			return MT_EXIT_OK;
 		die(MT_EXIT_DATA, "%s: no spans, instants or counters: the "
 		    "trace is empty", in_name);
 	}
-	flush_out();
+	out_flush();
 	mt_fxtw_release(&fw);
 	mt_reader_release(&in);
 	close_stdout_or_die();
