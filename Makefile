@@ -51,7 +51,8 @@ mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 	$(BUILD)/mt-slice/replay.o $(BUILD)/mt-slice/between.o
 mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \
 	$(BUILD)/mt-stacks/probe.o
-mt-fxt_OBJS := $(BUILD)/mt-fxt/text.o $(BUILD)/mt-fxt/out.o
+mt-fxt_OBJS := $(BUILD)/mt-fxt/fxt.o $(BUILD)/mt-fxt/json.o \
+	$(BUILD)/mt-fxt/text.o $(BUILD)/mt-fxt/out.o
 mt_OBJS := $(BUILD)/mt/view.o
 mt-script-parse_OBJS := $(BUILD)/mt-script-parse/lines.o
 mt-script-parse_LIBS := -pthread

@@ -1,5 +1,5 @@
 /*
- * The output buffer of mt-fxt's records (writer.h): a quarter of a MiB,
+ * The output buffer of both writers (writer.h): a quarter of a MiB,
  * written through output.h, which compresses it when asked.
  */
 #include <string.h>
@@ -42,6 +42,11 @@ void out_mem(const void *p, size_t n)
 	}
 	memcpy(obuf + olen, p, n);
 	olen += n;
+}
+
+void out_lit(const char *s)
+{
+	out_mem(s, strlen(s));
 }
 
 unsigned long long out_total(void)
