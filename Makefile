@@ -53,6 +53,8 @@ mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 	$(BUILD)/mt-slice/replay.o $(BUILD)/mt-slice/between.o
 mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \
 	$(BUILD)/mt-stacks/probe.o
+mt-fxt_OBJS := $(BUILD)/mt-fxt/fxt.o $(BUILD)/mt-fxt/json.o \
+	$(BUILD)/mt-fxt/text.o $(BUILD)/mt-fxt/out.o
 mt_OBJS := $(BUILD)/mt/view.o
 mt-script-parse_OBJS := $(BUILD)/mt-script-parse/lines.o
 mt-script-parse_LIBS := -pthread
@@ -124,6 +126,7 @@ $(BUILD)/bin/$(1): $(BUILD)/$(1)/$(1).o $$($(1)_OBJS) $(TOOL_LIB) $(LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 $(BUILD)/mt/mt.o $(BUILD)/mt/view.o: mt/view.h
+$(BUILD)/mt-fxt/mt-fxt.o $(mt-fxt_OBJS): $(wildcard mt-fxt/*.h)
 $(BUILD)/mt-slice/mt-slice.o $(mt-slice_OBJS): mt-slice/slice.h
 $(BUILD)/mt-stacks/mt-stacks.o $(mt-stacks_OBJS): mt-stacks/stacks.h
 $(BUILD)/mt-script-parse/mt-script-parse.o $(mt-script-parse_OBJS): mt-script-parse/lines.h
