@@ -1,12 +1,14 @@
 /*
  * A backend of mt-record: one way of recording a program (pt, sample,
- * uprobe, patch: mt-record(1), Backends). The core (mt-record.c) parses
- * and checks the options, chooses the backend (--backend, or auto: the
- * first of pt, patch, sample whose cannot() says nothing) and hands it
- * the run through record(); it never asks which backend it has.
+ * uprobe, patch: mt-record(1), Backends). The core (mt-record.c,
+ * options.c, rounds.c) parses and checks the options, chooses the backend
+ * (--backend, or auto: the first of pt, patch, sample whose cannot() says
+ * nothing) and hands it the run through record(); it never asks which
+ * backend it has.
  *
- * A new backend is a folder under mt-record/ (patch/ is one) with one
- * struct rec_backend, named in the core's table of backends.
+ * A new backend is a folder under mt-record/ (perf/, uprobe/, patch/)
+ * with one struct rec_backend, named in the core's table of backends
+ * (mt-record.c) and in opts.h's enum backend.
  */
 #ifndef MT_RECORD_BACKEND_H
 #define MT_RECORD_BACKEND_H

@@ -1,5 +1,5 @@
 /*
- * mt-record's run: what the core (mt-record.c: options, signals, output,
+ * mt-record's run: what the core (mt-record.c: signals, output,
  * the snapshots' files) hands a backend (backend.h), and what the core
  * offers every backend. One struct rec is main's for the whole run.
  */
