@@ -34,9 +34,6 @@
 	"[--dry-run] [--keep dir] [--command-stdout fd] [-p pid] [-i perf.data] [--text] " \
 	"[-- command ...]\n"
 
-static const char *const backend_names[] = { "auto", "pt", "uprobe", "sample", "patch" };
-
-
 static uint64_t parse_size(const char *arg)
 {
 	char *end;
@@ -159,6 +156,18 @@ static int one_of(const char *what, const char *arg, const char *const *names, i
 	die(MT_EXIT_USAGE, "%s %s: expected %s%s", what, arg, list, names[0]);
 }
 
+/* --backend's words, by enum backend: the backends' own names */
+static enum backend parse_backend(const char *arg)
+{
+	const char *names[BE_PATCH + 1];
+	int b;
+
+	names[BE_AUTO] = "auto";
+	for (b = BE_AUTO + 1; b <= BE_PATCH; b++)
+		names[b] = rec_backend((enum backend)b)->name;
+	return (enum backend)one_of("--backend", arg, names, BE_PATCH + 1);
+}
+
 /* --command-stdout's descriptor: an open one; dies (usage) otherwise. */
 static int parse_descriptor(const char *arg)
 {
@@ -232,8 +241,7 @@ void rec_parse_options(struct rec_opts *o, struct target *tgt, int argc, char **
 				    "such as 500ms", optarg);
 			break;
 		case OPT_BACKEND:
-			o->backend = (enum backend)one_of("--backend", optarg,
-						       backend_names, 5);
+			o->backend = parse_backend(optarg);
 			break;
 		case OPT_CG:
 			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf") &&

@@ -10,7 +10,8 @@
 
 #include <stdint.h>
 
-/* --backend: how the program is recorded. */
+/* --backend: how the program is recorded (BE_PATCH the last; the
+ * words are the backends' names, backend.h). */
 enum backend { BE_AUTO, BE_PT, BE_UPROBE, BE_SAMPLE, BE_PATCH };
 
 /* --trigger-via: how the trigger stops the program (trigger.h). */

@@ -135,9 +135,7 @@ static void get_regs(pid_t tid, struct user_regs_struct *r)
 		die_errno(MT_EXIT_SYSTEM, "ptrace(PTRACE_GETREGS, %d)", (int)tid);
 }
 
-/* Thread tid of pid as its status says: its State letter ('\0' when
- * the thread is gone) and its tracer (0: none). */
-static char thread_state(pid_t pid, pid_t tid, int *tracer)
+char inject_thread_state(pid_t pid, pid_t tid, int *tracer)
 {
 	char path[80], line[256], state = '\0';
 	FILE *f;
@@ -180,7 +178,7 @@ static int seize(pid_t pid, pid_t tid)
 			return 1; /* it ended */
 		if (errno != EPERM)
 			return -1;
-		st = thread_state(pid, tid, &tracer);
+		st = inject_thread_state(pid, tid, &tracer);
 		if (!st || st == 'Z' || st == 'X')
 			return 1;
 		if (tracer || tries == SEIZE_TRIES) {

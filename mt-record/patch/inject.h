@@ -69,6 +69,11 @@ int inject_open(struct inject *in, pid_t pid, int soft);
 #define INJECT_MAX_LISTINGS 1000
 size_t inject_stop_all(struct inject *in);
 
+/* Thread tid of process pid as its status says: its State letter ('\0'
+ * when the thread is gone) and, in *tracer, the pid that traces it (0:
+ * none). */
+char inject_thread_state(pid_t pid, pid_t tid, int *tracer);
+
 /* Lets every held thread go (each with the signal its stop held back). */
 void inject_release_all(struct inject *in);
 

@@ -592,18 +592,12 @@ static void attach_memory(struct rec *r, struct patch_load *l, struct patch_rec 
  * buf; "" when none. */
 static void tracer_of(pid_t pid, char *buf, size_t len)
 {
-	char path[64], line[256], comm[32] = "";
+	char path[64], comm[32] = "";
 	FILE *f;
-	int t = 0;
+	int t;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "TracerPid: %d", &t) == 1)
-			break;
-	fclose(f);
-	if (t <= 0)
+	/* its main thread's tracer: the process's */
+	if (!inject_thread_state(pid, pid, &t) || t <= 0)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/comm", t);
 	if ((f = fopen(path, "re"))) {
