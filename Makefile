@@ -38,7 +38,8 @@ mt-symbols_LIBS := -lelf -ldw -lz -liberty -lpcre2-8
 # links it into its test driver too)
 UPROBE_ENGINE_OBJ := $(BUILD)/mt-record/uprobe/uprobe.o $(BUILD)/mt-record/uprobe/uprobe-files.o \
 	$(BUILD)/mt-record/uprobe/uprobe-procs.o $(BUILD)/mt-record/uprobe/uprobe-open.o \
-	$(BUILD)/mt-record/uprobe/uprobe-ring.o $(BUILD)/mt-record/uprobe/uprobe-text.o
+	$(BUILD)/mt-record/uprobe/uprobe-ring.o $(BUILD)/mt-record/uprobe/uprobe-dump.o \
+	$(BUILD)/mt-record/uprobe/uprobe-text.o
 # the patch backend (mt-record/patch/; mt-patch/patch.mk's rules)
 PATCH_BACKEND_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard mt-record/patch/*.c)) \
 	$(BUILD)/mt-record/patch/boot.o
@@ -48,6 +49,7 @@ mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/perf/dlfilter-run.o $(BUILD)/mt-record/streamout.o \
 	$(BUILD)/mt-record/libpath.o $(PATCH_BACKEND_OBJ) \
 	$(BUILD)/mt-record/perf/record.o $(BUILD)/mt-record/uprobe/record.o \
+	$(BUILD)/mt-record/uprobe/sinks.o \
 	$(BUILD)/mt-record/options.o $(BUILD)/mt-record/rounds.o
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 	$(BUILD)/mt-slice/replay.o $(BUILD)/mt-slice/between.o

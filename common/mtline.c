@@ -2,9 +2,12 @@
  * mt-record's "# mt:" lines: see mtline.h.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "mtline.h"
 #include "banned.h"
 
@@ -120,4 +123,97 @@ int mt_parse_mt_line(const char *p, size_t len, struct mt_mt_line *out)
 	if (mt_perf_parse_time(t.p, t.len, &m->time))
 		return MT_MTLINE_BAD;
 	return MT_MTLINE_MARK;
+}
+
+/* A mark of no thread, no time: what mt_parse_mt_line() starts from. */
+static struct mt_mt_line blank(uint8_t kind, const char *name)
+{
+	struct mt_mt_line ml;
+
+	memset(&ml, 0, sizeof(ml));
+	ml.mark.pid = ml.mark.tid = ml.mark.cpu = MT_NONE32;
+	ml.mark.time = MT_NONE64;
+	ml.mark.kind = kind;
+	ml.name = name;
+	return ml;
+}
+
+struct mt_mt_line mt_mt_trigger(uint64_t time, uint32_t pid, uint32_t tid,
+				uint64_t ip, const char *sym)
+{
+	struct mt_mt_line ml = blank(MT_MARK_TRIGGER, "trigger");
+
+	ml.mark.time = time;
+	ml.mark.pid = pid;
+	ml.mark.tid = tid;
+	ml.mark.ip = ip;
+	ml.text = (struct mt_slice){ sym, strlen(sym) };
+	return ml;
+}
+
+struct mt_mt_line mt_mt_snapshot(uint64_t no, uint64_t time)
+{
+	struct mt_mt_line ml = blank(MT_MARK_SNAPSHOT, "snapshot");
+
+	ml.mark.value = no;
+	ml.mark.time = time;
+	return ml;
+}
+
+struct mt_mt_line mt_mt_wallclock(uint64_t mono, uint64_t real_ns)
+{
+	struct mt_mt_line ml = blank(MT_MARK_WALLCLOCK, "wallclock");
+
+	ml.mark.time = mono;
+	ml.mark.value = real_ns;
+	return ml;
+}
+
+struct mt_mt_line mt_mt_entry_only(const char *text, size_t len)
+{
+	struct mt_mt_line ml = blank(MT_MARK_GENERIC, "entry-only");
+
+	ml.text = (struct mt_slice){ text, len };
+	return ml;
+}
+
+struct mt_mt_line mt_mt_event(const char *text, size_t len)
+{
+	struct mt_mt_line ml = blank(MT_MARK_GENERIC, "event");
+
+	ml.text = (struct mt_slice){ text, len };
+	return ml;
+}
+
+int mt_format_mt_line(struct mt_buf *b, const struct mt_mt_line *ml)
+{
+	const struct mt_mark *m = &ml->mark;
+	char head[160];
+	int n;
+
+	if (m->kind == MT_MARK_TRIGGER)
+		n = snprintf(head, sizeof(head), "# mt: trigger %" PRIu64 ".%09" PRIu64
+			     " %" PRIu32 "/%" PRIu32 " 0x%" PRIx64, m->time / 1000000000u,
+			     m->time % 1000000000u, m->pid, m->tid, m->ip);
+	else if (m->kind == MT_MARK_SNAPSHOT)
+		n = snprintf(head, sizeof(head), "# mt: snapshot %" PRIu64 " %" PRIu64
+			     ".%09" PRIu64, m->value, m->time / 1000000000u,
+			     m->time % 1000000000u);
+	else if (m->kind == MT_MARK_WALLCLOCK)
+		n = snprintf(head, sizeof(head), "# mt: wallclock %" PRIu64 ".%09" PRIu64
+			     " %" PRIu64, m->time / 1000000000u, m->time % 1000000000u,
+			     m->value);
+	else if (m->kind == MT_MARK_GENERIC && ml->name &&
+		 (!strcmp(ml->name, "entry-only") || !strcmp(ml->name, "event")))
+		n = snprintf(head, sizeof(head), "# mt: %s", ml->name);
+	else
+		return MT_EINVAL;
+	if (n < 0 || (size_t)n >= sizeof(head))
+		return MT_EINVAL;
+	if (mt_buf_add(b, head, (size_t)n) ||
+	    (ml->text.len && (mt_buf_add(b, " ", 1) ||
+			      mt_buf_add(b, ml->text.p, ml->text.len))) ||
+	    mt_buf_add(b, "\n", 1))
+		return MT_ENOMEM;
+	return 0;
 }

@@ -8,15 +8,19 @@
  *   # mt: entry-only SYMBOL
  *   # mt: event EVENT
  *
- * One reading of them for mt-script-parse (which meets them in text) and
- * mt-record (which writes them into a stream itself). Pure: nothing is
- * allocated, the results point into the caller's line.
+ * The one place that knows their text: mt-script-parse reads it
+ * (mt_parse_mt_line()), mt-record makes the MARKs (mt_mt_trigger(), ...)
+ * and writes them as MARK records into its stream, or as the text
+ * (mt_format_mt_line()) with --text. Pure: nothing is allocated but by
+ * mt_format_mt_line() in its buffer; the results point into the caller's
+ * line or strings.
  */
 #ifndef MT_MTLINE_H
 #define MT_MTLINE_H
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "perfline.h"
 #include "stream.h"
 
@@ -36,5 +40,26 @@ enum {
 
 /* Reads p[0..len) (no line end): one of the MT_MTLINE_ values. */
 int mt_parse_mt_line(const char *p, size_t len, struct mt_mt_line *out);
+
+/*
+ * The MARK of each kind of line, as mt_parse_mt_line() reads it from the
+ * line mt_format_mt_line() writes: a trigger hit at time by pid/tid at
+ * address ip of function sym (NUL-terminated; "" none); the no-th
+ * snapshot of a --repeat, taken at time; the monotonic time mono and the
+ * real time real_ns (ns since 1970) at one moment; a line of a kind for
+ * the whole recording, "entry-only" (a function probed without its
+ * return) or "event" (an event whose samples are instants), its text
+ * text[0..len).
+ */
+struct mt_mt_line mt_mt_trigger(uint64_t time, uint32_t pid, uint32_t tid,
+				uint64_t ip, const char *sym);
+struct mt_mt_line mt_mt_snapshot(uint64_t no, uint64_t time);
+struct mt_mt_line mt_mt_wallclock(uint64_t mono, uint64_t real_ns);
+struct mt_mt_line mt_mt_entry_only(const char *text, size_t len);
+struct mt_mt_line mt_mt_event(const char *text, size_t len);
+
+/* ml's line with its newline appended to b: 0, MT_ENOMEM, or MT_EINVAL
+ * when ml is not one of the marks above. */
+int mt_format_mt_line(struct mt_buf *b, const struct mt_mt_line *ml);
 
 #endif

@@ -738,6 +738,7 @@ static int read_elf(struct mt_symtab *t, Elf *e, uint64_t fsize,
 	if (!gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
 		return MT_ECORRUPT;
 	t->etype = eh.e_type;
+	t->entry = eh.e_entry;
 	if (!symbols_only) {
 		err = read_segments(t, e);
 		if (err)

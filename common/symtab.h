@@ -49,6 +49,7 @@ struct mt_symtab {
 	struct mt_seg *seg;     /* PT_LOAD headers, in file order */
 	size_t nseg;
 	int etype;              /* ET_EXEC, ET_DYN, ...; 0 until read */
+	uint64_t entry;         /* e_entry, the entry point's address (0: none) */
 	int has_symtab;         /* the file has a .symtab (not only .dynsym) */
 	int has_debug_info;     /* the file has a .debug_info section */
 	int is_go;              /* a Go program (.go.buildinfo or .gopclntab) */

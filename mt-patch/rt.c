@@ -31,6 +31,7 @@
 #include "hooks.h"
 #include "patch.h"
 #include "unwind.h"
+#include "../common/unhookable.h"
 #include "../common/banned.h"
 
 static void fail(struct mtp_header *h, const char *what)
@@ -200,37 +201,6 @@ static int seen_before(uint64_t *set, uint64_t mask, uint64_t a)
 	return 0;
 }
 
-/* Entered other than by a call, so that the word at the stack pointer
- * is no return address: by the kernel or a signal's return
- * (__restore_rt), ld.so's lazy binding entries (the PLT jumps there with
- * two words pushed above the return address), the return of a
- * makecontext function (__start_context). The program's entry point is
- * the other. */
-static int not_called(const char *name)
-{
-	return !strcmp(name, "__restore_rt") || !strncmp(name, "_dl_runtime_", 12) ||
-	       !strcmp(name, "__start_context");
-}
-
-/* Functions that return twice, or return where another context resumes:
- * the return address they save (setjmp, getcontext) or leave in a
- * shared stack (vfork) would be the trampoline's, which no frame then
- * matches. */
-static int returns_twice(const char *name)
-{
-	static const char *const names[] = {
-		"setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp",
-		"__sigsetjmp_cancel", "getcontext", "__getcontext", "swapcontext",
-		"__swapcontext", "vfork", "__vfork", "__libc_vfork", NULL
-	};
-	size_t i;
-
-	for (i = 0; names[i]; i++)
-		if (!strcmp(name, names[i]))
-			return 1;
-	return 0;
-}
-
 /* The runtime's own file (its functions are never patched). */
 static void own_path(char *out)
 {
@@ -325,11 +295,11 @@ static int patch_range(struct mtp_header *h, int commit)
 			f->status = MTP_FN_ALIAS;
 			continue;
 		}
-		if (f->where == getauxval(AT_ENTRY) || not_called(fd.strings + f->name)) {
+		if (f->where == getauxval(AT_ENTRY) || mt_not_entered_by_call(fd.strings + f->name)) {
 			f->status = MTP_FN_NOT_CALLED;
 			continue;
 		}
-		if (f->kind == MTP_FK_TRACE && returns_twice(fd.strings + f->name)) {
+		if (f->kind == MTP_FK_TRACE && mt_returns_twice(fd.strings + f->name)) {
 			f->status = MTP_FN_RETURNS_TWICE;
 			continue;
 		}

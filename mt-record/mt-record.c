@@ -28,7 +28,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,22 +86,16 @@ static void on_signal(int sig)
 void rec_out_text(const struct rec *r, const char *p, size_t n)
 {
 	if (r->sout)
-		stream_out_lines(r->sout, p, n);
-	else
-		write_or_die(r->out_fd, p, n);
+		die(MT_EXIT_SYSTEM, "internal error: text in mt-record's stream");
+	write_or_die(r->out_fd, p, n);
 }
 
-void rec_printf(const struct rec *r, const char *fmt, ...)
+void rec_mark(const struct rec *r, const struct mt_mt_line *ml)
 {
-	char buf[4096];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		rec_out_text(r, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	if (r->sout)
+		stream_out_mark(r->sout, ml);
+	else
+		mark_text_write(r->out_fd, ml);
 }
 
 /* ---- the backend, its checks and its dry run ---- */
@@ -291,8 +284,11 @@ void rec_wallclock(const struct rec *r)
 
 	clock_gettime(CLOCK_MONOTONIC, &m);
 	clock_gettime(CLOCK_REALTIME, &t);
-	rec_printf(r, "# mt: wallclock %lld.%09ld %lld%09ld\n", (long long)m.tv_sec,
-		   m.tv_nsec, (long long)t.tv_sec, t.tv_nsec);
+	struct mt_mt_line ml = mt_mt_wallclock(
+		(uint64_t)m.tv_sec * 1000000000u + (uint64_t)m.tv_nsec,
+		(uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec);
+
+	rec_mark(r, &ml);
 }
 
 /* "# mt: event NAME" for each --events: their samples are instants, not
@@ -301,9 +297,12 @@ void rec_event_lines(const struct rec *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->o.nevents; i++)
-		rec_printf(r, "# mt: event %.*s\n", r->o.events[i].name_len,
-			   r->o.events[i].name);
+	for (i = 0; i < r->o.nevents; i++) {
+		struct mt_mt_line ml = mt_mt_event(r->o.events[i].name,
+						   (size_t)r->o.events[i].name_len);
+
+		rec_mark(r, &ml);
+	}
 }
 
 /* Where the command's output goes, said before it runs. */
@@ -369,9 +368,11 @@ void rec_snapshot_begin(struct rec *r, int no, uint64_t time)
 		if (r->sout)
 			stream_out_init(r->sout, fd); /* a stream of its own */
 	}
-	if (r->o.repeat != 1)
-		rec_printf(r, "# mt: snapshot %d %" PRIu64 ".%09" PRIu64 "\n", no,
-			   time / 1000000000u, time % 1000000000u);
+	if (r->o.repeat != 1) {
+		struct mt_mt_line ml = mt_mt_snapshot((uint64_t)no, time);
+
+		rec_mark(r, &ml);
+	}
 }
 
 /* The snapshot's text is whole: with -o DIR/, it takes its place. */
@@ -395,7 +396,6 @@ void rec_snapshot_end(struct rec *r)
 static void rec_release(struct rec *r)
 {
 	trig_release(&r->tr, &r->tgt);
-	fn_names_release(&r->probed);
 	target_release(&r->tgt);
 	free(r->o.events);
 	workdir_done();

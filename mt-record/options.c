@@ -297,6 +297,7 @@ void rec_parse_options(struct rec_opts *o, struct target *tgt, int argc, char **
 			break;
 		case OPT_TEXT:
 			o->text = 1;
+			o->given |= GIVEN_TEXT;
 			break;
 		case OPT_TIMING:
 			o->timing = optarg;
@@ -406,6 +407,8 @@ void rec_warn_unused(const struct rec_opts *o)
 		  "it patches user code only" },
 		{ GIVEN_EVENTS, "--events", 1u << BE_UPROBE | 1u << BE_PATCH,
 		  "it adds events to perf's recording" },
+		{ GIVEN_TEXT, "--text", 1u << BE_PATCH,
+		  "it writes records, never perf's text" },
 	};
 	size_t i;
 

@@ -19,7 +19,7 @@ enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };
 
 /* rec_opts.given: options named on the command line (not defaults) */
 enum { GIVEN_TIMING = 1, GIVEN_FREQ = 2, GIVEN_CG = 4, GIVEN_SIZE = 8,
-       GIVEN_KERNEL = 16, GIVEN_EVENTS = 32 };
+       GIVEN_KERNEL = 16, GIVEN_EVENTS = 32, GIVEN_TEXT = 64 };
 
 /* One --events item: a perf event's name, sampled every period events. */
 struct rec_event {

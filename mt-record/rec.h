@@ -13,12 +13,11 @@
 #include "functions.h"
 #include "opts.h"
 #include "perf.h"
+#include "streamout.h"
 #include "symtab.h"
 #include "target.h"
 #include "trigger.h"
 #include "uprobe.h"
-
-struct stream_out;
 
 /* Why a round of recording ended. */
 enum stop { STOP_EXIT, STOP_SIGNAL, STOP_TRIGGER };
@@ -29,7 +28,7 @@ struct perf_snap {
 	char *data;            /* malloced path */
 	int no;                /* the N of "# mt: snapshot N" */
 	uint64_t time;         /* the hit's, or when it was taken */
-	struct mark_line mk;   /* the trigger line, or MT_NONE64 */
+	struct mark_line mk;   /* the trigger's MARK; time MT_NONE64: none */
 };
 
 /* The recording of a backend in rounds (backend.h, struct rec_rounds):
@@ -37,9 +36,10 @@ struct perf_snap {
 struct round {
 	struct perf_rec pr;        /* the pt and sample backends' */
 	struct mt_uprobe u;        /* the uprobe backend's */
+	struct stream_out so;      /* its output as a stream (r->sout) */
 	struct trigger_run tg;     /* the trigger (armed) */
 	struct mt_uprobe_hit hit;  /* where it fired (STOP_TRIGGER) */
-	struct mark_line mk;       /* the "# mt: trigger" line */
+	struct mark_line mk;       /* the trigger's MARK */
 	int armed, mode;           /* mode: MT_UPROBE_EXEC or MT_UPROBE_PROCESS */
 	uint64_t start;            /* when it started (--arm-after) */
 	enum stop why;
@@ -66,7 +66,6 @@ struct rec {
 	char snap_tmp[PATH_MAX]; /* -o DIR/: the snapshot being written */
 	struct perf_snap *snaps; /* the pt and sample backends': to decode */
 	size_t nsnaps, capsnaps;
-	struct fn_names probed; /* the uprobe backend's, for entry-only lines */
 	int fn_at_entry;       /* --functions with a command: chosen at its
 				* entry point, its libraries mapped (x86-64) */
 	int late_warned;       /* said that a file was mapped after that */
@@ -77,23 +76,23 @@ struct rec {
  * came; 0 before. They are blocked but in waits on r->wait_mask. */
 int rec_signal(void);
 
-/* Text on the output: a "# mt:" line as its MARK when the output is a
- * stream (r->sout), else the text as it is. Dies on a write error. */
-void rec_printf(const struct rec *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* A mark (mtline.h's mt_mt_trigger(), ...) on the output: a MARK record
+ * when the output is a stream (r->sout), else its "# mt:" line. Dies on
+ * a write error. */
+void rec_mark(const struct rec *r, const struct mt_mt_line *ml);
 
-/* n bytes of text on the output, as rec_printf()'s. */
+/* n bytes of text on the text output (r->sout NULL). */
 void rec_out_text(const struct rec *r, const char *p, size_t n);
 
-/* The "# mt: wallclock" line: the monotonic and the real time now. */
+/* The wallclock mark: the monotonic and the real time now. */
 void rec_wallclock(const struct rec *r);
 
-/* "# mt: event NAME" for each --events. */
+/* The event mark of each --events. */
 void rec_event_lines(const struct rec *r);
 
 /* Snapshot no, taken at time, begins: with -o DIR/ in a file of its own
- * (r->out_fd, r->sout's stream anew); with --repeat, its "# mt:
- * snapshot" line. */
+ * (r->out_fd, r->sout's stream anew); with --repeat, its snapshot
+ * mark. */
 void rec_snapshot_begin(struct rec *r, int no, uint64_t time);
 
 /* The snapshot's output is whole: with -o DIR/, its file takes its place

@@ -153,7 +153,7 @@ static void round_wait(struct rec *r, struct round *rd)
 	}
 }
 
-/* The trigger's hit, said on stderr and as the mark line of the text. */
+/* The trigger's hit, said on stderr and as the snapshot's mark. */
 static void trigger_mark(const struct rec *r, struct round *rd)
 {
 	const struct trig *tr = r->trp;
@@ -163,9 +163,7 @@ static void trigger_mark(const struct rec *r, struct round *rd)
 	     hit->pid, hit->tid, hit->time / 1000000000u,
 	     hit->time % 1000000000u);
 	rd->mk.time = hit->time;
-	snprintf(rd->mk.text, sizeof(rd->mk.text), "# mt: trigger %" PRIu64 ".%09" PRIu64
-		 " %u/%u 0x%" PRIx64 " %s\n", hit->time / 1000000000u,
-		 hit->time % 1000000000u, hit->pid, hit->tid, tr->addr, tr->name);
+	rd->mk.ml = mt_mt_trigger(hit->time, hit->pid, hit->tid, tr->addr, tr->name);
 }
 
 /*

@@ -6,7 +6,6 @@
 
 #include "die.h"
 #include "mtline.h"
-#include "perf.h"
 #include "streamcopy.h"
 #include "streamout.h"
 #include "banned.h"
@@ -45,30 +44,25 @@ void stream_out_init(struct stream_out *s, int fd)
 	mt_tidmap_init(&s->threads);
 }
 
-static void line(struct stream_out *s, const char *p, size_t len)
+void stream_out_mark(struct stream_out *s, const struct mt_mt_line *ml)
 {
-	struct mt_mt_line ml;
-	struct mt_mark m;
+	struct mt_mark m = ml->mark;
 
-	if (mt_parse_mt_line(p, len, &ml) != MT_MTLINE_MARK)
-		die(MT_EXIT_SYSTEM, "internal error: not a '# mt:' line of "
-		    "mt-record's: \"%.*s\"", (int)(len > 80 ? 80 : len), p);
-	m = ml.mark;
-	check(mt_writer_intern(&s->w, ml.name, strlen(ml.name), &m.name));
-	check(mt_writer_intern(&s->w, ml.text.p, ml.text.len, &m.text));
+	start(s);
+	check(mt_writer_intern(&s->w, ml->name, strlen(ml->name), &m.name));
+	check(mt_writer_intern(&s->w, ml->text.p, ml->text.len, &m.text));
 	check(mt_write_mark(&s->w, &m));
 }
 
-void stream_out_lines(struct stream_out *s, const char *text, size_t len)
+void mark_text_write(int fd, const struct mt_mt_line *ml)
 {
-	const char *end = text + len, *nl;
+	struct mt_buf b = MT_BUF_INIT;
+	int err = mt_format_mt_line(&b, ml);
 
-	start(s);
-	while (text < end) {
-		nl = memchr(text, '\n', (size_t)(end - text));
-		line(s, text, (size_t)((nl ? nl : end) - text));
-		text = nl ? nl + 1 : end;
-	}
+	if (err)
+		die_mt(err, "writing a mark line");
+	write_or_die(fd, b.p, b.len);
+	mt_buf_release(&b);
 }
 
 /* The thread of (pid, tid), its comm (our id) given by a THREAD record. */
@@ -118,11 +112,6 @@ static uint64_t when(const struct mt_record *rec, uint32_t *pid, uint32_t *tid)
 	}
 }
 
-static void mark(struct stream_out *s, const struct mark_line *mk)
-{
-	stream_out_lines(s, mk->text, strlen(mk->text));
-}
-
 int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 		    const struct mark_line *mk, uint64_t *after)
 {
@@ -156,7 +145,7 @@ int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 			if (!dropping && t > last)
 				last = t;
 			if (pending && t > mk->time) {
-				mark(s, mk);
+				stream_out_mark(s, &mk->ml);
 				pending = 0;
 			}
 		}
@@ -170,7 +159,7 @@ int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 	if (got < 0)
 		return got;
 	if (pending)
-		mark(s, mk);
+		stream_out_mark(s, &mk->ml);
 	if (after)
 		*after = last;
 	return 0;
@@ -196,6 +185,14 @@ void stream_out_branch(struct stream_out *s, const struct mt_branch *b)
 	start(s);
 	see_thread(s, b->pid, b->tid, b->time);
 	check(mt_write_branch(&s->w, b));
+}
+
+void stream_out_error(struct stream_out *s, const struct mt_error *e)
+{
+	start(s);
+	if (e->pid != MT_NONE32)
+		see_thread(s, e->pid, e->tid, e->time);
+	check(mt_write_error(&s->w, e));
 }
 
 void stream_out_flush(struct stream_out *s)

@@ -2,8 +2,9 @@
  * mt-record's output as an mt stream (when Intel PT is decoded through
  * mt-dlfilter.so, and the patch backend's): one stream for a whole
  * recording, or one a snapshot file with -o DIR/, holding what the text
- * path's output gives through mt-script-parse: the "# mt:" lines as the
- * MARKs they stand for (common/mtline.h), and the streams perf script
+ * path's output gives through mt-script-parse: mt-record's marks as MARK
+ * records (common/mtline.h; with --text, their "# mt:" lines, written by
+ * mark_text_write()), and the streams perf script
  * writes for each snapshot, joined into one (common/streamcopy.h), or the
  * records the patch backend makes (stream_out_branch()).
  *
@@ -15,10 +16,16 @@
 
 #include <stdint.h>
 
+#include "mtline.h"
 #include "stream.h"
 #include "tidmap.h"
 
-struct mark_line;
+/* A mark to put among a snapshot's records: before the first later than
+ * time (MT_NONE64: none), or at the end. */
+struct mark_line {
+	uint64_t time;
+	struct mt_mt_line ml;
+};
 
 struct stream_out {
 	int fd;
@@ -36,9 +43,12 @@ struct stream_out {
  * snapshot leaves fd empty, as the text path does. */
 void stream_out_init(struct stream_out *s, int fd);
 
-/* The text of mt-record's "# mt:" lines (each ending in a newline) as
- * their MARK records. */
-void stream_out_lines(struct stream_out *s, const char *text, size_t len);
+/* A MARK record of mt-record's (mtline.h's mt_mt_trigger(), ...). */
+void stream_out_mark(struct stream_out *s, const struct mt_mt_line *ml);
+
+/* The text output's form of a mark: its "# mt:" line on fd. Dies
+ * (system) on a write error. */
+void mark_text_write(int fd, const struct mt_mt_line *ml);
 
 /*
  * The stream r reads (perf script's through the dlfilter), copied in:
@@ -63,6 +73,10 @@ void stream_out_thread(struct stream_out *s, uint32_t pid, uint32_t tid,
 /* A BRANCH record (its strings stream_out_str()'s), its thread's
  * THREAD first when due. */
 void stream_out_branch(struct stream_out *s, const struct mt_branch *b);
+
+/* An ERROR record (its msg stream_out_str()'s), its thread's THREAD
+ * first when due (pid MT_NONE32: no thread's). */
+void stream_out_error(struct stream_out *s, const struct mt_error *e);
 
 /* What is buffered written out (when the stream was started): a reader
  * of a recording that streams (--full) gets each pass as it is read. */

@@ -207,7 +207,7 @@ static size_t patch_select(struct rec *r, const char *exe, char *const *libs,
 	struct fn_files files = { rec_target_symbols, rec_target_path, &r->tgt };
 	struct fn_sink sink = { add, ctx, add == patch_add ? patch_part : NULL, 0 };
 	struct fn_query q = { r->o.functions, exe, libs, NULL, 0, &files,
-			      add == patch_add ? &r->probed : NULL, SIZE_MAX, 65536 };
+			      NULL, SIZE_MAX, 65536 };
 	char **mapped = NULL;
 	size_t n;
 
@@ -383,10 +383,11 @@ static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so)
 	if (patch_rec_error(p))
 		warn("the patch runtime failed while it ran: %s (libraries loaded then "
 		     "ran untraced)", patch_rec_error(p));
-	if (r->o.trigger && patch_rec_triggered(p, &hit, &pid, &tid))
-		rec_printf(r, "# mt: trigger %" PRIu64 ".%09" PRIu64 " %u/%u 0x%" PRIx64 " %s\n",
-			   hit / 1000000000u, hit % 1000000000u, pid, tid, r->tr.addr,
-			   r->tr.name);
+	if (r->o.trigger && patch_rec_triggered(p, &hit, &pid, &tid)) {
+		struct mt_mt_line ml = mt_mt_trigger(hit, pid, tid, r->tr.addr, r->tr.name);
+
+		rec_mark(r, &ml);
+	}
 	patch_rec_write(p, so, 0);
 	stream_out_finish(so);
 	stream_out_release(so);

@@ -28,6 +28,7 @@
 #include "perf.h"
 #include "perfline.h"
 #include "stream.h"
+#include "streamout.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -857,7 +858,7 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 				if (!dropping && l.time > last)
 					last = l.time;
 				if (pending && l.time > mk->time) {
-					write_or_die(out_fd, mk->text, strlen(mk->text));
+					mark_text_write(out_fd, &mk->ml);
 					pending = 0;
 				}
 			}
@@ -877,7 +878,7 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 			lines); /* cleared: shorter than "decoding: N lines" */
 	reap(&p, 1);
 	if (pending)
-		write_or_die(out_fd, mk->text, strlen(mk->text));
+		mark_text_write(out_fd, &mk->ml);
 	if (after)
 		*after = last;
 	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status))

@@ -199,13 +199,6 @@ void perf_stop(struct perf_rec *r);
 
 /* ---- decoding ---- */
 
-/* A line put into the decoded text before the first line later than
- * time (MT_NONE64: none), or at its end. */
-struct mark_line {
-	uint64_t time;
-	char text[512];
-};
-
 /*
  * Runs perf script (script_argv()) on data and copies its text to out_fd,
  * mk (or NULL) put in time order; shows progress on a terminal. after (or
@@ -217,6 +210,7 @@ struct mark_line {
  * in no file ("[unknown] ([unknown])"). Dies (system) with perf's
  * messages when perf script fails.
  */
+struct mark_line;
 struct decode_seen {
 	uint64_t frames, unknown;
 };

@@ -2,8 +2,9 @@
  * The uprobe backend (mt-record(1), Backends): the uprobe engine
  * (uprobe.h) probes the functions --functions chooses, or the program's
  * own, and keeps their calls and returns in rings; each snapshot is their
- * text up to the trigger's hit, in perf script's form, for mt-script-parse.
- * It records in rounds (backend.h, struct rec_rounds).
+ * events up to the trigger's hit, as records of mt-record's stream, or
+ * with --text in perf script's form, for mt-script-parse (sinks.h). It
+ * records in rounds (backend.h, struct rec_rounds).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "functions.h"
 #include "libpath.h"
 #include "rec.h"
+#include "sinks.h"
 #include "stream.h"
 #include "target.h"
 #include "target-open.h"
@@ -25,7 +27,7 @@
  * the functions of the executable and, once its libraries are mapped
  * (mode MT_UPROBE_PROCESS: a running process, or the command held at its
  * entry point), of the shared libraries it maps; without a regex, the
- * executable's own functions up to a cap. The names go to r->probed.
+ * executable's own functions up to a cap.
  */
 static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr,
 			 int mode)
@@ -39,7 +41,6 @@ static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *
 		q.skip_path = tr->path;
 		q.skip_addr = tr->addr;
 	}
-	q.names = &r->probed;
 	if (r->o.functions && mode == MT_UPROBE_PROCESS)
 		q.libs = libs = mapped_libraries(&r->tgt);
 	n = fn_add_functions(u, &q);
@@ -49,6 +50,8 @@ static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *
 		free_paths(libs);
 	if (mt_uprobe_warnings(u) & MT_UPROBE_W_GO)
 		warn("%s: %s", r->tgt.exe, mt_uprobe_warning_text(MT_UPROBE_W_GO));
+	if (mt_uprobe_warnings(u) & MT_UPROBE_W_UNHOOKABLE)
+		warn("%s", mt_uprobe_warning_text(MT_UPROBE_W_UNHOOKABLE));
 	return (int)n;
 }
 
@@ -70,17 +73,48 @@ static void uprobe_start(struct rec *r, struct round *rd)
 	err = mt_uprobe_attach(&rd->u, r->tgt.pid, rd->mode);
 	if (err)
 		die_up(&rd->u, err);
+	if (!r->o.text) { /* one stream, or one a snapshot (-o DIR/) */
+		r->sout = &rd->so;
+		if (!r->dir_out)
+			stream_out_init(&rd->so, r->out_fd);
+		rd->so.source = "mt-record uprobe";
+	}
 }
 
-static int emit(void *argp, const char *text, size_t len)
+/* The events after after up to until on the output. */
+static int uprobe_events(struct rec *r, struct round *rd, uint64_t after, uint64_t until)
 {
-	rec_out_text(argp, text, len);
-	return 0;
+	struct uprobe_lines l;
+	int err;
+
+	if (r->sout)
+		return mt_uprobe_snapshot(&rd->u, after, until, uprobe_sink_records, r->sout);
+	uprobe_lines_init(&l, &rd->u, r->out_fd);
+	err = mt_uprobe_snapshot(&rd->u, after, until, uprobe_sink_lines, &l);
+	uprobe_lines_finish(&l);
+	return err;
 }
 
-/* The uprobe backend's snapshot text up to until, on r->out_fd: at a
- * hit while it records on (middle), or at its end. */
-static void uprobe_text(struct rec *r, struct round *rd, uint64_t until, int middle)
+/* The stream's end, when there is one for the whole recording. */
+static void uprobe_stream_end(struct rec *r)
+{
+	if (r->sout && !r->dir_out) {
+		stream_out_finish(r->sout);
+		stream_out_release(r->sout);
+	}
+	r->sout = NULL;
+}
+
+static void entry_only_mark(void *arg, const char *name)
+{
+	struct mt_mt_line ml = mt_mt_entry_only(name, strlen(name));
+
+	rec_mark(arg, &ml);
+}
+
+/* The uprobe backend's snapshot up to until on the output: at a hit while
+ * it records on (middle), or at its end. */
+static void uprobe_snapshot(struct rec *r, struct round *rd, uint64_t until, int middle)
 {
 	unsigned w;
 	int err;
@@ -88,27 +122,23 @@ static void uprobe_text(struct rec *r, struct round *rd, uint64_t until, int mid
 	if (!middle && (err = mt_uprobe_finish(&rd->u)))
 		die_up(&rd->u, err);
 	rec_wallclock(r);
-	if (mt_uprobe_warnings(&rd->u) & MT_UPROBE_W_GO) {
-		/* no return probes (Go): mt-stacks makes each call an
-		 * instant rather than a frame that never ends */
-		size_t k;
-
-		for (k = 0; k < r->probed.n; k++)
-			rec_printf(r, "# mt: entry-only %s\n", r->probed.v[k]);
-	}
+	/* no return probes (Go, unhookable.h): mt-stacks makes each call
+	 * an instant rather than a frame that never ends */
+	mt_uprobe_each_entry_only(&rd->u, entry_only_mark, r);
 	/* one stream: a snapshot goes on from where the last one ended,
 	 * so that its times only go forward (mt-stacks) */
-	err = mt_uprobe_snapshot(&rd->u, r->dir_out ? 0 : r->written, until, emit, r);
+	err = uprobe_events(r, rd, r->dir_out ? 0 : r->written, until);
 	if (err < 0)
 		die_up(&rd->u, err);
 	if (until > r->written)
 		r->written = until;
 	if (rd->mk.time != MT_NONE64)
-		rec_out_text(r, rd->mk.text, strlen(rd->mk.text));
+		rec_mark(r, &rd->mk.ml);
 	if (middle)
 		return;
 	for (w = 1; w; w <<= 1)
-		if ((mt_uprobe_warnings(&rd->u) & w) && w != MT_UPROBE_W_GO)
+		if ((mt_uprobe_warnings(&rd->u) & w) &&
+		    !(w & (MT_UPROBE_W_GO | MT_UPROBE_W_UNHOOKABLE))) /* said */
 			warn("%s", mt_uprobe_warning_text(w));
 	if (r->o.functions && !r->late_warned && mt_uprobe_late_file(&rd->u)) {
 		r->late_warned = 1;
@@ -152,7 +182,7 @@ static int uprobe_wait(struct rec *r, struct round *rd)
 static int uprobe_middle(struct rec *r, struct round *rd)
 {
 	rec_snapshot_begin(r, r->snap_no, rd->hit.time);
-	uprobe_text(r, rd, rd->hit.time, 1);
+	uprobe_snapshot(r, rd, rd->hit.time, 1);
 	rec_snapshot_end(r);
 	return 0;
 }
@@ -161,8 +191,9 @@ static int uprobe_middle(struct rec *r, struct round *rd)
 static void uprobe_last(struct rec *r, struct round *rd)
 {
 	rec_snapshot_begin(r, r->snap_no, rd->why == STOP_TRIGGER ? rd->hit.time : now_mono());
-	uprobe_text(r, rd, rd->why == STOP_TRIGGER ? rd->hit.time : MT_UPROBE_ALL, 0);
+	uprobe_snapshot(r, rd, rd->why == STOP_TRIGGER ? rd->hit.time : MT_UPROBE_ALL, 0);
 	rec_snapshot_end(r);
+	uprobe_stream_end(r);
 }
 
 /* Closed in the background (opts.background_close): closing a probe the
@@ -170,9 +201,9 @@ static void uprobe_last(struct rec *r, struct round *rd)
  * core's end of the target. */
 static void uprobe_abandon(struct rec *r, struct round *rd)
 {
-	(void)r;
 	mt_uprobe_finish(&rd->u);
 	mt_uprobe_release(&rd->u);
+	uprobe_stream_end(r);
 }
 
 static const struct rec_rounds uprobe_rounds = {

@@ -18,6 +18,7 @@
 #include "err.h"
 #include "procsyms.h"
 #include "regfile.h"
+#include "unhookable.h"
 #include "uprobe.h"
 #include "uprobe-internal.h"
 #include "banned.h"
@@ -269,6 +270,14 @@ static char *proc_link_name(const char *path)
 	return strdup(buf);
 }
 
+/* A function of f whose return address must not be replaced
+ * (unhookable.h). */
+static int unhookable(const struct mt_uprobe_file *f, const char *name, uint64_t addr)
+{
+	return (f->sym.t.entry && addr == f->sym.t.entry) ||
+	       mt_not_entered_by_call(name) || mt_returns_twice(name);
+}
+
 int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 		  uint64_t addr, unsigned flags)
 {
@@ -277,7 +286,7 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 	char *real;
 	uint32_t fi;
 	uint64_t off;
-	int err, link;
+	int err, link, no_return = 0;
 
 	if (u->state != ST_ADDING || !name || !*name || !path ||
 	    !(flags & (MT_UPROBE_ENTRY | MT_UPROBE_RETURN)) ||
@@ -314,11 +323,13 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 			    name, (unsigned long long)addr, f->path);
 		return MT_ERANGE;
 	}
-	if (f->go && (flags & MT_UPROBE_RETURN)) {
+	if ((flags & MT_UPROBE_RETURN) && (f->go || unhookable(f, name, addr))) {
+		u->warnings |= f->go ? MT_UPROBE_W_GO : MT_UPROBE_W_UNHOOKABLE;
+		u->st.entry_only++;
 		flags &= ~(unsigned)MT_UPROBE_RETURN;
-		u->warnings |= MT_UPROBE_W_GO;
 		if (!(flags & MT_UPROBE_ENTRY))
 			return (int)u->nprobes; /* nothing left to place */
+		no_return = 1;
 	}
 	if (mt_grow(&u->probes, &u->capprobes, u->nprobes + 1, sizeof(*u->probes)))
 		return MT_ENOMEM;
@@ -326,6 +337,7 @@ int mt_uprobe_add(struct mt_uprobe *u, const char *path, const char *name,
 	memset(p, 0, sizeof(*p));
 	p->file = fi;
 	p->flags = flags;
+	p->no_return = no_return;
 	p->addr = addr;
 	p->offset = off;
 	p->sym = strdup(name);

@@ -15,7 +15,8 @@
  *                   the rings' mmap, enabling, closing (in the background)
  *   uprobe-ring.c   reading the rings, taking events in time order (call
  *                   nesting, the trigger), the snapshot rings
- *   uprobe-text.c   mt_uprobe_dump(): the snapshot as perf script's lines
+ *   uprobe-dump.c   mt_uprobe_dump(): the snapshot's events in time order
+ *   uprobe-text.c   mt_uprobe_event_text(): an event as perf script's line
  *
  * Not for other code: only uprobe*.c include it.
  */
@@ -70,6 +71,7 @@ struct mt_uprobe_probe {
 	char *shown;     /* sym demangled as perf prints it, or NULL */
 	char *event;     /* "probe_outer:work" */
 	char *ret_event; /* "probe_outer:work__return", or NULL */
+	int no_return;   /* RETURN asked but not placed (Go, unhookable.h) */
 };
 
 struct mt_uprobe_pev {

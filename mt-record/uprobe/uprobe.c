@@ -39,6 +39,9 @@ static const char *const warning_texts[] = {
 	"events were lost: the kernel ring was full",
 	"events became visible late and were taken out of time order",
 	"trigger hits came faster than they were taken: some were dropped",
+	"functions whose return address must not be replaced (the entry point, "
+	"a signal return, setjmp, vfork) got no return probe (it would change "
+	"what the program does): only their calls are recorded",
 };
 
 /* ---- small helpers of the engine's files ---- */
@@ -434,6 +437,16 @@ const char *mt_uprobe_warning_text(unsigned bit)
 		if (bit == 1u << i)
 			return warning_texts[i];
 	return "unknown warning";
+}
+
+void mt_uprobe_each_entry_only(const struct mt_uprobe *u,
+			       void (*f)(void *arg, const char *name), void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < u->nprobes; i++)
+		if (u->probes[i].no_return)
+			f(arg, u->probes[i].shown ? u->probes[i].shown : u->probes[i].sym);
 }
 
 void mt_uprobe_stats(const struct mt_uprobe *u, struct mt_uprobe_stats *st)

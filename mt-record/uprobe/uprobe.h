@@ -5,8 +5,9 @@
  * probe: the probes belong to the recorder's file descriptors and vanish
  * when it exits, however it exits), records their hits into per-CPU ring
  * buffers that it reads continuously, keeps the newest events of each ring
- * as a snapshot, and dumps the snapshot as the text that perf script
- * prints for uprobe samples.
+ * as a snapshot, and dumps the snapshot's events, each symbolized, to the
+ * caller's sink (mt-record writes them as records of its stream, or as
+ * the text that perf script prints for uprobe samples).
  *
  * Ownership: the engine owns everything it allocates and every file
  * descriptor it opens (perf events, rings, the target's pidfd, ELF files);
@@ -30,7 +31,7 @@
  *   while ((r = mt_uprobe_wait(&u, -1, &mask)) == MT_UPROBE_TIMEOUT)
  *           ;                                until trigger, exit or signal
  *   mt_uprobe_finish(&u);                    last events; probes removed
- *   mt_uprobe_dump(&u, until, emit, arg);    the snapshot as text
+ *   mt_uprobe_dump(&u, until, sink, arg);    the snapshot's events
  *   mt_uprobe_release(&u);
  *
  * Which events. Every perf event is a CPU's (pid -1), one per online CPU
@@ -59,7 +60,9 @@
  * kept events), so that a thread that moved between CPUs has no hole in
  * its history, and merges the rings in time order.
  *
- * Output. One line per event, exactly as perf 6.1's
+ * Output. Each event of the snapshot goes to the sink as a struct
+ * mt_uprobe_event: its thread, time, probe and where its ip is. Its text
+ * (mt_uprobe_event_text()) is one line per event, exactly as perf 6.1's
  *
  *   perf script --ns -F comm,pid,tid,cpu,time,event,trace,ip,sym,symoff,dso
  *
@@ -213,7 +216,11 @@ enum {
 	MT_UPROBE_W_LATE = 8,
 	/* opts.every_hit: trigger hits came faster than they were taken;
 	 * those beyond MT_UPROBE_HIT_QUEUE were dropped. */
-	MT_UPROBE_W_HITS = 16
+	MT_UPROBE_W_HITS = 16,
+	/* Functions whose return address must not be replaced (the entry
+	 * point, a signal return, setjmp, vfork: common/unhookable.h) got
+	 * no return probe: only their calls are recorded. */
+	MT_UPROBE_W_UNHOOKABLE = 32
 };
 
 /* Where and when the trigger fired. */
@@ -234,6 +241,8 @@ struct mt_uprobe_stats {
 	uint64_t hits_dropped;  /* opts.every_hit: hits beyond the queue */
 	uint64_t foreign;     /* events of other processes, dropped */
 	uint64_t threads;     /* threads seen */
+	uint64_t entry_only;  /* functions probed without the return asked
+			       * (MT_UPROBE_W_GO, MT_UPROBE_W_UNHOOKABLE) */
 	size_t probes;        /* functions probed */
 	size_t perf_events;   /* perf events opened (fds) */
 	size_t rings;         /* CPU rings */
@@ -334,8 +343,12 @@ void mt_uprobe_release(struct mt_uprobe *u);
  * the process maps are also read through /proc/PID/map_files at attach,
  * for symbols. Only regular files are read (opts.symbols). In a Go program (a .gopclntab,
  * .go.buildinfo or .note.go.buildid section, or a runtime.main symbol)
- * RETURN is dropped and MT_UPROBE_W_GO set. Only before attach. Returns
- * the probe's index (0, 1, ...), or
+ * RETURN is dropped and MT_UPROBE_W_GO set; so it is for a function whose
+ * return address must not be replaced (common/unhookable.h: the file's
+ * entry point, a signal return, setjmp, vfork, ...), with
+ * MT_UPROBE_W_UNHOOKABLE (mt_uprobe_each_entry_only() lists both). Only
+ * before attach. Returns the probe's index (0, 1, ...; nothing placed:
+ * the next index), or
  *   MT_EINVAL  after attach, no ENTRY/RETURN flag, TRIGGER without ENTRY
  *              or on a second probe, an empty name
  *   MT_EIO     the file could not be opened or read (errno)
@@ -408,19 +421,53 @@ int mt_uprobe_next_hit(struct mt_uprobe *u, struct mt_uprobe_hit *hit);
  */
 int mt_uprobe_finish(struct mt_uprobe *u);
 
+/* An event of the snapshot, as a dump gives it to its sink; its strings
+ * are the engine's, valid until mt_uprobe_release(). */
+enum mt_uprobe_event_kind {
+	MT_UPROBE_EV_ENTRY,     /* a call of a probed function */
+	MT_UPROBE_EV_RETURN,    /* its return */
+	MT_UPROBE_EV_LOST       /* events the kernel's ring lost (no thread's) */
+};
+struct mt_uprobe_event {
+	enum mt_uprobe_event_kind kind;
+	uint64_t time;          /* CLOCK_MONOTONIC ns */
+	uint32_t pid, tid;      /* lost: UINT32_MAX (perf's -1) */
+	int cpu;                /* the CPU whose ring had it */
+	const char *comm;       /* the thread's name then; NULL: unknown, lost */
+	const char *event;      /* the probe's event, as perf names it:
+				 * "probe_outer:work", "probe_outer:work__return" */
+	const char *func;       /* the function as its event names it: "work" */
+	uint64_t func_addr;     /* its address (a return's: 0 when unknown) */
+	uint64_t ip;            /* entry: the function; return: the address
+				 * returned to */
+	const char *sym;        /* the symbol ip is in, demangled as perf
+				 * prints it; NULL: unknown */
+	uint64_t off;           /* ip's offset in it */
+	const char *dso;        /* the file ip is in; NULL: unknown */
+	uint64_t lost;          /* lost: how many */
+};
+
+/* A dump's sink: 0 to go on, or a negative MT_E* code to stop the dump,
+ * which the dump then returns. */
+typedef int (*mt_uprobe_sink)(void *arg, const struct mt_uprobe_event *e);
+
 /*
- * Write the snapshot (finishing first if needed): the kept events up to
- * time until (inclusive; MT_UPROBE_ALL for all, the trigger's time to end
- * there), in time order, as text lines (see the top of this file).
- * emit(arg, text, len) is called with one or more whole lines at a time
- * and returns 0 to go on or a negative MT_E* code to stop, which dump
- * then returns. May be called again. Returns the number of lines, or
- * emit's error, MT_ENOMEM. ELF files are read for symbols as needed; an
- * unreadable one gives [unknown] symbols.
+ * Give the snapshot to sink (finishing first if needed): the kept events
+ * up to time until (inclusive; MT_UPROBE_ALL for all, the trigger's time
+ * to end there), in time order, symbolized (see the top of this file).
+ * May be called again. Returns the number of events, or the sink's error,
+ * MT_ENOMEM. ELF files are read for symbols as needed; an unreadable one
+ * gives unknown symbols.
  */
-int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until,
-		   int (*emit)(void *arg, const char *text, size_t len),
+int mt_uprobe_dump(struct mt_uprobe *u, uint64_t until, mt_uprobe_sink sink,
 		   void *arg);
+
+struct mt_buf;
+
+/* e's line as perf script prints it ("Output" above), with its newline,
+ * appended to b: 0 or MT_ENOMEM. */
+int mt_uprobe_event_text(const struct mt_uprobe *u, const struct mt_uprobe_event *e,
+			 struct mt_buf *b);
 
 /*
  * The first file that one of the target's processes mapped executable
@@ -433,17 +480,23 @@ const char *mt_uprobe_late_file(const struct mt_uprobe *u);
 
 /*
  * The snapshot as it stands, while recording (attached) or after finish:
- * the kept events later than after (0: all) and up to until, written as
- * mt_uprobe_dump() does. While attached, the recording goes on: the rings
+ * the kept events later than after (0: all) and up to until, given to
+ * sink as mt_uprobe_dump() does. While attached, the recording goes on: the rings
  * are first read until every event up to until (a CLOCK_MONOTONIC time in
  * the past, as a trigger hit's) is taken in time order, which may wait
- * opts.reorder_ms; no event is read while the lines are written (a long
+ * opts.reorder_ms; no event is read while the sink works (a long
  * snapshot may make the kernel rings lose events: MT_UPROBE_W_LOST).
- * Returns the number of lines, or emit's error, MT_ENOMEM, MT_EIO.
+ * Returns the number of events, or the sink's error, MT_ENOMEM, MT_EIO.
  */
 int mt_uprobe_snapshot(struct mt_uprobe *u, uint64_t after, uint64_t until,
-		       int (*emit)(void *arg, const char *text, size_t len),
-		       void *arg);
+		       mt_uprobe_sink sink, void *arg);
+
+/* f(arg, name) for each function probed without the return probe asked
+ * (MT_UPROBE_W_GO, MT_UPROBE_W_UNHOOKABLE), in the order added: its name
+ * as the events' symbols give it (demangled as perf prints it), so that
+ * its calls are made instants rather than frames that never end. */
+void mt_uprobe_each_entry_only(const struct mt_uprobe *u,
+			       void (*f)(void *arg, const char *name), void *arg);
 
 /* MT_UPROBE_W_* bits of what happened so far. */
 unsigned mt_uprobe_warnings(const struct mt_uprobe *u);

@@ -11,14 +11,16 @@
  *
  * usage: uprobe-rec [--ring bytes] [--mmap bytes] [--functions regex]
  *                   [--trigger sym] [--stall ms] [--background-close] [--list]
- *                   (-p pid | -- cmd [arg ...])
+ *                   [--stream file] (-p pid | -- cmd [arg ...])
  *
  * --stall MS (for tests) leaves the rings unread for MS milliseconds after
  * attaching, so that the kernel loses events. --background-close: the
  * probes are removed in the background (mt_uprobe_opts.background_close).
  * --list prints the names of the functions it would probe, one a line, and
  * exits without starting CMD or recording (t0912 compares them with
- * mt-record's).
+ * mt-record's). --stream FILE writes the same snapshot to FILE as the mt
+ * stream mt-record's uprobe backend makes of it (mt-record/uprobe/sinks.h),
+ * which t0917 compares with the text read by mt-script-parse.
  *
  * The choice of functions is mt-record's own (mt-record/functions.c),
  * over the executable's .symtab only (no debug file, no libraries), with
@@ -43,26 +45,20 @@
 #include "err.h"
 #include "functions.h"
 #include "procsyms.h"
+#include "sinks.h"
 #include "uprobe.h"
 #include "xalloc.h"
 #include "banned.h"
 
 #define USAGE "usage: uprobe-rec [--ring bytes] [--mmap bytes] " \
 	"[--functions regex] [--trigger sym] [--stall ms] [--background-close] " \
-	"[--list] (-p pid | -- cmd [arg ...])\n"
+	"[--list] [--stream file] (-p pid | -- cmd [arg ...])\n"
 
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
-}
-
-static int emit(void *arg, const char *text, size_t len)
-{
-	(void)arg;
-	write_or_die(1, text, len);
-	return 0;
 }
 
 static size_t number(const char *s, const char *what)
@@ -156,6 +152,32 @@ static int add_probes(struct mt_uprobe *u, const char *exe, const char *re_text,
 	return (int)added;
 }
 
+/* The snapshot as text on stdout and, with --stream, as records in a
+ * file: the number of events, or an MT_E* code. */
+static int dump(struct mt_uprobe *u, uint64_t until, const char *stream)
+{
+	struct uprobe_lines l;
+	struct stream_out so;
+	int r, fd;
+
+	uprobe_lines_init(&l, u, 1);
+	r = mt_uprobe_dump(u, until, uprobe_sink_lines, &l);
+	uprobe_lines_finish(&l);
+	if (r < 0 || !stream)
+		return r;
+	fd = open(stream, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die_errno(MT_EXIT_SYSTEM, "%s", stream);
+	stream_out_init(&so, fd);
+	so.source = "mt-record uprobe";
+	r = mt_uprobe_dump(u, until, uprobe_sink_records, &so);
+	stream_out_finish(&so);
+	stream_out_release(&so);
+	if (close(fd))
+		die_errno(MT_EXIT_SYSTEM, "%s", stream);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -167,10 +189,11 @@ int main(int argc, char **argv)
 		{ "stall", required_argument, NULL, 's' },
 		{ "background-close", no_argument, NULL, 'B' },
 		{ "trigger", required_argument, NULL, 't' },
+		{ "stream", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mt_uprobe_opts opts = { 0 };
-	const char *re = ".", *trigger = NULL;
+	const char *re = ".", *trigger = NULL, *stream = NULL;
 	struct mt_uprobe u;
 	struct mt_uprobe_stats st;
 	struct mt_uprobe_hit hit;
@@ -211,6 +234,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			trigger = optarg;
+			break;
+		case 'S':
+			stream = optarg;
 			break;
 		default:
 			usage_fail(USAGE);
@@ -318,7 +344,7 @@ int main(int argc, char **argv)
 			(unsigned long long)(hit.time / 1000000000u),
 			(unsigned long long)(hit.time % 1000000000u));
 	}
-	r = mt_uprobe_dump(&u, until, emit, NULL);
+	r = dump(&u, until, stream);
 	if (r < 0)
 		die_up(&u, r);
 	mt_uprobe_stats(&u, &st);

@@ -3,7 +3,7 @@
 # functions with mt-record's selection (mt-record/functions.c): for every
 # --functions regex they use (and one naming every function of the
 # executable), uprobe-rec --list names the
-# same functions of the executable as mt-record --backend uprobe probes
+# same functions of the executable as mt-record --backend uprobe --text probes
 # (its "# mt: entry-only" lines on a Go program list every probed
 # function, of its libraries too). Without
 # --functions, mt-record probes the program's own functions: those of its
@@ -18,7 +18,7 @@ prog=$MT_TESTBIN/progs/outer-go
 # sorted (with --functions it probes the libraries' too: t1122)
 nm --defined-only "$prog" | awk '{ print $3 }' | sort -u >names.txt
 mt_selection() {
-	mt-record --backend uprobe "$@" -- "$prog" -n 1 >rec.txt 2>err ||
+	mt-record --backend uprobe --text "$@" -- "$prog" -n 1 >rec.txt 2>err ||
 		{ cat err >&2; fail "mt-record $* failed"; }
 	sed -n 's/^# mt: entry-only //p' rec.txt | grep -Fx -f names.txt | sort
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # mt-record --backend uprobe, for real: a program calling outer 300 times,
 # each calling work twice, gives exactly 300 outer and 600 work spans,
-# nested; --trigger . with the stop indicator called at iteration 200 ends
+# nested, from its stream of records and from its --text through
+# mt-script-parse alike; --trigger . with the stop indicator called at iteration 200 ends
 # the trace there (200 and 400, and the trigger mark); --arm-after ignores
 # the calls before it; a trigger in a thread started after recording began
 # fires; --repeat 2 -o DIR/ writes two snapshots of one recording (the
@@ -15,24 +16,33 @@ export TMPDIR="$PWD/tmp"
 
 pipeline() { mt-script-parse "$1" | mt-stacks | mt-dump >"$2"; }
 
-mt-record --backend uprobe --functions '^(work|outer)$' -- "$prog" >all.txt 2>err ||
-	{ cat err >&2; fail "mt-record failed"; }
-contains err "recording"
-contains err "done 634200" # the program's own output, kept off the trace
-pipeline all.txt all.dump
-[ "$(span_count all.dump outer)" -eq 300 ] || fail "$(span_count all.dump outer) outer spans"
-[ "$(span_count all.dump work)" -eq 600 ] || fail "$(span_count all.dump work) work spans"
-nested all.dump outer work 2 || fail "work spans do not nest in outer spans"
+for out in all.mt all.txt; do
+	text=
+	[ "$out" = all.mt ] || text=--text
+	mt-record --backend uprobe $text --functions '^(work|outer)$' -- "$prog" >$out 2>err ||
+		{ cat err >&2; fail "mt-record $text failed"; }
+	contains err "recording"
+	contains err "done 634200" # the program's own output, kept off the trace
+	pipeline $out $out.dump
+	[ "$(span_count $out.dump outer)" -eq 300 ] || fail "$out: $(span_count $out.dump outer) outer spans"
+	[ "$(span_count $out.dump work)" -eq 600 ] || fail "$out: $(span_count $out.dump work) work spans"
+	nested $out.dump outer work 2 || fail "$out: work spans do not nest in outer spans"
+done
+mt-dump all.mt >all.records || fail "the stream does not read"
+contains all.records 'META key="source" value="mt-record uprobe"'
+contains all.records ' kind=wallclock '
 contains all.txt "# mt: wallclock "
+grep -q ' probe_stopper:outer: ' all.txt || fail "--text: no probe line"
 
 # a Go program (here: one with a .gopclntab section) gets entry probes
 # only, said in a warning; its calls become instants, not endless frames
 mt-record --backend uprobe --functions '^(work|outer)$' -- "$MT_TESTBIN/progs/outer-go" \
-	>go.txt 2>err || { cat err >&2; fail "mt-record on a Go program failed"; }
+	>go.mt 2>err || { cat err >&2; fail "mt-record on a Go program failed"; }
 contains err "Go"
-contains go.txt "# mt: entry-only outer"
-grep -q '__return' go.txt && fail "return probes in a Go program"
-pipeline go.txt go.dump
+mt-dump go.mt >go.records
+contains go.records 'name="entry-only" text="outer"'
+grep -q 'kind=return' go.records && fail "return probes in a Go program"
+pipeline go.mt go.dump
 [ "$(span_count go.dump outer)" -eq 300 ] || fail "Go: $(span_count go.dump outer) outer spans"
 awk '/ SPAN / && /name="outer"/ { for (i = 1; i <= NF; i++) { if ($i ~ /^start=/) s = $i; if ($i ~ /^end=/) e = $i }
 	sub(/start=/, "", s); sub(/end=/, "", e); if (s != e) bad++ } END { exit bad > 0 }' go.dump ||
@@ -41,17 +51,18 @@ awk '/ SPAN / && /name="outer"/ { for (i = 1; i <= NF; i++) { if ($i ~ /^start=/
 # the trigger at iteration 200, a uprobe (t1109 tests the hardware
 # breakpoints that --trigger-via auto prefers where they fire)
 mt-record --backend uprobe --functions '^(work|outer)$' --trigger . --trigger-via uprobe -- \
-	"$prog" -s 200 >trig.txt 2>err || { cat err >&2; fail "mt-record --trigger failed"; }
+	"$prog" -s 200 >trig.mt 2>err || { cat err >&2; fail "mt-record --trigger failed"; }
 contains err "trigger armed: magic_trace_stop_indicator @ 0x"
 contains err "(uprobe)"
 contains err "trigger magic_trace_stop_indicator hit by"
-pipeline trig.txt trig.dump
+pipeline trig.mt trig.dump
 [ "$(span_count trig.dump outer)" -eq 200 ] || fail "trigger: $(span_count trig.dump outer) outer spans"
 [ "$(span_count trig.dump work)" -eq 400 ] || fail "trigger: $(span_count trig.dump work) work spans"
 nested trig.dump outer work 2 || fail "trigger: not nested"
 grep -q ' MARK .*kind=trigger .*text="magic_trace_stop_indicator"' trig.dump ||
 	fail "no trigger mark"
-[ "$(tail -n 1 trig.txt | cut -c1-14)" = "# mt: trigger " ] || fail "trigger line not last"
+mt-dump trig.mt | tail -n 2 | head -n 1 | grep -q ' MARK .*kind=trigger ' ||
+	fail "the trigger's MARK is not the last record"
 
 # FILE:LINE: the line of the indicator's call in stopper.c
 line=$(grep -n 'magic_trace_stop_indicator();' "$MT_TOP/tests/progs/stopper.c" | cut -d: -f1)
@@ -94,7 +105,7 @@ rm -f go
 ./usel &
 upid=$!
 wait_mapped $upid "$PWD/libt.so"
-mt-record --backend uprobe --functions '^outer$' --trigger lib_stop -p $upid >lib.txt 2>err &
+mt-record --backend uprobe --text --functions '^outer$' --trigger lib_stop -p $upid >lib.txt 2>err &
 rec=$!
 go $upid "a trigger in a library"
 wait $rec || { cat err >&2; fail "a trigger in a library failed"; }
@@ -126,7 +137,7 @@ n=$(span_count arm.dump outer)
 [ "$n" -gt 20 ] && [ "$n" -lt 1900 ] || fail "--arm-after: $n outer spans"
 
 # a trigger in a thread that starts 300 ms after recording began
-mt-record --backend uprobe --functions '^(work|outer)$' --trigger . --trigger-via uprobe -- \
+mt-record --backend uprobe --text --functions '^(work|outer)$' --trigger . --trigger-via uprobe -- \
 	"$prog" -t -d 300 -s 100 >thr.txt 2>err || { cat err >&2; fail "thread trigger failed"; }
 contains err "trigger magic_trace_stop_indicator hit by"
 pipeline thr.txt thr.dump
@@ -136,7 +147,7 @@ set -- $hit
 [ "$1" != "$2" ] || fail "the trigger fired on the main thread: $hit"
 
 # --repeat 2: two snapshots, one file each
-mt-record --backend uprobe --functions '^outer$' --trigger . --repeat 2 -o snaps/ -- \
+mt-record --backend uprobe --text --functions '^outer$' --trigger . --repeat 2 -o snaps/ -- \
 	"$prog" -e -u 3000 -n 4000 >rep.out 2>err || { cat err >&2; fail "--repeat failed"; }
 [ -s snaps/snapshot-000.txt ] && [ -s snaps/snapshot-001.txt ] || fail "--repeat: $(ls snaps)"
 [ ! -e snaps/snapshot-002.txt ] || fail "--repeat 2 made a third snapshot"
@@ -150,12 +161,23 @@ first2=$(grep -m1 'probe_stopper:outer' snaps/snapshot-001.txt | sed 's/.* \([0-
 awk -v a="$t1" -v b="$first2" 'BEGIN { exit !(b < a) }' || fail "--repeat: second snapshot starts at $first2, after the first trigger $t1 (a new recording?)"
 # again into the same directory: the earlier snapshots stay
 cp snaps/snapshot-000.txt first.txt
-mt-record --backend uprobe --functions '^outer$' --trigger . --repeat 2 -o snaps/ -- \
+mt-record --backend uprobe --text --functions '^outer$' --trigger . --repeat 2 -o snaps/ -- \
 	"$prog" -e -u 3000 -n 4000 >rep.out 2>err || { cat err >&2; fail "--repeat again failed"; }
 cmp -s first.txt snaps/snapshot-000.txt || fail "a second run replaced snapshot-000.txt"
 [ -s snaps/snapshot-002.txt ] && [ -s snaps/snapshot-003.txt ] || fail "--repeat again: $(ls snaps)"
 contains err "wrote snaps//snapshot-003.txt"
 [ "$(ls -A snaps | wc -l)" -eq 4 ] || fail "left in snaps/: $(ls -A snaps)"
+# the stream: one a snapshot, snapshot-NNN.mt, each with its MARKs
+mt-record --backend uprobe --functions '^outer$' --trigger . --repeat 2 -o streams/ -- \
+	"$prog" -e -u 3000 -n 4000 >rep.out 2>err || { cat err >&2; fail "--repeat (stream) failed"; }
+[ "$(ls streams)" = "snapshot-000.mt
+snapshot-001.mt" ] || fail "--repeat (stream): $(ls streams)"
+for i in 0 1; do
+	mt-dump streams/snapshot-00$i.mt >s$i.records || fail "snapshot-00$i.mt does not read"
+	grep -q " MARK .*kind=snapshot .*value=$i " s$i.records || fail "snapshot $i: no snapshot MARK"
+	contains s$i.records ' kind=trigger '
+	grep -q ' BRANCH .*"outer"' s$i.records || fail "snapshot $i: no call of outer"
+done
 
 # Ctrl+C before the trigger: no snapshot, exit 0
 "$prog" -l -u 1000 >/dev/null &
@@ -169,7 +191,7 @@ wait_for grep -qs recording err || fail "mt-record did not start: $(cat err)"
 kill -INT $rec
 wait $rec || fail "Ctrl+C with a trigger: exit $?"
 contains err "interrupted before the trigger fired: no snapshot"
-grep -q probe_ int.txt && fail "events written without a snapshot"
+[ ! -s int.txt ] || fail "written without a snapshot: $(mt-dump int.txt | head -5)"
 # with -o: the file is left as it was, and a directory gets no file
 echo "an earlier trace" >keep.txt
 for o in keep.txt snaps/; do

@@ -28,7 +28,7 @@ col() { awk -v f="$1(" 'NR == 7 { print index($0, f) }' sel.c; }
 
 # calls SEL: the functions whose calls the snapshot holds, in order
 calls() {
-	mt-record --backend uprobe --functions '^(first|second|third)$' --trigger "$1" \
+	mt-record --backend uprobe --text --functions '^(first|second|third)$' --trigger "$1" \
 		-- ./sel >rec.txt 2>err || { cat err >&2; fail "--trigger $1 failed"; }
 	contains err "trigger armed: "
 	contains err "hit by"
@@ -57,7 +57,7 @@ if command -v fzf >/dev/null 2>&1; then
 	contains err "trigger armed: second @ 0x"
 	case $(calls 'symbol:?') in "first "*) ;; *) fail "symbol:?" ;; esac
 	FZF_DEFAULT_OPTS="--exact --filter=zz-nothing-zz"
-	expect_exit 2 mt-record --backend uprobe --trigger '?' -- ./sel >out 2>err
+	expect_exit 2 mt-record --backend uprobe --text --trigger '?' -- ./sel >out 2>err
 	contains err "mt-record: --trigger ?: no function picked"
 	unset FZF_DEFAULT_OPTS
 fi
@@ -88,7 +88,7 @@ C
 gcc -shared -fPIC -o libt.so libt.c
 gcc -O1 -fno-inline -o usel usel.c -L. -lt -Wl,-rpath,"$PWD"
 for via in uprobe auto; do
-	mt-record --backend uprobe --functions '^outer$' --trigger symbol:lib_stop \
+	mt-record --backend uprobe --text --functions '^outer$' --trigger symbol:lib_stop \
 		--trigger-via $via -- ./usel >lib.txt 2>err ||
 		{ cat err >&2; fail "--trigger lib_stop -- ./usel ($via)"; }
 	contains err "trigger armed: lib_stop @ 0x"
@@ -99,14 +99,14 @@ for via in uprobe auto; do
 done
 # a library function the program does not call, or a typo: refused
 # before the program runs
-expect_exit 1 mt-record --backend uprobe --trigger lib_inner -- ./usel >out 2>err
+expect_exit 1 mt-record --backend uprobe --text --trigger lib_inner -- ./usel >out 2>err
 contains err "mt-record: --trigger lib_inner: no such function in"
 grep -q "usel done" err && fail "the program ran before the trigger was refused"
 
 # malformed or missing: one line, the selection named, before recording
 bad() {
 	code=$1 sel=$2 msg=$3
-	expect_exit "$code" mt-record --backend uprobe --trigger "$sel" -- ./sel >out 2>err
+	expect_exit "$code" mt-record --backend uprobe --text --trigger "$sel" -- ./sel >out 2>err
 	contains err "mt-record: --trigger $sel: $msg"
 	[ "$(wc -l <err)" -eq 1 ] || fail "--trigger $sel: $(cat err)"
 	[ ! -s out ] || fail "--trigger $sel wrote a trace"

@@ -78,7 +78,7 @@ contains dry "perf record -o DIR/perf.data --timestamp -e intel_pt/"
 [ ! -s err ] || fail "pt --dry-run said: $(cat err)"
 
 # the uprobe backend: every call of the deleted program and library
-mt-record --backend uprobe --functions '^(outer|work|lib_fn)$' -p "$app" >u.txt 2>err &
+mt-record --backend uprobe --text --functions '^(outer|work|lib_fn)$' -p "$app" >u.txt 2>err &
 rec=$!
 go "uprobe backend"
 wait $rec || { cat err >&2; fail "uprobe backend failed"; }
@@ -108,7 +108,7 @@ contains s.txt "# mt: trigger "
 
 # a uprobe trigger in the deleted program: the 60 calls before it
 start
-mt-record --backend uprobe --functions '^outer$' --trigger . --trigger-via uprobe \
+mt-record --backend uprobe --text --functions '^outer$' --trigger . --trigger-via uprobe \
 	-p "$app" >t.txt 2>err &
 rec=$!
 go "uprobe trigger"
@@ -120,7 +120,7 @@ pipeline t.txt t.dump
 
 # a trigger in the replaced library: its first call, after outer(1)
 start
-mt-record --backend uprobe --functions '^outer$' --trigger lib_fn -p "$app" >l.txt 2>err &
+mt-record --backend uprobe --text --functions '^outer$' --trigger lib_fn -p "$app" >l.txt 2>err &
 rec=$!
 go "library trigger"
 wait $rec || { cat err >&2; fail "library trigger failed"; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mt-record --backend uprobe --functions REGEX matches a function's
+# mt-record --backend uprobe --text --functions REGEX matches a function's
 # demangled name, its name as perf prints it, or its name as in the file
 # (any of the three), as mt-symbols --match does: on tests/progs/names.cc
 # (g++) and names.rs (rustc), the functions probed (every one is called,
@@ -20,7 +20,7 @@ rustc -C opt-level=1 -o rl "$MT_TOP/tests/progs/names.rs" || fail "rustc failed"
 probed() {
 	b=$1
 	shift
-	mt-record --backend uprobe "$@" -- "./$b" 2 >rec.txt 2>err ||
+	mt-record --backend uprobe --text "$@" -- "./$b" 2 >rec.txt 2>err ||
 		{ cat err >&2; fail "mt-record $* ./$b failed"; }
 	awk -v ev="^probe_$b:" '$5 ~ ev && $5 !~ /__return:$/ {
 		e = $5; sub(/^[^:]*:/, "", e); sub(/:$/, "", e); print e }' rec.txt | sort -u
@@ -55,7 +55,7 @@ case $h in _ZN5names3app6Server6lookup17h*E) ;; *) fail "Rust lookup: '$h'" ;; e
 same_selection rl '^names::app::Server::lookup$' "$h"
 mt-symbols --match '::h[0-9a-f]{16}$' rl >listed.txt || :
 [ ! -s listed.txt ] || fail "mt-symbols matched a Rust hash: $(head -3 listed.txt)"
-expect_exit 1 mt-record --backend uprobe --functions '::h[0-9a-f]{16}$' -- ./rl 2 >rec.txt 2>err
+expect_exit 1 mt-record --backend uprobe --text --functions '::h[0-9a-f]{16}$' -- ./rl 2 >rec.txt 2>err
 contains err "no function matches"
 
 # the default: the program's own functions, C++ ones too

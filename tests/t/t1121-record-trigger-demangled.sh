@@ -25,7 +25,7 @@ RUSTC_BOOTSTRAP=1 rustc -C opt-level=1 -C symbol-mangling-version=v0 -o rv \
 # function mt-symbols names FULL; its mark names it FULL. Prints the
 # events of the functions REGEX probes, in order, up to the trigger.
 fires() {
-	mt-record --backend uprobe --functions "${4:-^app::Server::handle$}" --trigger "$2" \
+	mt-record --backend uprobe --text --functions "${4:-^app::Server::handle$}" --trigger "$2" \
 		-- "./$1" 2 >rec.txt 2>err || { cat err >&2; fail "--trigger '$2' failed"; }
 	want=$(mt-symbols --exact "$3" "$1" | cut -f1)
 	[ -n "$want" ] || fail "mt-symbols does not list '$3'"
@@ -52,25 +52,25 @@ fires names 'main::{lambda(int)#1}::operator()(int) const' \
 fires names 'app::Box<long>::get' 'app::Box<long>::get() const' >/dev/null
 
 # an overloaded name: which one?
-expect_exit 2 mt-record --backend uprobe --trigger app::Server::lookup -- ./names 2 >out 2>err
+expect_exit 2 mt-record --backend uprobe --text --trigger app::Server::lookup -- ./names 2 >out 2>err
 contains err "--trigger app::Server::lookup: 2 functions have that name: app::Server::lookup(unsigned long); app::Server::lookup(char const*)"
 [ "$(wc -l <err)" -eq 1 ] || fail "more than one line: $(cat err)"
 # a C++ name that is no function is not taken for FILE:LINE
-expect_exit 1 mt-record --backend uprobe --trigger 'app::Server::lookup(int)' -- ./names 2 >out 2>err
+expect_exit 1 mt-record --backend uprobe --text --trigger 'app::Server::lookup(int)' -- ./names 2 >out 2>err
 contains err "--trigger app::Server::lookup(int): no such function in "
-expect_exit 1 mt-record --backend uprobe --trigger 'app::Server:12' -- ./names 2 >out 2>err
+expect_exit 1 mt-record --backend uprobe --text --trigger 'app::Server:12' -- ./names 2 >out 2>err
 contains err "no such function in "
 
 # FILE:LINE still: a source file's name (no such file here), an existing file
 line=$(grep -n 'return name\[0\] + base;' "$src" | cut -d: -f1)
 [ -n "$line" ] || fail "no line of lookup(char const*) in $src"
-mt-record --backend uprobe --functions '^app::Server::handle$' --trigger "names.cc:$line" \
+mt-record --backend uprobe --text --functions '^app::Server::handle$' --trigger "names.cc:$line" \
 	-- ./names 2 >rec.txt 2>err || { cat err >&2; fail "--trigger names.cc:$line failed"; }
 contains err "trigger armed: app::Server::lookup(char const*)"
-mt-record --backend uprobe --functions '^app::Server::handle$' --trigger "$src:$line" \
+mt-record --backend uprobe --text --functions '^app::Server::handle$' --trigger "$src:$line" \
 	-- ./names 2 >rec.txt 2>err || { cat err >&2; fail "--trigger $src:$line failed"; }
 contains err "trigger armed: app::Server::lookup(char const*)"
-expect_exit 1 mt-record --backend uprobe --trigger nofile.cc:12 -- ./names 2 >out 2>err
+expect_exit 1 mt-record --backend uprobe --text --trigger nofile.cc:12 -- ./names 2 >out 2>err
 contains err "--trigger nofile.cc:12: no code at that line in "
 
 # Rust: the demangled name (no hash), both manglings

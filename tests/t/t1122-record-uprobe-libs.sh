@@ -1,5 +1,5 @@
 #!/bin/sh
-# mt-record --backend uprobe --functions reaches a command's shared
+# mt-record --backend uprobe --text --functions reaches a command's shared
 # libraries: the command is held at its entry point, where the dynamic
 # loader has mapped them, and the selection is made over the executable and
 # its libraries there. A program built here, linking a library built here,
@@ -67,7 +67,7 @@ check() {
 }
 
 sel='^(lib_work|getppid)$'
-mt-record --backend uprobe --functions "$sel" -- ./prog 250 >cmd.txt 2>cmd.err ||
+mt-record --backend uprobe --text --functions "$sel" -- ./prog 250 >cmd.txt 2>cmd.err ||
 	{ cat cmd.err >&2; fail "--functions '$sel' -- ./prog failed"; }
 check cmd.txt cmd.err "-- CMD"
 contains cmd.err "calls lib_work 250 getppid 84"
@@ -78,7 +78,7 @@ rm -f go
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 wait_mapped $pid "$PWD/libt.so"
-mt-record --backend uprobe --functions "$sel" -p $pid >p.txt 2>p.err &
+mt-record --backend uprobe --text --functions "$sel" -p $pid >p.txt 2>p.err &
 rec=$!
 wait_for grep -q "recording $pid" p.err || { cat p.err >&2; fail "-p: not recording"; }
 : >go
@@ -92,7 +92,7 @@ same_file cmd.calls p.calls
 
 # nothing matches: the executable and each library named, the command
 # never ran, nothing written
-expect_exit 1 mt-record --backend uprobe --functions '^zz_no_such$' -- ./prog 5 >none.txt 2>none.err
+expect_exit 1 mt-record --backend uprobe --text --functions '^zz_no_such$' -- ./prog 5 >none.txt 2>none.err
 contains none.err "mt-record: --functions '^zz_no_such\$': no function matches in $PWD/prog nor in the 3 shared libraries it maps: "
 contains none.err "$PWD/libt.so"
 contains none.err "libc.so"
@@ -104,7 +104,7 @@ rm -f go
 ./prog 5 wait >/dev/null 2>&1 &
 pid=$!
 wait_mapped $pid "$PWD/libt.so"
-expect_exit 1 mt-record --backend uprobe --functions '^zz_no_such$' -p $pid >none.txt 2>none.err
+expect_exit 1 mt-record --backend uprobe --text --functions '^zz_no_such$' -p $pid >none.txt 2>none.err
 contains none.err "no function matches in $PWD/prog nor in the 3 shared libraries it maps: "
 : >go
 wait $pid
@@ -112,10 +112,10 @@ wait $pid
 # another recording's uprobe on the entry point would take the stop
 # there (and the program would run on unseen): refused, the command killed
 rm -f go
-mt-record --backend uprobe --functions '^_start$' -- ./prog 5 wait >start.txt 2>start.err &
+mt-record --backend uprobe --text --functions '^_start$' -- ./prog 5 wait >start.txt 2>start.err &
 rec=$!
 wait_for grep -q "recording" start.err || { cat start.err >&2; fail "_start: not recording"; }
-expect_exit 3 mt-record --backend uprobe --functions '^lib_work$' -- ./prog 5 >busy.txt 2>busy.err
+expect_exit 3 mt-record --backend uprobe --text --functions '^lib_work$' -- ./prog 5 >busy.txt 2>busy.err
 contains busy.err "mt-record: ./prog: its entry point already holds a breakpoint"
 grep -q "calls lib_work" busy.err && fail "the command ran on though it could not be stopped"
 : >go

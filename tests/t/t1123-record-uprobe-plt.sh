@@ -47,7 +47,7 @@ mt-symbols progs | awk '$3 == "plt" { print $4 }' >plt.txt
 grep -qx 'lib_work@plt' plt.txt && grep -qx 'getppid@plt' plt.txt ||
 	fail "mt-symbols lists no lib_work@plt and getppid@plt: $(cat plt.txt)"
 
-mt-record --backend uprobe --functions '^(lib_work|getppid)@plt$' -- ./progs 300 \
+mt-record --backend uprobe --text --functions '^(lib_work|getppid)@plt$' -- ./progs 300 \
 	>plt.rec 2>err || { cat err >&2; fail "--functions '^(lib_work|getppid)@plt\$' failed"; }
 contains err "calls lib_work 300 getppid 75"
 grep -q "shared library" err && fail "a PLT selection probed a library: $(cat err)"
@@ -64,7 +64,7 @@ mt-script-parse plt.rec | mt-stacks | mt-dump >plt.dump
 
 # without @plt in the regex: the library's function, not the PLT entry
 # that the regex matches too
-mt-record --backend uprobe --functions '^lib_work' -- ./progs 40 >lib.rec 2>err ||
+mt-record --backend uprobe --text --functions '^lib_work' -- ./progs 40 >lib.rec 2>err ||
 	{ cat err >&2; fail "--functions '^lib_work' failed"; }
 [ "$(grep -c ' probe_libt:lib_work: ' lib.rec)" -eq 40 ] || fail "$(grep -c ' probe_libt:lib_work: ' lib.rec) calls of libt's lib_work"
 grep -q 'probe_progs:' lib.rec && fail "'^lib_work' probed a PLT entry"
@@ -87,7 +87,7 @@ int main(void)
 }
 C
 gcc -O1 -o dl dl.c -ldl
-mt-record --backend uprobe --functions '^(lib_work|main)$' -- ./dl >dl.rec 2>err ||
+mt-record --backend uprobe --text --functions '^(lib_work|main)$' -- ./dl >dl.rec 2>err ||
 	{ cat err >&2; fail "--functions on a program that dlopens failed"; }
 contains err "dl 145"
 contains err "mt-record: $PWD/libt.so was mapped after --functions chose the functions"

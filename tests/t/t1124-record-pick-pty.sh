@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 }
 C
 gcc -g -O1 -o t1124-prog prog.c
-rec="--backend uprobe --trigger-via uprobe --functions ^zz_work$"
+rec="--backend uprobe --text --trigger-via uprobe --functions ^zz_work$"
 
 # fzf_up: fzf is up with the terminal, and mt-record does not hold it
 fzf_up() {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mt-record --backend uprobe --trigger mark --repeat 0 (issue 15): one
+# mt-record --backend uprobe --text --trigger mark --repeat 0 (issue 15): one
 # recording, started once. Each of the K calls of mark() gives a snapshot,
 # the last one just before the program exits (its exit keeps them all);
 # each trigger line falls between the times the program printed around the
@@ -49,7 +49,7 @@ check_snapshots() {
 }
 
 for via in $vias; do
-	mt-record --backend uprobe --functions '^step$' --trigger mark --trigger-via $via \
+	mt-record --backend uprobe --text --functions '^step$' --trigger mark --trigger-via $via \
 		--repeat 0 --command-stdout 3 -- "$prog" -k $K -c $C \
 		3>truth.txt >s.txt 2>err || { cat err >&2; fail "$via: mt-record failed"; }
 	# the dry run's probe said they fire, the recording's that they do
@@ -73,7 +73,7 @@ for via in $vias; do
 	fxt-check s.fxt >report 2>&1 || { cat report >&2; fail "$via: the FXT breaks Perfetto's rules"; }
 
 	rm -rf snaps
-	mt-record --backend uprobe --functions '^step$' --trigger mark --trigger-via $via \
+	mt-record --backend uprobe --text --functions '^step$' --trigger mark --trigger-via $via \
 		--repeat 0 -o snaps/ --command-stdout 3 -- "$prog" -k $K -c $C \
 		3>truth.txt 2>err || { cat err >&2; fail "$via: mt-record -o snaps/ failed"; }
 	for i in $(seq 0 $((K - 1))); do

@@ -16,7 +16,7 @@ hits3() { [ "$(grep -c 'trigger mark hit by' err)" -ge 3 ]; }
 interrupted() {
 	: >err
 	case $1 in
-	uprobe) set -- "$2" --backend uprobe --functions '^step$' ;;
+	uprobe) set -- "$2" --backend uprobe --text --functions '^step$' ;;
 	*) set -- "$2" --backend sample ;;
 	esac
 	out=$1

@@ -36,7 +36,7 @@ backends=sample
 command -v perf >/dev/null 2>&1 || fail "perf not installed (make deps installs linux-perf)"
 for be in $backends; do
 	case $be in
-	uprobe) set -- --backend uprobe --functions '^step$' ;;
+	uprobe) set -- --backend uprobe --text --functions '^step$' ;;
 	*) set -- --backend sample ;;
 	esac
 	mt-record "$@" --trigger mark --repeat $N --command-stdout 3 -- "$prog" -k $K -c 20 -s 5 \

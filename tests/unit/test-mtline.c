@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "err.h"
 #include "mtline.h"
 #include "unit.h"
 #include "banned.h"
@@ -93,8 +94,55 @@ static void test_bad(void)
 	CHECK_EQ(parse("perf 1/1 1.0: branches", &ml), MT_MTLINE_NOT);
 }
 
+/* ml formatted, its line (newline dropped) read back: the same MARK. */
+static void round_trip(const struct mt_mt_line *ml, const char *want)
+{
+	struct mt_buf b = MT_BUF_INIT;
+	struct mt_mt_line back;
+
+	CHECK_EQ(mt_format_mt_line(&b, ml), 0);
+	CHECK(b.len > 0 && b.p[b.len - 1] == '\n');
+	CHECK_EQ(b.len - 1, strlen(want));
+	CHECK(!memcmp(b.p, want, b.len - 1));
+	poison(&back);
+	CHECK_EQ(mt_parse_mt_line(b.p, b.len - 1, &back), MT_MTLINE_MARK);
+	CHECK(!memcmp(&back.mark, &ml->mark, sizeof(back.mark)));
+	CHECK_STR(back.name, ml->name);
+	CHECK(back.text.len == ml->text.len &&
+	      !memcmp(back.text.p, ml->text.p, ml->text.len));
+	mt_buf_release(&b);
+}
+
+static void test_format(void)
+{
+	struct mt_mt_line ml;
+	struct mt_buf b = MT_BUF_INIT;
+
+	ml = mt_mt_trigger(12000000034ull, 5, 6, 0x1280, "app::run(int) const");
+	round_trip(&ml, "# mt: trigger 12.000000034 5/6 0x1280 app::run(int) const");
+	ml = mt_mt_trigger(7, 1, 1, 0, "");
+	round_trip(&ml, "# mt: trigger 0.000000007 1/1 0x0");
+	ml = mt_mt_snapshot(3, 7000000001ull);
+	round_trip(&ml, "# mt: snapshot 3 7.000000001");
+	ml = mt_mt_wallclock(380500000000ull, 1796222561979787233ull);
+	round_trip(&ml, "# mt: wallclock 380.500000000 1796222561979787233");
+	ml = mt_mt_entry_only("main.outer", 10);
+	round_trip(&ml, "# mt: entry-only main.outer");
+	ml = mt_mt_event("page-faults", 11);
+	round_trip(&ml, "# mt: event page-faults");
+	/* a MARK no line stands for */
+	ml = mt_mt_event("x", 1);
+	ml.name = "other";
+	CHECK_EQ(mt_format_mt_line(&b, &ml), MT_EINVAL);
+	ml.mark.kind = 200;
+	CHECK_EQ(mt_format_mt_line(&b, &ml), MT_EINVAL);
+	CHECK_EQ(b.len, 0);
+	mt_buf_release(&b);
+}
+
 int main(void)
 {
+	RUN(test_format);
 	RUN(test_trigger);
 	RUN(test_others);
 	RUN(test_bad);
