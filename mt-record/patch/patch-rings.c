@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "merge.h"
 #include "patch-rings.h"
 #include "shm.h"
 #include "banned.h"
@@ -165,29 +166,6 @@ static int next_whole(struct patch_pass *ps, struct patch_cursor *c)
 	return 0;
 }
 
-/* The heap of cursors by time (then slot: a stable order). */
-static int before(const struct patch_cursor *a, const struct patch_cursor *b)
-{
-	return a->time != b->time ? a->time < b->time : a->slot < b->slot;
-}
-
-static void sift_down(struct patch_cursor **hp, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct patch_cursor *t;
-
-		if (l < n && before(hp[l], hp[m]))
-			m = l;
-		if (l + 1 < n && before(hp[l + 1], hp[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = hp[i], hp[i] = hp[m], hp[m] = t;
-		i = m;
-	}
-}
-
 /* Slot i's cursors, set up from what its slot says now (clamped). */
 static void open_slot(struct patch_pass *ps, uint32_t i)
 {
@@ -236,7 +214,7 @@ static void open_slot(struct patch_pass *ps, uint32_t i)
 		}
 		if (next_whole(ps, c)) {
 			c->begun = 1;
-			ps->hp[ps->n++] = c;
+			mt_merge_add(&ps->heap, c->slot, c->time);
 		}
 	}
 	r->gen_seen[i] = gen;
@@ -247,7 +225,6 @@ int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
 {
 	uint64_t need = partial ? 10000000u : 20000000u;
 	uint32_t i;
-	size_t k;
 
 	memset(ps, 0, sizeof(*ps));
 	ps->r = r;
@@ -274,18 +251,14 @@ int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
 		ps->until = now > ms ? now - ms : 1;
 	}
 	ps->cur = calloc(2 * (size_t)ps->nth + 1, sizeof(*ps->cur));
-	ps->hp = calloc(2 * (size_t)ps->nth + 1, sizeof(*ps->hp));
-	if (!ps->cur || !ps->hp) {
+	if (!ps->cur || mt_merge_init(&ps->heap, 2 * (size_t)ps->nth)) {
 		free(ps->cur);
-		free(ps->hp);
 		memset(ps, 0, sizeof(*ps));
 		errno = ENOMEM;
 		return -1;
 	}
 	for (i = 0; i < ps->nth; i++)
 		open_slot(ps, i);
-	for (k = ps->n / 2; k-- > 0;)
-		sift_down(ps->hp, ps->n, k);
 	return 0;
 }
 
@@ -293,6 +266,7 @@ int patch_pass_next(struct patch_pass *ps, struct patch_event *ev)
 {
 	struct patch_rings *r = ps->r;
 	struct patch_cursor *c;
+	uint32_t slot;
 
 	/* the THREADs first, in slot order */
 	while (ps->next_thread < 2 * (size_t)ps->nth) {
@@ -306,9 +280,9 @@ int patch_pass_next(struct patch_pass *ps, struct patch_event *ev)
 		memcpy(ev->comm, c->comm, sizeof(ev->comm));
 		return 1;
 	}
-	if (!ps->n)
+	if (!mt_merge_top(&ps->heap, &slot))
 		return 0;
-	c = ps->hp[0];
+	c = &ps->cur[slot];
 	memset(ev, 0, sizeof(*ev));
 	ev->pid = c->pid;
 	ev->tid = c->tid;
@@ -316,9 +290,10 @@ int patch_pass_next(struct patch_pass *ps, struct patch_event *ev)
 	ev->kind = c->kind;
 	ev->time = patch_to_mono(ps->clock, c->time, r->tsc_a, r->mono_a, ps->tsc_b, ps->mono_b);
 	c->pos++;
-	if (!next_whole(ps, c))
-		ps->hp[0] = ps->hp[--ps->n];
-	sift_down(ps->hp, ps->n, 0);
+	if (next_whole(ps, c))
+		mt_merge_next(&ps->heap, c->time);
+	else
+		mt_merge_drop(&ps->heap);
 	return 1;
 }
 
@@ -344,6 +319,6 @@ void patch_pass_end(struct patch_pass *ps)
 		r->mono_a = ps->mono_b;
 	}
 	free(ps->cur);
-	free(ps->hp);
+	mt_merge_release(&ps->heap);
 	memset(ps, 0, sizeof(*ps));
 }

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "merge.h"
+
 struct mtp_thread;
 struct mtp_rec;
 
@@ -91,8 +93,8 @@ struct patch_pass {
 	uint64_t tsc_b, mono_b, until;
 	int partial;
 	struct patch_cursor *cur;  /* 2 a slot */
-	struct patch_cursor **hp;  /* the heap of those with a record */
-	size_t n;
+	struct mt_merge heap;      /* those with a record, by time (merge.h;
+				    * a source is an index into cur) */
 	size_t next_thread;        /* THREAD events given so far */
 };
 

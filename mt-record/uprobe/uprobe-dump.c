@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "err.h"
+#include "merge.h"
 #include "symtab.h"
 #include "uprobe.h"
 #include "uprobe-internal.h"
@@ -93,53 +94,59 @@ static const struct ev *ring_at(const struct mt_uprobe_ring *r, size_t i)
 	return &r->v[(r->start + i) % (r->len ? r->len : 1)];
 }
 
-/* The kept events after after and up to until, to the sink. */
+/* Ring i's next kept event from pos[i] on, skipping those before from or
+ * not after after; NULL when it has none up to until. */
+static const struct ev *next_kept(const struct mt_uprobe *u, size_t i, size_t *pos,
+				  uint64_t from, uint64_t after, uint64_t until)
+{
+	const struct mt_uprobe_ring *r = &u->rings[i];
+
+	while (pos[i] < r->len && (ring_at(r, pos[i])->time < from ||
+				   (after && ring_at(r, pos[i])->time <= after)))
+		pos[i]++;
+	if (pos[i] >= r->len || ring_at(r, pos[i])->time > until)
+		return NULL;
+	return ring_at(r, pos[i]);
+}
+
+/* The kept events after after and up to until, to the sink, the rings
+ * merged in time order. */
 static int dump_kept(struct mt_uprobe *u, uint64_t after, uint64_t until,
 		     mt_uprobe_sink sink, void *arg)
 {
 	struct mt_uprobe_event out;
+	struct mt_merge m;
+	const struct ev *e;
 	size_t *pos, i;
+	uint32_t ri;
 	uint64_t from = 0;
 	int err = 0, n = 0;
 
 	pos = calloc(u->nrings + 1, sizeof(*pos));
-	if (!pos)
+	if (!pos || mt_merge_init(&m, u->nrings)) {
+		free(pos);
 		return MT_ENOMEM;
+	}
 	/* where every ring that overwrote events still has them all */
 	for (i = 0; i < u->nrings; i++)
 		if (u->rings[i].overwritten && ring_at(&u->rings[i], 0)->time > from)
 			from = ring_at(&u->rings[i], 0)->time;
-	for (;;) {
-		const struct ev *best = NULL;
-		size_t bi = 0;
-
-		for (i = 0; i < u->nrings; i++) {
-			const struct mt_uprobe_ring *r = &u->rings[i];
-			const struct ev *e;
-
-			while (pos[i] < r->len && (ring_at(r, pos[i])->time < from ||
-						   (after && ring_at(r, pos[i])->time <= after)))
-				pos[i]++;
-			if (pos[i] >= r->len)
-				continue;
-			e = ring_at(r, pos[i]);
-			if (e->time > until)
-				continue;
-			if (!best || e->time < best->time) {
-				best = e;
-				bi = i;
-			}
-		}
-		if (!best)
-			break;
-		pos[bi]++;
-		err = make_event(u, best, &out);
+	for (i = 0; i < u->nrings; i++)
+		if ((e = next_kept(u, i, pos, from, after, until)))
+			mt_merge_add(&m, (uint32_t)i, e->time);
+	while (mt_merge_top(&m, &ri)) {
+		err = make_event(u, ring_at(&u->rings[ri], pos[ri]++), &out);
 		if (!err)
 			err = sink(arg, &out);
 		if (err)
 			break;
 		n++;
+		if ((e = next_kept(u, ri, pos, from, after, until)))
+			mt_merge_next(&m, e->time);
+		else
+			mt_merge_drop(&m);
 	}
+	mt_merge_release(&m);
 	free(pos);
 	return err ? err : n;
 }
