@@ -185,139 +185,155 @@ static int parse_descriptor(const char *arg)
 }
 
 /* The options into o, -p into tgt; dies (usage) on a bad one. */
+enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
+       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
+       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_EVENTS,
+       OPT_KERNEL_ONLY, OPT_TEXT, OPT_HELP, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "arm-after", required_argument, NULL, OPT_ARM },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "call-graph", required_argument, NULL, OPT_CG },
+	{ "command-stdout", required_argument, NULL, OPT_CMDOUT },
+	{ "dry-run", no_argument, NULL, OPT_DRY },
+	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "frequency", required_argument, NULL, OPT_FREQ },
+	{ "full", no_argument, NULL, OPT_FULL },
+	{ "functions", required_argument, NULL, OPT_FUNCTIONS },
+	{ "input", required_argument, NULL, 'i' },
+	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "kernel-only", no_argument, NULL, OPT_KERNEL_ONLY },
+	{ "multi-thread", no_argument, NULL, OPT_MULTI },
+	{ "output", required_argument, NULL, 'o' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "snapshot-size", required_argument, NULL, OPT_SIZE },
+	{ "text", no_argument, NULL, OPT_TEXT },
+	{ "timing", required_argument, NULL, OPT_TIMING },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "trigger-via", required_argument, NULL, OPT_VIA },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* An option without a value: 1, or 0 when c is none of them. */
+static int flag_option(struct rec_opts *o, int c)
+{
+	switch (c) {
+	case 'v':
+		o->verbose = 1;
+		return 1;
+	case OPT_DRY:
+		o->dry_run = 1;
+		return 1;
+	case OPT_FULL:
+		o->full = 1;
+		return 1;
+	case OPT_KERNEL:
+	case OPT_KERNEL_ONLY:
+		if (o->kernel && o->kernel != (c == OPT_KERNEL ? 1 : 2))
+			die(MT_EXIT_USAGE, "--kernel and --kernel-only: choose one");
+		o->kernel = c == OPT_KERNEL ? 1 : 2;
+		o->given |= GIVEN_KERNEL;
+		return 1;
+	case OPT_MULTI:
+		o->multi_thread = 1;
+		return 1;
+	case OPT_TEXT:
+		o->text = 1;
+		o->given |= GIVEN_TEXT;
+		return 1;
+	case OPT_HELP:
+		usage_ok(USAGE);
+	case OPT_VERSION:
+		version_ok();
+	default:
+		return 0;
+	}
+}
+
+/* An option with a value, arg: 1, or 0 when c is none of them. Dies
+ * (usage) on a bad value. */
+static int value_option(struct rec_opts *o, struct target *tgt, int c, char *arg)
+{
+	switch (c) {
+	case 'i':
+		o->input = arg;
+		return 1;
+	case 'o':
+		o->output = arg;
+		return 1;
+	case 'p':
+		target_add_pids(tgt, arg);
+		return 1;
+	case OPT_ARM:
+		if (mt_parse_duration(arg, &o->arm_after_ns))
+			die(MT_EXIT_USAGE, "--arm-after %s: expected a duration "
+			    "such as 500ms", arg);
+		return 1;
+	case OPT_BACKEND:
+		o->backend = parse_backend(arg);
+		return 1;
+	case OPT_CG:
+		if (strcmp(arg, "fp") && strcmp(arg, "dwarf") &&
+		    strcmp(arg, "lbr") && strcmp(arg, "lbr-no-stitch"))
+			die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf, "
+			    "lbr or lbr-no-stitch", arg);
+		o->callgraph = arg;
+		o->given |= GIVEN_CG;
+		return 1;
+	case OPT_CMDOUT:
+		o->command_fd = parse_descriptor(arg);
+		return 1;
+	case OPT_FREQ:
+		o->frequency = parse_frequency(arg);
+		o->given |= GIVEN_FREQ;
+		return 1;
+	case OPT_FUNCTIONS:
+		o->functions = arg;
+		return 1;
+	case OPT_KEEP:
+		o->keep_dir = arg;
+		return 1;
+	case OPT_EVENTS:
+		free(o->events);
+		o->events = NULL;
+		o->nevents = 0;
+		parse_events(o, arg);
+		o->given |= GIVEN_EVENTS;
+		return 1;
+	case OPT_REPEAT:
+		o->repeat = parse_repeat(arg);
+		return 1;
+	case OPT_SIZE:
+		o->snapshot_bytes = parse_size(arg);
+		o->given |= GIVEN_SIZE;
+		return 1;
+	case OPT_TIMING:
+		o->timing = arg;
+		o->given |= GIVEN_TIMING;
+		return 1;
+	case OPT_TRIGGER:
+		o->trigger = arg;
+		return 1;
+	case OPT_VIA:
+		o->trigger_via = (enum via)one_of("--trigger-via", arg, via_names, 3);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 void rec_parse_options(struct rec_opts *o, struct target *tgt, int argc, char **argv)
 {
-	enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
-	       OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
-	       OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_EVENTS,
-	       OPT_KERNEL_ONLY, OPT_TEXT, OPT_HELP, OPT_VERSION };
-	static const struct option longopts[] = {
-		{ "arm-after", required_argument, NULL, OPT_ARM },
-		{ "backend", required_argument, NULL, OPT_BACKEND },
-		{ "call-graph", required_argument, NULL, OPT_CG },
-		{ "command-stdout", required_argument, NULL, OPT_CMDOUT },
-		{ "dry-run", no_argument, NULL, OPT_DRY },
-		{ "events", required_argument, NULL, OPT_EVENTS },
-		{ "frequency", required_argument, NULL, OPT_FREQ },
-		{ "full", no_argument, NULL, OPT_FULL },
-		{ "functions", required_argument, NULL, OPT_FUNCTIONS },
-		{ "input", required_argument, NULL, 'i' },
-		{ "keep", required_argument, NULL, OPT_KEEP },
-		{ "kernel", no_argument, NULL, OPT_KERNEL },
-		{ "kernel-only", no_argument, NULL, OPT_KERNEL_ONLY },
-		{ "multi-thread", no_argument, NULL, OPT_MULTI },
-		{ "output", required_argument, NULL, 'o' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "repeat", required_argument, NULL, OPT_REPEAT },
-		{ "snapshot-size", required_argument, NULL, OPT_SIZE },
-		{ "text", no_argument, NULL, OPT_TEXT },
-		{ "timing", required_argument, NULL, OPT_TIMING },
-		{ "trigger", required_argument, NULL, OPT_TRIGGER },
-		{ "trigger-via", required_argument, NULL, OPT_VIA },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 
-	while ((c = mt_getopt(argc, argv, "+i:o:p:v", longopts, USAGE)) != -1) {
-		switch (c) {
-		case 'i':
-			o->input = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'p':
-			target_add_pids(tgt, optarg);
-			break;
-		case 'v':
-			o->verbose = 1;
-			break;
-		case OPT_ARM:
-			if (mt_parse_duration(optarg, &o->arm_after_ns))
-				die(MT_EXIT_USAGE, "--arm-after %s: expected a duration "
-				    "such as 500ms", optarg);
-			break;
-		case OPT_BACKEND:
-			o->backend = parse_backend(optarg);
-			break;
-		case OPT_CG:
-			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf") &&
-			    strcmp(optarg, "lbr") && strcmp(optarg, "lbr-no-stitch"))
-				die(MT_EXIT_USAGE, "--call-graph %s: expected fp, dwarf, "
-				    "lbr or lbr-no-stitch", optarg);
-			o->callgraph = optarg;
-			o->given |= GIVEN_CG;
-			break;
-		case OPT_CMDOUT:
-			o->command_fd = parse_descriptor(optarg);
-			break;
-		case OPT_DRY:
-			o->dry_run = 1;
-			break;
-		case OPT_FREQ:
-			o->frequency = parse_frequency(optarg);
-			o->given |= GIVEN_FREQ;
-			break;
-		case OPT_FULL:
-			o->full = 1;
-			break;
-		case OPT_FUNCTIONS:
-			o->functions = optarg;
-			break;
-		case OPT_KEEP:
-			o->keep_dir = optarg;
-			break;
-		case OPT_EVENTS:
-			free(o->events);
-			o->events = NULL;
-			o->nevents = 0;
-			parse_events(o, optarg);
-			o->given |= GIVEN_EVENTS;
-			break;
-		case OPT_KERNEL:
-		case OPT_KERNEL_ONLY:
-			if (o->kernel && o->kernel != (c == OPT_KERNEL ? 1 : 2))
-				die(MT_EXIT_USAGE, "--kernel and --kernel-only: "
-				    "choose one");
-			o->kernel = c == OPT_KERNEL ? 1 : 2;
-			o->given |= GIVEN_KERNEL;
-			break;
-		case OPT_MULTI:
-			o->multi_thread = 1;
-			break;
-		case OPT_REPEAT:
-			o->repeat = parse_repeat(optarg);
-			break;
-		case OPT_SIZE:
-			o->snapshot_bytes = parse_size(optarg);
-			o->given |= GIVEN_SIZE;
-			break;
-		case OPT_TEXT:
-			o->text = 1;
-			o->given |= GIVEN_TEXT;
-			break;
-		case OPT_TIMING:
-			o->timing = optarg;
-			o->given |= GIVEN_TIMING;
-			break;
-		case OPT_TRIGGER:
-			o->trigger = optarg;
-			break;
-		case OPT_VIA:
-			o->trigger_via = (enum via)one_of("--trigger-via", optarg,
-						       via_names, 3);
-			break;
-		case OPT_HELP:
-			usage_ok(USAGE);
-		case OPT_VERSION:
-			version_ok();
-		default:
+	while ((c = mt_getopt(argc, argv, "+i:o:p:v", longopts, USAGE)) != -1)
+		if (!flag_option(o, c) && !value_option(o, tgt, c, optarg))
 			usage_fail(USAGE);
-		}
-	}
 }
 
 /*
