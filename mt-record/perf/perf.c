@@ -241,6 +241,18 @@ void remove_workdir(void)
 		rm_rf(pf.workdir);
 }
 
+/* The watcher of the work directory (arg: the gate's read end, all it
+ * has open): once the gate closes, we have ended, the directory goes. */
+static int watch_workdir(void *arg)
+{
+	char b;
+
+	while (read(*(const int *)arg, &b, 1) < 0 && errno == EINTR)
+		;
+	rm_rf(pf.workdir);
+	return 0;
+}
+
 /*
  * A private directory for perf's files, removed when mt-record ends,
  * however it ends: a watcher process removes it once our end of a pipe
@@ -250,9 +262,8 @@ void remove_workdir(void)
 void make_workdir(void)
 {
 	const char *tmp = getenv("TMPDIR");
+	struct mt_spawn w = MT_SPAWN_INIT;
 	int gate[2];
-	pid_t w;
-
 	char *made;
 
 	/* absolute: it is perf's HOME too */
@@ -276,23 +287,13 @@ void make_workdir(void)
 	atexit(remove_workdir); /* at once; the watcher is for kills */
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	w = fork();
-	if (w < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!w) {
-		char b;
-		int fd;
-
-		/* keep nothing of ours open: not the output pipe */
-		setpgid(0, 0);
-		for (fd = 0; fd < 1024; fd++)
-			if (fd != gate[0])
-				close(fd);
-		while (read(gate[0], &b, 1) < 0 && errno == EINTR)
-			;
-		rm_rf(pf.workdir);
-		_exit(0);
-	}
+	w.new_group = 1;
+	w.keep = &gate[0]; /* nothing else of ours: not the output pipe */
+	w.nkeep = 1;
+	w.child_main = watch_workdir;
+	w.child_arg = &gate[0];
+	if (mt_spawn_start(&w, NULL))
+		die_errno(MT_EXIT_SYSTEM, "%s", w.failed);
 	close(gate[0]); /* gate[1] stays open until we end */
 }
 
