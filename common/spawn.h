@@ -2,14 +2,17 @@
  * Running another program, for the tools (tool tier: libmttool.a, like
  * die.h): start argv (never through a shell) with its standard input,
  * output and error redirected, read what it prints, wait for it; and fzf,
- * through which the user picks a line of a list. Where it says so, a
- * failure dies through die.h with the house message; otherwise errors are
- * returned with errno and the caller words them.
+ * through which the user picks a line of a list. A child may instead run
+ * a function of ours (child_main), and may be detached (nobody waits for
+ * it). Where it says so, a failure dies through die.h with the house
+ * message; otherwise errors are returned with errno and the caller words
+ * them (mt_spawn_start() neither prints nor exits in the caller, so code
+ * that must not, like the uprobe engine, may use it).
  *
  * Ownership: struct mt_spawn is the caller's; the descriptors it returns
  * (to_child, from_child) are the caller's to close, except that
  * mt_spawn_read() closes from_child. A child is reaped by mt_spawn_wait()
- * or by the caller's own waitpid().
+ * or mt_spawn_poll(), or by the caller's own waitpid().
  */
 #ifndef MT_SPAWN_H
 #define MT_SPAWN_H
@@ -36,31 +39,61 @@ struct mt_spawn {
 				 * when that is not 0) */
 	int exec_status;        /* with name: the exit status when its
 				 * program cannot be run, or 0 */
+	int unprefixed;         /* with name: its messages lack the "PROG: "
+				 * (perf's, read with perf's own messages) */
 	int new_session;        /* setsid(): a terminal's Ctrl+C on us does
 				 * not reach it */
+	int new_group;          /* setpgid(0, 0): a process group of its
+				 * own, in our session */
+	int death_signal;       /* the signal it gets when we end (the
+				 * thread of ours that started it:
+				 * PR_SET_PDEATHSIG), or 0; when we ended
+				 * before it could ask, it exits 127 */
+	const int *keep;        /* nkeep descriptors of ours that it keeps
+				 * besides in, out and err: a program gets
+				 * them (their close-on-exec flag cleared);
+				 * a child_main has these alone (in
+				 * ascending order then): every other
+				 * descriptor, 0 to 2 too, is closed */
+	size_t nkeep;
 	void (*child_setup)(void *arg); /* run in the child last before
-				 * the exec (signals, environment), or NULL */
-	void *child_arg;
+				 * the exec or child_main (signals,
+				 * environment), or NULL */
+	int (*child_main)(void *arg); /* run in the child instead of a
+				 * program (argv NULL; in, out, err left
+				 * MT_SPAWN_INHERIT): its return value is
+				 * the child's exit status; or NULL */
+	void *child_arg;        /* child_setup's and child_main's */
+	int detached;           /* a double fork: the child is a grandchild
+				 * that nobody waits for (pid stays 0),
+				 * reparented to init when its parent, which
+				 * mt_spawn_start() reaps, exits (not with
+				 * death_signal) */
 	/* Set by mt_spawn_start(). */
-	pid_t pid;
+	pid_t pid;              /* 0 for a detached child */
 	int to_child;           /* in == MT_SPAWN_PIPE: the pipe's end that
 				 * writes to its standard input, else -1 */
 	int from_child;         /* out == MT_SPAWN_PIPE: the end that reads
 				 * its standard output, else -1 */
 	const char *failed;     /* on failure: "pipe" or "fork" */
-	/* Set by mt_spawn_wait(). */
-	int status;             /* its wait status */
+	/* Set by mt_spawn_wait() and mt_spawn_poll(). */
+	int reaped;             /* 1 once it has been waited for */
+	int status;             /* then its wait status */
 };
 
-#define MT_SPAWN_INIT { MT_SPAWN_INHERIT, MT_SPAWN_INHERIT, MT_SPAWN_INHERIT, \
-			NULL, NULL, 0, 0, NULL, NULL, 0, -1, -1, NULL, 0 }
+#define MT_SPAWN_INIT { .in = MT_SPAWN_INHERIT, .out = MT_SPAWN_INHERIT, \
+			.err = MT_SPAWN_INHERIT, .to_child = -1, .from_child = -1 }
 
 /*
  * Start argv as s says. Our descriptors other than those s names are not
  * passed on if they are close-on-exec (the pipes are). stdio buffers are
  * not flushed (fflush(NULL) first if the child might write to the same
  * file). 0 with s->pid set, or -1 with errno set and s->failed naming the
- * call that failed ("pipe", "fork"); nothing is left open then.
+ * call that failed ("pipe", "fork"); nothing is left open then. A detached
+ * child that could not be forked is a failure too ("fork", with the errno
+ * of its parent's fork). In the child, in this order: in, out and err
+ * redirected, new_session, new_group, death_signal, keep, child_setup,
+ * then its program or child_main.
  */
 int mt_spawn_start(struct mt_spawn *s, char *const *argv);
 
@@ -72,9 +105,15 @@ int mt_spawn_start(struct mt_spawn *s, char *const *argv);
  */
 ssize_t mt_spawn_read(struct mt_spawn *s, char *buf, size_t size);
 
-/* Wait for the child (retrying EINTR): its wait status, also in
- * s->status. Dies ("waitpid") when waitpid fails otherwise. */
+/* Wait for the child (retrying EINTR), unless it was reaped already: its
+ * wait status, also in s->status (0 when it was never started: pid 0).
+ * Dies ("waitpid") when waitpid fails otherwise. */
 int mt_spawn_wait(struct mt_spawn *s);
+
+/* mt_spawn_wait() that does not wait: 1 when the child has ended (reaped
+ * now or before, or never started: s->status its wait status), 0 while it
+ * runs. Dies ("waitpid") as mt_spawn_wait() does. */
+int mt_spawn_poll(struct mt_spawn *s);
 
 /* fzf started by mt_fzf_start(). */
 struct mt_fzf {
@@ -82,7 +121,6 @@ struct mt_fzf {
 	FILE *to;               /* the list it shows */
 	int tty;                /* the terminal given to fzf, or -1 */
 	pid_t fg;               /* its foreground group before (ours) */
-	pid_t runner;           /* the process that started fzf */
 };
 
 /*

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -100,7 +99,6 @@ static void held_child(void *arg)
 	char b;
 
 	close(t->gate_w);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (read(t->gate_r, &b, 1) != 1)
 		_exit(127); /* mt-record gave up */
 	/* the signals as mt-record found them, not as it set them for
@@ -134,6 +132,7 @@ void target_start_child(struct target *t, int cmd_out)
 	sp.path = t->exe;
 	sp.name = t->cmd[0];  /* "mt-record: EXE: ERROR" when it cannot run */
 	sp.exec_status = 127;
+	sp.death_signal = SIGKILL; /* it dies with us */
 	sp.child_setup = held_child;
 	sp.child_arg = t;
 	t->gate_r = gate[0];

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -230,16 +229,13 @@ static int calls_through_plt(const struct mt_symtab *t, const char *name)
 /* --trigger's kinds of selection: magic-trace's prefixes force one */
 enum sel_kind { SEL_ANY, SEL_SYMBOL, SEL_LINE, SEL_ADDR };
 
-/* In mt-symbols' child: it dies with us; none of our signals blocked or
- * ignored (fzf, its child, must get them). */
+/* In mt-symbols' child: none of our signals blocked or ignored (fzf, its
+ * child, must get them). */
 static void picker_setup(void *arg)
 {
-	const pid_t *parent = arg;
 	sigset_t none;
 
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != *parent)
-		_exit(127); /* we died before the prctl */
+	(void)arg;
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -259,14 +255,13 @@ static char *pick_function(const struct target *tgt, const char *trigger)
 	char *file = inode_path(tgt, tgt->exe), line[4096], *tab;
 	char *argv[] = { "mt-symbols", "--pick", file, NULL };
 	struct mt_spawn sp = MT_SPAWN_INIT;
-	pid_t self = getpid();
 	size_t i;
 	ssize_t n;
 
 	sp.out = MT_SPAWN_PIPE;
 	sp.name = "mt-symbols";
+	sp.death_signal = SIGTERM; /* it dies with us */
 	sp.child_setup = picker_setup;
-	sp.child_arg = &self;
 	fflush(NULL);
 	if (mt_spawn_start(&sp, argv))
 		die_errno(MT_EXIT_SYSTEM, "%s", sp.failed);

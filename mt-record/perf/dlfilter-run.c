@@ -1,7 +1,6 @@
 /*
  * Decoding Intel PT through mt's perf dlfilter: see dlfilter-run.h.
  */
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -62,7 +61,8 @@ char *dlfilter_choose(const char *perf)
 	return so;
 }
 
-/* perf script with the dlfilter, its stdout out_fd, started in p. */
+/* perf script with the dlfilter, its stdout out_fd (perf_spawn()'s out),
+ * started in p. */
 static void start_script(struct proc *p, const char *perf, const char *data, int how,
 			 const char *so, int out_fd)
 {
@@ -72,7 +72,7 @@ static void start_script(struct proc *p, const char *perf, const char *data, int
 	script_argv(&a, perf, data, how);
 	dlfilter_args(&a, so);
 	errname = xasprintf("%s/perf-script.err", workdir_path());
-	spawn(p, a.v, out_fd, NULL, 0, errname, 1);
+	perf_spawn(p, a.v, out_fd, NULL, 0, errname);
 	free(errname);
 	argv_free(&a);
 }
@@ -81,9 +81,10 @@ static void start_script(struct proc *p, const char *perf, const char *data, int
  * sigpipe_ok: its reader stopped reading). */
 static void end_script(struct proc *p, const char *data, int sigpipe_ok)
 {
-	reap(p, 1);
-	if (!(sigpipe_ok && WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGPIPE) &&
-	    (!WIFEXITED(p->status) || WEXITSTATUS(p->status)))
+	int st = mt_spawn_wait(&p->sp);
+
+	if (!(sigpipe_ok && WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) &&
+	    (!WIFEXITED(st) || WEXITSTATUS(st)))
 		script_failed(p, data);
 	free(p->errfile);
 }
@@ -103,16 +104,13 @@ void decode_dlfilter_into(const char *perf, const char *data, int how, const cha
 {
 	struct mt_reader r;
 	struct proc p;
-	int fds[2], err;
+	int err;
 
-	if (pipe2(fds, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	start_script(&p, perf, data, how, so, fds[1]);
-	close(fds[1]);
-	if (mt_reader_init_fd(&r, fds[0], NULL, 0))
+	start_script(&p, perf, data, how, so, MT_SPAWN_PIPE);
+	if (mt_reader_init_fd(&r, p.sp.from_child, NULL, 0))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	err = stream_out_copy(s, &r, mk, after);
-	close(fds[0]); /* perf, still writing after a bad record, ends */
+	close(p.sp.from_child); /* perf, still writing after a bad record, ends */
 	end_script(&p, data, err != 0);
 	if (err)
 		die_reader(&r, err, xasprintf("perf script's stream of %s", data));

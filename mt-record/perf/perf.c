@@ -1,6 +1,6 @@
 /*
- * mt-record's processes and perf's private directory: start a command
- * (never through a shell) and reap it, print a perf command line as it
+ * mt-record's processes and perf's private directory: start perf (never
+ * through a shell; common/spawn.h), print a perf command line as it
  * would run, the environment perf gets (PERF_CONFIG, HOME), and the work
  * directory, removed however mt-record ends; perf record's and perf
  * script's command lines, the control of a running perf record, the
@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -40,7 +39,7 @@ static struct {
 	char *workdir;        /* perf's private directory, absolute */
 	const char *keep_dir; /* --keep: the user's, never removed */
 	pid_t main_pid;       /* only this process removes the directory */
-	int verbose;          /* -v: spawn() says what it runs */
+	int verbose;          /* -v: perf_spawn() says what it runs */
 } pf;
 
 void work_init(void)
@@ -67,24 +66,6 @@ void workdir_done(void)
 }
 
 
-int reap(struct proc *p, int block)
-{
-	int st;
-	pid_t r;
-
-	if (p->done || !p->pid)
-		return 1;
-	do
-		r = waitpid(p->pid, &st, block ? 0 : WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r == p->pid) {
-		p->done = 1;
-		p->status = st;
-		return 1;
-	}
-	return 0;
-}
-
 int show_stderr(const struct proc *p)
 {
 	char buf[4096];
@@ -104,16 +85,16 @@ int show_stderr(const struct proc *p)
 
 void proc_failed(const struct proc *p, const char *what)
 {
-	int shown = show_stderr(p);
+	int shown = show_stderr(p), st = p->sp.status;
 	char how[96];
 
-	if (WIFSIGNALED(p->status))
-		snprintf(how, sizeof(how), "killed by signal %d (%s)", WTERMSIG(p->status),
-			 strsignal(WTERMSIG(p->status)));
-	else if (WIFEXITED(p->status))
-		snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(p->status));
+	if (WIFSIGNALED(st))
+		snprintf(how, sizeof(how), "killed by signal %d (%s)", WTERMSIG(st),
+			 strsignal(WTERMSIG(st)));
+	else if (WIFEXITED(st))
+		snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(st));
 	else
-		snprintf(how, sizeof(how), "status %d", p->status);
+		snprintf(how, sizeof(how), "status %d", st);
 	die(MT_EXIT_SYSTEM, "%s: %s%s", what, how,
 	    shown ? " (its messages are above)" : ", with no message");
 }
@@ -164,88 +145,67 @@ void print_argv(FILE *f, char *const *argv, int is_perf)
 	fputc('\n', f);
 }
 
-/*
- * Start argv (never through a shell) in its own process group, so that a
- * terminal's Ctrl+C reaches us and not it; it dies with us
- * (PR_SET_PDEATHSIG). keep[] are descriptors it inherits (others are
- * close-on-exec); stdout goes to out (-1: /dev/null), stderr to errname;
- * is_perf: argv is a perf command, run in perf_env().
- */
-void spawn(struct proc *p, char *const *argv, int out, const int *keep,
-		  size_t nkeep, const char *errname, int is_perf)
+/* In perf's child, before its exec: the signals we catch or ignore at
+ * their defaults, and perf's environment. */
+static void perf_child(void *arg)
 {
-	pid_t parent = getpid();
-	size_t i;
-
-	memset(p, 0, sizeof(*p));
-	if (errname)
-		p->errfile = xstrdup(errname);
-	if (pf.verbose) {
-		fprintf(stderr, "%s: running: ", mt_progname());
-		print_argv(stderr, argv, is_perf);
-	}
-	p->pid = fork();
-	if (p->pid < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (p->pid)
-		return;
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
+	(void)arg;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	for (i = 0; i < nkeep; i++) {
-		int fl = fcntl(keep[i], F_GETFD);
-
-		if (fl >= 0)
-			fcntl(keep[i], F_SETFD, fl & ~FD_CLOEXEC);
-	}
-	if (out < 0)
-		out = open("/dev/null", O_WRONLY);
-	if (out >= 0 && out != 1)
-		dup2(out, 1);
-	if (errname) {
-		int e = open(errname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-		if (e >= 0)
-			dup2(e, 2);
-	}
 	setenv("PAGER", "cat", 1); /* perf would start less on bad options */
-	if (is_perf)
-		perf_env();
-	execvp(argv[0], argv);
-	fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-	_exit(127);
+	perf_env();
 }
 
-/* ---- the private directory ---- */
+void perf_spawn(struct proc *p, char *const *argv, int out, const int *keep,
+		size_t nkeep, const char *errname)
+{
+	struct mt_spawn init = MT_SPAWN_INIT;
+	int err = -1;
+
+	if (pf.verbose) {
+		fprintf(stderr, "%s: running: ", mt_progname());
+		print_argv(stderr, argv, 1);
+	}
+	p->sp = init;
+	p->errfile = errname ? xstrdup(errname) : NULL;
+	if (errname)
+		err = open(errname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	p->sp.out = out;
+	p->sp.err = err >= 0 ? err : MT_SPAWN_INHERIT;
+	p->sp.name = argv[0];
+	p->sp.unprefixed = 1; /* into perf's messages, as a shell says it */
+	p->sp.exec_status = 127;
+	p->sp.new_group = 1;
+	p->sp.death_signal = SIGKILL;
+	p->sp.keep = keep;
+	p->sp.nkeep = nkeep;
+	p->sp.child_setup = perf_child;
+	if (mt_spawn_start(&p->sp, argv))
+		die_errno(MT_EXIT_SYSTEM, "%s", p->sp.failed);
+	if (err >= 0)
+		close(err);
+}
 
 /*
- * Runs argv with its standard output into buf (len bytes, NUL-terminated;
- * what fits of its first read): the bytes read, or -1 when it failed or
- * exited non-zero.
+ * Runs the perf command argv with its standard output into buf (len
+ * bytes, NUL-terminated): the bytes read, or -1 when it failed or exited
+ * non-zero.
  */
-ssize_t run_output(char *const *argv, char *buf, size_t len, int is_perf)
+static ssize_t perf_output(char *const *argv, char *buf, size_t len)
 {
-	int fds[2];
 	struct proc p;
 	ssize_t n;
 
-	if (pipe2(fds, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
-	spawn(&p, argv, fds[1], NULL, 0, NULL, is_perf);
-	close(fds[1]);
-	n = read(fds[0], buf, len - 1);
-	close(fds[0]);
-	reap(&p, 1);
-	free(p.errfile);
-	if (n < 0 || !WIFEXITED(p.status) || WEXITSTATUS(p.status))
+	perf_spawn(&p, argv, MT_SPAWN_PIPE, NULL, 0, NULL);
+	n = mt_spawn_read(&p.sp, buf, len);
+	mt_spawn_wait(&p.sp);
+	if (n < 0 || !WIFEXITED(p.sp.status) || WEXITSTATUS(p.sp.status))
 		return -1;
-	buf[n] = '\0';
 	return n;
 }
+
+/* ---- the private directory ---- */
 
 /* Removes path and what it holds; a symbolic link (perf's build-id cache
  * is made of them) is removed, never followed. */
@@ -282,6 +242,18 @@ void remove_workdir(void)
 		rm_rf(pf.workdir);
 }
 
+/* The watcher of the work directory (arg: the gate's read end, all it
+ * has open): once the gate closes, we have ended, the directory goes. */
+static int watch_workdir(void *arg)
+{
+	char b;
+
+	while (read(*(const int *)arg, &b, 1) < 0 && errno == EINTR)
+		;
+	rm_rf(pf.workdir);
+	return 0;
+}
+
 /*
  * A private directory for perf's files, removed when mt-record ends,
  * however it ends: a watcher process removes it once our end of a pipe
@@ -291,9 +263,8 @@ void remove_workdir(void)
 void make_workdir(void)
 {
 	const char *tmp = getenv("TMPDIR");
+	struct mt_spawn w = MT_SPAWN_INIT;
 	int gate[2];
-	pid_t w;
-
 	char *made;
 
 	/* absolute: it is perf's HOME too */
@@ -317,23 +288,13 @@ void make_workdir(void)
 	atexit(remove_workdir); /* at once; the watcher is for kills */
 	if (pipe2(gate, O_CLOEXEC))
 		die_errno(MT_EXIT_SYSTEM, "pipe");
-	w = fork();
-	if (w < 0)
-		die_errno(MT_EXIT_SYSTEM, "fork");
-	if (!w) {
-		char b;
-		int fd;
-
-		/* keep nothing of ours open: not the output pipe */
-		setpgid(0, 0);
-		for (fd = 0; fd < 1024; fd++)
-			if (fd != gate[0])
-				close(fd);
-		while (read(gate[0], &b, 1) < 0 && errno == EINTR)
-			;
-		rm_rf(pf.workdir);
-		_exit(0);
-	}
+	w.new_group = 1;
+	w.keep = &gate[0]; /* nothing else of ours: not the output pipe */
+	w.nkeep = 1;
+	w.child_main = watch_workdir;
+	w.child_arg = &gate[0];
+	if (mt_spawn_start(&w, NULL))
+		die_errno(MT_EXIT_SYSTEM, "%s", w.failed);
 	close(gate[0]); /* gate[1] stays open until we end */
 }
 
@@ -670,9 +631,9 @@ int perf_ctl(struct perf_rec *r, const char *cmd_text)
 
 void perf_failed(struct perf_rec *r, const char *doing)
 {
-	if (r->proc.pid && !reap(&r->proc, 0)) {
-		kill(r->proc.pid, SIGKILL);
-		reap(&r->proc, 1);
+	if (!mt_spawn_poll(&r->proc.sp)) {
+		kill(r->proc.sp.pid, SIGKILL);
+		mt_spawn_wait(&r->proc.sp);
 	}
 	if (r->tgt->child)
 		kill(r->tgt->child, SIGKILL);
@@ -698,7 +659,7 @@ void perf_start(struct perf_rec *r, const struct rec_opts *o, const struct targe
 	keep[0] = c[0];
 	keep[1] = k[1];
 	errname = xasprintf("%s/perf-record.err", workdir_path());
-	spawn(&r->proc, a.v, -1, keep, 2, errname, 1);
+	perf_spawn(&r->proc, a.v, MT_SPAWN_NULL, keep, 2, errname);
 	free(errname);
 	argv_free(&a);
 	close(c[0]);
@@ -715,17 +676,17 @@ void perf_stop(struct perf_rec *r)
 {
 	int tries;
 
-	if (perf_ctl(r, "stop\n") && !reap(&r->proc, 0))
-		kill(r->proc.pid, SIGTERM);
-	for (tries = 0; tries < 300 && !reap(&r->proc, 0); tries++)
+	if (perf_ctl(r, "stop\n") && !mt_spawn_poll(&r->proc.sp))
+		kill(r->proc.sp.pid, SIGTERM);
+	for (tries = 0; tries < 300 && !mt_spawn_poll(&r->proc.sp); tries++)
 		usleep(20000);
-	if (!reap(&r->proc, 0)) {
-		kill(r->proc.pid, SIGKILL);
-		reap(&r->proc, 1);
+	if (!mt_spawn_poll(&r->proc.sp)) {
+		kill(r->proc.sp.pid, SIGKILL);
+		mt_spawn_wait(&r->proc.sp);
 	}
 	close(r->ctl);
 	close(r->ack);
-	if (!WIFEXITED(r->proc.status) || WEXITSTATUS(r->proc.status))
+	if (!WIFEXITED(r->proc.sp.status) || WEXITSTATUS(r->proc.sp.status))
 		proc_failed(&r->proc, "perf record failed");
 	free(r->proc.errfile);
 	r->proc.errfile = NULL;
@@ -774,7 +735,7 @@ int perf_switch(struct perf_rec *r, const char *to)
 	char *name;
 
 	say("perf: SIGUSR2 (a snapshot into a file of its own)");
-	if (reap(&r->proc, 0) || kill(r->proc.pid, SIGUSR2))
+	if (mt_spawn_poll(&r->proc.sp) || kill(r->proc.sp.pid, SIGUSR2))
 		return -1;
 	/* a signal that lands just before perf sleeps in poll(2) waits
 	 * for the next event, and an overwrite ring wakes nobody: a
@@ -783,7 +744,7 @@ int perf_switch(struct perf_rec *r, const char *to)
 		return -1;
 	/* perf renames the file once it is whole, then opens the next */
 	while (!(name = switched_file())) {
-		if (now_mono() >= deadline || reap(&r->proc, 0))
+		if (now_mono() >= deadline || mt_spawn_poll(&r->proc.sp))
 			return -1;
 		usleep(5000);
 	}
@@ -824,7 +785,7 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 	int dropping = 0;
 	struct argv a = { 0 };
 	struct proc p;
-	int fds[2], pending = mk && mk->time != MT_NONE64;
+	int pending = mk && mk->time != MT_NONE64;
 	char *errname, *buf = NULL;
 	size_t cap = 0, len = 0;
 	unsigned long long lines = 0;
@@ -833,14 +794,11 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 	FILE *in;
 
 	script_argv(&a, perf, data, how);
-	if (pipe2(fds, O_CLOEXEC))
-		die_errno(MT_EXIT_SYSTEM, "pipe");
 	errname = xasprintf("%s/perf-script.err", workdir_path());
-	spawn(&p, a.v, fds[1], NULL, 0, errname, 1);
+	perf_spawn(&p, a.v, MT_SPAWN_PIPE, NULL, 0, errname);
 	free(errname);
 	argv_free(&a);
-	close(fds[1]);
-	in = fdopen(fds[0], "r");
+	in = fdopen(p.sp.from_child, "r");
 	if (!in)
 		die_errno(MT_EXIT_SYSTEM, "fdopen");
 	while ((n = getline(&buf, &cap, in)) > 0) {
@@ -876,12 +834,12 @@ void decode(const char *perf, const char *data, int how, const struct mark_line 
 	if (show && lines > 0xffff)
 		fprintf(stderr, "\r\033[K%s: decoded %llu lines\n", mt_progname(),
 			lines); /* cleared: shorter than "decoding: N lines" */
-	reap(&p, 1);
+	mt_spawn_wait(&p.sp);
 	if (pending)
 		mark_text_write(out_fd, &mk->ml);
 	if (after)
 		*after = last;
-	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status))
+	if (!WIFEXITED(p.sp.status) || WEXITSTATUS(p.sp.status))
 		script_failed(&p, data);
 	free(p.errfile);
 }
@@ -908,8 +866,8 @@ int perf_version(const char *perf, int *major, int *minor, char *buf, size_t len
 	if (!version_seen.perf || strcmp(version_seen.perf, perf)) {
 		free(version_seen.perf);
 		version_seen.perf = xstrdup(perf);
-		version_seen.ran = run_output(argv, version_seen.text,
-					      sizeof(version_seen.text), 1) > 0;
+		version_seen.ran = perf_output(argv, version_seen.text,
+					       sizeof(version_seen.text)) > 0;
 	}
 	if (!version_seen.ran)
 		return -1;

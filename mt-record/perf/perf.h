@@ -18,13 +18,13 @@
 #include <sys/types.h>
 
 #include "opts.h"
+#include "spawn.h"
 #include "target.h"
 
-/* A perf (or other) process, its pidfd-less handle. */
+/* A perf process started by perf_spawn(): reaped through sp
+ * (mt_spawn_wait(), mt_spawn_poll()), which then holds its wait status. */
 struct proc {
-	pid_t pid;
-	int status;
-	int done;
+	struct mt_spawn sp;
 	char *errfile; /* its stderr, shown when it fails; the caller frees it */
 };
 
@@ -32,8 +32,8 @@ struct proc {
  * work directory (not a child that forked from it). */
 void work_init(void);
 
-/* After the options, before anything is started: -v (spawn() prints what
- * it runs) and --keep dir (the work directory, never removed), or NULL. */
+/* After the options, before anything is started: -v (perf_spawn() prints
+ * what it runs) and --keep dir (the work directory, never removed), or NULL. */
 void work_set_options(int verbose, const char *keep_dir);
 
 /*
@@ -53,10 +53,6 @@ void remove_workdir(void);
 /* remove_workdir(), then forgets it: workdir_path() is NULL again. */
 void workdir_done(void);
 
-/* 1 when p has ended (or was never started), p->status its wait status;
- * 0 when it runs on (block 0). */
-int reap(struct proc *p, int block);
-
 /* Copies p's saved stderr to ours, if it has one: 1 when it said
  * anything. */
 int show_stderr(const struct proc *p);
@@ -74,23 +70,19 @@ _Noreturn void script_failed(const struct proc *p, const char *data);
 void print_argv(FILE *f, char *const *argv, int is_perf);
 
 /*
- * Starts argv (never through a shell) in its own process group, so that a
- * terminal's Ctrl+C reaches us and not it; it dies with us
- * (PR_SET_PDEATHSIG). keep[] (nkeep) are descriptors it inherits (others
- * are close-on-exec); stdout goes to out (-1: /dev/null), stderr to the
- * file errname (NULL: ours); is_perf: argv is a perf command, run with
- * PERF_CONFIG (MT_PERF_CONFIG's file, or /dev/null) and HOME the work
- * directory.
+ * Starts the perf command argv (never through a shell; when it cannot be
+ * run: "ARGV0: ERROR" on its stderr, exit 127) in its own process group,
+ * so that a terminal's Ctrl+C reaches us and not it; it dies with us
+ * (SIGKILL, PR_SET_PDEATHSIG). SIGINT, SIGTERM and SIGPIPE are at their
+ * defaults in it, PAGER is cat, PERF_CONFIG MT_PERF_CONFIG's file (or
+ * /dev/null) and HOME the work directory. keep[] (nkeep) are descriptors
+ * it inherits (others are close-on-exec); stdout is out (a descriptor,
+ * MT_SPAWN_NULL, or MT_SPAWN_PIPE: p->sp.from_child), stderr the file
+ * errname (NULL, or when it cannot be opened: ours). -v prints it first.
+ * Dies (system: "pipe", "fork") when it cannot be started.
  */
-void spawn(struct proc *p, char *const *argv, int out, const int *keep,
-	   size_t nkeep, const char *errname, int is_perf);
-
-/*
- * Runs argv with its standard output into buf (len bytes, NUL-terminated;
- * what fits of its first read): the bytes read, or -1 when it failed or
- * exited non-zero.
- */
-ssize_t run_output(char *const *argv, char *buf, size_t len, int is_perf);
+void perf_spawn(struct proc *p, char *const *argv, int out, const int *keep,
+		size_t nkeep, const char *errname);
 
 /* CLOCK_MONOTONIC now, in nanoseconds. */
 uint64_t now_mono(void);

@@ -189,7 +189,7 @@ static int perf_wait(struct rec *r, struct round *rd)
 static void perf_check(struct rec *r, struct round *rd)
 {
 	(void)r;
-	if (reap(&rd->pr.proc, 0))
+	if (mt_spawn_poll(&rd->pr.proc.sp))
 		perf_failed(&rd->pr, "while recording");
 }
 
@@ -201,7 +201,7 @@ static int perf_middle(struct rec *r, struct round *rd)
 
 	if (perf_switch(&rd->pr, data)) {
 		free(data);
-		if (target_alive(&r->tgt) && !reap(&rd->pr.proc, 0))
+		if (target_alive(&r->tgt) && !mt_spawn_poll(&rd->pr.proc.sp))
 			perf_failed(&rd->pr, "to write a snapshot (SIGUSR2)");
 		return -1;
 	}
@@ -218,7 +218,7 @@ static void perf_last(struct rec *r, struct round *rd)
 	/* a trigger: the snapshot of what led to it; otherwise the
 	 * at-exit snapshot that stop takes (--snapshot=e) */
 	if (rd->why == STOP_TRIGGER && r->o.backend == BE_PT && !r->o.full &&
-	    !reap(&rd->pr.proc, 0) && perf_ctl(&rd->pr, "snapshot\n"))
+	    !mt_spawn_poll(&rd->pr.proc.sp) && perf_ctl(&rd->pr, "snapshot\n"))
 		perf_failed(&rd->pr, "to take the snapshot");
 	perf_stop(&rd->pr);
 	data = snapshot_data_path(r);

@@ -6,7 +6,6 @@
  * here or in a detached process (opts.background_close).
  */
 #include <errno.h>
-#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +13,13 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "err.h"
 #include "proc.h"
+#include "spawn.h"
 #include "uprobe.h"
 #include "uprobe-internal.h"
 #include "banned.h"
@@ -262,12 +261,20 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The child of a double fork closes the probe events; the caller's
- * closes then only drop references. Returns without waiting for it. */
+/* In the detached child, which has the events open and nothing else:
+ * close them, the last references (the caller's closes only drop
+ * theirs), which removes the probes. */
+static int close_events(void *arg)
+{
+	(void)arg;
+	close_range(0, ~0u, 0);
+	return 0;
+}
+
 void uprobe_close_in_background(struct mt_uprobe *u)
 {
-	int *fds = malloc((u->npevs + 1) * sizeof(*fds));
-	pid_t child;
+	struct mt_spawn sp = MT_SPAWN_INIT;
+	int *fds = malloc((u->npevs + 1) * sizeof(*fds)); /* never 0 bytes */
 	size_t i, n = 0;
 
 	if (!fds)
@@ -276,27 +283,13 @@ void uprobe_close_in_background(struct mt_uprobe *u)
 		if (u->pevs[i].fd >= 0)
 			fds[n++] = u->pevs[i].fd;
 	qsort(fds, n, sizeof(*fds), cmp_int);
-	fds[n] = INT_MAX;
-	child = fork();
-	if (child == 0) {
-		unsigned lo = 0;
-
-		if (fork() != 0)
-			_exit(0);
-		setsid();
-		/* nothing but the events: not the caller's output pipe */
-		for (i = 0; i <= n; i++) {
-			if ((unsigned)fds[i] > lo)
-				close_range(lo, (unsigned)fds[i] - 1, 0);
-			lo = (unsigned)fds[i] + 1;
-		}
-		for (i = 0; i < n; i++)
-			close(fds[i]);
-		_exit(0);
-	}
-	if (child > 0)
-		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
-			;
+	/* nothing but the events: not the caller's output pipe */
+	sp.keep = fds;
+	sp.nkeep = n;
+	sp.new_session = 1;
+	sp.detached = 1;
+	sp.child_main = close_events;
+	mt_spawn_start(&sp, NULL); /* or uprobe_close_events() does it here */
 	free(fds);
 }
 

@@ -18,8 +18,9 @@
  * the reason), e.g. "perf_event_open(uprobe /bin/app:0x11d9 'work' on cpu
  * 1)". The engine is single-threaded: one thread calls it.
  *
- * Needs CAP_SYS_ADMIN (the kernel's rule for the uprobe PMU) and libelf
- * (link -lelf -lz).
+ * Needs CAP_SYS_ADMIN (the kernel's rule for the uprobe PMU), libelf
+ * (link -lelf -lz) and libmttool.a for mt_spawn_start() (common/spawn.h:
+ * background_close's process; it neither prints nor exits).
  *
  * Lifecycle:
  *
