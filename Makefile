@@ -22,7 +22,8 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/mtline.c common/perfevent.c \
 	common/streamcopy.c \
 	common/fxtread.c common/fxtwrite.c \
-	common/tidmap.c common/names.c common/proc.c common/quote.c common/nest.c \
+	common/tidmap.c common/tidtable.c common/threadname.c common/names.c \
+	common/proc.c common/quote.c common/nest.c \
 	common/gzin.c common/extsort.c common/kind.c \
 	common/symtab.c common/dwline.c common/procsyms.c common/regex.c \
 	common/demangle.c common/regfile.c common/fscreds.c common/merge.c

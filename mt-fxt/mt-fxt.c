@@ -17,7 +17,7 @@
 #include "err.h"
 #include "fxtread.h"
 #include "stream.h"
-#include "tidmap.h"
+#include "tidtable.h"
 #include "wire.h"
 #include "fxt.h"
 #include "json.h"
@@ -50,25 +50,21 @@ const char *const pinned_names[NPINNED + 1] = {
 
 /* ---- threads: by (pid, tid), in the order first seen ---- */
 
-static struct thread *threads; /* by index in thread_ids */
-static size_t nthreads, thread_cap;
-static struct mt_tidmap thread_ids;
+static struct mt_tidtable threads; /* of struct thread */
 
 static struct thread *thread_get(uint32_t pid, uint32_t tid)
 {
-	uint32_t i;
+	struct thread *t;
 	int is_new;
 
-	if (mt_tidmap_get(&thread_ids, pid, tid, &i, &is_new))
+	if (mt_tidtable_get(&threads, pid, tid, &t, &is_new))
 		die(MT_EXIT_SYSTEM, "out of memory");
-	if (!is_new)
-		return &threads[i];
-	grow_or_die(&threads, &thread_cap, i, sizeof(*threads));
-	threads[i].pid = pid;
-	threads[i].tid = tid;
-	threads[i].index = i;
-	nthreads = i + 1;
-	return &threads[i];
+	if (is_new) {
+		t->pid = pid;
+		t->tid = tid;
+		t->index = (uint32_t)(mt_tidtable_count(&threads) - 1);
+	}
+	return t;
 }
 
 /* A thread's name as it changes: t->comm keeps the id of the whole, the
@@ -316,8 +312,8 @@ static void report(int verbose)
 	unsigned long long bytes = out_total();
 	size_t i;
 
-	for (i = 0; i < nthreads; i++) {
-		struct thread *t = &threads[i];
+	for (i = 0; i < mt_tidtable_count(&threads); i++) {
+		const struct thread *t = mt_tidtable_at(&threads, i);
 
 		if (t->has_depth && t->max_depth - t->min_depth >= 512) {
 			if (!deep_threads++)
@@ -334,7 +330,7 @@ static void report(int verbose)
 		return;
 	fprintf(stderr, "%s: %s: %llu spans, %llu instants, %llu counters, "
 		"%zu threads, %llu bytes", mt_progname(), out_name, nspans,
-		ninstants, ncounters, nthreads, bytes);
+		ninstants, ncounters, mt_tidtable_count(&threads), bytes);
 	if (nspans)
 		fprintf(stderr, " (%.1f per span)", (double)bytes / (double)nspans);
 	wr->verbose();
@@ -415,9 +411,10 @@ int main(int argc, char **argv)
 	if ((err = mt_reader_init_fd(&in, io.in_fd, NULL, 0)))
 		die_mt(err, "%s", in_name);
 	text_init(&in, in_name);
+	mt_tidtable_init(&threads, sizeof(struct thread));
 	wr->begin(in_name, out_name);
 	run();
-	wr->end(threads, nthreads);
+	wr->end(threads.slots, mt_tidtable_count(&threads));
 	report(io.verbose);
 	if (!nspans && !ninstants && !ncounters)
 		return finish_empty(allow_empty);

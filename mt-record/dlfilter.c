@@ -36,7 +36,8 @@
 #include "perfline.h"
 #include "quote.h"
 #include "stream.h"
-#include "tidmap.h"
+#include "threadname.h"
+#include "tidtable.h"
 #include "banned.h"
 
 /* what perf looks up with dlsym (everything else is built hidden) */
@@ -91,6 +92,13 @@ struct res_ent {
 	uint8_t cpumode, kind;
 };
 
+/* A thread's name as the stream has it, and the generation perf's was
+ * last checked in (0: never). */
+struct thread_state {
+	struct mt_thread_name name;
+	uint32_t gen;
+};
+
 static struct {
 	int started, failed;
 	int fd;
@@ -101,14 +109,7 @@ static struct {
 	int sideband;
 	uint32_t gen;
 	struct res_ent res[1u << RES_BITS];
-	struct mt_tidmap threads;
-	uint32_t *comm; /* by thread index: the comm id sent */
-	uint32_t *comm_gen; /* and the generation it was checked in */
-	size_t comm_cap;
-	/* the last sample's thread: runs of samples are mostly one thread's */
-	int32_t last_pid, last_tid;
-	uint32_t last_index;
-	int have_last;
+	struct mt_tidtable threads; /* of struct thread_state */
 	char *text_buf;
 	size_t text_size;
 	/* fd 1 while the filter runs: a memfd, so that text flushed out of
@@ -200,9 +201,15 @@ static int check(int err)
  * with perf again. */
 static void new_generation(void)
 {
+	struct thread_state *t;
+	size_t i;
+
 	if (++st.gen == 0) {
 		memset(st.res, 0, sizeof(st.res));
-		memset(st.comm_gen, 0, st.comm_cap * sizeof(*st.comm_gen));
+		for (i = 0; i < mt_tidtable_count(&st.threads); i++) {
+			t = mt_tidtable_at(&st.threads, i);
+			t->gen = 0;
+		}
 		st.gen = 1;
 	}
 }
@@ -381,44 +388,23 @@ static int see_thread(struct sample_ctx *c)
 {
 	const struct perf_dlfilter_sample *s = c->s;
 	const struct perf_dlfilter_al *al;
-	uint32_t i, id;
-	int is_new = 0;
+	struct thread_state *t;
+	uint32_t id;
+	int is_new;
 
-	if (st.have_last && s->pid == st.last_pid && s->tid == st.last_tid) {
-		i = st.last_index;
-	} else if (mt_tidmap_get(&st.threads, (uint32_t)s->pid,
-				 (uint32_t)s->tid, &i, &is_new)) {
+	if (mt_tidtable_get(&st.threads, (uint32_t)s->pid, (uint32_t)s->tid,
+			    &t, &is_new)) {
 		say("out of memory", 0);
 		return -1;
 	}
-	st.have_last = 1;
-	st.last_pid = s->pid;
-	st.last_tid = s->tid;
-	st.last_index = i;
-	if (i >= st.comm_cap) {
-		size_t cap = st.comm_cap ? st.comm_cap * 2 : 64;
-		uint32_t *c1 = realloc(st.comm, cap * sizeof(*c1));
-		uint32_t *c2 = c1 ? realloc(st.comm_gen, cap * sizeof(*c2)) : NULL;
-
-		if (c1)
-			st.comm = c1;
-		if (!c2) {
-			say("out of memory", 0);
-			return -1;
-		}
-		memset(c2 + st.comm_cap, 0, (cap - st.comm_cap) * sizeof(*c2));
-		st.comm_gen = c2;
-		st.comm_cap = cap;
-	}
-	if (st.sideband && !is_new && st.comm_gen[i] == st.gen)
+	if (st.sideband && !is_new && t->gen == st.gen)
 		return 0;
-	st.comm_gen[i] = st.gen;
+	t->gen = st.gen;
 	al = ip_al(c);
 	if (intern_ptr(al ? al->comm : NULL, 0, &id))
 		return -1;
-	if (!is_new && (id == 0 || id == st.comm[i]))
+	if (!mt_thread_name_due(&t->name, id))
 		return 0;
-	st.comm[i] = id;
 	{
 		struct mt_thread th = { (uint32_t)s->pid, (uint32_t)s->tid, id,
 					s->time };
@@ -719,7 +705,7 @@ EXPORT int start(void **data, void *ctx)
 			strerror(errno));
 		return -1;
 	}
-	mt_tidmap_init(&st.threads);
+	mt_tidtable_init(&st.threads, sizeof(struct thread_state));
 	if ((err = mt_writer_init_fd(&st.out, st.fd))) {
 		say("starting the stream", err);
 		return -1;
@@ -795,9 +781,7 @@ EXPORT int stop(void *data, void *ctx)
 		ret = -1;
 	}
 	mt_writer_release(&st.out);
-	mt_tidmap_release(&st.threads);
-	free(st.comm);
-	free(st.comm_gen);
+	mt_tidtable_release(&st.threads);
 	free(st.pending);
 	if (close(st.fd) && !ret) {
 		fprintf(stderr, NAME ": closing the stream: %s\n", strerror(errno));

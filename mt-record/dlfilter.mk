@@ -6,7 +6,8 @@
 DLFILTER := $(BUILD)/lib/mt-dlfilter.so
 DLFILTER_SRC := mt-record/dlfilter.c common/err.c common/buf.c \
 	common/intern.c common/stream.c common/perfline.c common/perfevent.c \
-	common/tidmap.c common/quote.c common/kind.c
+	common/tidmap.c common/tidtable.c common/threadname.c common/quote.c \
+	common/kind.c
 DLFILTER_OBJ := $(DLFILTER_SRC:%.c=$(BUILD)/pic/%.o)
 
 $(BUILD)/pic/%.o: %.c $(wildcard common/*.h)

@@ -8,12 +8,12 @@
 #include "mtline.h"
 #include "streamcopy.h"
 #include "streamout.h"
+#include "threadname.h"
 #include "banned.h"
 
 struct stream_thread {
 	uint32_t want;  /* the comm perf's stream gave it last (our id) */
-	uint32_t have;  /* the comm of the THREAD record written */
-	int written;
+	struct mt_thread_name have; /* the comm of the THREAD record written */
 };
 
 static void check(int err)
@@ -41,7 +41,7 @@ void stream_out_init(struct stream_out *s, int fd)
 	memset(s, 0, sizeof(*s));
 	s->fd = fd;
 	s->source = "perf script";
-	mt_tidmap_init(&s->threads);
+	mt_tidtable_init(&s->threads, sizeof(struct stream_thread));
 }
 
 void stream_out_mark(struct stream_out *s, const struct mt_mt_line *ml)
@@ -68,12 +68,10 @@ void mark_text_write(int fd, const struct mt_mt_line *ml)
 /* The thread of (pid, tid), its comm (our id) given by a THREAD record. */
 static struct stream_thread *thread(struct stream_out *s, uint32_t pid, uint32_t tid)
 {
-	uint32_t i;
+	struct stream_thread *t;
 
-	check(mt_tidmap_get(&s->threads, pid, tid, &i, NULL));
-	if (i >= s->th_cap)
-		grow_or_die(&s->th, &s->th_cap, (size_t)i + 1, sizeof(*s->th));
-	return &s->th[i];
+	check(mt_tidtable_get(&s->threads, pid, tid, &t, NULL));
+	return t;
 }
 
 /* Before a record of (pid, tid) is copied: its THREAD, when it has none
@@ -82,10 +80,8 @@ static void see_thread(struct stream_out *s, uint32_t pid, uint32_t tid, uint64_
 {
 	struct stream_thread *t = thread(s, pid, tid);
 
-	if (t->written && (t->want == t->have || !t->want))
+	if (!mt_thread_name_due(&t->have, t->want))
 		return;
-	t->written = 1;
-	t->have = t->want;
 	check(mt_write_thread(&s->w, &(struct mt_thread){ pid, tid, t->want, time }));
 }
 
@@ -211,7 +207,6 @@ void stream_out_release(struct stream_out *s)
 {
 	if (s->started)
 		mt_writer_release(&s->w);
-	mt_tidmap_release(&s->threads);
-	free(s->th);
+	mt_tidtable_release(&s->threads);
 	memset(s, 0, sizeof(*s));
 }

@@ -18,7 +18,7 @@
 
 #include "mtline.h"
 #include "stream.h"
-#include "tidmap.h"
+#include "tidtable.h"
 
 /* A mark to put among a snapshot's records: before the first later than
  * time (MT_NONE64: none), or at the end. */
@@ -33,10 +33,9 @@ struct stream_out {
 				* caller says otherwise before the first record */
 	int started;           /* the header went out on fd */
 	struct mt_writer w;
-	/* the comm each thread was last given in a THREAD record */
-	struct mt_tidmap threads;
-	struct stream_thread *th;
-	size_t th_cap;
+	/* the comm each thread was last given in a THREAD record (struct
+	 * stream_thread, streamout.c's) */
+	struct mt_tidtable threads;
 };
 
 /* Nothing is written until there is a record: a recording that took no

@@ -24,6 +24,7 @@
 #include "quote.h"
 #include "stream.h"
 #include "tidmap.h"
+#include "tidtable.h"
 #include "wire.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -352,9 +353,12 @@ struct fframe {
 };
 
 static struct mt_extsort fx_evs;
-static struct mt_tidmap fx_threads;
-static uint32_t *fx_pid, *fx_tid; /* by index in fx_threads */
-static size_t fx_pid_cap, fx_tid_cap;
+/* a thread of the FXT file, by index in fx_threads */
+struct fthread {
+	uint32_t pid, tid, index;
+};
+
+static struct mt_tidtable fx_threads; /* of struct fthread */
 static struct mt_intern fx_names;
 static uint64_t fx_ndropped; /* events the slice tracker drops */
 static struct mt_nest fx_nest;
@@ -413,6 +417,7 @@ static void fxt_note(const struct mt_fxt_record *rec)
 	uint64_t tps = rec->provider->ticks_per_second;
 	int64_t ts, end = 0;
 	struct fev e;
+	struct fthread *t;
 	int is_new;
 
 	if (ev->type != MT_FXT_EV_INSTANT && ev->type != MT_FXT_EV_BEGIN &&
@@ -426,17 +431,17 @@ static void fxt_note(const struct mt_fxt_record *rec)
 		return;
 	memset(&e, 0, sizeof(e));
 	/* Perfetto keeps pid and tid as 32 bits */
-	if (mt_tidmap_get(&fx_threads, (uint32_t)ev->thread.pid,
-			  (uint32_t)ev->thread.tid, &e.th, &is_new) ||
+	if (mt_tidtable_get(&fx_threads, (uint32_t)ev->thread.pid,
+			    (uint32_t)ev->thread.tid, &t, &is_new) ||
 	    mt_intern_get(&fx_names, ev->name.p ? ev->name.p : "",
 			  ev->name.len, &e.name, NULL))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	if (is_new) {
-		grow_or_die(&fx_pid, &fx_pid_cap, e.th, sizeof(*fx_pid));
-		grow_or_die(&fx_tid, &fx_tid_cap, e.th, sizeof(*fx_tid));
-		fx_pid[e.th] = (uint32_t)ev->thread.pid;
-		fx_tid[e.th] = (uint32_t)ev->thread.tid;
+		t->pid = (uint32_t)ev->thread.pid;
+		t->tid = (uint32_t)ev->thread.tid;
+		t->index = (uint32_t)(mt_tidtable_count(&fx_threads) - 1);
 	}
+	e.th = t->index;
 	e.ts = (uint64_t)ts;
 	e.end = (uint64_t)end;
 	e.seq = fx_evs.count;
@@ -451,6 +456,7 @@ static void fx_pop(void *ctx, struct mt_nest *n)
 	const struct mt_nest_frame *f = &n->f[n->n];
 	const struct fframe *d = mt_nest_data(n, n->n);
 	size_t len;
+	const struct fthread *t;
 	const char *name;
 
 	if (d->type == MT_FXT_EV_INSTANT)
@@ -460,7 +466,8 @@ static void fx_pop(void *ctx, struct mt_nest *n)
 		return;
 	}
 	name = mt_intern_str(&fx_names, d->name, &len);
-	add_call(fx_pid[fx_th], fx_tid[fx_th], f->start, f->end, (int32_t)n->n,
+	t = mt_tidtable_at(&fx_threads, fx_th);
+	add_call(t->pid, t->tid, f->start, f->end, (int32_t)n->n,
 		 fxt_kind(name, len, d->kernel), name, len);
 }
 
@@ -519,7 +526,7 @@ static void fxt_calls(mt_read_fn src, const void *pre, size_t pre_len)
 	const void *p;
 	int got;
 
-	mt_tidmap_init(&fx_threads);
+	mt_tidtable_init(&fx_threads, sizeof(struct fthread));
 	mt_intern_init(&fx_names);
 	sort_check(mt_extsort_init(&fx_evs, sizeof(struct fev), by_thread_time,
 				   SORT_RUN, SORT_FANIN));
@@ -552,9 +559,7 @@ static void fxt_calls(mt_read_fn src, const void *pre, size_t pre_len)
 		     "them)", io.in_name, (unsigned long long)fx_ndropped);
 	mt_extsort_release(&fx_evs);
 	mt_intern_release(&fx_names);
-	mt_tidmap_release(&fx_threads);
-	free(fx_pid);
-	free(fx_tid);
+	mt_tidtable_release(&fx_threads);
 }
 
 static void read_input(void)

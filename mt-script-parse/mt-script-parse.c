@@ -20,7 +20,8 @@
 #include "perfline.h"
 #include "quote.h"
 #include "stream.h"
-#include "tidmap.h"
+#include "threadname.h"
+#include "tidtable.h"
 #include "lines.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -209,38 +210,22 @@ static void check(int err)
 
 /* ---- threads ---- */
 
-static struct mt_tidmap thread_ids;
-static uint32_t *thread_comm; /* by thread index: the name sent */
-static size_t thread_cap;
-/* the thread of the last line: a run of lines is mostly one thread's */
-static uint32_t last_pid, last_tid, last_index;
-static int have_last;
+static struct mt_tidtable thread_names; /* of struct mt_thread_name */
 
 /* Send THREAD when a thread is first seen or its name changes. */
 static void see_thread(uint32_t pid, uint32_t tid, const struct mt_slice *comm,
 		       uint64_t time)
 {
-	uint32_t id, i;
-	int is_new;
+	struct mt_thread_name *t;
+	uint32_t id;
 
 	if (pid == MT_NONE32 && tid == MT_NONE32)
 		return;
-	if (have_last && pid == last_pid && tid == last_tid) {
-		i = last_index;
-		is_new = 0;
-	} else {
-		if (mt_tidmap_get(&thread_ids, pid, tid, &i, &is_new))
-			die(MT_EXIT_SYSTEM, "out of memory");
-		grow_or_die(&thread_comm, &thread_cap, i, sizeof(*thread_comm));
-		last_pid = pid;
-		last_tid = tid;
-		last_index = i;
-		have_last = 1;
-	}
+	if (mt_tidtable_get(&thread_names, pid, tid, &t, NULL))
+		die(MT_EXIT_SYSTEM, "out of memory");
 	id = comm->len ? intern(&misc_cache, comm) : 0;
-	if (!is_new && (id == 0 || id == thread_comm[i]))
+	if (!mt_thread_name_due(t, id))
 		return;
-	thread_comm[i] = id;
 	{
 		struct mt_thread th = { pid, tid, id, time };
 
@@ -699,6 +684,7 @@ int main(int argc, char **argv)
 	mt_filter_open_or_die(&io, argc - optind, argv + optind, USAGE);
 	output_binary_or_die("an mt stream");
 	in_name = io.in_name;
+	mt_tidtable_init(&thread_names, sizeof(struct mt_thread_name));
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");
 	{

@@ -13,7 +13,7 @@
 #include "fxtread.h"
 #include "slice.h"
 #include "stream.h"
-#include "tidmap.h"
+#include "tidtable.h"
 #include "banned.h"
 
 static struct mt_reader in;
@@ -165,24 +165,20 @@ struct mthread {
 	uint64_t matches;     /* offset + 1 of the newest match kept, 0: none */
 };
 
-static struct mthread *mthreads;
-static size_t mthread_cap;
-static struct mt_tidmap mthread_ids;
+static struct mt_tidtable mthreads; /* of struct mthread */
 
 static struct mthread *mthread_get(uint32_t pid, uint32_t tid)
 {
-	uint32_t i;
+	struct mthread *t;
 	int is_new;
 
-	if (mt_tidmap_get(&mthread_ids, pid, tid, &i, &is_new))
+	if (mt_tidtable_get(&mthreads, pid, tid, &t, &is_new))
 		die(MT_EXIT_SYSTEM, "out of memory");
-	grow_or_die(&mthreads, &mthread_cap, i, sizeof(*mthreads));
 	if (is_new) {
-		memset(&mthreads[i], 0, sizeof(mthreads[i]));
-		mthreads[i].pid = pid;
-		mthreads[i].tid = tid;
+		t->pid = pid;
+		t->tid = tid;
 	}
-	return &mthreads[i];
+	return t;
 }
 
 struct spilled {
@@ -627,6 +623,7 @@ void stream_slice(struct slice *sl, int fd, const unsigned char *magic,
 		die_mt(err, "%s", sl->in_name);
 	if ((err = mt_writer_init_fd(&out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");
+	mt_tidtable_init(&mthreads, sizeof(struct mthread));
 	run(sl);
 	check(mt_writer_finish(&out));
 	if (sl->verbose || n_short)

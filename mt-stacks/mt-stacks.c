@@ -18,7 +18,7 @@
 #include "output.h"
 #include "err.h"
 #include "stacks.h"
-#include "tidmap.h"
+#include "tidtable.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-stacks [-v] [--no-spread] [--keep-after-trigger] [-o output] [file]\n"
@@ -77,23 +77,32 @@ static void forget_id(struct stacks *ctx, uint32_t id)
 
 static struct thread *thread_get(struct stacks *ctx, uint32_t pid, uint32_t tid)
 {
-	uint32_t i;
+	struct thread *t;
 	int is_new;
 
-	if (mt_tidmap_get(&ctx->thread_ids, pid, tid, &i, &is_new))
+	if (mt_tidtable_get(&ctx->threads, pid, tid, &t, &is_new))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	if (!is_new)
-		return &ctx->threads[i];
-	grow_or_die(&ctx->threads, &ctx->thread_cap, i, sizeof(*ctx->threads));
-	ctx->threads[i].ctx = ctx;
-	ctx->threads[i].pid = pid;
-	ctx->threads[i].tid = tid;
-	ctx->threads[i].tracing = 1;
-	ctx->threads[i].fresh = 1;
+		return t;
+	t->ctx = ctx;
+	t->pid = pid;
+	t->tid = tid;
+	t->tracing = 1;
+	t->fresh = 1;
 	/* the code the trace begins in is depth 0, its callees 1 */
-	ctx->threads[i].cur.empty_depth = 1;
-	ctx->nthreads = i + 1;
-	return &ctx->threads[i];
+	t->cur.empty_depth = 1;
+	return t;
+}
+
+/* The thread of index i, in order of first sight. */
+static struct thread *thread_at(struct stacks *ctx, size_t i)
+{
+	return mt_tidtable_at(&ctx->threads, i);
+}
+
+static size_t nthreads(const struct stacks *ctx)
+{
+	return mt_tidtable_count(&ctx->threads);
 }
 
 /* ---- spreading equal timestamps ---- */
@@ -245,8 +254,8 @@ static void cut_all(struct stacks *ctx)
 	size_t i;
 
 	ctx->cut_pending = 0;
-	for (i = 0; i < ctx->nthreads; i++) {
-		struct thread *t = &ctx->threads[i];
+	for (i = 0; i < nthreads(ctx); i++) {
+		struct thread *t = thread_at(ctx, i);
 
 		flush_batch(t, MT_NONE64);
 		if (t->started)
@@ -268,8 +277,8 @@ static void mark(struct stacks *ctx, const struct mt_mark *m)
 
 	if (m->kind == MT_MARK_SNAPSHOT) {
 		/* a new snapshot: nothing carries over */
-		for (i = 0; i < ctx->nthreads; i++)
-			end_thread(&ctx->threads[i]);
+		for (i = 0; i < nthreads(ctx); i++)
+			end_thread(thread_at(ctx, i));
 		ctx->cut_time = MT_NONE64;
 	} else if (m->kind == MT_MARK_TRIGGER && !ctx->keep_after_trigger) {
 		uint32_t name = m->text ? map_id(ctx, m->text) : 0;
@@ -280,8 +289,8 @@ static void mark(struct stacks *ctx, const struct mt_mark *m)
 			cut_all(ctx);
 			return;
 		}
-		for (i = 0; i < ctx->nthreads; i++) {
-			struct thread *t = &ctx->threads[i];
+		for (i = 0; i < nthreads(ctx); i++) {
+			struct thread *t = thread_at(ctx, i);
 
 			if (m->tid == MT_NONE32 || m->tid == t->tid) {
 				t->trigger = 1;
@@ -337,9 +346,9 @@ static void each_thread(struct stacks *ctx, uint32_t pid, uint32_t tid,
 		fn(thread_get(ctx, pid, tid), arg);
 		return;
 	}
-	for (i = 0; i < ctx->nthreads; i++)
-		if (pid == MT_NONE32 || ctx->threads[i].pid == pid)
-			fn(&ctx->threads[i], arg);
+	for (i = 0; i < nthreads(ctx); i++)
+		if (pid == MT_NONE32 || thread_at(ctx, i)->pid == pid)
+			fn(thread_at(ctx, i), arg);
 }
 
 static void error_fn(struct thread *t, const void *arg)
@@ -417,8 +426,8 @@ static void run(struct stacks *ctx)
 		die_reader(&ctx->in, got, ctx->in_name);
 	if (show && nrec > 0xfffff)
 		fputs("\r\033[K", stderr);
-	for (i = 0; i < ctx->nthreads; i++)
-		end_thread(&ctx->threads[i]);
+	for (i = 0; i < nthreads(ctx); i++)
+		end_thread(thread_at(ctx, i));
 }
 
 static void report(struct stacks *ctx, int verbose)
@@ -430,7 +439,7 @@ static void report(struct stacks *ctx, int verbose)
 		return;
 	fprintf(stderr, "%s: %s: %llu branches, %llu samples, %zu threads, "
 		"%llu spans written\n", mt_progname(), ctx->in_name,
-		ctx->n_branches, ctx->n_samples, ctx->nthreads, ctx->n_spans);
+		ctx->n_branches, ctx->n_samples, nthreads(ctx), ctx->n_spans);
 	if (ctx->n_bad_end)
 		fprintf(stderr, "  %llu 'tr end' while not tracing, ignored\n",
 			ctx->n_bad_end);
@@ -485,6 +494,7 @@ int main(int argc, char **argv)
 	mt_filter_open_or_die(&io, argc - optind, argv + optind, USAGE);
 	output_binary_or_die("an mt stream");
 	ctx->in_name = io.in_name;
+	mt_tidtable_init(&ctx->threads, sizeof(struct thread));
 	if ((err = mt_reader_init_fd(&ctx->in, io.in_fd, NULL, 0)))
 		die_mt(err, "%s", ctx->in_name);
 	if ((err = mt_writer_init_fd(&ctx->out, STDOUT_FILENO)))

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "stream.h"
-#include "tidmap.h"
+#include "tidtable.h"
 
 /* ---- mt-stacks.c: the run's state ---- */
 
@@ -44,10 +44,8 @@ struct stacks {
 	uint32_t *idmap;
 	size_t idmap_cap;
 
-	/* mt-stacks.c: the threads, by index in thread_ids */
-	struct thread *threads;
-	size_t nthreads, thread_cap;
-	struct mt_tidmap thread_ids;
+	/* mt-stacks.c: the threads (struct thread), in order of first sight */
+	struct mt_tidtable threads;
 
 	/* branch.c: the class of each input symbol id, cached (sym_class) */
 	uint8_t *classes;
