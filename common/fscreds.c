@@ -7,6 +7,7 @@
 
 #include "err.h"
 #include "fscreds.h"
+#include "cmp.h"
 #include "banned.h"
 
 /* the 32-bit ids' calls where the old 16-bit ones keep the plain names */
@@ -33,9 +34,7 @@ void mt_fscreds_release(struct mt_fscreds *c)
 
 static int cmp_gid(const void *a, const void *b)
 {
-	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
-
-	return x < y ? -1 : x > y;
+	return MT_CMP(*(const gid_t *)a, *(const gid_t *)b);
 }
 
 /* Sorted, each once. */

@@ -13,6 +13,7 @@
 #include "err.h"
 #include "regfile.h"
 #include "symtab.h"
+#include "cmp.h"
 #include "banned.h"
 
 void mt_symtab_init(struct mt_symtab *t)
@@ -113,11 +114,10 @@ static int read_table(struct mt_symtab *t, Elf *e, Elf_Scn *scn,
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct mt_sym *x = a, *y = b;
+	int c;
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->size != y->size)
-		return x->size < y->size ? -1 : 1;
+	if ((c = MT_CMP(x->addr, y->addr)) || (c = MT_CMP(x->size, y->size)))
+		return c;
 	return strcmp(x->name, y->name);
 }
 
@@ -316,7 +316,7 @@ static int cmp_got(const void *a, const void *b)
 {
 	const struct got_name *x = a, *y = b;
 
-	return x->slot < y->slot ? -1 : x->slot > y->slot;
+	return MT_CMP(x->slot, y->slot);
 }
 
 static int got_push(struct got_names *g, const GElf_Rela *r, const char *name)
@@ -403,7 +403,7 @@ static int cmp_ifunc(const void *a, const void *b)
 {
 	const struct ifunc *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	return MT_CMP(x->addr, y->addr);
 }
 
 static size_t underscores(const char *s)

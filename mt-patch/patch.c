@@ -13,6 +13,7 @@
 
 #include "hooks.h"
 #include "patch.h"
+#include "../common/cmp.h"
 #include "../common/banned.h"
 
 /* Trampoline memory: arenas of ARENA bytes, each starting with the
@@ -321,9 +322,7 @@ static int branches_in(uint64_t entry, uint64_t size, uint64_t cover, int lenien
 
 static int by_value(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
+	return MT_CMP(*(const uint64_t *)a, *(const uint64_t *)b);
 }
 
 int mtp_patch_targets(const struct mtp_range *r, uint32_t n)

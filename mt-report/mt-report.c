@@ -27,6 +27,7 @@
 #include "tidtable.h"
 #include "wire.h"
 #include "xalloc.h"
+#include "cmp.h"
 #include "banned.h"
 
 #define USAGE "usage: mt-report [-v] [--by key] [--json] [-n rows] [--kind list] [--pid list] [--tid list] [-o output] [file]\n"
@@ -367,12 +368,11 @@ static uint32_t fx_th = UINT32_MAX; /* the thread being replayed */
 static int by_thread_time(const void *a, const void *b)
 {
 	const struct fev *x = a, *y = b;
+	int c;
 
-	if (x->th != y->th)
-		return x->th < y->th ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if ((c = MT_CMP(x->th, y->th)) || (c = MT_CMP(x->ts, y->ts)))
+		return c;
+	return MT_CMP(x->seq, y->seq);
 }
 
 /* A kernel frame (mt-stacks' test): an "address" argument in the kernel's
@@ -601,18 +601,14 @@ static void read_input(void)
 static int by_start(const void *a, const void *b)
 {
 	const struct call *x = a, *y = b;
+	int c;
 
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->depth != y->depth)
-		return x->depth < y->depth ? -1 : 1;
 	/* siblings starting together: the shorter first, so that the
 	 * longer stays open for what nests in it */
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	return x->fn < y->fn ? -1 : x->fn > y->fn;
+	if ((c = MT_CMP(x->thread, y->thread)) || (c = MT_CMP(x->start, y->start)) ||
+	    (c = MT_CMP(x->depth, y->depth)) || (c = MT_CMP(x->end, y->end)))
+		return c;
+	return MT_CMP(x->fn, y->fn);
 }
 
 /* c lies in p, p shallower; a span starting where a longer p ends is not
@@ -699,11 +695,11 @@ static int by_key(const void *a, const void *b)
 	int d;
 
 	if (kx != ky)
-		return kx > ky ? -1 : 1;
+		return MT_CMP(ky, kx); /* the larger first */
 	nx = mt_intern_str(&names, x->id, &lx);
 	ny = mt_intern_str(&names, y->id, &ly);
 	d = memcmp(nx, ny, lx < ly ? lx : ly);
-	return d ? d : (lx > ly) - (lx < ly);
+	return d ? d : MT_CMP(lx, ly);
 }
 
 static void print_time(uint64_t ns)

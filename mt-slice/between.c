@@ -19,6 +19,7 @@
 #include "extsort.h"
 #include "slice.h"
 #include "stream.h"
+#include "cmp.h"
 #include "banned.h"
 
 struct hit {
@@ -36,9 +37,9 @@ static int by_time(const void *a, const void *b)
 {
 	const struct hit *x = a, *y = b;
 
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return (x->stop < y->stop) - (x->stop > y->stop);
+	int c = MT_CMP(x->t, y->t);
+
+	return c ? c : MT_CMP(y->stop, x->stop); /* a stop first */
 }
 
 static void sort_check(int err)

@@ -16,6 +16,7 @@
 #include "slice.h"
 #include "stream.h"
 #include "wire.h"
+#include "cmp.h"
 #include "banned.h"
 
 /*
@@ -405,16 +406,12 @@ static uint64_t nfheld, fheld_end;
 static int by_input_order(const void *a, const void *b)
 {
 	const struct fheld *x = a, *y = b;
+	int c;
 
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if ((c = MT_CMP(x->from, y->from)) || (c = MT_CMP(x->pid, y->pid)) ||
+	    (c = MT_CMP(x->tid, y->tid)) || (c = MT_CMP(x->key, y->key)))
+		return c;
+	return MT_CMP(x->seq, y->seq);
 }
 
 static void fheld_check(int err)

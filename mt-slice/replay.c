@@ -20,6 +20,7 @@
 #include "slice.h"
 #include "stream.h"
 #include "tidmap.h"
+#include "cmp.h"
 #include "banned.h"
 
 struct srec {
@@ -46,12 +47,11 @@ struct replay_counts replay_counts(void)
 static int by_thread_start(const void *a, const void *b)
 {
 	const struct srec *x = a, *y = b;
+	int c;
 
-	if (x->th != y->th)
-		return x->th < y->th ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if ((c = MT_CMP(x->th, y->th)) || (c = MT_CMP(x->ts, y->ts)))
+		return c;
+	return MT_CMP(x->seq, y->seq);
 }
 
 static void sort_check(int err)

@@ -14,6 +14,7 @@
 #include "slice.h"
 #include "stream.h"
 #include "tidtable.h"
+#include "cmp.h"
 #include "banned.h"
 
 static struct mt_reader in;
@@ -60,15 +61,12 @@ static int by_thread_depth(const void *a, const void *b)
 	const struct held *hx = a, *hy = b;
 	const struct mt_span *x = &hx->s, *y = &hy->s;
 
-	if (hx->from != hy->from)
-		return hx->from < hy->from ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->depth != y->depth)
-		return x->depth < y->depth ? -1 : 1;
-	return (hx->seq > hy->seq) - (hx->seq < hy->seq);
+	int c;
+
+	if ((c = MT_CMP(hx->from, hy->from)) || (c = MT_CMP(x->pid, y->pid)) ||
+	    (c = MT_CMP(x->tid, y->tid)) || (c = MT_CMP(x->depth, y->depth)))
+		return c;
+	return MT_CMP(hx->seq, hy->seq);
 }
 
 static void hold(uint64_t from, const struct mt_span *s)

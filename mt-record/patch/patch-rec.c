@@ -31,6 +31,7 @@
 #include "symtab.h"
 #include "target.h"
 #include "xalloc.h"
+#include "cmp.h"
 #include "banned.h"
 
 #define STRINGS_SIZE PATCH_STRINGS_SIZE
@@ -573,9 +574,7 @@ static int in_hooks(const void *ctx, uint64_t ip)
 
 static int by_value(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
+	return MT_CMP(*(const uint64_t *)a, *(const uint64_t *)b);
 }
 
 /* What an undo puts back: mt-record's table (or its copy of an earlier

@@ -22,6 +22,7 @@
 #include "spawn.h"
 #include "uprobe.h"
 #include "uprobe-internal.h"
+#include "cmp.h"
 #include "banned.h"
 
 static int perf_open(struct perf_event_attr *a, int cpu)
@@ -213,7 +214,7 @@ static int cmp_pev(const void *a, const void *b)
 {
 	const struct mt_uprobe_pev *x = a, *y = b;
 
-	return x->id < y->id ? -1 : x->id > y->id;
+	return MT_CMP(x->id, y->id);
 }
 
 int uprobe_open_events(struct mt_uprobe *u)
@@ -256,9 +257,7 @@ int uprobe_enable(struct mt_uprobe *u, int kind)
 
 static int cmp_int(const void *a, const void *b)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
+	return MT_CMP(*(const int *)a, *(const int *)b);
 }
 
 /* In the detached child, which has the events open and nothing else:

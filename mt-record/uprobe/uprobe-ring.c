@@ -15,6 +15,7 @@
 #include "err.h"
 #include "uprobe.h"
 #include "uprobe-internal.h"
+#include "cmp.h"
 #include "banned.h"
 
 /* ---- reading the rings ---- */
@@ -226,9 +227,9 @@ static int cmp_staged(const void *a, const void *b)
 {
 	const struct mt_uprobe_staged *x = a, *y = b;
 
-	if (x->ev.time != y->ev.time)
-		return x->ev.time < y->ev.time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	int c = MT_CMP(x->ev.time, y->ev.time);
+
+	return c ? c : MT_CMP(x->seq, y->seq);
 }
 
 static int keep(struct mt_uprobe *u, const struct ev *e)
