@@ -15,11 +15,11 @@
  *
  * The backends, each a folder: perf/ (pt and sample: record.c over
  * perf.c, which drives perf, and dlfilter-run.c, which decodes PT through
- * mt-dlfilter.so: dlfilter.c, loaded by perf script), uprobe/ (record.c
+ * mt-dlfilter.so, plugins/perf-dlfilter/, loaded by perf script), uprobe/ (record.c
  * over the uprobe engine, uprobe.h: uprobe*.c, which the trigger uses
  * too), patch/ (record.c its recording, patch-rec.h the shared
  * memory, inject.h ptrace, patch-load.h the runtime's loading; the runtime
- * itself is mt-patch/). Beside them: streamout.c writes the mt stream,
+ * itself is plugins/patch-runtime/). Beside them: streamout.c writes the mt stream,
  * trigger.c and hwbp.c the trigger, functions.c the --functions
  * selection, target.c and target-open.c the process recorded and its
  * files, libpath.c mt's own files.

@@ -13,7 +13,7 @@
 
 #include "hooks.h"
 #include "patch.h"
-#include "../common/banned.h"
+#include "../../common/banned.h"
 
 /* Trampoline memory: arenas of ARENA bytes, each starting with the
  * address of mtp_entry_common that its stubs jump through. An arena is a

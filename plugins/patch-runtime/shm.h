@@ -97,7 +97,7 @@ enum mtp_status {
 /* what a function's patch does (mtp_func.kind): record its calls, or
  * (the stack walkers of libgcc_s and libstdc++, wherever they are linked,
  * and libc's longjmp) run it inside a wrapper that lets it see the real
- * return addresses or cuts the frames it leaves (mt-patch/unwind.c) */
+ * return addresses or cuts the frames it leaves (unwind.c) */
 enum mtp_fkind {
 	MTP_FK_TRACE = 0,
 	MTP_FK_RAISE,         /* _Unwind_RaiseException */

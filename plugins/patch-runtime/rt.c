@@ -31,7 +31,7 @@
 #include "hooks.h"
 #include "patch.h"
 #include "unwind.h"
-#include "../common/banned.h"
+#include "../../common/banned.h"
 
 static void fail(struct mtp_header *h, const char *what)
 {
@@ -545,7 +545,7 @@ static void phase(struct mtp_boot *b, uint32_t p)
 
 /*
  * mt-record -p has a thread of its own made in the running process
- * (mt-patch/boot.h: a glibc thread holding no lock of the program's) call
+ * (boot.h: a glibc thread holding no lock of the program's) call
  * this once it has dlopened this library. An earlier session still in
  * place (its mt-record killed) is offered to mt-record to undo first
  * (STALE, answer UNDONE); then the memory: a memfd made here, which
