@@ -18,6 +18,8 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) -Icommon $(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
+# common/'s two tiers (common/README.md): the library, which never prints
+# nor exits, and the tool tier, which may die
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/mtline.c common/perfevent.c \
 	common/streamcopy.c \
