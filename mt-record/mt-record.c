@@ -394,7 +394,7 @@ void rec_snapshot_end(struct rec *r)
 /* Frees what r holds; the work directory goes with it. */
 static void rec_release(struct rec *r)
 {
-	trig_release(&r->tr, &r->tgt);
+	trigger_resolved_release(&r->tr, &r->tgt);
 	fn_names_release(&r->probed);
 	target_release(&r->tgt);
 	free(r->o.events);
@@ -454,7 +454,7 @@ int main(int argc, char **argv)
 		if ((how & DECODE_PT) && !r->o.text && (r->dlf = dlfilter_choose(r->o.perf)))
 			decode_dlfilter(r->o.perf, r->o.input, how, r->dlf, r->out_fd);
 		else
-			decode(r->o.perf, r->o.input, how, NULL, r->out_fd, NULL, NULL);
+			perf_decode(r->o.perf, r->o.input, how, NULL, r->out_fd, NULL, NULL);
 		free(r->dlf);
 		close_stdout_or_die();
 		rec_release(r);
