@@ -63,7 +63,7 @@ static uint64_t monotonic(void)
 extern char **environ;
 
 /* The value of environ's entry for name, or NULL: read directly, with
- * no library call (see env_drop()). */
+ * no library call (see env_set()). */
 static const char *env_get(const char *name)
 {
 	size_t n = strlen(name), i;
