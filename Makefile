@@ -18,6 +18,8 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) -Icommon $(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
+# common/'s two tiers (common/README.md): the library, which never prints
+# nor exits, and the tool tier, which may die
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/mtline.c common/perfevent.c \
 	common/streamcopy.c \
@@ -41,7 +43,7 @@ UPROBE_ENGINE_OBJ := $(BUILD)/mt-record/uprobe/uprobe.o $(BUILD)/mt-record/uprob
 	$(BUILD)/mt-record/uprobe/uprobe-procs.o $(BUILD)/mt-record/uprobe/uprobe-open.o \
 	$(BUILD)/mt-record/uprobe/uprobe-ring.o $(BUILD)/mt-record/uprobe/uprobe-dump.o \
 	$(BUILD)/mt-record/uprobe/uprobe-text.o
-# the patch backend (mt-record/patch/; mt-patch/patch.mk's rules)
+# the patch backend (mt-record/patch/; mt-record/patch/patch.mk's rules)
 PATCH_BACKEND_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard mt-record/patch/*.c)) \
 	$(BUILD)/mt-record/patch/boot.o
 mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
@@ -161,7 +163,16 @@ EXTRA_TEST_BIN :=
 MT_RECORD_INC := -Imt-record -Imt-record/perf -Imt-record/uprobe
 $(BUILD)/mt-record/%.o: ALL_CFLAGS += $(MT_RECORD_INC)
 $(BUILD)/mt-record/%.o: $(wildcard mt-record/*.h mt-record/perf/*.h mt-record/uprobe/*.h)
-include $(wildcard tests/*/*.mk */*.mk mt-record/*/*.mk)
+# the plug-ins (plugins/README.md): shared objects loaded into other
+# processes, built position-independent, hidden but for what their host
+# looks up, and without the sanitizers (the traced program and perf have
+# no sanitizer runtime); their rules in plugins/*/*.mk
+PIC_CC := $(if $(filter 1,$(SAN)),cc,$(CC))
+$(BUILD)/pic/%.o: %.c $(wildcard common/*.h)
+	@mkdir -p $(dir $@)
+	$(PIC_CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -Icommon $(CFLAGS) -fPIC \
+		-fvisibility=hidden -c -o $@ $<
+include $(wildcard tests/*/*.mk */*.mk mt-record/*/*.mk plugins/*/*.mk)
 
 build-tests: $(TOOL_BIN) $(UNIT_BIN) $(HELPER_BIN) $(EXTRA_TEST_BIN)
 .PHONY: build-tests

@@ -5,24 +5,37 @@
  * by patching the function entries of the program (exact calls, any
  * x86-64 CPU); or decode an existing perf.data. See docs/mt-record.1.
  *
- * This file is the core: the choice of backend (backend.h: each one a
- * struct rec_backend in a folder of its own), the run (rec.h) and what it
+ * This file is the core: the choice of backend, the run and what it
  * offers every backend (the output, the snapshots' files, signals), main.
- * options.c parses and checks the command line (options.h, opts.h);
- * rounds.c is the recording in rounds of the backends that have one
- * (struct rec_rounds: pt, sample, uprobe): started once, a snapshot at
- * each trigger hit (--repeat), until the last hit, an exit or a signal.
- *
- * The backends, each a folder: perf/ (pt and sample: record.c over
- * perf.c, which drives perf, and dlfilter-run.c, which decodes PT through
- * mt-dlfilter.so: dlfilter.c, loaded by perf script), uprobe/ (record.c
- * over the uprobe engine, uprobe.h: uprobe*.c, which the trigger uses
- * too), patch/ (record.c its recording, patch-rec.h the shared
- * memory, inject.h ptrace, patch-load.h the runtime's loading; the runtime
- * itself is mt-patch/). Beside them: streamout.c writes the mt stream,
- * trigger.c and hwbp.c the trigger, functions.c the --functions
- * selection, target.c and target-open.c the process recorded and its
- * files, libpath.c mt's own files.
+ * The files of mt-record/, the core's first:
+ *   mt-record.c    the core (this file)
+ *   rec.h          the run (struct rec) and what the core offers a backend
+ *   backend.h      a backend: struct rec_backend, and struct rec_rounds
+ *                  for those that record in rounds
+ *   options.c      the command line parsed and checked (options.h; the
+ *                  options themselves, opts.h)
+ *   rounds.c       the recording in rounds (pt, sample, uprobe): started
+ *                  once, a snapshot at each trigger hit (--repeat), until
+ *                  the last hit, an exit or a signal
+ *   streamout.c    the mt stream written (streamout.h)
+ *   target.c       the process recorded: -p PIDs or the command (target.h)
+ *   target-open.c  its files, opened as it sees them, with its rights
+ *   trigger.c      --trigger resolved and armed (trigger.h): hardware
+ *                  breakpoints where they fire, else a uprobe
+ *   hwbp.c         the hardware execute breakpoints (hwbp.h)
+ *   functions.c    the --functions selection (uprobe and patch backends)
+ *   libpath.c      mt's own libraries found beside this program
+ * The backends, each a folder with its record.c (its struct rec_backend):
+ *   perf/          pt and sample: perf.c drives perf; dlfilter-run.c
+ *                  decodes PT through mt-dlfilter.so (plugins/perf-dlfilter/)
+ *   uprobe/        the uprobe engine (uprobe.h; uprobe*.c), which the
+ *                  trigger and the --functions selection use too;
+ *                  sinks.c its events as the stream's records or text
+ *   patch/         patch-rec.c the memory shared with the runtime,
+ *                  patch-table.c and patch-rings.c what is read back of it,
+ *                  inject.c the process held with ptrace, patch-load.c and
+ *                  boot.S the runtime loaded into a running process; the
+ *                  runtime itself is plugins/patch-runtime/
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -395,7 +408,7 @@ void rec_snapshot_end(struct rec *r)
 /* Frees what r holds; the work directory goes with it. */
 static void rec_release(struct rec *r)
 {
-	trig_release(&r->tr, &r->tgt);
+	trigger_resolved_release(&r->tr, &r->tgt);
 	target_release(&r->tgt);
 	free(r->o.events);
 	workdir_done();
@@ -454,7 +467,7 @@ int main(int argc, char **argv)
 		if ((how & DECODE_PT) && !r->o.text && (r->dlf = dlfilter_choose(r->o.perf)))
 			decode_dlfilter(r->o.perf, r->o.input, how, r->dlf, r->out_fd);
 		else
-			decode(r->o.perf, r->o.input, how, NULL, r->out_fd, NULL, NULL);
+			perf_decode(r->o.perf, r->o.input, how, NULL, r->out_fd, NULL, NULL);
 		free(r->dlf);
 		close_stdout_or_die();
 		rec_release(r);

@@ -1,6 +1,6 @@
 /*
  * mt-record's options: what the command line asked for, parsed and
- * checked by mt-record.c, then handed to the other files as a read-only
+ * checked by options.c, then handed to the other files as a read-only
  * parameter. The struct is owned by main; its strings point into argv or
  * the environment and are never freed; the events array is main's to
  * free.

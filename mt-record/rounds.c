@@ -226,7 +226,7 @@ static void record(struct rec *r)
 		warn("%u trigger hits came faster than snapshots were taken: "
 		     "dropped", trigger_dropped(&rd.tg));
 	if (rd.armed)
-		trigger_release(&rd.tg);
+		trigger_run_release(&rd.tg);
 	if (ops->output)
 		ops->output(r);
 	if (rd.why == STOP_SIGNAL && r->trp && !r->snap_no && o->output && output_discard())

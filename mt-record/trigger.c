@@ -33,7 +33,7 @@
 
 const char *const via_names[] = { "auto", "breakpoint", "uprobe" };
 
-void trig_release(struct trig *tr, const struct target *tgt)
+void trigger_resolved_release(struct trig *tr, const struct target *tgt)
 {
 	free(tr->name);
 	if (tr->path != tgt->exe)
@@ -527,7 +527,7 @@ unsigned trigger_dropped(const struct trigger_run *tg)
 	return (unsigned)st.hits_dropped;
 }
 
-void trigger_release(struct trigger_run *tg)
+void trigger_run_release(struct trigger_run *tg)
 {
 	if (tg->use_bp) {
 		mt_hwbp_release(&tg->bp);

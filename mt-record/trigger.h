@@ -3,10 +3,12 @@
  * of a file the target maps, and arming what stops the recording when
  * the target reaches it: hardware execute breakpoints (hwbp.h) where they
  * fire, else a uprobe (uprobe.h), chosen by choose_trigger_via()
- * (--trigger-via). struct trig and struct trigger_run are owned by their
- * caller; trig_release() frees what a struct trig holds, trigger_release()
- * what an armed trigger holds. Every failure dies through die.h with
- * mt-record's messages and exit codes.
+ * (--trigger-via). Two structs, owned by their caller, each with its
+ * release: struct trig, the trigger resolved (resolve_trigger()), whose
+ * name and path trigger_resolved_release() frees; struct trigger_run, the
+ * trigger armed (arm_trigger()), which trigger_run_release() disarms and
+ * frees. Every failure dies through die.h with mt-record's messages and
+ * exit codes.
  */
 #ifndef MT_RECORD_TRIGGER_H
 #define MT_RECORD_TRIGGER_H
@@ -62,8 +64,9 @@ void resolve_trigger(struct trig *tr, const struct target *tgt);
  * mapped; when none has it, kills the command and dies (data). */
 void resolve_in_libraries(struct trig *tr, struct target *tgt);
 
-/* Frees tr's name and path (unless it is tgt->exe). */
-void trig_release(struct trig *tr, const struct target *tgt);
+/* Frees what the resolved trigger tr holds: its name and path (unless
+ * the path is tgt->exe). */
+void trigger_resolved_release(struct trig *tr, const struct target *tgt);
 
 /* The armed trigger: a uprobe, or hardware breakpoints. */
 struct trigger_run {
@@ -98,7 +101,7 @@ int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprob
  * the count so far. */
 unsigned trigger_dropped(const struct trigger_run *tg);
 
-/* Disarms tg and frees what it holds. */
-void trigger_release(struct trigger_run *tg);
+/* Disarms the armed trigger tg and frees what it holds. */
+void trigger_run_release(struct trigger_run *tg);
 
 #endif

@@ -143,8 +143,8 @@ static void enter_handler(struct thread *t, const struct mt_loc *to,
 	struct frame *f;
 
 	if (!t->cur.n)
-		infer(t, &t->stop);
-	f = push(t, to, time, MT_SPAN_FUNCTION, 0);
+		stack_infer(t, &t->stop);
+	f = stack_push(t, to, time, MT_SPAN_FUNCTION, 0);
 	f->handler = 1;
 	f->resume = t->stop;
 }
@@ -186,7 +186,7 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 	if (!dst->ip)
 		return;
 	if (!f) {
-		infer(t, dst);
+		stack_infer(t, dst);
 		return;
 	}
 	if (same_fn(dst, f))
@@ -204,26 +204,26 @@ static void land(struct thread *t, const struct mt_branch *b, uint64_t time,
 			 !(sym_class(t->ctx, b->from.sym) & SC_PLT)))) {
 		k = landing_frame(t, dst, k);
 		while (t->cur.n > (size_t)k + 1)
-			pop(t, time, 0);
+			stack_pop(t, time, 0);
 		return;
 	}
 	if (!after_return && dst->off != 0 &&
 	    (sym_class(t->ctx, b->from.sym) & SC_LONGJMP)) {
-		reset(t, time, 0);
-		infer(t, dst);
+		stack_reset(t, time, 0);
+		stack_infer(t, dst);
 		return;
 	}
 	/* a tail call, or a caller we had wrong: replace the top frame (a
 	 * signal handler's frame stays one) */
 	handler = f->handler;
 	resume = f->resume;
-	pop(t, time, 0);
+	stack_pop(t, time, 0);
 	if (after_return)
-		push(t, dst, time,
-		     is_kernel(dst->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
-		     MT_SF_INFERRED);
+		stack_push(t, dst, time,
+			   is_kernel(dst->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
+			   MT_SF_INFERRED);
 	else
-		call(t, dst, time);
+		stack_call(t, dst, time);
 	top(t)->handler = handler;
 	top(t)->resume = resume;
 }
@@ -252,21 +252,21 @@ static void go_switch(struct thread *t, const struct mt_branch *b,
 			break;
 		if (c & SC_GOSWITCH) {
 			while (t->cur.n >= i)
-				pop(t, time, 0);
+				stack_pop(t, time, 0);
 			if (find_fn(t, &b->to) < 0) {
 				/* further out than every frame known (a frame
 				 * the trace never showed may lie between):
 				 * they end, and the code there ran since the
 				 * segment began */
 				while (t->cur.n)
-					pop(t, time, 0);
+					stack_pop(t, time, 0);
 			}
 			land(t, b, time, 0);
 			return;
 		}
 	}
-	reset(t, time, 0);
-	infer(t, &b->to);
+	stack_reset(t, time, 0);
+	stack_infer(t, &b->to);
 }
 
 static void do_return(struct thread *t, const struct mt_branch *b,
@@ -276,13 +276,13 @@ static void do_return(struct thread *t, const struct mt_branch *b,
 
 	if (f && f->pseudo) {
 		/* a return while a pseudo frame is open: it ends here */
-		pop(t, time, 0);
+		stack_pop(t, time, 0);
 		f = top(t);
 	}
 	if (!f) {
 		/* returning past the start of the trace reveals the caller
 		 * chain one frame at a time */
-		reveal(t, &b->from, time);
+		stack_reveal(t, &b->from, time);
 		land(t, b, time, 1);
 		return;
 	}
@@ -297,7 +297,7 @@ static void do_return(struct thread *t, const struct mt_branch *b,
 			return;
 		}
 		while (t->cur.n > (size_t)k + 1)
-			pop(t, time, 0);
+			stack_pop(t, time, 0);
 	}
 	if ((sym_class(t->ctx, top(t)->sym) & SC_GOGO) &&
 	    !(b->flags & MT_BF_PROBE)) {
@@ -309,10 +309,10 @@ static void do_return(struct thread *t, const struct mt_branch *b,
 		 * interrupted code: it is nobody's frame */
 		t->stop = top(t)->resume;
 		t->sigreturn = 1;
-		pop(t, time, 0);
+		stack_pop(t, time, 0);
 		return;
 	}
-	pop(t, time, 0);
+	stack_pop(t, time, 0);
 	land(t, b, time, 1);
 }
 
@@ -331,14 +331,14 @@ void end_gap(struct thread *t, uint64_t time)
 	g.kind = MT_SPAN_GAP;
 	g.pseudo_id = t->gap_name;
 	span_of(t, &g, time, 0, &s);
-	finish(t, NULL, &s, NULL);
+	stack_finish(t, NULL, &s, NULL);
 }
 
 /* The kernel stack's frames end; the interrupted stack continues. */
 static void leave_kernel(struct thread *t, uint64_t time)
 {
 	while (t->cur.n)
-		pop(t, time, 0);
+		stack_pop(t, time, 0);
 	stack_release(&t->cur);
 	t->cur = t->inactive[--t->ninactive];
 }
@@ -367,7 +367,7 @@ static int event_time(struct thread *t, uint64_t *time)
 static void end_pseudo(struct thread *t, uint64_t time)
 {
 	if (top(t) && top(t)->pseudo)
-		pop(t, time, 0);
+		stack_pop(t, time, 0);
 }
 
 /* "tr end": the branch happens, then an [untraced] or [syscall] frame
@@ -385,9 +385,9 @@ static void trace_end(struct thread *t, const struct mt_branch *b,
 		return;
 	}
 	if (k == MT_BR_RETURN && t->cur.n)
-		pop(t, time, 0);
+		stack_pop(t, time, 0);
 	else if (k == MT_BR_CALL && b->to.ip)
-		call(t, &b->to, time);
+		stack_call(t, &b->to, time);
 	if (!sigreturn && !is_kernel(b->from.ip))
 		t->stop = b->from;
 	t->tracing = 0;
@@ -407,7 +407,7 @@ static void trace_begin(struct thread *t, const struct mt_branch *b,
 			     "disbelieved, further ones are only counted",
 			     t->ctx->in_name, t->tid, (unsigned long long)time);
 		if (!t->cur.n && b->to.ip)
-			infer(t, &b->to);
+			stack_infer(t, &b->to);
 		return;
 	}
 	t->tracing = 1;
@@ -419,7 +419,7 @@ static void trace_begin(struct thread *t, const struct mt_branch *b,
 	/* not a tail call check: a page fault on a call's target
 	 * resumes in the callee */
 	if (!t->cur.n && b->to.ip)
-		infer(t, &b->to);
+		stack_infer(t, &b->to);
 }
 
 /* From user code into the kernel: the user stack waits (inactive) and the
@@ -428,7 +428,7 @@ static void enter_kernel(struct thread *t, const struct mt_branch *b,
 			 uint64_t time, int sigreturn)
 {
 	if (!t->cur.n && b->from.ip)
-		infer(t, &b->from);
+		stack_infer(t, &b->from);
 	if (!sigreturn)
 		t->stop = b->from;
 	if (t->ninactive == t->capinactive)
@@ -439,7 +439,7 @@ static void enter_kernel(struct thread *t, const struct mt_branch *b,
 	t->cur.empty_depth = t->inactive[t->ninactive - 1].n ?
 		t->inactive[t->ninactive - 1].f[t->inactive[t->ninactive - 1].n - 1].depth + 1 :
 		t->inactive[t->ninactive - 1].empty_depth;
-	push(t, &b->to, time, MT_SPAN_KERNEL, 0);
+	stack_push(t, &b->to, time, MT_SPAN_KERNEL, 0);
 }
 
 /* A traced branch, by kind. */
@@ -449,8 +449,8 @@ static void transfer(struct thread *t, const struct mt_branch *b,
 	switch (b->kind) {
 	case MT_BR_CALL:
 		if (!t->cur.n && b->from.ip)
-			infer(t, &b->from);
-		call(t, &b->to, time);
+			stack_infer(t, &b->from);
+		stack_call(t, &b->to, time);
 		break;
 	case MT_BR_RETURN:
 		do_return(t, b, time);
@@ -486,7 +486,7 @@ static void transfer(struct thread *t, const struct mt_branch *b,
 		break;
 	default: /* jcc, jmp, tx abrt, vmentry, vmexit */
 		if (!t->cur.n && b->from.ip)
-			infer(t, &b->from);
+			stack_infer(t, &b->from);
 		land(t, b, time, 0);
 		break;
 	}
@@ -500,14 +500,14 @@ static void check_trigger(struct thread *t, const struct mt_branch *b,
 
 	if (!t->trigger || b->kind != MT_BR_RETURN || t->ctx->cut_pending)
 		return;
-	from = b->from.sym ? map_id(t->ctx, b->from.sym) : 0;
+	from = b->from.sym ? stacks_map_id(t->ctx, b->from.sym) : 0;
 	if (from == t->trigger_name) {
 		t->ctx->cut_time = time;
 		t->ctx->cut_pending = 1;
 	}
 }
 
-void branch(struct thread *t, const struct mt_branch *b, uint64_t time)
+void branch_apply(struct thread *t, const struct mt_branch *b, uint64_t time)
 {
 	int begin = b->flags & MT_BF_BEGIN, end = b->flags & MT_BF_END;
 	int first = t->fresh, sigreturn = t->sigreturn;

@@ -23,7 +23,7 @@
 
 #define USAGE "usage: mt-stacks [-v] [--no-spread] [--keep-after-trigger] [-o output] [file]\n"
 
-void check(int err)
+void stacks_check(int err)
 {
 	if (err)
 		die_mt(err, "writing the stream");
@@ -31,20 +31,20 @@ void check(int err)
 
 /* ---- strings: input ids to output ids ---- */
 
-uint32_t out_str(struct stacks *ctx, const char *s, size_t len)
+uint32_t stacks_out_str(struct stacks *ctx, const char *s, size_t len)
 {
 	uint32_t id;
 
-	check(mt_writer_intern(&ctx->out, s, len, &id));
+	stacks_check(mt_writer_intern(&ctx->out, s, len, &id));
 	return id;
 }
 
-uint32_t out_lit(struct stacks *ctx, const char *s)
+uint32_t stacks_out_lit(struct stacks *ctx, const char *s)
 {
-	return out_str(ctx, s, strlen(s));
+	return stacks_out_str(ctx, s, strlen(s));
 }
 
-uint32_t map_id(struct stacks *ctx, uint32_t id)
+uint32_t stacks_map_id(struct stacks *ctx, uint32_t id)
 {
 	const char *s;
 	size_t len;
@@ -61,8 +61,8 @@ uint32_t map_id(struct stacks *ctx, uint32_t id)
 		grow_or_die(&ctx->idmap, &ctx->idmap_cap, id,
 			    sizeof(*ctx->idmap));
 	if (id < ctx->idmap_cap)
-		return ctx->idmap[id] = out_str(ctx, s, len);
-	return out_str(ctx, s, len); /* huge ids: not cached */
+		return ctx->idmap[id] = stacks_out_str(ctx, s, len);
+	return stacks_out_str(ctx, s, len); /* huge ids: not cached */
 }
 
 /* A STRING record redefined an input id. */
@@ -165,7 +165,7 @@ static void flush_batch(struct thread *t, uint64_t next)
 			left -= share;
 			consumers--;
 		}
-		branch(t, b, at);
+		branch_apply(t, b, at);
 	}
 	t->nbatch = 0;
 }
@@ -180,7 +180,7 @@ static void add_branch(struct thread *t, const struct mt_branch *b)
 		return;
 	}
 	if (!ctx->spread) {
-		branch(t, b, time);
+		branch_apply(t, b, time);
 		return;
 	}
 	if (t->nbatch && t->batch[0].time != time)
@@ -221,7 +221,7 @@ static void end_thread(struct thread *t)
 		 t->last_time < MT_NONE64 - 1)
 		t->last_time++;
 	end_gap(t, t->last_time);
-	reset(t, t->last_time, MT_SF_OPEN);
+	stack_reset(t, t->last_time, MT_SF_OPEN);
 	t->started = 0;
 	t->tracing = 1;
 }
@@ -237,7 +237,7 @@ static void error(struct thread *t, const struct mt_error *e)
 	if (time < t->last_time)
 		time = t->last_time;
 	end_gap(t, time);
-	reset(t, time, MT_SF_OPEN);
+	stack_reset(t, time, MT_SF_OPEN);
 	t->last_time = time;
 	t->tracing = 1;
 	snprintf(name, sizeof(name), "[%s: %.250s]",
@@ -245,7 +245,7 @@ static void error(struct thread *t, const struct mt_error *e)
 		 msg ? msg : "?");
 	t->gap = 1;
 	t->gap_start = time;
-	t->gap_name = out_lit(ctx, name);
+	t->gap_name = stacks_out_lit(ctx, name);
 }
 
 /* Every thread's trace ends at cut_time. */
@@ -281,7 +281,7 @@ static void mark(struct stacks *ctx, const struct mt_mark *m)
 			end_thread(thread_at(ctx, i));
 		ctx->cut_time = MT_NONE64;
 	} else if (m->kind == MT_MARK_TRIGGER && !ctx->keep_after_trigger) {
-		uint32_t name = m->text ? map_id(ctx, m->text) : 0;
+		uint32_t name = m->text ? stacks_map_id(ctx, m->text) : 0;
 
 		if (!name) {
 			/* no function named: the trace ends at the mark */
@@ -312,27 +312,27 @@ static void pass_string_ids(struct stacks *ctx, struct mt_record *r)
 {
 	switch (r->type) {
 	case MT_REC_THREAD:
-		r->u.thread.comm = map_id(ctx, r->u.thread.comm);
-		check(mt_write_thread(&ctx->out, &r->u.thread));
+		r->u.thread.comm = stacks_map_id(ctx, r->u.thread.comm);
+		stacks_check(mt_write_thread(&ctx->out, &r->u.thread));
 		break;
 	case MT_REC_ERROR:
-		r->u.error.msg = map_id(ctx, r->u.error.msg);
-		check(mt_write_error(&ctx->out, &r->u.error));
+		r->u.error.msg = stacks_map_id(ctx, r->u.error.msg);
+		stacks_check(mt_write_error(&ctx->out, &r->u.error));
 		break;
 	case MT_REC_MARK:
-		r->u.mark.name = map_id(ctx, r->u.mark.name);
-		r->u.mark.text = map_id(ctx, r->u.mark.text);
-		check(mt_write_mark(&ctx->out, &r->u.mark));
+		r->u.mark.name = stacks_map_id(ctx, r->u.mark.name);
+		r->u.mark.text = stacks_map_id(ctx, r->u.mark.text);
+		stacks_check(mt_write_mark(&ctx->out, &r->u.mark));
 		break;
 	case MT_REC_META:
-		r->u.meta.key = map_id(ctx, r->u.meta.key);
-		r->u.meta.value = map_id(ctx, r->u.meta.value);
-		check(mt_write_meta(&ctx->out, &r->u.meta));
+		r->u.meta.key = stacks_map_id(ctx, r->u.meta.key);
+		r->u.meta.value = stacks_map_id(ctx, r->u.meta.value);
+		stacks_check(mt_write_meta(&ctx->out, &r->u.meta));
 		break;
 	case MT_REC_SPAN:
-		r->u.span.name = map_id(ctx, r->u.span.name);
-		r->u.span.dso = map_id(ctx, r->u.span.dso);
-		check(mt_write_span(&ctx->out, &r->u.span));
+		r->u.span.name = stacks_map_id(ctx, r->u.span.name);
+		r->u.span.dso = stacks_map_id(ctx, r->u.span.dso);
+		stacks_check(mt_write_span(&ctx->out, &r->u.span));
 		break;
 	}
 }
@@ -384,8 +384,8 @@ static void run(struct stacks *ctx)
 				event_sample(thread_get(ctx, r.u.sample.pid,
 							r.u.sample.tid), &r.u.sample);
 			else
-				sample(thread_get(ctx, r.u.sample.pid, r.u.sample.tid),
-				       &r.u.sample);
+				probe_sample(thread_get(ctx, r.u.sample.pid, r.u.sample.tid),
+					     &r.u.sample);
 			break;
 		case MT_REC_ERROR: {
 			struct mt_error e = r.u.error;
@@ -416,7 +416,7 @@ static void run(struct stacks *ctx)
 			pass_string_ids(ctx, &r);
 			break;
 		default:
-			check(mt_write_raw(&ctx->out, r.raw, r.raw_len));
+			stacks_check(mt_write_raw(&ctx->out, r.raw, r.raw_len));
 			break;
 		}
 		if (ctx->cut_pending)
@@ -500,13 +500,13 @@ int main(int argc, char **argv)
 	if ((err = mt_writer_init_fd(&ctx->out, STDOUT_FILENO)))
 		die_mt(err, "starting the stream");
 	{
-		struct mt_meta m = { out_lit(ctx, "stacks"),
-				      out_lit(ctx, "mt-stacks") };
+		struct mt_meta m = { stacks_out_lit(ctx, "stacks"),
+				      stacks_out_lit(ctx, "mt-stacks") };
 
-		check(mt_write_meta(&ctx->out, &m));
+		stacks_check(mt_write_meta(&ctx->out, &m));
 	}
 	run(ctx);
-	check(mt_writer_finish(&ctx->out));
+	stacks_check(mt_writer_finish(&ctx->out));
 	report(ctx, io.verbose);
 	mt_reader_release(&ctx->in);
 	mt_writer_release(&ctx->out);

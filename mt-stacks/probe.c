@@ -38,7 +38,7 @@ int is_event_mark(struct stacks *ctx, const struct mt_mark *m)
  * 1 if it is new. */
 static int set_add(struct stacks *ctx, uint8_t **set, size_t *cap, uint32_t text)
 {
-	uint32_t id = map_id(ctx, text);
+	uint32_t id = stacks_map_id(ctx, text);
 
 	grow_or_die(set, cap, id, sizeof(**set));
 	if ((*set)[id])
@@ -53,7 +53,7 @@ static int set_has(struct stacks *ctx, const uint8_t *set, size_t cap, uint32_t 
 
 	if (!set || !text)
 		return 0;
-	id = map_id(ctx, text);
+	id = stacks_map_id(ctx, text);
 	return id < cap && set[id];
 }
 
@@ -85,8 +85,8 @@ void event_sample(struct thread *t, const struct mt_sample *s)
 		.time = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
 		.kind = MT_MARK_EVENT, .value = s->period,
 		.ip = s->nframes ? s->frames[0].ip : 0,
-		.name = map_id(ctx, s->event),
-		.text = s->nframes ? map_id(ctx, s->frames[0].sym) : 0,
+		.name = stacks_map_id(ctx, s->event),
+		.text = s->nframes ? stacks_map_id(ctx, s->frames[0].sym) : 0,
 	};
 
 	if (s->time != MT_NONE64 && s->time > ctx->cut_time) {
@@ -94,7 +94,7 @@ void event_sample(struct thread *t, const struct mt_sample *s)
 		return;
 	}
 	ctx->n_event_samples++;
-	check(mt_write_mark(&ctx->out, &m));
+	stacks_check(mt_write_mark(&ctx->out, &m));
 }
 
 /*
@@ -121,10 +121,10 @@ void probe_call(struct thread *t, const struct mt_branch *b, uint64_t time)
 
 		frame_init(t, &f, &b->to, time, MT_SPAN_FUNCTION, 0);
 		span_of(t, &f, time, 0, &s);
-		finish(t, parent_of(t, t->cur.n), &s, NULL);
+		stack_finish(t, parent_of(t, t->cur.n), &s, NULL);
 		return;
 	}
-	call(t, &b->to, time);
+	stack_call(t, &b->to, time);
 }
 
 /*
@@ -141,17 +141,17 @@ void probe_return(struct thread *t, const struct mt_branch *b, uint64_t time)
 	for (i = t->cur.n; i > 0; i--)
 		if (probe_same_fn(&b->from, &t->cur.f[i - 1])) {
 			while (t->cur.n >= i)
-				pop(t, time, 0);
+				stack_pop(t, time, 0);
 			return;
 		}
 	while (t->cur.n)
-		pop(t, time, 0);
-	reveal(t, &b->from, time);
+		stack_pop(t, time, 0);
+	stack_reveal(t, &b->from, time);
 }
 
 /* ---- sampled stacks become a timeline ---- */
 
-void sample(struct thread *t, const struct mt_sample *s)
+void probe_sample(struct thread *t, const struct mt_sample *s)
 {
 	uint64_t time = s->time == MT_NONE64 ? t->last_time : s->time;
 	size_t n = s->nframes, k = 0;
@@ -178,11 +178,11 @@ void sample(struct thread *t, const struct mt_sample *s)
 		k++;
 	}
 	while (t->cur.n > k)
-		pop(t, time, 0);
+		stack_pop(t, time, 0);
 	for (i = (uint32_t)k; i < n; i++) {
 		const struct mt_loc *l = &s->frames[n - 1 - i];
 
-		push(t, l, time, is_kernel(l->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
+		stack_push(t, l, time, is_kernel(l->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
 	}
 }
 

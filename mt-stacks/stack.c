@@ -22,7 +22,7 @@ static void spans_add(struct spans *s, const struct mt_span *sp)
 
 static void emit(struct stacks *ctx, const struct mt_span *s)
 {
-	check(mt_write_span(&ctx->out, s));
+	stacks_check(mt_write_span(&ctx->out, s));
 	ctx->n_spans++;
 }
 
@@ -192,8 +192,8 @@ struct frame *push_frame(struct thread *t, const struct mt_loc *l,
 	return f;
 }
 
-struct frame *push(struct thread *t, const struct mt_loc *l, uint64_t start,
-		   uint8_t kind, uint16_t flags)
+struct frame *stack_push(struct thread *t, const struct mt_loc *l, uint64_t start,
+			 uint8_t kind, uint16_t flags)
 {
 	return push_frame(t, l, start, kind, flags, NULL);
 }
@@ -215,18 +215,18 @@ void span_of(const struct thread *t, const struct frame *f, uint64_t end,
 	if (f->pseudo_id)
 		s->name = f->pseudo_id;
 	else if (f->pseudo)
-		s->name = out_lit(ctx, f->pseudo);
+		s->name = stacks_out_lit(ctx, f->pseudo);
 	else if (f->sym)
-		s->name = map_id(ctx, f->sym);
+		s->name = stacks_map_id(ctx, f->sym);
 	else
-		s->name = out_lit(ctx, "[unknown]");
-	s->dso = map_id(ctx, f->dso);
+		s->name = stacks_out_lit(ctx, "[unknown]");
+	s->dso = stacks_map_id(ctx, f->dso);
 }
 
 /* Hand a finished span (and what it held) to its parent, the segment's
  * root list, or the output. */
-void finish(struct thread *t, struct frame *parent, struct mt_span *s,
-	    struct spans *held)
+void stack_finish(struct thread *t, struct frame *parent, struct mt_span *s,
+		  struct spans *held)
 {
 	size_t i;
 
@@ -248,14 +248,14 @@ void finish(struct thread *t, struct frame *parent, struct mt_span *s,
 }
 
 /* End the top frame at time end. */
-void pop(struct thread *t, uint64_t end, uint16_t flags)
+void stack_pop(struct thread *t, uint64_t end, uint16_t flags)
 {
 	struct stack *st = &t->cur;
 	struct frame *f = &st->f[st->n - 1];
 	struct mt_span s;
 
 	span_of(t, f, end, flags, &s);
-	finish(t, parent_of(t, st->n - 1), &s, &f->held);
+	stack_finish(t, parent_of(t, st->n - 1), &s, &f->held);
 	free(f->held.v);
 	if (st->n == 1)
 		st->empty_depth = f->depth;
@@ -280,15 +280,15 @@ static void flush_root(struct thread *t)
 
 /* Close every frame of every stack at time end; a new segment starts
  * there. */
-void reset(struct thread *t, uint64_t end, uint16_t flags)
+void stack_reset(struct thread *t, uint64_t end, uint16_t flags)
 {
 	while (t->cur.n)
-		pop(t, end, flags);
+		stack_pop(t, end, flags);
 	while (t->ninactive) {
 		stack_release(&t->cur);
 		t->cur = t->inactive[--t->ninactive];
 		while (t->cur.n)
-			pop(t, end, flags);
+			stack_pop(t, end, flags);
 	}
 	flush_root(t);
 	memset(&t->stop, 0, sizeof(t->stop));
@@ -362,24 +362,24 @@ long find_fn(struct thread *t, const struct mt_loc *l)
 
 /* The code now runs in dst, entered some time before now: it becomes the
  * bottom frame, flagged inferred, started when the segment did. */
-void infer(struct thread *t, const struct mt_loc *dst)
+void stack_infer(struct thread *t, const struct mt_loc *dst)
 {
 	/* with the stack empty, the code runs one level above where the
 	 * next call would go */
-	push(t, dst, t->seg_start,
-	     is_kernel(dst->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
-	     MT_SF_INFERRED)->depth = t->cur.empty_depth - 1;
+	stack_push(t, dst, t->seg_start,
+		   is_kernel(dst->ip) ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION,
+		   MT_SF_INFERRED)->depth = t->cur.empty_depth - 1;
 }
 
-void call(struct thread *t, const struct mt_loc *dst, uint64_t time)
+void stack_call(struct thread *t, const struct mt_loc *dst, uint64_t time)
 {
-	push(t, dst, time,
-	     is_kernel(dst->ip) || t->ninactive ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
+	stack_push(t, dst, time,
+		   is_kernel(dst->ip) || t->ninactive ? MT_SPAN_KERNEL : MT_SPAN_FUNCTION, 0);
 }
 
 /* With the stack empty, a return from the function at from: it ran since
  * the segment began, one level further out than all seen so far. */
-void reveal(struct thread *t, const struct mt_loc *from, uint64_t time)
+void stack_reveal(struct thread *t, const struct mt_loc *from, uint64_t time)
 {
 	struct frame r = {
 		.sym = from->sym, .dso = from->dso,
@@ -392,6 +392,6 @@ void reveal(struct thread *t, const struct mt_loc *from, uint64_t time)
 	struct mt_span s;
 
 	span_of(t, &r, time, 0, &s);
-	finish(t, NULL, &s, NULL);
+	stack_finish(t, NULL, &s, NULL);
 	t->cur.empty_depth = r.depth;
 }

@@ -65,12 +65,12 @@ struct stacks {
 };
 
 /* Die unless err is 0 (a write to the stream). */
-void check(int err);
+void stacks_check(int err);
 /* The output id of a string, of a C string, of input string id (0 stays
  * 0; dies when id is not defined). */
-uint32_t out_str(struct stacks *ctx, const char *s, size_t len);
-uint32_t out_lit(struct stacks *ctx, const char *s);
-uint32_t map_id(struct stacks *ctx, uint32_t id);
+uint32_t stacks_out_str(struct stacks *ctx, const char *s, size_t len);
+uint32_t stacks_out_lit(struct stacks *ctx, const char *s);
+uint32_t stacks_map_id(struct stacks *ctx, uint32_t id);
 
 /* ---- the per-thread stack ---- */
 
@@ -211,42 +211,42 @@ void stack_release(struct stack *s);
 void frame_init(struct thread *t, struct frame *f, const struct mt_loc *l,
 		uint64_t start, uint8_t kind, uint16_t flags);
 /* A frame on top of t's current stack, indexed unless it is a pseudo
- * frame (pseudo: its name; NULL for a function's frame, push()). */
+ * frame (pseudo: its name; NULL for a function's frame, stack_push()). */
 struct frame *push_frame(struct thread *t, const struct mt_loc *l,
 			 uint64_t start, uint8_t kind, uint16_t flags,
 			 const char *pseudo);
-struct frame *push(struct thread *t, const struct mt_loc *l, uint64_t start,
-		   uint8_t kind, uint16_t flags);
+struct frame *stack_push(struct thread *t, const struct mt_loc *l, uint64_t start,
+			 uint8_t kind, uint16_t flags);
 /* s: the span of frame f ending at end, with flags added. */
 void span_of(const struct thread *t, const struct frame *f, uint64_t end,
 	     uint16_t flags, struct mt_span *s);
 /* Hand finished span s, then the spans held (NULL: none), to parent (NULL:
  * none), the segment's root list or the output; held is emptied. */
-void finish(struct thread *t, struct frame *parent, struct mt_span *s,
-	    struct spans *held);
+void stack_finish(struct thread *t, struct frame *parent, struct mt_span *s,
+		  struct spans *held);
 /* The top frame of t's current stack ends at end. */
-void pop(struct thread *t, uint64_t end, uint16_t flags);
+void stack_pop(struct thread *t, uint64_t end, uint16_t flags);
 /* Every frame of every stack of t ends at end; a new segment starts. */
-void reset(struct thread *t, uint64_t end, uint16_t flags);
+void stack_reset(struct thread *t, uint64_t end, uint16_t flags);
 /* Index of the nearest frame below frame limit (find_fn: from the top)
  * of the function at l (same_fn()), or -1. */
 long find_fn_below(struct thread *t, const struct mt_loc *l, size_t limit);
 long find_fn(struct thread *t, const struct mt_loc *l);
 /* The code runs in dst since the segment began: the bottom frame,
  * inferred. */
-void infer(struct thread *t, const struct mt_loc *dst);
+void stack_infer(struct thread *t, const struct mt_loc *dst);
 /* A call to dst at time. */
-void call(struct thread *t, const struct mt_loc *dst, uint64_t time);
+void stack_call(struct thread *t, const struct mt_loc *dst, uint64_t time);
 /* With the stack empty, a return from the function at from: its span,
  * inferred, one level further out than all seen. */
-void reveal(struct thread *t, const struct mt_loc *from, uint64_t time);
+void stack_reveal(struct thread *t, const struct mt_loc *from, uint64_t time);
 
 /* ---- branch.c: the rules ---- */
 
 /* A STRING record redefined input id sym. */
 void forget_class(struct stacks *ctx, uint32_t sym);
 /* Branch b of thread t happens at time (after spreading). */
-void branch(struct thread *t, const struct mt_branch *b, uint64_t time);
+void branch_apply(struct thread *t, const struct mt_branch *b, uint64_t time);
 /* A decode gap of t, if one is open, ends at time. */
 void end_gap(struct thread *t, uint64_t time);
 
@@ -263,7 +263,7 @@ void probe_call(struct thread *t, const struct mt_branch *b, uint64_t time);
 void probe_return(struct thread *t, const struct mt_branch *b, uint64_t time);
 /* A sampled stack: frames common with the last sample go on, the others
  * end or start. */
-void sample(struct thread *t, const struct mt_sample *s);
+void probe_sample(struct thread *t, const struct mt_sample *s);
 /* Events whose samples are instants, from "event" marks (MARK generic,
  * name "event", text the event's name: mt-record --events): such a
  * sample is written as a MARK of kind event (name the event, text the

@@ -9,7 +9,7 @@ set -eu
 # runtimes; tools: perf, ELF and DWARF reading, regexes, compression,
 # demangling; test programs in Go and Rust, fzf for mt-symbols --pick,
 # capstone for tests/ptsynth's instruction decoder and the patch runtime
-# (mt-patch/), strace for the tests that watch system calls (t0135,
+# (plugins/patch-runtime/), strace for the tests that watch system calls (t0135,
 # t1005), sqlite3 and python3 for the real programs the patch backend
 # traces whole (t1204); libc6-dbg for the C library's local symbols (the
 # demo's cos, an IFUNC, is traced as its implementation __cos_fma); make deb: dpkg-dev (dpkg-shlibdeps), and lintian and man-db for

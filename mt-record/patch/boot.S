@@ -1,9 +1,9 @@
 /*
  * The code mt-record -p writes into a running process to load the patch
- * runtime (mt-patch/boot.h says the order). Never run in mt-record: it
- * is copied, from mt_boot_code to mt_boot_end, to a page of the process,
- * position-independent (only rip-relative references inside it); every
- * function it calls and every string it passes is in the block
+ * runtime (plugins/patch-runtime/boot.h says the order). Never run in
+ * mt-record: it is copied, from mt_boot_code to mt_boot_end, to a page of
+ * the process, position-independent (only rip-relative references inside
+ * it); every function it calls and every string it passes is in the block
  * (struct mtp_boot) whose address it is given. x86-64 System V.
  */
 #include "boot.h"

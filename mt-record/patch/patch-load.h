@@ -1,13 +1,13 @@
 /*
- * Loading the patch runtime into a running process (mt-record -p with
- * the patch backend): the order is mt-patch/boot.h's. A thread of the
- * process that holds no lock of the C library's is borrowed for a few
- * system calls and a pthread_create, each ending in a signal frame that
- * gives it back its own state, so that whatever becomes of mt-record it
- * goes on as it was; the runtime is then loaded and attached by a thread
- * of its own (the loader), which waits for nothing of the program's.
- * struct patch_load is the caller's; failures die through die.h (system)
- * with the reason, the borrowed thread put back first.
+ * Loading the patch runtime into a running process (mt-record -p with the
+ * patch backend): the order is plugins/patch-runtime/boot.h's. A thread
+ * of the process that holds no lock of the C library's is borrowed for a
+ * few system calls and a pthread_create, each ending in a signal frame
+ * that gives it back its own state, so that whatever becomes of mt-record
+ * it goes on as it was; the runtime is then loaded and attached by a
+ * thread of its own (the loader), which waits for nothing of the
+ * program's. struct patch_load is the caller's; failures die through
+ * die.h (system) with the reason, the borrowed thread put back first.
  */
 #ifndef MT_RECORD_PATCH_LOAD_H
 #define MT_RECORD_PATCH_LOAD_H

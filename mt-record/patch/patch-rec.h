@@ -1,10 +1,10 @@
 /*
  * The patch backend's recorder side (docs/patch.md): the memory it shares
- * with libmt-patch.so in the traced process (mt-patch/shm.h), the
- * function table it writes there, the handshake, and the rings read back
- * as mt stream records. struct patch_rec is its caller's (one a
- * recording); failures die through die.h with mt-record's messages and
- * exit codes.
+ * with libmt-patch.so in the traced process
+ * (plugins/patch-runtime/shm.h), the function table it writes there, the
+ * handshake, and the rings read back as mt stream records. struct
+ * patch_rec is its caller's (one a recording); failures die through die.h
+ * with mt-record's messages and exit codes.
  *
  * The order: patch_rec_init() makes the memory (before the process
  * starts: the command inherits its descriptor, patch_rec_env()); once
@@ -139,10 +139,10 @@ void patch_rec_add(struct patch_rec *p, const char *path, const struct mt_sym *s
  * the table, so that -v says why, but never patched (MTP_FN_PART). */
 void patch_rec_add_part(struct patch_rec *p, const char *path, const struct mt_sym *s);
 
-/* The stack walkers (mt-patch/unwind.c) of tgt's executable and of the
- * libgcc_s, libstdc++ and libc it maps, whether traced or not (a walker the
- * selection chose is wrapped, not traced: patch_rec_add() leaves those to
- * this). */
+/* The stack walkers (plugins/patch-runtime/unwind.c) of tgt's executable
+ * and of the libgcc_s, libstdc++ and libc it maps, whether traced or not
+ * (a walker the selection chose is wrapped, not traced: patch_rec_add()
+ * leaves those to this). */
 void patch_rec_add_walkers(struct patch_rec *p, const struct target *tgt, const char *exe);
 
 /* The walkers of libs (NULL-terminated) that patch_rec_add_walkers()

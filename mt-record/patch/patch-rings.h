@@ -1,10 +1,10 @@
 /*
- * The patch backend's rings read back (mt-patch/shm.h): each thread
- * slot's records, merged in time order. The memory is shared with the
- * traced process, which can write any byte of it at any time: every bound
- * used here is mt-record's own (struct patch_layout, chosen when it made
- * the memory), every value read from a slot is clamped to those, and no
- * pass reads outside the mapping, allocates more than its layout fixes
+ * The patch backend's rings read back (plugins/patch-runtime/shm.h): each
+ * thread slot's records, merged in time order. The memory is shared with
+ * the traced process, which can write any byte of it at any time: every
+ * bound used here is mt-record's own (struct patch_layout, chosen when it
+ * made the memory), every value read from a slot is clamped to those, and
+ * no pass reads outside the mapping, allocates more than its layout fixes
  * or looks at a record more than once. A record that does not check out
  * (a kind or a function the table has not) is left out and counted.
  *

@@ -1,10 +1,10 @@
 /*
  * The patch backend's function table as mt-record keeps it: its own copy
- * of every entry it wrote into the shared memory (mt-patch/shm.h's struct
- * mtp_func), and the runtime's answers read back once and checked. The
- * traced process can write any byte of the shared table: nothing of it is
- * trusted after it is written, and what mt-record undoes, lists or writes
- * out comes from this copy.
+ * of every entry it wrote into the shared memory
+ * (plugins/patch-runtime/shm.h's struct mtp_func), and the runtime's
+ * answers read back once and checked. The traced process can write any
+ * byte of the shared table: nothing of it is trusted after it is written,
+ * and what mt-record undoes, lists or writes out comes from this copy.
  *
  * An earlier session found in a process (its mt-record killed) is read
  * the same way: its header checked against mt-record's own bounds before

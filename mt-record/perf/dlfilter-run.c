@@ -27,18 +27,18 @@ char *dlfilter_path(void)
 
 void dlfilter_args(struct argv *a, const char *so)
 {
-	arg(a, "--dlfilter");
-	arg(a, "%s", so);
+	argv_add(a, "--dlfilter");
+	argv_add(a, "%s", so);
 	/* the filter writes to a copy of perf's stdout, and takes perf's
 	 * own text (decoder errors) out of it into the stream */
-	arg(a, "--dlarg");
-	arg(a, "fd=1");
+	argv_add(a, "--dlarg");
+	argv_add(a, "fd=1");
 	/* perf prints the records after which its maps and threads are not
 	 * what they were; the filter keeps resolutions until then */
-	arg(a, "--show-mmap-events");
-	arg(a, "--show-task-events");
-	arg(a, "--dlarg");
-	arg(a, "sideband");
+	argv_add(a, "--show-mmap-events");
+	argv_add(a, "--show-task-events");
+	argv_add(a, "--dlarg");
+	argv_add(a, "sideband");
 }
 
 char *dlfilter_choose(const char *perf)

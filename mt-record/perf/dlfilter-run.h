@@ -1,5 +1,5 @@
 /*
- * Decoding Intel PT through mt's perf dlfilter (mt-record/dlfilter.c,
+ * Decoding Intel PT through mt's perf dlfilter (plugins/perf-dlfilter/,
  * docs/perf.md 3.1): perf script writes the mt stream itself.
  */
 #ifndef MT_RECORD_DLFILTER_RUN_H

@@ -432,7 +432,7 @@ static uint64_t aux_pages(uint64_t snapshot_bytes)
 
 /* ---- perf command lines ---- */
 
-void arg(struct argv *a, const char *fmt, ...)
+void argv_add(struct argv *a, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -468,12 +468,12 @@ static void target_args(struct argv *a, const struct target *tgt, int multi_thre
 			 (int)(tgt->npids ? tgt->pids[i] : tgt->pid));
 	}
 	if (!multi_thread && per_thread_ok) {
-		arg(a, "--per-thread");
-		arg(a, "-t");
+		argv_add(a, "--per-thread");
+		argv_add(a, "-t");
 	} else {
-		arg(a, "-p");
+		argv_add(a, "-p");
 	}
-	arg(a, "%s", buf[0] ? buf : "PID");
+	argv_add(a, "%s", buf[0] ? buf : "PID");
 }
 
 /* perf's modifier for the code o records: u, uk, or k (--kernel-only) */
@@ -489,71 +489,71 @@ static void event_args(struct argv *a, const struct rec_opts *o)
 	size_t i;
 
 	for (i = 0; i < o->nevents; i++) {
-		arg(a, "-e");
-		arg(a, "%.*s/period=%lu%s/%s", o->events[i].name_len, o->events[i].name,
-		    o->events[i].period,
-		    o->backend == BE_SAMPLE && !o->full ? ",overwrite" : "", scope(o));
+		argv_add(a, "-e");
+		argv_add(a, "%.*s/period=%lu%s/%s", o->events[i].name_len, o->events[i].name,
+			 o->events[i].period,
+			 o->backend == BE_SAMPLE && !o->full ? ",overwrite" : "", scope(o));
 	}
 }
 
 void record_argv(struct argv *a, const struct rec_opts *o, const struct target *tgt,
 		 int ctl, int ack, int with_trigger)
 {
-	arg(a, "%s", o->perf);
-	arg(a, "record");
-	arg(a, "-o");
-	arg(a, "%s/perf.data", workdir_path() ? workdir_path() : "DIR");
+	argv_add(a, "%s", o->perf);
+	argv_add(a, "record");
+	argv_add(a, "-o");
+	argv_add(a, "%s/perf.data", workdir_path() ? workdir_path() : "DIR");
 	if (o->backend == BE_PT) {
 		const char *terms = pt_terms(o);
 		uint64_t pages = aux_pages(o->snapshot_bytes);
 
-		arg(a, "--timestamp");
-		arg(a, "-e");
-		arg(a, "intel_pt/%s/%s", terms, scope(o));
+		argv_add(a, "--timestamp");
+		argv_add(a, "-e");
+		argv_add(a, "intel_pt/%s/%s", terms, scope(o));
 		event_args(a, o);
 		/* as magic-trace: with more events, perf's per-thread mode
 		 * is left out */
 		target_args(a, tgt, o->multi_thread, !o->nevents);
 		if (!o->full)
-			arg(a, with_trigger ? "--snapshot" : "--snapshot=e");
+			argv_add(a, with_trigger ? "--snapshot" : "--snapshot=e");
 		if (pages)
-			arg(a, "-m,%" PRIu64, pages);
+			argv_add(a, "-m,%" PRIu64, pages);
 		if (o->kernel)
-			arg(a, "--kcore");
+			argv_add(a, "--kcore");
 	} else {
 		/* A snapshot overwrites only the samples: the side-band (COMM,
 		 * MMAP of an exec) rides on a first, tracking dummy event whose
 		 * ring is written out as it fills, so a wrapped ring keeps its
 		 * symbols and comm (docs/perf.md 1.5). */
 		if (!o->full) {
-			arg(a, "-e");
-			arg(a, "%s", o->kernel ? "dummy" : "dummy:u");
+			argv_add(a, "-e");
+			argv_add(a, "%s", o->kernel ? "dummy" : "dummy:u");
 		}
-		arg(a, "-e");
-		arg(a, "cpu-clock/freq=%" PRIu64 "%s/%s", o->frequency,
-		    o->full ? "" : ",overwrite", o->kernel == 1 ? "" : scope(o));
+		argv_add(a, "-e");
+		argv_add(a, "cpu-clock/freq=%" PRIu64 "%s/%s", o->frequency,
+			 o->full ? "" : ",overwrite", o->kernel == 1 ? "" : scope(o));
 		event_args(a, o);
-		arg(a, "-k");
-		arg(a, "mono");
-		arg(a, "--call-graph");
+		argv_add(a, "-k");
+		argv_add(a, "mono");
+		argv_add(a, "--call-graph");
 		/* stitched or not is perf script's business */
-		arg(a, "%s", strncmp(o->callgraph, "lbr", 3) ? o->callgraph : "lbr");
+		argv_add(a, "%s", strncmp(o->callgraph, "lbr", 3) ? o->callgraph : "lbr");
 		if (o->kernel == 2)
-			arg(a, "--kernel-callchains"); /* not the user frames below */
+			argv_add(a, "--kernel-callchains"); /* not the user frames below */
 		/* the samples' ring (and the side-band's): --snapshot-size */
 		if (o->snapshot_bytes)
-			arg(a, "-m%" PRIu64, aux_pages(o->snapshot_bytes));
+			argv_add(a, "-m%" PRIu64, aux_pages(o->snapshot_bytes));
 		target_args(a, tgt, o->multi_thread, 0);
 	}
 	/* --repeat: each snapshot is a file of its own (docs/perf.md 1.6) */
 	if (with_trigger && o->repeat != 1)
-		arg(a, "--switch-output=signal");
-	arg(a, "-D");
-	arg(a, "-1");
+		argv_add(a, "--switch-output=signal");
+	argv_add(a, "-D");
+	argv_add(a, "-1");
 	if (ctl >= 0)
-		arg(a, "--control=fd:%d,%d", ctl, ack);
+		argv_add(a, "--control=fd:%d,%d", ctl, ack);
 	else
-		arg(a, "--control=fd:CTL,ACK");
+		argv_add(a, "--control=fd:CTL,ACK");
 }
 
 int decode_how(const struct rec_opts *o)
@@ -564,20 +564,20 @@ int decode_how(const struct rec_opts *o)
 
 void script_argv(struct argv *a, const char *perf, const char *data, int how)
 {
-	arg(a, "%s", perf);
-	arg(a, "script");
-	arg(a, "-i");
-	arg(a, "%s", data);
-	arg(a, "--ns");
+	argv_add(a, "%s", perf);
+	argv_add(a, "script");
+	argv_add(a, "-i");
+	argv_add(a, "%s", data);
+	argv_add(a, "--ns");
 	if (how & DECODE_STITCH_LBR)
-		arg(a, "--stitch-lbr");
+		argv_add(a, "--stitch-lbr");
 	if (how & DECODE_PT) {
-		arg(a, "--itrace=bep");
-		arg(a, "-F");
-		arg(a, "comm,pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period");
+		argv_add(a, "--itrace=bep");
+		argv_add(a, "-F");
+		argv_add(a, "comm,pid,tid,time,flags,ip,addr,sym,symoff,synth,dso,event,period");
 	} else {
-		arg(a, "-F");
-		arg(a, "comm,pid,tid,time,event,period,ip,sym,symoff,dso");
+		argv_add(a, "-F");
+		argv_add(a, "comm,pid,tid,time,event,period,ip,sym,symoff,dso");
 	}
 }
 
@@ -778,8 +778,8 @@ static int unknown_frame(const char *p, size_t n)
 	return n > ul && !memcmp(p + n - ul, u, ul);
 }
 
-void decode(const char *perf, const char *data, int how, const struct mark_line *mk,
-	    int out_fd, uint64_t *after, struct decode_seen *seen)
+void perf_decode(const char *perf, const char *data, int how, const struct mark_line *mk,
+		 int out_fd, uint64_t *after, struct decode_seen *seen)
 {
 	uint64_t skip = after ? *after : 0, last = skip;
 	int dropping = 0;

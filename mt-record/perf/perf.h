@@ -106,14 +106,14 @@ void check_raw_terms(const char *t, int dry_run);
 /* ---- perf command lines ---- */
 
 /* A NULL-terminated argument vector of malloced strings; { 0 } is empty
- * (v NULL until the first arg()). */
+ * (v NULL until the first argv_add()). */
 struct argv {
 	char **v;
 	size_t n, cap;
 };
 
 /* Appends the printf-formatted argument; dies when out of memory. */
-void arg(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void argv_add(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Frees a's strings and vector; a is empty again. */
 void argv_free(struct argv *a);
@@ -130,7 +130,7 @@ void argv_free(struct argv *a);
 void record_argv(struct argv *a, const struct rec_opts *o, const struct target *tgt,
 		 int ctl, int ack, int with_trigger);
 
-/* How a recording is decoded: bits of script_argv()'s and decode()'s how. */
+/* How a recording is decoded: bits of script_argv()'s and perf_decode()'s how. */
 enum { DECODE_PT = 1,         /* Intel PT: branches; else samples */
        DECODE_STITCH_LBR = 2  /* --call-graph lbr: perf script --stitch-lbr */
 };
@@ -206,8 +206,8 @@ struct mark_line;
 struct decode_seen {
 	uint64_t frames, unknown;
 };
-void decode(const char *perf, const char *data, int how, const struct mark_line *mk,
-	    int out_fd, uint64_t *after, struct decode_seen *seen);
+void perf_decode(const char *perf, const char *data, int how, const struct mark_line *mk,
+		 int out_fd, uint64_t *after, struct decode_seen *seen);
 
 /* ---- what perf needs here ---- */
 

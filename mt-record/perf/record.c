@@ -121,8 +121,8 @@ static void decode_snapshot(struct rec *r, const struct perf_snap *p)
 {
 	struct decode_seen seen = { 0, 0 };
 
-	decode(r->o.perf, p->data, decode_how(&r->o), &p->mk, r->out_fd,
-	       r->dir_out ? NULL : &r->written, &seen);
+	perf_decode(r->o.perf, p->data, decode_how(&r->o), &p->mk, r->out_fd,
+		    r->dir_out ? NULL : &r->written, &seen);
 	if (r->o.repeat != 1 && seen.frames && seen.unknown == seen.frames)
 		warn("snapshot %d: perf found none of the program's memory maps "
 		     "for it (it was exiting as perf opened the snapshot's file): "

@@ -4,6 +4,8 @@
  */
 #include <perf/perf_dlfilter.h>
 
+#include "../../common/banned.h"
+
 int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 		 void *ctx)
 {

@@ -19,6 +19,7 @@
 #include "err.h"
 #include "lines.h"
 #include "perfline.h"
+#include "banned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,8 +1,9 @@
 /*
  * libFuzzer harness for mt-record's readers of the memory the traced
- * process shares with it (mt-patch/shm.h), every byte of which the
- * process can write: the rings (mt-record/patch/patch-rings.c), the table's
- * answers and an earlier session's header (mt-record/patch/patch-table.c).
+ * process shares with it (plugins/patch-runtime/shm.h), every byte of
+ * which the process can write: the rings (mt-record/patch/patch-rings.c),
+ * the table's answers and an earlier session's header
+ * (mt-record/patch/patch-table.c).
  *
  * The first byte chooses. Rings: a layout of a few small rings made as
  * mt-record makes one (its bounds chosen from the next bytes, then
@@ -16,7 +17,7 @@
  * mt-record's own; an answer patch_fn_take() keeps as a patch has a cover
  * of 5 to MTP_MAX_COVER bytes and a stub.
  *
- * fuzz-link: -Imt-record/patch -Imt-record -Imt-patch mt-record/patch/patch-rings.c mt-record/patch/patch-table.c
+ * fuzz-link: -Imt-record/patch -Imt-record -Iplugins/patch-runtime mt-record/patch/patch-rings.c mt-record/patch/patch-table.c
  *
  * Built and run by tests/fuzz/run.
  */

@@ -12,6 +12,7 @@
 
 #include "err.h"
 #include "perfline.h"
+#include "banned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

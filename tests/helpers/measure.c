@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "banned.h"
 
 struct run {
 	double wall, user, sys;

@@ -24,6 +24,7 @@
 #include "err.h"
 #include "stream.h"
 #include "wire.h"
+#include "banned.h"
 
 static const char usage_text[] =
 	"usage: mt-mkstream [--bad short|undef|critical] [--flip OFFSET]\n"

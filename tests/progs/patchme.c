@@ -1,7 +1,7 @@
 /*
  * patchme: functions whose first bytes exercise the patch runtime's
- * relocation (mt-patch/patch.h), each called 10 times through a pointer,
- * the results summed and printed (a traced run must print the same):
+ * relocation (plugins/patch-runtime/patch.h), each called 10 times through
+ * a pointer, the results summed and printed (a traced run prints the same):
  *   five      5 bytes, lea; ret: the jump replaces all of it
  *   four      4 bytes: too short, left alone
  *   jccfirst  test; jz rel8 (becomes jz rel32); mov

@@ -103,9 +103,9 @@ $(BUILD)/tests/progs/threads: tests/progs/threads.c common/banned.h
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/threads
 
 # exports syscall() (-rdynamic): the runtime's memfd_create goes through it
-$(BUILD)/tests/progs/hostile: tests/progs/hostile.c mt-patch/shm.h common/banned.h
+$(BUILD)/tests/progs/hostile: tests/progs/hostile.c plugins/patch-runtime/shm.h common/banned.h
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -fno-inline -g -pthread -rdynamic -Icommon -Imt-patch -o $@ $<
+	$(CC) -O1 -fno-inline -g -pthread -rdynamic -Icommon -Iplugins/patch-runtime -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/hostile
 

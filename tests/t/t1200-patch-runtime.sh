@@ -1,5 +1,5 @@
 #!/bin/sh
-# The patch runtime (mt-patch/, libmt-patch.so) through mt-record
+# The patch runtime (plugins/patch-runtime/, libmt-patch.so) through mt-record
 # --backend patch: the patched functions' calls and returns are all
 # recorded, exactly nested, in time order, in each thread (outer: 300
 # iterations calling work twice, work starting with a rip-relative load;

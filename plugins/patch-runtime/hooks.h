@@ -1,13 +1,13 @@
 /*
  * The patch runtime's hooks: what a patched function's entry stub and the
- * return trampoline call (mt-patch/tramp.S), and the state they record
+ * return trampoline call (tramp.S), and the state they record
  * into. Built with -mgeneral-regs-only and calling no library function,
  * so that they leave every vector and x87 register as the traced code
  * left it and are safe in any context the traced code runs in (signal
  * handlers among them).
  *
  * Each thread that enters a patched function gets, on its first entry, a
- * slot of the shared memory (mt-patch/shm.h) and a shadow stack of the
+ * slot of the shared memory (shm.h) and a shadow stack of the
  * return addresses its patched frames replaced by the return trampoline.
  */
 #ifndef MT_PATCH_HOOKS_H

@@ -1,15 +1,17 @@
 /*
  * The memory mt-record and the patch runtime (libmt-patch.so, loaded into
  * the traced process) share: one memfd, made and sized by mt-record,
- * mapped MAP_SHARED by both. mt-record writes the header, and the function
- * table once the runtime waits for it (enum mtp_state); the runtime writes each function's
- * status and where it is, claims a thread slot for each thread that runs
- * a patched function, and appends records to that thread's ring.
+ * mapped MAP_SHARED by both. mt-record writes the header, and the
+ * function table once the runtime waits for it (enum mtp_state); the
+ * runtime writes each function's status and where it is, claims a thread
+ * slot for each thread that runs a patched function, and appends records
+ * to that thread's ring.
  *
  * Layout: struct mtp_header at offset 0; nfuncs struct mtp_func at
  * funcs_off; nscan struct mtp_range at scan_off; the strings
- * (NUL-terminated paths and names) at strings_off; max_threads slots of thread_stride bytes at threads_off, each a struct
- * mtp_thread followed by ring_records struct mtp_rec.
+ * (NUL-terminated paths and names) at strings_off; max_threads slots of
+ * thread_stride bytes at threads_off, each a struct mtp_thread followed
+ * by ring_records struct mtp_rec.
  *
  * A ring is written by its thread alone: a record's slot is claimed by
  * one instruction (head++, xadd: a signal handler on the same thread gets
@@ -97,7 +99,7 @@ enum mtp_status {
 /* what a function's patch does (mtp_func.kind): record its calls, or
  * (the stack walkers of libgcc_s and libstdc++, wherever they are linked,
  * and libc's longjmp) run it inside a wrapper that lets it see the real
- * return addresses or cuts the frames it leaves (mt-patch/unwind.c) */
+ * return addresses or cuts the frames it leaves (unwind.c) */
 enum mtp_fkind {
 	MTP_FK_TRACE = 0,
 	MTP_FK_RAISE,         /* _Unwind_RaiseException */
@@ -227,7 +229,8 @@ struct mtp_thread {
 	 * every slot is taken (with drain set, only once mt-record has read
 	 * all of it: drained == head): gen counts up, start is head then,
 	 * and the records from prev_start to start are prev_tid's (its name
-	 * prev_comm); older ones are no thread's any more (left out). tid is written last (release). */
+	 * prev_comm); older ones are no thread's any more (left out). tid
+	 * is written last (release). */
 	uint32_t gen, prev_tid;
 	char prev_comm[16];
 	uint64_t start, prev_start; /* prev_tid's records: prev_start .. start */

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "hooks.h"
-#include "../common/banned.h"
+#include "../../common/banned.h"
 
 struct mtp_header *mtp_shm;
 /* 1 while this process records: a word of its own page, which the kernel

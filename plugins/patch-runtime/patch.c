@@ -13,8 +13,8 @@
 
 #include "hooks.h"
 #include "patch.h"
-#include "../common/cmp.h"
-#include "../common/banned.h"
+#include "../../common/cmp.h"
+#include "../../common/banned.h"
 
 /* Trampoline memory: arenas of ARENA bytes, each starting with the
  * address of mtp_entry_common that its stubs jump through. An arena is a

@@ -31,8 +31,8 @@
 #include "hooks.h"
 #include "patch.h"
 #include "unwind.h"
-#include "../common/unhookable.h"
-#include "../common/banned.h"
+#include "../../common/unhookable.h"
+#include "../../common/banned.h"
 
 static void fail(struct mtp_header *h, const char *what)
 {
@@ -64,7 +64,7 @@ static uint64_t monotonic(void)
 extern char **environ;
 
 /* The value of environ's entry for name, or NULL: read directly, with
- * no library call (see env_drop()). */
+ * no library call (see env_set()). */
 static const char *env_get(const char *name)
 {
 	size_t n = strlen(name), i;
@@ -515,7 +515,7 @@ static void phase(struct mtp_boot *b, uint32_t p)
 
 /*
  * mt-record -p has a thread of its own made in the running process
- * (mt-patch/boot.h: a glibc thread holding no lock of the program's) call
+ * (boot.h: a glibc thread holding no lock of the program's) call
  * this once it has dlopened this library. An earlier session still in
  * place (its mt-record killed) is offered to mt-record to undo first
  * (STALE, answer UNDONE); then the memory: a memfd made here, which

@@ -1,25 +1,20 @@
-# mt-record/dlfilter.c: the perf dlfilter, a shared object loaded by perf
-# script (docs/perf.md, "The dlfilter"). libmt.a is not position-independent:
-# the common/ pieces it needs are built again with -fPIC, and without the
-# sanitizers (perf, which loads it, has no sanitizer runtime).
+# plugins/perf-dlfilter/: the perf dlfilter, mt-dlfilter.so, a shared
+# object loaded by perf script (docs/perf.md, "The dlfilter";
+# plugins/README.md). libmt.a is not position-independent: the common/
+# pieces it needs are built again with -fPIC (the Makefile's
+# $(BUILD)/pic/ rule), without the sanitizers.
 
 DLFILTER := $(BUILD)/lib/mt-dlfilter.so
-DLFILTER_SRC := mt-record/dlfilter.c common/err.c common/buf.c \
+DLFILTER_SRC := plugins/perf-dlfilter/dlfilter.c common/err.c common/buf.c \
 	common/intern.c common/stream.c common/perfline.c common/perfevent.c \
 	common/tidmap.c common/tidtable.c common/threadname.c common/quote.c \
 	common/kind.c
 DLFILTER_OBJ := $(DLFILTER_SRC:%.c=$(BUILD)/pic/%.o)
 
-$(BUILD)/pic/%.o: %.c $(wildcard common/*.h)
-	@mkdir -p $(dir $@)
-	$(PIC_CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -Icommon $(CFLAGS) -fPIC \
-		-fvisibility=hidden -c -o $@ $<
-
 $(DLFILTER): $(DLFILTER_OBJ)
 	@mkdir -p $(dir $@)
 	$(PIC_CC) -shared -Wl,-z,defs -o $@ $(DLFILTER_OBJ) $(LDFLAGS)
 
-PIC_CC := $(if $(filter 1,$(SAN)),cc,$(CC))
 all: $(DLFILTER)
 EXTRA_TEST_BIN += $(DLFILTER)
 

@@ -23,7 +23,7 @@
 
 #include "hooks.h"
 #include "unwind.h"
-#include "../common/banned.h"
+#include "../../common/banned.h"
 
 typedef _Unwind_Reason_Code raise_fn(struct _Unwind_Exception *);
 typedef _Unwind_Reason_Code forced_fn(struct _Unwind_Exception *, _Unwind_Stop_Fn, void *);
