@@ -51,20 +51,23 @@ static inline int hexval(char c)
  * before an address): skip them 16 bytes at a time where SSE2 exists (all of
  * x86-64), else a word at a time. These run several times per line, so they
  * are inline. */
+#ifdef __SSE2__
+/* The blanks (space, tab) of p[0..16) as bits 0..15. */
+static inline unsigned blanks16(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+}
+#endif
+
 static inline const char *skip_ws(const char *p, const char *end)
 {
 #ifdef __SSE2__
-	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
-
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab)));
-
-		if (m != 0xffff)
+	for (unsigned m; end - p >= 16; p += 16)
+		if ((m = blanks16(p)) != 0xffff)
 			return p + __builtin_ctz(~m);
-		p += 16;
-	}
 #endif
 	while (p < end) {
 		if (end - p >= 8) {
@@ -89,17 +92,9 @@ static inline const char *skip_ws(const char *p, const char *end)
 static inline const char *find_ws(const char *p, const char *end)
 {
 #ifdef __SSE2__
-	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
-
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab)));
-
-		if (m)
+	for (unsigned m; end - p >= 16; p += 16)
+		if ((m = blanks16(p)))
 			return p + __builtin_ctz(m);
-		p += 16;
-	}
 #endif
 	while (end - p >= 8) {
 		uint64_t w, a, b;

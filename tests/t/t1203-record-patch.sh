@@ -106,14 +106,19 @@ mt-dump trig.mt | grep -q 'MARK .* kind=trigger .* text="stop_here"' || fail "no
 expect_exit 1 mt-record --backend patch --trigger four -- "$P/patchme" 2>err
 contains err "--trigger four: left alone: too short"
 # --full: the rings drained while the command runs, everything kept:
-# some 1.5 s of outer -l -n 30 (30 calls a millisecond) is far more than
-# a 1 MiB ring holds (65536 records, 10922 outer calls), every outer call
-# with its two of work
-mt-record --backend patch --full --snapshot-size 1M -o full.mt -- "$P/outer" -l -n 30 2>full.err &
+# outer -l -n 30 until the stream holds some 16 MB (about 35000 outer
+# calls: each drain is written out at once) is far more than a 1 MiB ring
+# holds (65536 records, 10922 outer calls), every outer call with its two
+# of work; a machine too loaded to make them in 30 s fails below
+mt-record --backend patch --full --snapshot-size 1M -- "$P/outer" -l -n 30 >full.mt 2>full.err &
 r=$!
 wait_for grep -q "recording .* with patch (full); Ctrl+C ends the recording" full.err ||
 	{ cat full.err >&2; kill $r; fail "--full: not recording"; }
-sleep 1.5
+i=0
+while [ "$(stat -c %s full.mt)" -lt 16000000 ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 kill -INT $r
 wait $r || { cat full.err >&2; fail "--full: mt-record exited $?"; }
 grep -q overwritten full.err && fail "--full lost records: $(cat full.err)"
