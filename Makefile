@@ -24,7 +24,7 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/mtline.c common/perfevent.c \
 	common/streamcopy.c \
 	common/fxtread.c common/fxtwrite.c \
-	common/tidmap.c common/tidtable.c common/threadname.c common/names.c \
+	common/tidmap.c common/tidtable.c common/names.c \
 	common/proc.c common/quote.c common/nest.c \
 	common/gzin.c common/extsort.c common/kind.c \
 	common/symtab.c common/dwline.c common/procsyms.c common/regex.c \

@@ -114,10 +114,9 @@ static int read_table(struct mt_symtab *t, Elf *e, Elf_Scn *scn,
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct mt_sym *x = a, *y = b;
-	int c;
 
-	if ((c = MT_CMP(x->addr, y->addr)) || (c = MT_CMP(x->size, y->size)))
-		return c;
+	MT_CMP_BY(x->addr, y->addr);
+	MT_CMP_BY(x->size, y->size);
 	return strcmp(x->name, y->name);
 }
 

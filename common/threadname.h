@@ -13,7 +13,7 @@
  * The caller keeps one struct mt_thread_name per thread, zeroed when the
  * thread is first seen (in its slot of a struct mt_tidtable, tidtable.h),
  * and writes the THREAD record itself, with the time it chooses (its
- * record's, or MT_NONE64).
+ * record's, or MT_NONE64). Header-only: it is asked once a record.
  */
 #ifndef MT_THREADNAME_H
 #define MT_THREADNAME_H
@@ -31,6 +31,13 @@ struct mt_thread_name {
  * then takes name as its THREAD record's, which the caller writes. 0
  * when none is due (t unchanged).
  */
-int mt_thread_name_due(struct mt_thread_name *t, uint32_t name);
+static inline int mt_thread_name_due(struct mt_thread_name *t, uint32_t name)
+{
+	if (t->seen && (!name || name == t->name))
+		return 0;
+	t->seen = 1;
+	t->name = name;
+	return 1;
+}
 
 #endif

@@ -41,8 +41,12 @@ void mt_tidtable_release(struct mt_tidtable *t);
  * not NULL) set to 1; else *is_new is 0. Returns 0, or MT_ENOMEM or
  * MT_ETOOBIG (the table, and *slot, unchanged).
  */
-int mt_tidtable_get(struct mt_tidtable *t, uint32_t pid, uint32_t tid,
-		    void *slot, int *is_new);
+static inline int mt_tidtable_get(struct mt_tidtable *t, uint32_t pid,
+				  uint32_t tid, void *slot, int *is_new);
+
+/* mt_tidtable_get()'s lookup past the last thread's (tidtable.c). */
+int mt_tidtable_find(struct mt_tidtable *t, uint32_t pid, uint32_t tid,
+		     void *slot, int *is_new);
 
 /* How many threads the table holds: indexes 0 .. count - 1. */
 static inline size_t mt_tidtable_count(const struct mt_tidtable *t)
@@ -54,6 +58,18 @@ static inline size_t mt_tidtable_count(const struct mt_tidtable *t)
 static inline void *mt_tidtable_at(const struct mt_tidtable *t, size_t i)
 {
 	return (char *)t->slots + i * t->elem;
+}
+
+/* Inline: a run of records is mostly one thread's, and this is per record. */
+static inline int mt_tidtable_get(struct mt_tidtable *t, uint32_t pid,
+				  uint32_t tid, void *slot, int *is_new)
+{
+	if (!t->have_last || pid != t->last_pid || tid != t->last_tid)
+		return mt_tidtable_find(t, pid, tid, slot, is_new);
+	if (is_new)
+		*is_new = 0;
+	*(void **)slot = mt_tidtable_at(t, t->last_index);
+	return 0;
 }
 
 #endif

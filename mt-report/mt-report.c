@@ -368,10 +368,9 @@ static uint32_t fx_th = UINT32_MAX; /* the thread being replayed */
 static int by_thread_time(const void *a, const void *b)
 {
 	const struct fev *x = a, *y = b;
-	int c;
 
-	if ((c = MT_CMP(x->th, y->th)) || (c = MT_CMP(x->ts, y->ts)))
-		return c;
+	MT_CMP_BY(x->th, y->th);
+	MT_CMP_BY(x->ts, y->ts);
 	return MT_CMP(x->seq, y->seq);
 }
 
@@ -601,13 +600,13 @@ static void read_input(void)
 static int by_start(const void *a, const void *b)
 {
 	const struct call *x = a, *y = b;
-	int c;
 
+	MT_CMP_BY(x->thread, y->thread);
+	MT_CMP_BY(x->start, y->start);
+	MT_CMP_BY(x->depth, y->depth);
 	/* siblings starting together: the shorter first, so that the
 	 * longer stays open for what nests in it */
-	if ((c = MT_CMP(x->thread, y->thread)) || (c = MT_CMP(x->start, y->start)) ||
-	    (c = MT_CMP(x->depth, y->depth)) || (c = MT_CMP(x->end, y->end)))
-		return c;
+	MT_CMP_BY(x->end, y->end);
 	return MT_CMP(x->fn, y->fn);
 }
 

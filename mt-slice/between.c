@@ -37,9 +37,8 @@ static int by_time(const void *a, const void *b)
 {
 	const struct hit *x = a, *y = b;
 
-	int c = MT_CMP(x->t, y->t);
-
-	return c ? c : MT_CMP(y->stop, x->stop); /* a stop first */
+	MT_CMP_BY(x->t, y->t);
+	return MT_CMP(y->stop, x->stop); /* a stop first */
 }
 
 static void sort_check(int err)

@@ -406,11 +406,11 @@ static uint64_t nfheld, fheld_end;
 static int by_input_order(const void *a, const void *b)
 {
 	const struct fheld *x = a, *y = b;
-	int c;
 
-	if ((c = MT_CMP(x->from, y->from)) || (c = MT_CMP(x->pid, y->pid)) ||
-	    (c = MT_CMP(x->tid, y->tid)) || (c = MT_CMP(x->key, y->key)))
-		return c;
+	MT_CMP_BY(x->from, y->from);
+	MT_CMP_BY(x->pid, y->pid);
+	MT_CMP_BY(x->tid, y->tid);
+	MT_CMP_BY(x->key, y->key);
 	return MT_CMP(x->seq, y->seq);
 }
 

@@ -47,10 +47,9 @@ struct replay_counts replay_counts(void)
 static int by_thread_start(const void *a, const void *b)
 {
 	const struct srec *x = a, *y = b;
-	int c;
 
-	if ((c = MT_CMP(x->th, y->th)) || (c = MT_CMP(x->ts, y->ts)))
-		return c;
+	MT_CMP_BY(x->th, y->th);
+	MT_CMP_BY(x->ts, y->ts);
 	return MT_CMP(x->seq, y->seq);
 }
 

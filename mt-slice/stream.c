@@ -61,11 +61,10 @@ static int by_thread_depth(const void *a, const void *b)
 	const struct held *hx = a, *hy = b;
 	const struct mt_span *x = &hx->s, *y = &hy->s;
 
-	int c;
-
-	if ((c = MT_CMP(hx->from, hy->from)) || (c = MT_CMP(x->pid, y->pid)) ||
-	    (c = MT_CMP(x->tid, y->tid)) || (c = MT_CMP(x->depth, y->depth)))
-		return c;
+	MT_CMP_BY(hx->from, hy->from);
+	MT_CMP_BY(x->pid, y->pid);
+	MT_CMP_BY(x->tid, y->tid);
+	MT_CMP_BY(x->depth, y->depth);
 	return MT_CMP(hx->seq, hy->seq);
 }
 

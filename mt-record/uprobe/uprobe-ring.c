@@ -227,9 +227,8 @@ static int cmp_staged(const void *a, const void *b)
 {
 	const struct mt_uprobe_staged *x = a, *y = b;
 
-	int c = MT_CMP(x->ev.time, y->ev.time);
-
-	return c ? c : MT_CMP(x->seq, y->seq);
+	MT_CMP_BY(x->ev.time, y->ev.time);
+	return MT_CMP(x->seq, y->seq);
 }
 
 static int keep(struct mt_uprobe *u, const struct ev *e)

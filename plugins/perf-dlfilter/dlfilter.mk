@@ -7,7 +7,7 @@
 DLFILTER := $(BUILD)/lib/mt-dlfilter.so
 DLFILTER_SRC := plugins/perf-dlfilter/dlfilter.c common/err.c common/buf.c \
 	common/intern.c common/stream.c common/perfline.c common/perfevent.c \
-	common/tidmap.c common/tidtable.c common/threadname.c common/quote.c \
+	common/tidmap.c common/tidtable.c common/quote.c \
 	common/kind.c
 DLFILTER_OBJ := $(DLFILTER_SRC:%.c=$(BUILD)/pic/%.o)
 
