@@ -135,6 +135,7 @@ static struct mt_mt_line blank(uint8_t kind, const char *name)
 	ml.mark.time = MT_NONE64;
 	ml.mark.kind = kind;
 	ml.name = name;
+	ml.text = (struct mt_slice){ "", 0 }; /* a pointer even when empty */
 	return ml;
 }
 

@@ -109,7 +109,7 @@ static void round_trip(const struct mt_mt_line *ml, const char *want)
 	CHECK(!memcmp(&back.mark, &ml->mark, sizeof(back.mark)));
 	CHECK_STR(back.name, ml->name);
 	CHECK(back.text.len == ml->text.len &&
-	      !memcmp(back.text.p, ml->text.p, ml->text.len));
+	      (!ml->text.len || !memcmp(back.text.p, ml->text.p, ml->text.len)));
 	mt_buf_release(&b);
 }
 
