@@ -206,6 +206,25 @@ static int is_rel_branch(const cs_insn *in)
  * call: its return address would be in the stub, where an unwinder finds
  * no unwind information (C++ exceptions, backtrace()). The copy pushes
  * the original return address (entry + cover, real code) and jumps. */
+/*
+ * Whether a rip-relative operand's displacement, disp, is where capstone
+ * says it starts (encoding.disp_offset). In 64-bit mode it is always 4
+ * bytes (mod 00, r/m 101), whatever capstone 4 says of its size: 2 for
+ * the 66-prefixed SSE and AVX loads (movdqa, ucomisd, vmovdqa), which
+ * were refused for it. Taken only when the 4 bytes there are disp and
+ * nothing but the immediate follows them.
+ */
+static int rip_disp_at(const cs_insn *in, const cs_x86 *x, int64_t disp)
+{
+	unsigned off = x->encoding.disp_offset;
+	int32_t d;
+
+	if (!off || off + 4u + x->encoding.imm_size != in->size)
+		return 0;
+	memcpy(&d, in->bytes + off, 4);
+	return d == disp;
+}
+
 static size_t relocate(const cs_insn *in, uint64_t to, uint8_t *out,
 		       uint64_t entry, uint64_t end)
 {
@@ -275,7 +294,7 @@ static size_t relocate(const cs_insn *in, uint64_t to, uint8_t *out,
 
 		if (op->type != X86_OP_MEM || op->mem.base != X86_REG_RIP)
 			continue;
-		if (x->encoding.disp_size != 4 || !x->encoding.disp_offset)
+		if (!rip_disp_at(in, x, op->mem.disp))
 			return 0;
 		target = in->address + in->size + (uint64_t)op->mem.disp;
 		d = (int64_t)(target - (to + in->size));

@@ -9,6 +9,8 @@
  *             left alone
  *   ripfirst  a rip-relative load and store first
  *   callfirst a call rel32 first (of helper)
+ *   ssefirst  movdqa of a rip-relative constant first (capstone 4 says
+ *             its displacement is 2 bytes: it is 4)
  *   helper    mov; ret
  * With -T N it calls five N times and prints ns_per_iteration=NS on
  * stderr (make bench: what patching a 5-byte leaf costs).
@@ -21,7 +23,7 @@
 #include "banned.h"
 
 int five(int), four(int), jccfirst(int), loopback(int), ripfirst(int),
-	callfirst(int), helper(int);
+	callfirst(int), ssefirst(int), helper(int);
 int counter;
 
 __asm__(".text\n"
@@ -40,10 +42,15 @@ __asm__(".text\n"
 	"\tmovl %eax, counter(%rip)\n\tret\n.size ripfirst, .-ripfirst\n"
 	".globl callfirst\n.type callfirst,@function\ncallfirst:\n"
 	"\tcall helper\n\taddl %edi, %eax\n\tret\n.size callfirst, .-callfirst\n"
+	".globl ssefirst\n.type ssefirst,@function\nssefirst:\n"
+	"\tmovdqa sse_k(%rip), %xmm0\n\tmovd %xmm0, %eax\n\taddl %edi, %eax\n"
+	"\tret\n.size ssefirst, .-ssefirst\n"
 	".globl helper\n.type helper,@function\nhelper:\n"
-	"\tmovl $40, %eax\n\tret\n.size helper, .-helper\n");
+	"\tmovl $40, %eax\n\tret\n.size helper, .-helper\n"
+	".section .rodata\n.balign 16\nsse_k:\n\t.long 11, 0, 0, 0\n.text\n");
 
-int (*volatile fns[])(int) = { five, four, jccfirst, loopback, ripfirst, callfirst };
+int (*volatile fns[])(int) = { five, four, jccfirst, loopback, ripfirst, callfirst,
+				ssefirst };
 
 static int timed(long n)
 {

@@ -74,9 +74,9 @@ grep -qx 100 deep.out || fail "deep: the program's output changed"
 
 # relocation
 "$P/patchme" >plain.out
-rec pm '^(five|four|jccfirst|loopback|ripfirst|callfirst|helper)$' "$P/patchme"
+rec pm '^(five|four|jccfirst|loopback|ripfirst|callfirst|ssefirst|helper)$' "$P/patchme"
 same_file plain.out pm.out
-for f in five jccfirst ripfirst callfirst helper; do
+for f in five jccfirst ripfirst callfirst ssefirst helper; do
 	contains pm.err "$f ($P/patchme): patched"
 	[ "$(count pm.rec call $f)" -eq 10 ] && [ "$(count pm.rec return $f)" -eq 10 ] || fail "$f: counts"
 done
