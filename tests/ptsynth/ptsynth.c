@@ -287,10 +287,15 @@ static struct task *task_new(pid_t tid, pid_t parent)
 	return t;
 }
 
-static void get_regs(pid_t tid, struct user_regs_struct *r)
+/* 0, or -1 when the task is gone: killed while it was reported stopped
+ * (another thread's exit_group), its end comes next from waitpid. */
+static int get_regs(pid_t tid, struct user_regs_struct *r)
 {
-	if (ptrace(PTRACE_GETREGS, tid, 0, r))
+	if (!ptrace(PTRACE_GETREGS, tid, 0, r))
+		return 0;
+	if (errno != ESRCH)
 		die_errno(MT_EXIT_SYSTEM, "PTRACE_GETREGS %d", (int)tid);
+	return -1;
 }
 
 /* Step the task's current instruction, with signal sig. */
@@ -435,7 +440,8 @@ static void stepped(struct task *t)
 	struct user_regs_struct r;
 	uint64_t next;
 
-	get_regs(t->tid, &r);
+	if (get_regs(t->tid, &r))
+		return;
 	next = r.rip;
 	t->fs = r.fs_base;
 	n_steps++;
@@ -494,8 +500,8 @@ static void first_stop(struct task *t)
 	struct user_regs_struct r;
 
 	t->started = 1;
-	get_regs(t->tid, &r);
-	at(t, &r);
+	if (!get_regs(t->tid, &r))
+		at(t, &r);
 }
 
 static void trace(void)
