@@ -96,13 +96,6 @@ static void on_signal(int sig)
 		_exit(128 + sig); /* the third one: the user means it */
 }
 
-void rec_out_text(const struct rec *r, const char *p, size_t n)
-{
-	if (r->sout)
-		die(MT_EXIT_SYSTEM, "internal error: text in mt-record's stream");
-	write_or_die(r->out_fd, p, n);
-}
-
 void rec_mark(const struct rec *r, const struct mt_mt_line *ml)
 {
 	if (r->sout)

@@ -81,9 +81,6 @@ int rec_signal(void);
  * a write error. */
 void rec_mark(const struct rec *r, const struct mt_mt_line *ml);
 
-/* n bytes of text on the text output (r->sout NULL). */
-void rec_out_text(const struct rec *r, const char *p, size_t n);
-
 /* The wallclock mark: the monotonic and the real time now. */
 void rec_wallclock(const struct rec *r);
 
