@@ -47,7 +47,7 @@ static uint32_t walker(const char *name)
 
 static const char *const status_text[MTP_FN_NSTATUS] = {
 	"not patched", "patched", "its file is not mapped",
-	"too short (fewer than 5 bytes)", "its size is unknown",
+	"too short (fewer than 5 bytes, and no padding after it)", "its size is unknown",
 	"an instruction capstone cannot decode",
 	"a branch into the bytes its patch replaces",
 	"an instruction that cannot be moved",
@@ -445,7 +445,7 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 				const struct mt_sym *s = &f.t.v[k];
 				struct mtp_range *r;
 
-				if (!s->size || !s->addr || s->bind == MT_SYM_PLT)
+				if (!s->addr || s->bind == MT_SYM_PLT)
 					continue;
 				if (p->nscan == PATCH_MAX_SCAN)
 					die(MT_EXIT_DATA, "the patch backend reads at most %u "

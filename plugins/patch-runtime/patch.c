@@ -39,6 +39,10 @@ static csh cs;
  * sorted (mtp_patch_targets). */
 static uint64_t *targets;
 static size_t ntargets;
+/* Where each function of the scanned files starts, sorted: the end of
+ * the padding after a function (pad_after). */
+static uint64_t *starts;
+static size_t nstarts;
 
 
 /* the lowest address an arena may have */
@@ -180,6 +184,9 @@ void mtp_patch_close(void)
 	free(targets);
 	targets = NULL;
 	ntargets = 0;
+	free(starts);
+	starts = NULL;
+	nstarts = 0;
 }
 
 static int fits32(int64_t v)
@@ -348,10 +355,14 @@ int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
 {
 	cs_insn *in = cs_malloc(cs);
 	size_t cap = 0;
+	uint64_t *v;
 	uint32_t k;
 
-	if (!in)
+	if (!in || !(v = realloc(starts, (nstarts + n + 1) * sizeof(*v)))) {
+		cs_free(in, 1);
 		return -1;
+	}
+	starts = v;
 	for (k = 0; k < n; k++) {
 		const uint8_t *code = (const uint8_t *)r[k].where;
 		size_t left = (size_t)r[k].size;
@@ -359,6 +370,7 @@ int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
 
 		if (!addr)
 			continue;
+		starts[nstarts++] = addr;
 		/* up to the first instruction capstone cannot decode */
 		while (left && cs_disasm_iter(cs, &code, &left, &addr, in)) {
 			uint64_t t;
@@ -370,10 +382,8 @@ int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
 			if (t >= r[k].where && t < r[k].where + r[k].size)
 				continue; /* its own: branches_in() */
 			if (ntargets == cap) {
-				uint64_t *v = realloc(targets, (cap = cap ? 2 * cap : 4096) *
-							       sizeof(*v));
-
-				if (!v) {
+				if (!(v = realloc(targets, (cap = cap ? 2 * cap : 4096) *
+								   sizeof(*v)))) {
 					cs_free(in, 1);
 					return -1;
 				}
@@ -384,7 +394,45 @@ int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
 	}
 	cs_free(in, 1);
 	qsort(targets, ntargets, sizeof(*targets), by_value);
+	qsort(starts, nstarts, sizeof(*starts), by_value);
 	return 0;
+}
+
+/*
+ * How many bytes of padding follow the function that ends at end, up to
+ * want: whole no-ops and int3s (what assemblers put between functions to
+ * align the next), before the next function starts (or, with none after
+ * it, within end's page, which is mapped with it). Those bytes are never
+ * run, so a function shorter than a jump may be patched over them.
+ */
+static uint64_t pad_after(uint64_t end, uint64_t want)
+{
+	size_t lo = 0, hi = nstarts, left;
+	const uint8_t *code = (const uint8_t *)end;
+	uint64_t limit, addr = end, n = 0;
+	cs_insn *in;
+
+	while (lo < hi) { /* the first start >= end */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (starts[mid] < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	limit = lo < nstarts ? starts[lo] : (end | 4095) + 1;
+	if (limit - end < want)
+		want = limit - end;
+	if (!want || !(in = cs_malloc(cs)))
+		return 0;
+	left = (size_t)want;
+	while (n < want && cs_disasm_iter(cs, &code, &left, &addr, in) &&
+	       (in->id == X86_INS_NOP || in->id == X86_INS_INT3))
+		n += in->size;
+	if (n > want) /* never: decoding stopped at want */
+		n = 0;
+	cs_free(in, 1);
+	return n;
 }
 
 /* Whether another function branches into (entry, entry + cover). */
@@ -407,7 +455,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 {
 	uint8_t stub[MTP_STUB_MAX];
 	const uint8_t *code = (const uint8_t *)f->where;
-	uint64_t entry = f->where, addr = entry, at, cover = 0;
+	uint64_t entry = f->where, addr = entry, at, cover = 0, room;
 	size_t left, n = 0, k, nins = 0, start;
 	cs_insn *in;
 	int st;
@@ -416,7 +464,12 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		f->status = MTP_FN_NO_SIZE;
 		return;
 	}
-	if (f->size < 5) {
+	/* the bytes that may be replaced: the function's, and the padding
+	 * after it when it is shorter than what covers 5 bytes */
+	room = f->size < MTP_MAX_COVER ? f->size : MTP_MAX_COVER;
+	if (room < 5 + 15 && room == f->size)
+		room += pad_after(entry + f->size, MTP_MAX_COVER - room);
+	if (room < 5) {
 		f->status = MTP_FN_TOO_SHORT;
 		return;
 	}
@@ -425,7 +478,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		f->status = MTP_FN_UNDECODABLE;
 		return;
 	}
-	left = (size_t)(f->size < MTP_MAX_COVER ? f->size : MTP_MAX_COVER);
+	left = (size_t)room;
 	while (cover < 5) {
 		if (!cs_disasm_iter(cs, &code, &left, &addr, in)) {
 			cs_free(in, 1);
@@ -434,7 +487,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		}
 		cover += in->size;
 		nins++;
-		if (in->size == 1 && in->bytes[0] == 0xcc) {
+		if (cover <= f->size && in->size == 1 && in->bytes[0] == 0xcc) {
 			/* another tracer's breakpoint (a uprobe, a debugger's):
 			 * moved, it would trap where none is set */
 			cs_free(in, 1);
@@ -442,7 +495,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 			return;
 		}
 	}
-	if (cover > f->size) {
+	if (cover > room) {
 		cs_free(in, 1);
 		f->status = MTP_FN_TOO_SHORT;
 		return;
@@ -491,6 +544,12 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 	addr = entry;
 	while (nins--) {
 		cs_disasm_iter(cs, &code, &left, &addr, in);
+		if (in->address >= entry + f->size) {
+			/* padding (pad_after): no-ops and int3s, as they are */
+			memcpy(stub + n, in->bytes, in->size);
+			n += in->size;
+			continue;
+		}
 		if (!(k = relocate(in, at + n, stub + n, entry, entry + cover))) {
 			cs_free(in, 1);
 			f->status = MTP_FN_UNRELOCATABLE;

@@ -9,8 +9,12 @@
  *	cont:	the covered instructions, relocated
  *		jmp entry + cover
  *
+ * A function shorter than 5 bytes is covered together with the alignment
+ * padding after it (no-ops and int3s before the next function), which
+ * nothing runs; the stub runs the padding too.
+ *
  * A function is left alone, with the reason as its status (shm.h), when
- * it is shorter than the bytes to replace, its size is unknown, an
+ * it is shorter than the bytes to replace with its padding, its size is unknown, an
  * instruction of it cannot be decoded, one of its own branches or one of
  * another function (mtp_patch_targets) goes into the replaced bytes (past
  * the first), or a covered instruction cannot

@@ -68,7 +68,7 @@ enum mtp_status {
 	MTP_FN_PENDING = 0,
 	MTP_FN_PATCHED,
 	MTP_FN_NOT_LOADED,  /* its file is not mapped in the process */
-	MTP_FN_TOO_SHORT,   /* fewer than 5 bytes */
+	MTP_FN_TOO_SHORT,   /* fewer than 5 bytes with the padding after it */
 	MTP_FN_NO_SIZE,     /* its size is unknown: its body cannot be checked */
 	MTP_FN_UNDECODABLE, /* an instruction capstone cannot decode */
 	MTP_FN_BRANCH_IN,   /* a branch of its own into the bytes replaced */
@@ -184,7 +184,8 @@ struct mtp_func {
 /* A function of a file that holds a patched one, for the runtime to read
  * (not patched): a direct branch of it into another function's replaced
  * bytes leaves that one alone (BRANCH_IN), as glibc's mempcpy jumps past
- * memmove's first instruction. */
+ * memmove's first instruction. Its start ends the padding before it
+ * (patch.h); size is 0 for a symbol the file gives none. */
 struct mtp_range {
 	uint64_t addr;    /* mt-record: its address in its file */
 	uint64_t size;    /* mt-record */

@@ -30,6 +30,12 @@ $(BUILD)/tests/progs/patchme: tests/progs/patchme.c common/banned.h
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/patchme
 
+$(BUILD)/tests/progs/shorty: tests/progs/shorty.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/shorty
+
 $(BUILD)/tests/progs/patchwalk: tests/progs/patchwalk.c common/banned.h
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -D_GNU_SOURCE -rdynamic -pthread -Icommon -o $@ $< -ldl

@@ -41,7 +41,7 @@ fxt-check rec.fxt >check.txt || { cat check.txt >&2; fail "fxt-check"; }
 mt-record -v --backend patch -- "$P/patchme" >pm.mt 2>pm.err ||
 	{ cat pm.err >&2; fail "patchme"; }
 contains pm.err "four ("
-grep -q '^mt-record: four (.*): too short (fewer than 5 bytes)$' pm.err || fail "four not said too short"
+grep -q '^mt-record: four (.*): too short (fewer than 5 bytes, and no padding after it)$' pm.err || fail "four not said too short"
 grep -q '^mt-record: five (.*): patched$' pm.err || fail "five (5 bytes) not said patched"
 grep -q '^mt-record: loopback (.*): a branch into the bytes' pm.err || fail "loopback not said why"
 grep -q '^mt-record: _Unwind_\|^mt-record: __libc_siglongjmp (.*): wrapped' pm.err ||
