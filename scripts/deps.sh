@@ -9,13 +9,14 @@ set -eu
 # runtimes; tools: perf, ELF and DWARF reading, regexes, compression,
 # demangling; test programs in Go and Rust, fzf for mt-symbols --pick,
 # capstone for tests/ptsynth's instruction decoder and the patch runtime
-# (plugins/patch-runtime/), strace for the tests that watch system calls (t0135,
+# (plugins/patch-runtime/), Zydis for the decoders' benchmark beside it
+# (tests/bench/decoders.c, docs/patch.md "The decoder"), strace for the tests that watch system calls (t0135,
 # t1005), sqlite3 and python3 for the real programs the patch backend
 # traces whole (t1204); libc6-dbg for the C library's local symbols (the
 # demo's cos, an IFUNC, is traced as its implementation __cos_fma); make deb: dpkg-dev (dpkg-shlibdeps), and lintian and man-db for
 # its test (t0601)
 PKGS="gcc g++ make clang libclang-rt-14-dev linux-perf libelf-dev libdw-dev
-libpcre2-dev zlib1g-dev libiberty-dev golang-go fzf libcapstone-dev
+libpcre2-dev zlib1g-dev libiberty-dev golang-go fzf libcapstone-dev libzydis-dev
 strace sqlite3 python3 libc6-dbg dpkg-dev lintian man-db"
 # rustc: a rustup install on PATH counts; otherwise Debian's
 command -v rustc >/dev/null 2>&1 || PKGS="$PKGS rustc"
