@@ -63,7 +63,7 @@ chmod 644 "$doc/changelog.Debian.gz"
 # the shared libraries' packages
 bins=
 for f in "$root"/usr/bin/*; do bins="$bins -edebian/$pkg/usr/bin/${f##*/}"; done
-# the patch backend's runtime (libcapstone)
+# the patch backend's runtime (libZydis)
 for f in "$root"/usr/lib/mt/*.so; do bins="$bins -edebian/$pkg/usr/lib/mt/${f##*/}"; done
 # shellcheck disable=SC2086 # one -e per binary
 shlibs=$(cd "$stage" && dpkg-shlibdeps -O $bins | sed -n 's/^shlibs:Depends=//p')

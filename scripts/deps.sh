@@ -8,9 +8,9 @@ set -eu
 # build: compiler, make; tests: clang with the libFuzzer and sanitizer
 # runtimes; tools: perf, ELF and DWARF reading, regexes, compression,
 # demangling; test programs in Go and Rust, fzf for mt-symbols --pick,
-# capstone for tests/ptsynth's instruction decoder and the patch runtime
-# (plugins/patch-runtime/), Zydis for the decoders' benchmark beside it
-# (tests/bench/decoders.c, docs/patch.md "The decoder"), strace for the tests that watch system calls (t0135,
+# capstone for tests/ptsynth's instruction decoder, Zydis for the patch
+# runtime's (plugins/patch-runtime/decode.c), both for the decoders'
+# benchmark (tests/bench/decoders.c, docs/patch.md "The decoder"), strace for the tests that watch system calls (t0135,
 # t1005), sqlite3 and python3 for the real programs the patch backend
 # traces whole (t1204); libc6-dbg for the C library's local symbols (the
 # demo's cos, an IFUNC, is traced as its implementation __cos_fma); make deb: dpkg-dev (dpkg-shlibdeps), and lintian and man-db for

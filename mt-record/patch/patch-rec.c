@@ -48,7 +48,7 @@ static uint32_t walker(const char *name)
 static const char *const status_text[MTP_FN_NSTATUS] = {
 	"not patched", "patched", "its file is not mapped",
 	"too short (fewer than 5 bytes, and no padding after it)", "its size is unknown",
-	"an instruction capstone cannot decode",
+	"an instruction the decoder (Zydis) does not know",
 	"a branch into the bytes its patch replaces",
 	"an instruction that cannot be moved",
 	"no room for a trampoline within 2 GiB", "an alias of another",
@@ -126,7 +126,7 @@ int patch_rec_own_library(const char *path)
 	const char *base = strrchr(path, '/');
 
 	base = base ? base + 1 : path;
-	return !strcmp(base, "libmt-patch.so") || !strncmp(base, "libcapstone.so", 14);
+	return !strcmp(base, "libmt-patch.so") || !strncmp(base, "libZydis.so", 11);
 }
 
 int patch_rec_check_memfd(int fd, char *why, size_t len)
@@ -494,12 +494,13 @@ static int in_span(const void *ctx, uint64_t ip)
 
 /*
  * Whether every held thread of in is out of the bytes [where + 1, where +
- * cover) an entry patch replaces: one stopped there is let run on a
+ * cover) an entry patch replaces (and of its lead: the padding before,
+ * where none runs): one stopped there is let run on a
  * moment (every other thread stopped) until it is out; one stopped in a
  * system call there, or just after (restarted 2 bytes back), cannot be.
  * 1 when all are out.
  */
-static int all_out(struct inject *in, uint64_t where, uint32_t cover)
+static int all_out(struct inject *in, uint64_t where, uint32_t cover, uint32_t lead)
 {
 	struct span sp = { where + 1, where + cover };
 	size_t i;
@@ -507,6 +508,8 @@ static int all_out(struct inject *in, uint64_t where, uint32_t cover)
 	for (i = 0; i < in->n; i++) {
 		uint64_t ip = in->t[i].ip;
 
+		if (ip >= where - lead && ip < where)
+			return 0;
 		if (in->t[i].in_syscall) {
 			if (ip > where && ip <= where + cover)
 				return 0;
@@ -530,11 +533,11 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in)
 		if (f->status != MTP_FN_PENDING || !patch_fn_has_patch(f))
 			continue;
 		/* a thread inside the bytes replaced would run on in int3s */
-		if (!all_out(in, f->where, f->cover))
+		if (!all_out(in, f->where, f->cover, f->lead))
 			f->status = MTP_FN_BUSY;
-		else if (inject_read(in, f->where, now, f->cover) ||
-			 memcmp(now, f->orig, f->cover) ||
-			 inject_write(in, f->where, f->code, f->cover))
+		else if (inject_read(in, f->where - f->lead, now, f->lead + f->cover) ||
+			 memcmp(now, f->orig, f->lead + f->cover) ||
+			 inject_write(in, f->where - f->lead, f->code, f->lead + f->cover))
 			f->status = MTP_FN_WRITE;
 		else
 			f->status = MTP_FN_PATCHED;
@@ -666,13 +669,14 @@ static void undo(struct undo_plan *u, struct inject *in)
 			u->failed++; /* patched or not: nothing to trust of it */
 		if (f->status != MTP_FN_PATCHED || !patch_fn_has_patch(f))
 			continue;
-		if (inject_read(in, f->where, now, f->cover)) {
+		if (inject_read(in, f->where - f->lead, now, f->lead + f->cover)) {
 			u->failed++;
 			continue;
 		}
-		if (!memcmp(now, f->orig, f->cover))
+		if (!memcmp(now, f->orig, f->lead + f->cover))
 			continue; /* back already: an undo cut short (mt-record killed) */
-		if (memcmp(now, f->code, f->cover) || inject_write(in, f->where, f->orig, f->cover))
+		if (memcmp(now, f->code, f->lead + f->cover) ||
+		    inject_write(in, f->where - f->lead, f->orig, f->lead + f->cover))
 			u->failed++;
 	}
 	/* every frame's return address back */

@@ -84,7 +84,7 @@ struct patch_rec {
 void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd);
 
 /* Whether path is mt's own, mapped for the runtime (libmt-patch.so, its
- * decoder libcapstone): never the program's, never in the table. */
+ * decoder libZydis): never the program's, never in the table. */
 int patch_rec_own_library(const char *path);
 
 /*

@@ -20,6 +20,7 @@ void patch_fn_take(struct patch_fn *f, const struct mtp_func *theirs)
 	f->where = t.where;
 	f->stub = t.stub;
 	f->cover = t.cover;
+	f->lead = t.lead;
 	memcpy(f->orig, t.orig, sizeof(f->orig));
 	memcpy(f->code, t.code, sizeof(f->code));
 	if (f->status == MTP_FN_PART)
@@ -35,7 +36,9 @@ void patch_fn_take(struct patch_fn *f, const struct mtp_func *theirs)
 int patch_fn_has_patch(const struct patch_fn *f)
 {
 	return (f->status == MTP_FN_PATCHED || f->status == MTP_FN_PENDING) && f->stub &&
-	       f->where && f->cover >= 5 && f->cover <= MTP_MAX_COVER;
+	       f->where > f->lead && f->cover <= MTP_MAX_COVER && f->lead <= MTP_MAX_COVER &&
+	       f->lead + f->cover <= MTP_MAX_COVER &&
+	       (f->lead ? f->lead >= 5 && f->cover >= 2 : f->cover >= 5);
 }
 
 void patch_own_code(uint64_t lo, uint64_t hi, uint64_t *olo, uint64_t *ohi)

@@ -37,7 +37,7 @@ struct patch_fn {
 	uint32_t path, name, shown, kind;
 	/* the runtime's answer (patch_fn_take()), then mt-record's own
 	 * (it writes the entries with -p: PATCHED, BUSY, WRITE) */
-	uint32_t status, cover;
+	uint32_t status, cover, lead;
 	uint64_t where, stub;
 	uint8_t orig[MTP_MAX_COVER];
 	uint8_t code[MTP_MAX_COVER];
@@ -45,16 +45,18 @@ struct patch_fn {
 
 /*
  * The runtime's answer for f, from theirs (the shared entry: copied once,
- * then checked): status, where, stub, cover, the bytes before and the
- * patch. mt-record's own verdict (MTP_FN_PART) stays. An answer that
+ * then checked): status, where, stub, cover, lead, the bytes before and
+ * the patch. mt-record's own verdict (MTP_FN_PART) stays. An answer that
  * does not make sense (a status unknown, a patch prepared or written of
- * fewer than 5 or more than MTP_MAX_COVER bytes or with no stub) is
+ * fewer than 5 bytes, of fewer than 2 after a lead of 5 or more, of more
+ * than MTP_MAX_COVER with its lead, or with no stub) is
  * MTP_FN_BAD_ANSWER: never written, never undone.
  */
 void patch_fn_take(struct patch_fn *f, const struct mtp_func *theirs);
 
 /* Whether f holds a patch that may be written or undone: PENDING with a
- * stub (prepared) or PATCHED, cover within bounds. */
+ * stub (prepared) or PATCHED, cover and lead within bounds. Its bytes
+ * (orig, code) are the lead + cover from where - lead. */
 int patch_fn_has_patch(const struct patch_fn *f);
 
 /* The runtime's code [lo, hi) as the process says it is: into *olo and

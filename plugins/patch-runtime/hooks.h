@@ -51,7 +51,7 @@ uint64_t mtp_now(void);
 
 /* Between mtp_quiet(1) and mtp_quiet(0) the calling thread's calls of
  * patched functions run unhooked and unrecorded: the runtime's own work
- * (patching a library dlopen mapped: capstone, libc). Nests. */
+ * (patching a library dlopen mapped: Zydis, libc). Nests. */
 void mtp_quiet(int on);
 
 /* mtp_attach(), again (-p): each thread's state is made anew at its

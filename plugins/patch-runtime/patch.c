@@ -1,7 +1,6 @@
 /*
- * Patching one function's entry (patch.h), with capstone.
+ * Patching one function's entry (patch.h).
  */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -11,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "decode.h"
 #include "hooks.h"
 #include "patch.h"
 #include "../../common/cmp.h"
@@ -34,15 +34,26 @@ static struct arena {
 static int narenas;
 static int anon_only; /* a memfd could not be mapped executable */
 static int mem = -1; /* /proc/self/mem */
-static csh cs;
-/* The targets of direct branches from one function into another,
- * sorted (mtp_patch_targets). */
+/* The targets of the direct branches of every function scanned
+ * (mtp_patch_targets), sorted: a function is left alone when one goes
+ * into the bytes its patch replaces. */
 static uint64_t *targets;
 static size_t ntargets;
-/* Where each function of the scanned files starts, sorted: the end of
- * the padding after a function (pad_after). */
-static uint64_t *starts;
-static size_t nstarts;
+/* The functions scanned, sorted by start: where the padding after a
+ * function ends (pad_after), and whether a function's own branches are
+ * among the targets. */
+static struct scanned {
+	uint64_t at, size;
+	uint64_t reach;  /* the furthest end of those that start before it */
+	int whole;       /* decoded to its end: every branch a target */
+} *scanned;
+static size_t nscanned;
+/* The padding this session's patches take ([lo, hi): a short function's
+ * after it, a hop's before an entry), so that no two take the same. */
+static struct claim {
+	uint64_t lo, hi;
+} *claims;
+static size_t nclaims, claims_cap;
 
 
 /* the lowest address an arena may have */
@@ -165,11 +176,10 @@ int mtp_patch_open(int commit)
 {
 	if (commit && (mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
 		return -1;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK ||
-	    cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK) {
+	if (mtp_decode_init()) {
 		close(mem);
 		mem = -1;
-		errno = ENOMEM;
+		errno = EINVAL;
 		return -1;
 	}
 	return 0;
@@ -180,13 +190,15 @@ void mtp_patch_close(void)
 	if (mem >= 0)
 		close(mem);
 	mem = -1;
-	cs_close(&cs);
 	free(targets);
 	targets = NULL;
 	ntargets = 0;
-	free(starts);
-	starts = NULL;
-	nstarts = 0;
+	free(scanned);
+	scanned = NULL;
+	nscanned = 0;
+	free(claims);
+	claims = NULL;
+	nclaims = claims_cap = 0;
 }
 
 static int fits32(int64_t v)
@@ -201,11 +213,6 @@ static void rel32(uint8_t *p, int64_t v)
 	memcpy(p, &x, 4);
 }
 
-static int is_rel_branch(const cs_insn *in)
-{
-	return cs_insn_group(cs, in, CS_GRP_BRANCH_RELATIVE);
-}
-
 /* The relocated copy of in, to run at address to, into out; its length,
  * or 0 when it cannot move. entry..end are the bytes replaced.
  *
@@ -213,137 +220,71 @@ static int is_rel_branch(const cs_insn *in)
  * call: its return address would be in the stub, where an unwinder finds
  * no unwind information (C++ exceptions, backtrace()). The copy pushes
  * the original return address (entry + cover, real code) and jumps. */
-/*
- * Whether a rip-relative operand's displacement, disp, is where capstone
- * says it starts (encoding.disp_offset). In 64-bit mode it is always 4
- * bytes (mod 00, r/m 101), whatever capstone 4 says of its size: 2 for
- * the 66-prefixed SSE and AVX loads (movdqa, ucomisd, vmovdqa), which
- * were refused for it. Taken only when the 4 bytes there are disp and
- * nothing but the immediate follows them.
- */
-static int rip_disp_at(const cs_insn *in, const cs_x86 *x, int64_t disp)
-{
-	unsigned off = x->encoding.disp_offset;
-	int32_t d;
-
-	if (!off || off + 4u + x->encoding.imm_size != in->size)
-		return 0;
-	memcpy(&d, in->bytes + off, 4);
-	return d == disp;
-}
-
-static size_t relocate(const cs_insn *in, uint64_t to, uint8_t *out,
+static size_t relocate(const struct mtp_insn *in, uint64_t to, uint8_t *out,
 		       uint64_t entry, uint64_t end)
 {
-	const cs_x86 *x = &in->detail->x86;
-	uint8_t i;
+	const uint8_t *bytes = (const uint8_t *)in->addr;
 
-	switch (in->id) {
-	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
-	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
-	case X86_INS_XBEGIN:
-	case X86_INS_INT3: /* a breakpoint or uprobe of someone else's */
+	switch (in->kind) {
+	case MTP_I_FIXED:
+	case MTP_I_INT3: /* a breakpoint or uprobe of someone else's */
+	case MTP_I_CALL_IND: /* its return address would be here */
 		return 0;
 	}
-	if (is_rel_branch(in)) {
-		uint64_t target;
+	if (in->is_branch && in->target > entry && in->target < end)
+		return 0;
+	if (in->kind == MTP_I_CALL) {
+		uint64_t back = in->addr + in->len;
+		uint32_t lo = (uint32_t)back, hi = (uint32_t)(back >> 32);
+		/* lea -8(%rsp),%rsp; movl $lo,(%rsp); movl $hi,4(%rsp) */
+		static const uint8_t lea[] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
+		size_t k = 0;
 
-		if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+		if (back != end)
 			return 0;
-		target = (uint64_t)x->operands[0].imm;
-		if (target > entry && target < end)
+		memcpy(out, lea, sizeof(lea));
+		k += sizeof(lea);
+		out[k++] = 0xc7; out[k++] = 0x04; out[k++] = 0x24;
+		memcpy(out + k, &lo, 4);
+		k += 4;
+		out[k++] = 0xc7; out[k++] = 0x44; out[k++] = 0x24; out[k++] = 0x04;
+		memcpy(out + k, &hi, 4);
+		k += 4;
+		out[k] = 0xe9;
+		if (!fits32((int64_t)(in->target - (to + k + 5))))
 			return 0;
-		if (in->id == X86_INS_CALL) {
-			uint64_t back = in->address + in->size;
-			uint32_t lo = (uint32_t)back, hi = (uint32_t)(back >> 32);
-			/* lea -8(%rsp),%rsp; movl $lo,(%rsp); movl $hi,4(%rsp) */
-			static const uint8_t lea[] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
-			size_t k = 0;
-
-			if (back != end)
-				return 0;
-			memcpy(out, lea, sizeof(lea));
-			k += sizeof(lea);
-			out[k++] = 0xc7; out[k++] = 0x04; out[k++] = 0x24;
-			memcpy(out + k, &lo, 4);
-			k += 4;
-			out[k++] = 0xc7; out[k++] = 0x44; out[k++] = 0x24; out[k++] = 0x04;
-			memcpy(out + k, &hi, 4);
-			k += 4;
-			out[k] = 0xe9;
-			if (!fits32((int64_t)(target - (to + k + 5))))
-				return 0;
-			rel32(out + k + 1, (int64_t)(target - (to + k + 5)));
-			return k + 5;
-		}
-		if (in->id == X86_INS_JMP) {
-			out[0] = 0xe9;
-			if (!fits32((int64_t)(target - (to + 5))))
-				return 0;
-			rel32(out + 1, (int64_t)(target - (to + 5)));
-			return 5;
-		}
-		/* jcc: rel8 0x70+cc, rel32 0x0f 0x80+cc */
+		rel32(out + k + 1, (int64_t)(in->target - (to + k + 5)));
+		return k + 5;
+	}
+	if (in->kind == MTP_I_JMP) {
+		out[0] = 0xe9;
+		if (!fits32((int64_t)(in->target - (to + 5))))
+			return 0;
+		rel32(out + 1, (int64_t)(in->target - (to + 5)));
+		return 5;
+	}
+	if (in->kind == MTP_I_JCC) { /* rel8 0x70+cc, rel32 0x0f 0x80+cc */
 		out[0] = 0x0f;
-		out[1] = 0x80 | ((x->opcode[0] == 0x0f ? x->opcode[1] : x->opcode[0]) & 0x0f);
-		if (!fits32((int64_t)(target - (to + 6))))
+		out[1] = (uint8_t)(0x80 | in->cc);
+		if (!fits32((int64_t)(in->target - (to + 6))))
 			return 0;
-		rel32(out + 2, (int64_t)(target - (to + 6)));
+		rel32(out + 2, (int64_t)(in->target - (to + 6)));
 		return 6;
 	}
-	if (in->id == X86_INS_CALL || in->id == X86_INS_LCALL)
-		return 0; /* an indirect call: its return address would be here */
-	memcpy(out, in->bytes, in->size);
-	for (i = 0; i < x->op_count; i++) {
-		const cs_x86_op *op = &x->operands[i];
+	memcpy(out, bytes, in->len);
+	if (in->disp_off) {
+		int32_t disp;
 		uint64_t target;
 		int64_t d;
 
-		if (op->type != X86_OP_MEM || op->mem.base != X86_REG_RIP)
-			continue;
-		if (!rip_disp_at(in, x, op->mem.disp))
-			return 0;
-		target = in->address + in->size + (uint64_t)op->mem.disp;
-		d = (int64_t)(target - (to + in->size));
+		memcpy(&disp, bytes + in->disp_off, 4);
+		target = in->addr + in->len + (uint64_t)(int64_t)disp;
+		d = (int64_t)(target - (to + in->len));
 		if (!fits32(d))
 			return 0;
-		rel32(out + x->encoding.disp_offset, d);
+		rel32(out + in->disp_off, d);
 	}
-	return in->size;
-}
-
-/* Whether a branch of the function's own, [entry, entry + size), goes
- * into (entry, entry + cover): MTP_FN_BRANCH_IN, MTP_FN_UNDECODABLE, or 0.
- * lenient: the branches up to the first instruction capstone cannot
- * decode (libgcc's unwinder has rdssp and incssp, which capstone 4 does
- * not know); its walkers are entered only by calls. */
-static int branches_in(uint64_t entry, uint64_t size, uint64_t cover, int lenient)
-{
-	const uint8_t *code = (const uint8_t *)entry;
-	size_t left = (size_t)size;
-	uint64_t addr = entry;
-	cs_insn *in = cs_malloc(cs);
-	int ret = 0;
-
-	if (!in)
-		return MTP_FN_UNDECODABLE;
-	while (left) {
-		if (!cs_disasm_iter(cs, &code, &left, &addr, in)) {
-			ret = lenient ? 0 : MTP_FN_UNDECODABLE;
-			break;
-		}
-		if (is_rel_branch(in) && in->detail->x86.op_count == 1 &&
-		    in->detail->x86.operands[0].type == X86_OP_IMM) {
-			uint64_t t = (uint64_t)in->detail->x86.operands[0].imm;
-
-			if (t > entry && t < entry + cover) {
-				ret = MTP_FN_BRANCH_IN;
-				break;
-			}
-		}
-	}
-	cs_free(in, 1);
-	return ret;
+	return in->len;
 }
 
 static int by_value(const void *a, const void *b)
@@ -351,51 +292,95 @@ static int by_value(const void *a, const void *b)
 	return MT_CMP(*(const uint64_t *)a, *(const uint64_t *)b);
 }
 
+static int by_start(const void *a, const void *b)
+{
+	const struct scanned *x = a, *y = b;
+
+	return x->at != y->at ? MT_CMP(x->at, y->at) : MT_CMP(y->size, x->size);
+}
+
+/* Adds the targets of the relative branches in [at, at + size), up to
+ * the first instruction the decoder does not know: 1 when there is none
+ * (the whole range read), 0, or -1 (out of memory). */
+static int add_targets(uint64_t at, uint64_t size, size_t *cap)
+{
+	const uint8_t *code = (const uint8_t *)at;
+	uint64_t addr = at, end = at + size;
+	struct mtp_insn in;
+	size_t n;
+
+	for (; addr < end; addr += n, code += n) {
+		if (!(n = mtp_decode(code, (size_t)(end - addr), addr, &in)))
+			return 0;
+		/* a branch of its own past its first MTP_MAX_COVER bytes, or
+		 * to its entry, never goes into bytes a patch replaces */
+		if (!in.is_branch || (in.target >= at && in.target < end &&
+				      (in.target == at || in.target - at >= MTP_MAX_COVER)))
+			continue;
+		if (ntargets == *cap) {
+			uint64_t *v = realloc(targets, (*cap = *cap ? 2 * *cap : 4096) *
+							sizeof(*v));
+
+			if (!v)
+				return -1;
+			targets = v;
+		}
+		targets[ntargets++] = in.target;
+	}
+	return 1;
+}
+
 int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
 {
-	cs_insn *in = cs_malloc(cs);
-	size_t cap = 0;
-	uint64_t *v;
-	uint32_t k;
+	size_t cap = ntargets, k;
+	struct scanned *v;
+	uint64_t reach;
 
-	if (!in || !(v = realloc(starts, (nstarts + n + 1) * sizeof(*v)))) {
-		cs_free(in, 1);
+	if (!(v = realloc(scanned, (nscanned + n + 1) * sizeof(*v))))
 		return -1;
-	}
-	starts = v;
+	scanned = v;
 	for (k = 0; k < n; k++) {
-		const uint8_t *code = (const uint8_t *)r[k].where;
-		size_t left = (size_t)r[k].size;
-		uint64_t addr = r[k].where;
+		int whole;
 
-		if (!addr)
+		if (!r[k].where)
 			continue;
-		starts[nstarts++] = addr;
-		/* up to the first instruction capstone cannot decode */
-		while (left && cs_disasm_iter(cs, &code, &left, &addr, in)) {
-			uint64_t t;
-
-			if (!is_rel_branch(in) || in->detail->x86.op_count != 1 ||
-			    in->detail->x86.operands[0].type != X86_OP_IMM)
-				continue;
-			t = (uint64_t)in->detail->x86.operands[0].imm;
-			if (t >= r[k].where && t < r[k].where + r[k].size)
-				continue; /* its own: branches_in() */
-			if (ntargets == cap) {
-				if (!(v = realloc(targets, (cap = cap ? 2 * cap : 4096) *
-								   sizeof(*v)))) {
-					cs_free(in, 1);
-					return -1;
-				}
-				targets = v;
-			}
-			targets[ntargets++] = t;
-		}
+		if ((whole = add_targets(r[k].where, r[k].size, &cap)) < 0)
+			return -1;
+		scanned[nscanned].at = r[k].where;
+		scanned[nscanned].size = r[k].size;
+		scanned[nscanned++].whole = whole;
 	}
-	cs_free(in, 1);
 	qsort(targets, ntargets, sizeof(*targets), by_value);
-	qsort(starts, nstarts, sizeof(*starts), by_value);
+	qsort(scanned, nscanned, sizeof(*scanned), by_start);
+	for (k = 0, reach = 0; k < nscanned;) { /* those at one start: the same */
+		uint64_t far = reach;
+		size_t j;
+
+		for (j = k; j < nscanned && scanned[j].at == scanned[k].at; j++) {
+			scanned[j].reach = reach;
+			if (scanned[j].at + scanned[j].size > far)
+				far = scanned[j].at + scanned[j].size;
+		}
+		reach = far;
+		k = j;
+	}
 	return 0;
+}
+
+/* The first function scanned that starts at or after at (nscanned: none). */
+static size_t scanned_from(uint64_t at)
+{
+	size_t lo = 0, hi = nscanned;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (scanned[mid].at < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*
@@ -407,32 +392,117 @@ int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
  */
 static uint64_t pad_after(uint64_t end, uint64_t want)
 {
-	size_t lo = 0, hi = nstarts, left;
-	const uint8_t *code = (const uint8_t *)end;
-	uint64_t limit, addr = end, n = 0;
-	cs_insn *in;
+	size_t next = scanned_from(end), k;
+	uint64_t limit, n = 0;
+	struct mtp_insn in;
 
-	while (lo < hi) { /* the first start >= end */
+	limit = next < nscanned ? scanned[next].at : (end | 4095) + 1;
+	for (k = 0; k < nclaims; k++)
+		if (claims[k].hi > end && claims[k].lo < limit)
+			limit = claims[k].lo > end ? claims[k].lo : end;
+	if (limit - end < want)
+		want = limit - end;
+	while (n < want && (k = mtp_decode((const uint8_t *)(end + n), (size_t)(want - n),
+					   end + n, &in)) &&
+	       (in.kind == MTP_I_NOP || in.kind == MTP_I_INT3))
+		n += k;
+	return n;
+}
+
+/* Whether f's own branches, [entry, entry + size), are among the targets
+ * (its range was scanned whole): MTP_FN_UNDECODABLE when its range was
+ * scanned but not whole (lenient: taken as it is, for libgcc's walkers,
+ * which have rdssp and incssp and are entered only by calls), else
+ * reads them now: 0, MTP_FN_UNDECODABLE, or MTP_FN_BRANCH_IN (no
+ * memory for them). */
+static int own_branches(uint64_t entry, uint64_t size, int lenient)
+{
+	size_t k = scanned_from(entry), cap = ntargets;
+	int whole;
+
+	if (k < nscanned && scanned[k].at == entry && scanned[k].reach > entry)
+		return MTP_FN_BRANCH_IN; /* inside another function's bytes:
+					  * its branches past their first
+					  * bytes are not kept (add_targets) */
+	for (; k < nscanned && scanned[k].at == entry; k++)
+		if (scanned[k].size >= size)
+			return scanned[k].whole || lenient ? 0 : MTP_FN_UNDECODABLE;
+	/* not scanned (never so far: mt-record scans every function of the
+	 * files it patches): its branches added now */
+	if ((whole = add_targets(entry, size, &cap)) < 0)
+		return MTP_FN_BRANCH_IN;
+	qsort(targets, ntargets, sizeof(*targets), by_value);
+	return whole || lenient ? 0 : MTP_FN_UNDECODABLE;
+}
+
+/* Takes [lo, hi) for a patch: 0, or -1 (no memory). */
+static int claim(uint64_t lo, uint64_t hi)
+{
+	if (nclaims == claims_cap) {
+		struct claim *v = realloc(claims, (claims_cap = claims_cap ? 2 * claims_cap : 64) *
+							   sizeof(*v));
+
+		if (!v)
+			return -1;
+		claims = v;
+	}
+	claims[nclaims].lo = lo;
+	claims[nclaims++].hi = hi;
+	return 0;
+}
+
+/* The first branch target after entry, or UINT64_MAX. */
+static uint64_t target_after(uint64_t entry)
+{
+	size_t lo = 0, hi = ntargets;
+
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (starts[mid] < end)
+		if (targets[mid] <= entry)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	limit = lo < nstarts ? starts[lo] : (end | 4095) + 1;
-	if (limit - end < want)
-		want = limit - end;
-	if (!want || !(in = cs_malloc(cs)))
+	return lo < ntargets ? targets[lo] : UINT64_MAX;
+}
+
+/* The most padding before entry a hop may take */
+#define HOP_FROM 64
+
+/*
+ * A hop for an entry whose first cover bytes (2 to 4) are all that may be
+ * replaced: a 5-byte jmp in the padding just before it, at the start of
+ * one of the padding's no-ops (a function before that runs on over its
+ * end meets the jmp, not half of a no-op), which the entry reaches with
+ * a 2-byte jmp. The padding is that after the function before (the
+ * furthest end of those that start before), whole no-ops and int3s that
+ * no branch goes into and no other patch takes. Returns how many bytes
+ * before entry the jmp is (5 to MTP_MAX_COVER - cover), or 0: none.
+ */
+static uint64_t hop_before(uint64_t entry, uint64_t cover)
+{
+	size_t k = scanned_from(entry), n;
+	uint64_t from, at, best = 0;
+	struct mtp_insn in;
+
+	if (k == nscanned || scanned[k].at != entry || !scanned[k].reach ||
+	    scanned[k].reach > entry || entry - scanned[k].reach > HOP_FROM)
 		return 0;
-	left = (size_t)want;
-	while (n < want && cs_disasm_iter(cs, &code, &left, &addr, in) &&
-	       (in->id == X86_INS_NOP || in->id == X86_INS_INT3))
-		n += in->size;
-	if (n > want) /* never: decoding stopped at want */
-		n = 0;
-	cs_free(in, 1);
-	return n;
+	from = scanned[k].reach;
+	for (at = from; at < entry; at += n) {
+		if (!(n = mtp_decode((const uint8_t *)at, (size_t)(entry - at), at, &in)) ||
+		    (in.kind != MTP_I_NOP && in.kind != MTP_I_INT3))
+			return 0;
+		if (entry - at >= 5 && entry - at + cover <= MTP_MAX_COVER)
+			best = at;
+	}
+	if (!best || target_after(best - 1) < entry)
+		return 0; /* a branch into the padding */
+	for (k = 0; k < nclaims; k++)
+		if (claims[k].hi > best && claims[k].lo < entry)
+			return 0;
+	return entry - best;
 }
 
 /* Whether another function branches into (entry, entry + cover). */
@@ -454,10 +524,9 @@ static int targeted(uint64_t entry, uint64_t cover)
 void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect)
 {
 	uint8_t stub[MTP_STUB_MAX];
-	const uint8_t *code = (const uint8_t *)f->where;
-	uint64_t entry = f->where, addr = entry, at, cover = 0, room;
-	size_t left, n = 0, k, nins = 0, start;
-	cs_insn *in;
+	struct mtp_insn ins[5]; /* 5 bytes take 5 instructions at most */
+	uint64_t entry = f->where, at, cover = 0, avail, room, lead = 0, t;
+	size_t n = 0, k, nins = 0, start;
 	int st;
 
 	if (!f->size) {
@@ -466,52 +535,63 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 	}
 	/* the bytes that may be replaced: the function's, and the padding
 	 * after it when it is shorter than what covers 5 bytes */
-	room = f->size < MTP_MAX_COVER ? f->size : MTP_MAX_COVER;
-	if (room < 5 + 15 && room == f->size)
-		room += pad_after(entry + f->size, MTP_MAX_COVER - room);
-	if (room < 5) {
-		f->status = MTP_FN_TOO_SHORT;
+	avail = f->size < MTP_MAX_COVER ? f->size : MTP_MAX_COVER;
+	if (avail < 5 + 15 && avail == f->size)
+		avail += pad_after(entry + f->size, MTP_MAX_COVER - avail);
+	/* what may be replaced: up to the first branch target in it */
+	st = own_branches(entry, f->size, redirect != 0);
+	if (st == MTP_FN_BRANCH_IN) {
+		f->status = (uint32_t)st;
 		return;
 	}
-	/* the instructions that cover 5 bytes: their length first */
-	if (!(in = cs_malloc(cs))) {
-		f->status = MTP_FN_UNDECODABLE;
-		return;
-	}
-	left = (size_t)room;
+	room = (t = target_after(entry)) - entry < avail ? t - entry : avail;
+	/* the instructions that cover 5 bytes, or all of them before room */
 	while (cover < 5) {
-		if (!cs_disasm_iter(cs, &code, &left, &addr, in)) {
-			cs_free(in, 1);
-			f->status = left ? MTP_FN_UNDECODABLE : MTP_FN_TOO_SHORT;
+		struct mtp_insn *in = &ins[nins];
+		size_t len;
+
+		if (cover == room)
+			break;
+		if (!(len = mtp_decode((const uint8_t *)(entry + cover), (size_t)(avail - cover),
+				       entry + cover, in))) {
+			if (cover >= f->size)
+				break; /* the padding's end */
+			f->status = MTP_FN_UNDECODABLE;
 			return;
 		}
-		cover += in->size;
+		if (cover + len > room)
+			break;
 		nins++;
-		if (cover <= f->size && in->size == 1 && in->bytes[0] == 0xcc) {
+		cover += len;
+		if (cover <= f->size && in->kind == MTP_I_INT3) {
 			/* another tracer's breakpoint (a uprobe, a debugger's):
 			 * moved, it would trap where none is set */
-			cs_free(in, 1);
 			f->status = MTP_FN_BREAKPOINT;
 			return;
 		}
 	}
-	if (cover > room) {
-		cs_free(in, 1);
-		f->status = MTP_FN_TOO_SHORT;
+	/* fewer than 5 bytes: a hop through the padding before it */
+	if (cover < 5 && (cover < 2 || !(lead = hop_before(entry, cover)))) {
+		f->status = room < avail ? MTP_FN_BRANCH_IN : MTP_FN_TOO_SHORT;
 		return;
 	}
-	if (targeted(entry, cover)) {
-		cs_free(in, 1);
+	if (targeted(entry, cover)) { /* never: room ends before a target */
 		f->status = MTP_FN_BRANCH_IN;
 		return;
 	}
-	if ((st = branches_in(entry, f->size, cover, redirect != 0))) {
-		cs_free(in, 1);
+	if (st) {
 		f->status = (uint32_t)st;
 		return;
 	}
+	if (cover > f->size && claim(entry + f->size, entry + cover)) {
+		f->status = MTP_FN_NO_ROOM;
+		return;
+	}
+	if (lead && claim(entry - lead, entry)) {
+		f->status = MTP_FN_NO_ROOM;
+		return;
+	}
 	if (!(at = alloc_near(entry, sizeof(stub)))) {
-		cs_free(in, 1);
 		f->status = MTP_FN_NO_ROOM;
 		return;
 	}
@@ -539,25 +619,21 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 	}
 	/* the covered instructions, relocated */
 	start = n;
-	code = (const uint8_t *)entry;
-	left = (size_t)cover;
-	addr = entry;
-	while (nins--) {
-		cs_disasm_iter(cs, &code, &left, &addr, in);
-		if (in->address >= entry + f->size) {
+	for (k = 0; k < nins; k++) {
+		size_t len;
+
+		if (ins[k].addr >= entry + f->size) {
 			/* padding (pad_after): no-ops and int3s, as they are */
-			memcpy(stub + n, in->bytes, in->size);
-			n += in->size;
+			memcpy(stub + n, (const void *)ins[k].addr, ins[k].len);
+			n += ins[k].len;
 			continue;
 		}
-		if (!(k = relocate(in, at + n, stub + n, entry, entry + cover))) {
-			cs_free(in, 1);
+		if (!(len = relocate(&ins[k], at + n, stub + n, entry, entry + cover))) {
 			f->status = MTP_FN_UNRELOCATABLE;
 			return; /* its stub memory is not reused */
 		}
-		n += k;
+		n += len;
 	}
-	cs_free(in, 1);
 	stub[n] = 0xe9;
 	if (!fits32((int64_t)(entry + cover - (at + n + 5)))) {
 		f->status = MTP_FN_NO_ROOM;
@@ -570,19 +646,28 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		return;
 	}
 	*cont = at + start;
-	/* the entry: jmp stub, then int3 */
-	memcpy(f->orig, (const void *)entry, (size_t)cover);
+	/* the entry: jmp stub, then int3s; or with a hop, jmp stub in the
+	 * padding before it and the entry a short jmp back to that */
+	memcpy(f->orig, (const void *)(entry - lead), (size_t)(lead + cover));
+	memcpy(f->code, f->orig, (size_t)(lead + cover));
 	f->code[0] = 0xe9;
-	rel32(f->code + 1, (int64_t)(at - (entry + 5)));
-	memset(f->code + 5, 0xcc, (size_t)cover - 5);
+	rel32(f->code + 1, (int64_t)(at - (entry - lead + 5)));
+	if (lead) {
+		f->code[lead] = 0xeb;
+		f->code[lead + 1] = (uint8_t)(int8_t)-(int)(lead + 2);
+	}
+	memset(f->code + lead + (lead ? 2 : 5), 0xcc, (size_t)cover - (lead ? 2 : 5));
 	f->cover = (uint32_t)cover;
+	f->lead = (uint32_t)lead;
 	f->stub = at;
 }
 
 void mtp_patch_commit(struct mtp_func *f)
 {
-	if (mtp_syscall6(SYS_pwrite64, mem, (long)f->code, f->cover, (long)f->where, 0, 0) ==
-	    (long)f->cover)
+	long n = (long)(f->lead + f->cover);
+
+	if (mtp_syscall6(SYS_pwrite64, mem, (long)f->code, n, (long)(f->where - f->lead), 0, 0) ==
+	    n)
 		f->status = MTP_FN_PATCHED;
 	else
 		f->status = MTP_FN_WRITE;

@@ -9,21 +9,33 @@
  *	cont:	the covered instructions, relocated
  *		jmp entry + cover
  *
- * A function shorter than 5 bytes is covered together with the alignment
- * padding after it (no-ops and int3s before the next function), which
- * nothing runs; the stub runs the padding too.
+ * The bytes replaced past the jump become int3. What may be replaced ends
+ * at the first branch target after the entry (a loop back to entry + 2,
+ * glibc's mempcpy jumping to memmove + 3): every direct branch of every
+ * function of the files scanned (mtp_patch_targets) is one. Instructions
+ * decoded with decode.h (Zydis).
+ *
+ * Fewer than 5 bytes:
+ *   - a function shorter than 5 bytes is covered together with the
+ *     alignment padding after it (whole no-ops and int3s before the next
+ *     function's start), which nothing runs; the stub runs the padding
+ *     too, so one that runs on over its end still does;
+ *   - else, when the instructions before the limit take 2 to 4 bytes, a
+ *     hop: the jump to the stub goes in the padding just before the entry
+ *     (at the start of one of its no-ops, none of them a branch target),
+ *     and the entry becomes a 2-byte jmp back to it (f->lead: how far).
+ * The padding a patch takes is never taken by another.
  *
  * A function is left alone, with the reason as its status (shm.h), when
- * it is shorter than the bytes to replace with its padding, its size is unknown, an
- * instruction of it cannot be decoded, one of its own branches or one of
- * another function (mtp_patch_targets) goes into the replaced bytes (past
- * the first), or a covered instruction cannot
- * move (a relative branch into the covered bytes, loop/jrcxz, xbegin, a
- * displacement that no longer reaches). The bytes replaced past the jump
- * become int3.
+ * it is shorter than that, its size is unknown, an instruction of it
+ * cannot be decoded, it lies inside another function's bytes, a branch
+ * goes into its first byte(s) with no hop possible, or a covered
+ * instruction cannot move (loop/jrcxz, xbegin, an indirect call, a
+ * displacement that no longer reaches).
  *
  * Entries are written through /proc/self/mem, so page protections stay
- * as they are; stubs through a writable view of their arena. The caller keeps other threads out of the bytes replaced.
+ * as they are; stubs through a writable view of their arena. The caller
+ * keeps other threads out of the bytes replaced.
  */
 #ifndef MT_PATCH_PATCH_H
 #define MT_PATCH_PATCH_H
@@ -37,7 +49,7 @@
 int mtp_patch_open(int commit);
 
 /* Reads the n functions r (those with a where) for their direct
- * branches into other functions, which mtp_patch() then checks against
+ * branches, which mtp_patch() then checks against
  * the bytes it would replace. 0, or -1 (out of memory). */
 int mtp_patch_targets(const struct mtp_range *r, uint32_t n);
 
@@ -46,7 +58,7 @@ int mtp_patch_targets(const struct mtp_range *r, uint32_t n);
  * (the relocated entry, which runs the whole function), or sets f->status
  * to why it is left alone. The entry is not written yet: mtp_patch_commit()
  * does, once every function is prepared (so that no function the
- * preparing calls, capstone's, libc's, changes under it). With redirect
+ * preparing calls, libc's, Zydis's, changes under it). With redirect
  * not 0 the stub jumps to redirect instead (a wrapper of the same type
  * that calls *cont):
  *

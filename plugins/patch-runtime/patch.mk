@@ -7,6 +7,7 @@
 PATCH_RT := $(BUILD)/lib/libmt-patch.so
 PATCH_RT_OBJ := $(BUILD)/pic/plugins/patch-runtime/rt.o \
 	$(BUILD)/pic/plugins/patch-runtime/patch.o \
+	$(BUILD)/pic/plugins/patch-runtime/decode.o \
 	$(BUILD)/pic/plugins/patch-runtime/unwind.o \
 	$(BUILD)/pic/plugins/patch-runtime/hooks.o \
 	$(BUILD)/pic/plugins/patch-runtime/tramp.o
@@ -20,13 +21,15 @@ $(BUILD)/pic/plugins/patch-runtime/tramp.o: plugins/patch-runtime/tramp.S
 	@mkdir -p $(dir $@)
 	$(PIC_CC) -fPIC -c -o $@ $<
 $(BUILD)/pic/plugins/patch-runtime/rt.o $(BUILD)/pic/plugins/patch-runtime/patch.o \
+	$(BUILD)/pic/plugins/patch-runtime/decode.o \
 	$(BUILD)/pic/plugins/patch-runtime/unwind.o: plugins/patch-runtime/hooks.h \
 	plugins/patch-runtime/patch.h plugins/patch-runtime/shm.h \
-	plugins/patch-runtime/unwind.h plugins/patch-runtime/boot.h
+	plugins/patch-runtime/unwind.h plugins/patch-runtime/boot.h \
+	plugins/patch-runtime/decode.h
 
 $(PATCH_RT): $(PATCH_RT_OBJ)
 	@mkdir -p $(dir $@)
-	$(PIC_CC) -shared -Wl,-z,defs -Wl,-z,noexecstack -o $@ $(PATCH_RT_OBJ) -lcapstone -pthread $(LDFLAGS)
+	$(PIC_CC) -shared -Wl,-z,defs -Wl,-z,noexecstack -o $@ $(PATCH_RT_OBJ) -lZydis -pthread $(LDFLAGS)
 
 all: $(PATCH_RT)
 EXTRA_TEST_BIN += $(PATCH_RT)
@@ -36,3 +39,8 @@ install-patch-rt: $(PATCH_RT)
 	install -d $(DESTDIR)$(PREFIX)/lib/mt
 	install -m 644 $(PATCH_RT) $(DESTDIR)$(PREFIX)/lib/mt/
 .PHONY: install-patch-rt
+
+# tests/unit/test-decode: the runtime's decoder, built in (with the
+# tests' sanitizers)
+unit_decode_LIBS := plugins/patch-runtime/decode.c -lZydis
+$(BUILD)/tests/test-decode: plugins/patch-runtime/decode.c plugins/patch-runtime/decode.h

@@ -243,7 +243,7 @@ static int patch_range(struct mtp_header *h, int commit)
 	uint32_t i;
 
 	if (mtp_patch_open(commit)) {
-		fail(h, commit ? "/proc/self/mem" : "capstone");
+		fail(h, commit ? "/proc/self/mem" : "the decoder");
 		return -1;
 	}
 	mtp_live_init();
@@ -275,7 +275,7 @@ static int patch_range(struct mtp_header *h, int commit)
 		return -1;
 	}
 	mask--;
-	/* every patch prepared first (capstone, libc: code that may itself
+	/* every patch prepared first (Zydis, libc: code that may itself
 	 * be patched), then every entry written */
 	for (i = funcs_done; i < h->nfuncs; i++) {
 		struct mtp_func *f = &fd.funcs[i];

@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 6
+#define MTP_VERSION 7
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -70,7 +70,7 @@ enum mtp_status {
 	MTP_FN_NOT_LOADED,  /* its file is not mapped in the process */
 	MTP_FN_TOO_SHORT,   /* fewer than 5 bytes with the padding after it */
 	MTP_FN_NO_SIZE,     /* its size is unknown: its body cannot be checked */
-	MTP_FN_UNDECODABLE, /* an instruction capstone cannot decode */
+	MTP_FN_UNDECODABLE, /* an instruction the decoder does not know */
 	MTP_FN_BRANCH_IN,   /* a branch of its own into the bytes replaced */
 	MTP_FN_UNRELOCATABLE, /* an instruction there that cannot move */
 	MTP_FN_NO_ROOM,     /* no trampoline memory within 2 GiB of it */
@@ -172,11 +172,14 @@ struct mtp_func {
 	uint32_t status;  /* runtime: enum mtp_status */
 	uint32_t cover;   /* runtime: the bytes its patch replaced */
 	uint32_t kind;    /* mt-record: enum mtp_fkind */
-	uint32_t pad;
+	uint32_t lead;    /* runtime: the padding before where that the patch
+			   * replaces too (a hop: patch.h), 0 for none */
 	uint64_t stub;    /* runtime: the stub its entry jumps to */
-	/* runtime: its first cover bytes before the patch, and the patch
-	 * (a jmp to stub, int3s): who undoes the patch (mt-record -p, all
-	 * threads stopped) writes orig back where it still finds code */
+	/* runtime: the lead + cover bytes from where - lead before the
+	 * patch, and the patch (a jmp to stub, int3s; with a lead, a jmp to
+	 * stub, the padding as it was, a short jmp to it, int3s): who undoes
+	 * the patch (mt-record -p, all threads stopped) writes orig back
+	 * where it still finds code */
 	uint8_t orig[MTP_MAX_COVER];
 	uint8_t code[MTP_MAX_COVER];
 };
