@@ -25,9 +25,14 @@
  *             hop, into loopy
  *   into3     jumps to entry3 + 3 (glibc's mempcpy into memmove)
  *   entry3    a 3-byte mov, the target, then add; ret
+ * With -w it prints "ready", then runs rounds of 1000 until a line comes
+ * on its standard input, and prints "bad N rounds R": N the rounds whose
+ * sum was not the first one's (for mt-record -p, attached and detached
+ * while it runs).
  * These are what compilers make of an empty function (the stop indicator
  * of magic_trace.h, `void f(void) {}`) and of one-line accessors.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,19 +95,44 @@ void (*volatile one_p)(void) = one, (*volatile tiny_p)(void) = tiny;
 int (*volatile fns[])(int) = { three, four, fallthru, packed, next, aimed, jumper,
 				loopy, runon, into3, entry3 };
 
-int main(int argc, char **argv)
+static long rounds(long n)
 {
-	long sum = 0, n = 1000, i;
+	long sum = 0, i;
 	int k;
 
-	if (argc == 3 && !strcmp(argv[1], "-n"))
-		n = atol(argv[2]);
 	for (i = 0; i < n; i++) {
 		one_p();
 		tiny_p();
 		for (k = 0; k < (int)(sizeof(fns) / sizeof(fns[0])); k++)
 			sum = sum * 3 + fns[k]((int)i + 1);
 	}
-	printf("sum %ld\n", sum);
+	return sum;
+}
+
+/* -w: rounds until a line on stdin; prints how many were wrong */
+static int watch(void)
+{
+	struct pollfd in = { 0, POLLIN, 0 };
+	long first = rounds(1000), bad = 0, n = 1;
+
+	printf("ready\n");
+	fflush(stdout);
+	while (poll(&in, 1, 0) == 0) {
+		bad += rounds(1000) != first;
+		n++;
+	}
+	printf("bad %ld rounds %ld\n", bad, n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = 1000;
+
+	if (argc == 2 && !strcmp(argv[1], "-w"))
+		return watch();
+	if (argc == 3 && !strcmp(argv[1], "-n"))
+		n = atol(argv[2]);
+	printf("sum %ld\n", rounds(n));
 	return 0;
 }

@@ -10,7 +10,10 @@
 # before a branch target are shorter than 5 bytes (a loop back to entry +
 # 2; another function's jump to entry + 3, as glibc's mempcpy into
 # memmove) are patched with a hop through the padding before them, also
-# when the function before runs on over its end into that padding.
+# when the function before runs on over its end into that padding. The
+# same with mt-record -p, attached three times to a running shorty: every
+# round computes what it computed untraced, and after each detach its
+# code (the functions, their padding and the hops') is as it was.
 . "$MT_TOP/tests/lib.sh"
 P=$MT_TESTBIN/progs
 "$P/shorty" >plain.out
@@ -65,3 +68,36 @@ grep -q "^mt-record: loopy (.*): a branch into the bytes" err-r || fail "loopy: 
 mt-record --backend patch --functions '^(one|three|four|fallthru|loopy|entry3)$' -o s10.mt -- \
 	"$P/shorty" -n 10000 >traced10.out 2>err10 || { cat err10 >&2; fail "mt-record -n 10000"; }
 same_file plain10.out traced10.out
+
+# mt-record -p: patched while running, detached, the code as it was
+mkfifo w.in
+"$P/shorty" -w <w.in >w.out &
+wp=$!
+exec 7>w.in
+wait_for grep -q ready w.out || fail "shorty -w did not start"
+base=$(awk '$6 ~ /shorty$/ { split($1, a, "-"); print a[1]; exit }' /proc/$wp/maps)
+lo=$(nm "$P/shorty" | awk '$3 == "one" { print $1 }')
+hi=$(nm "$P/shorty" | awk '$3 == "main" { print $1 }')
+code() { dd if=/proc/$wp/mem bs=4096 iflag=skip_bytes,count_bytes \
+	skip=$((0x$base + 0x$lo)) count=$((0x$hi - 0x$lo)) 2>/dev/null | od -An -tx1; }
+code >code0
+[ -s code0 ] || fail "cannot read shorty's code"
+for i in 1 2 3; do
+	attach w$i $wp --functions '^(one|three|four|fallthru|packed|loopy|into3|entry3)$' -v
+	sleep 0.2
+	kill -INT $rec
+	wait $rec || { cat w$i.err >&2; fail "attach $i: mt-record exited $?"; }
+	for f in one packed loopy entry3; do
+		grep -q "^mt-record: $f (.*): patched$" w$i.err || fail "attach $i: $f: $(grep " $f " w$i.err)"
+	done
+	patch_records w$i.mt >rec-w$i
+	for f in one packed loopy entry3; do
+		grep -q " call $f " rec-w$i || fail "attach $i: no call of $f"
+	done
+	code >code$i
+	cmp -s code0 code$i || fail "attach $i: the code differs after the detach"
+done
+echo q >&7
+exec 7>&-
+wait $wp || fail "shorty -w exited $?"
+grep -q '^bad 0 ' w.out || fail "$(tail -1 w.out)"
