@@ -500,7 +500,7 @@ static int in_span(const void *ctx, uint64_t ip)
  * system call there, or just after (restarted 2 bytes back), cannot be.
  * 1 when all are out.
  */
-static int all_out(struct inject *in, uint64_t where, uint32_t cover, uint32_t lead)
+static int all_out(struct inject *in, uint64_t where, uint32_t cover, int32_t lead)
 {
 	struct span sp = { where + 1, where + cover };
 	size_t i;
@@ -508,7 +508,7 @@ static int all_out(struct inject *in, uint64_t where, uint32_t cover, uint32_t l
 	for (i = 0; i < in->n; i++) {
 		uint64_t ip = in->t[i].ip;
 
-		if (ip >= where - lead && ip < where)
+		if (lead > 0 && ip >= where - (uint32_t)lead && ip < where)
 			return 0;
 		if (in->t[i].in_syscall) {
 			if (ip > where && ip <= where + cover)
@@ -535,9 +535,9 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in)
 		/* a thread inside the bytes replaced would run on in int3s */
 		if (!all_out(in, f->where, f->cover, f->lead))
 			f->status = MTP_FN_BUSY;
-		else if (inject_read(in, f->where - f->lead, now, f->lead + f->cover) ||
-			 memcmp(now, f->orig, f->lead + f->cover) ||
-			 inject_write(in, f->where - f->lead, f->code, f->lead + f->cover))
+		else if (inject_read(in, patch_fn_at(f), now, patch_fn_len(f)) ||
+			 memcmp(now, f->orig, patch_fn_len(f)) ||
+			 inject_write(in, patch_fn_at(f), f->code, patch_fn_len(f)))
 			f->status = MTP_FN_WRITE;
 		else
 			f->status = MTP_FN_PATCHED;
@@ -669,14 +669,14 @@ static void undo(struct undo_plan *u, struct inject *in)
 			u->failed++; /* patched or not: nothing to trust of it */
 		if (f->status != MTP_FN_PATCHED || !patch_fn_has_patch(f))
 			continue;
-		if (inject_read(in, f->where - f->lead, now, f->lead + f->cover)) {
+		if (inject_read(in, patch_fn_at(f), now, patch_fn_len(f))) {
 			u->failed++;
 			continue;
 		}
-		if (!memcmp(now, f->orig, f->lead + f->cover))
+		if (!memcmp(now, f->orig, patch_fn_len(f)))
 			continue; /* back already: an undo cut short (mt-record killed) */
-		if (memcmp(now, f->code, f->lead + f->cover) ||
-		    inject_write(in, f->where - f->lead, f->orig, f->lead + f->cover))
+		if (memcmp(now, f->code, patch_fn_len(f)) ||
+		    inject_write(in, patch_fn_at(f), f->orig, patch_fn_len(f)))
 			u->failed++;
 	}
 	/* every frame's return address back */

@@ -36,9 +36,10 @@ void patch_fn_take(struct patch_fn *f, const struct mtp_func *theirs)
 int patch_fn_has_patch(const struct patch_fn *f)
 {
 	return (f->status == MTP_FN_PATCHED || f->status == MTP_FN_PENDING) && f->stub &&
-	       f->where > f->lead && f->cover <= MTP_MAX_COVER && f->lead <= MTP_MAX_COVER &&
-	       f->lead + f->cover <= MTP_MAX_COVER &&
-	       (f->lead ? f->lead >= 5 && f->cover >= 2 : f->cover >= 5);
+	       f->where > MTP_MAX_COVER && f->cover <= 2 * MTP_MAX_COVER &&
+	       f->lead >= -MTP_MAX_COVER && f->lead <= MTP_MAX_COVER &&
+	       (int64_t)f->lead + f->cover <= MTP_MAX_COVER &&
+	       (f->lead > 0 ? f->lead >= 5 && f->cover >= 2 : (int64_t)f->lead + f->cover >= 5);
 }
 
 void patch_own_code(uint64_t lo, uint64_t hi, uint64_t *olo, uint64_t *ohi)

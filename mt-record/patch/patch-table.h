@@ -37,7 +37,8 @@ struct patch_fn {
 	uint32_t path, name, shown, kind;
 	/* the runtime's answer (patch_fn_take()), then mt-record's own
 	 * (it writes the entries with -p: PATCHED, BUSY, WRITE) */
-	uint32_t status, cover, lead;
+	uint32_t status, cover;
+	int32_t lead;    /* the bytes are [where - lead, where + cover) */
 	uint64_t where, stub;
 	uint8_t orig[MTP_MAX_COVER];
 	uint8_t code[MTP_MAX_COVER];
@@ -48,8 +49,9 @@ struct patch_fn {
  * then checked): status, where, stub, cover, lead, the bytes before and
  * the patch. mt-record's own verdict (MTP_FN_PART) stays. An answer that
  * does not make sense (a status unknown, a patch prepared or written of
- * fewer than 5 bytes, of fewer than 2 after a lead of 5 or more, of more
- * than MTP_MAX_COVER with its lead, or with no stub) is
+ * fewer than 5 bytes, of fewer than 2 after a lead of 5 or more, of fewer
+ * than 5 after a -pg prologue (a lead below 0), of more than
+ * MTP_MAX_COVER with its lead, or with no stub) is
  * MTP_FN_BAD_ANSWER: never written, never undone.
  */
 void patch_fn_take(struct patch_fn *f, const struct mtp_func *theirs);
@@ -58,6 +60,17 @@ void patch_fn_take(struct patch_fn *f, const struct mtp_func *theirs);
  * stub (prepared) or PATCHED, cover and lead within bounds. Its bytes
  * (orig, code) are the lead + cover from where - lead. */
 int patch_fn_has_patch(const struct patch_fn *f);
+
+/* Where f's patch bytes start, and how many there are (f has a patch). */
+static inline uint64_t patch_fn_at(const struct patch_fn *f)
+{
+	return f->where - (uint64_t)(int64_t)f->lead;
+}
+
+static inline uint32_t patch_fn_len(const struct patch_fn *f)
+{
+	return (uint32_t)((int64_t)f->lead + f->cover);
+}
 
 /* The runtime's code [lo, hi) as the process says it is: into *olo and
  * *ohi, or 0 and 0 when that makes no sense (empty, or more than 64 MiB:

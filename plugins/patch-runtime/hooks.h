@@ -28,6 +28,11 @@ extern int *mtp_live;
  * anything is patched. Nothing happens where that cannot be had. */
 void mtp_live_init(void);
 
+/* In the index a stub pushes: the return address is at 8(%rbp), the
+ * function's frame (a stub after a -pg prologue: patch.h); tramp.S
+ * takes it off */
+#define MTP_INDEX_FRAME_BIT 30
+
 /*
  * Function func was entered; *ret is its return address. Records the
  * call and replaces *ret by the return trampoline (remembering it).

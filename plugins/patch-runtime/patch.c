@@ -1,6 +1,7 @@
 /*
  * Patching one function's entry (patch.h).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "decode.h"
@@ -34,6 +36,7 @@ static struct arena {
 static int narenas;
 static int anon_only; /* a memfd could not be mapped executable */
 static int mem = -1; /* /proc/self/mem */
+static uint64_t mcount; /* where mcount is, 0: nowhere (pg_prologue) */
 /* The targets of the direct branches of every function scanned
  * (mtp_patch_targets), sorted: a function is left alone when one goes
  * into the bytes its patch replaces. */
@@ -176,6 +179,7 @@ int mtp_patch_open(int commit)
 {
 	if (commit && (mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
 		return -1;
+	mcount = (uint64_t)dlsym(RTLD_DEFAULT, "mcount");
 	if (mtp_decode_init()) {
 		close(mem);
 		mem = -1;
@@ -521,30 +525,99 @@ static int targeted(uint64_t entry, uint64_t cover)
 	return lo < ntargets && targets[lo] < entry + cover;
 }
 
+/* The length of the instruction at p (n bytes there) when it is a push
+ * of a register or a sub/and of an immediate from %rsp, else 0. */
+static uint64_t frame_setup(const uint8_t *p, uint64_t n)
+{
+	if (n >= 1 && p[0] >= 0x50 && p[0] <= 0x57)
+		return 1;                       /* push %rax..%rdi */
+	if (n >= 2 && p[0] == 0x41 && p[1] >= 0x50 && p[1] <= 0x57)
+		return 2;                       /* push %r8..%r15 */
+	if (n >= 4 && p[0] == 0x48 && p[1] == 0x83 && (p[2] == 0xec || p[2] == 0xe4))
+		return 4;                       /* sub/and $imm8, %rsp */
+	if (n >= 7 && p[0] == 0x48 && p[1] == 0x81 && (p[2] == 0xec || p[2] == 0xe4))
+		return 7;                       /* sub/and $imm32, %rsp */
+	return 0;
+}
+
+/*
+ * The length of fn's -pg prologue (gcc -pg, PIE: [endbr64;] push %rbp;
+ * mov %rsp,%rbp; pushes of the registers it keeps and room for its
+ * locals; call *mcount@GOTPCREL(%rip), the GOT slot holding mcount's
+ * address); 0 when it has none. mcount reads the function's return
+ * address (8(%rbp), gprof's caller) and its own (gprof's callee): a
+ * patch at the entry would show it the trampoline, and gprof drops such
+ * an arc. Patched after the prologue instead, the function's call is
+ * recorded when mcount is done, its return address found at 8(%rbp).
+ */
+static uint64_t pg_prologue(uint64_t fn, uint64_t size)
+{
+	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa },
+			     frame[] = { 0x55, 0x48, 0x89, 0xe5 }, call[] = { 0xff, 0x15 };
+	const uint8_t *p = (const uint8_t *)fn;
+	uint64_t k = 0, slot, target = 0, len;
+	struct iovec here, there;
+	int32_t disp;
+
+	if (!mcount)
+		return 0;
+	if (size > MTP_MAX_COVER)
+		size = MTP_MAX_COVER;
+	if (size >= sizeof(endbr64) && !memcmp(p, endbr64, sizeof(endbr64)))
+		k = sizeof(endbr64);
+	if (size < k + sizeof(frame) || memcmp(p + k, frame, sizeof(frame)))
+		return 0;
+	for (k += sizeof(frame); (len = frame_setup(p + k, size - k)); k += len)
+		;
+	if (size < k + 6 || memcmp(p + k, call, sizeof(call)))
+		return 0;
+	memcpy(&disp, p + k + 2, 4);
+	k += 6;
+	slot = fn + k + (uint64_t)(int64_t)disp;
+	/* read where a fault is an answer: the slot may be anywhere */
+	here.iov_base = &target;
+	here.iov_len = sizeof(target);
+	there.iov_base = (void *)slot;
+	there.iov_len = sizeof(target);
+	if (syscall(SYS_process_vm_readv, getpid(), &here, 1UL, &there, 1UL, 0UL) !=
+	    (long)sizeof(target) || target != mcount)
+		return 0;
+	return k;
+}
+
 void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect)
 {
 	uint8_t stub[MTP_STUB_MAX];
 	struct mtp_insn ins[5]; /* 5 bytes take 5 instructions at most */
-	uint64_t entry = f->where, at, cover = 0, avail, room, lead = 0, t;
+	uint64_t fn = f->where, entry, size, skip = 0, at, cover = 0, avail, room, lead = 0, t;
 	size_t n = 0, k, nins = 0, start;
+	uint32_t index = i;
 	int st;
 
 	if (!f->size) {
 		f->status = MTP_FN_NO_SIZE;
 		return;
 	}
+	/* where the patch goes: the entry, or past a -pg prologue */
+	if (!redirect && (skip = pg_prologue(fn, f->size)))
+		index |= 1u << MTP_INDEX_FRAME_BIT; /* its frame holds it */
+	entry = fn + skip;
+	size = f->size - skip;
 	/* the bytes that may be replaced: the function's, and the padding
 	 * after it when it is shorter than what covers 5 bytes */
-	avail = f->size < MTP_MAX_COVER ? f->size : MTP_MAX_COVER;
-	if (avail < 5 + 15 && avail == f->size)
-		avail += pad_after(entry + f->size, MTP_MAX_COVER - avail);
-	/* what may be replaced: up to the first branch target in it */
-	st = own_branches(entry, f->size, redirect != 0);
+	avail = size < MTP_MAX_COVER ? size : MTP_MAX_COVER;
+	if (avail < 5 + 15 && avail == size)
+		avail += pad_after(entry + size, MTP_MAX_COVER - avail);
+	/* what may be replaced: up to the first branch target in it (past
+	 * a prologue, the patch's first byte too: a branch there would run
+	 * the hook again) */
+	st = own_branches(fn, f->size, redirect != 0);
 	if (st == MTP_FN_BRANCH_IN) {
 		f->status = (uint32_t)st;
 		return;
 	}
-	room = (t = target_after(entry)) - entry < avail ? t - entry : avail;
+	t = target_after(skip ? entry - 1 : entry);
+	room = t - entry < avail ? t - entry : avail;
 	/* the instructions that cover 5 bytes, or all of them before room */
 	while (cover < 5) {
 		struct mtp_insn *in = &ins[nins];
@@ -554,7 +627,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 			break;
 		if (!(len = mtp_decode((const uint8_t *)(entry + cover), (size_t)(avail - cover),
 				       entry + cover, in))) {
-			if (cover >= f->size)
+			if (cover >= size)
 				break; /* the padding's end */
 			f->status = MTP_FN_UNDECODABLE;
 			return;
@@ -563,7 +636,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 			break;
 		nins++;
 		cover += len;
-		if (cover <= f->size && in->kind == MTP_I_INT3) {
+		if (cover <= size && in->kind == MTP_I_INT3) {
 			/* another tracer's breakpoint (a uprobe, a debugger's):
 			 * moved, it would trap where none is set */
 			f->status = MTP_FN_BREAKPOINT;
@@ -571,7 +644,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		}
 	}
 	/* fewer than 5 bytes: a hop through the padding before it */
-	if (cover < 5 && (cover < 2 || !(lead = hop_before(entry, cover)))) {
+	if (cover < 5 && (skip || cover < 2 || !(lead = hop_before(entry, cover)))) {
 		f->status = room < avail ? MTP_FN_BRANCH_IN : MTP_FN_TOO_SHORT;
 		return;
 	}
@@ -583,7 +656,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		f->status = (uint32_t)st;
 		return;
 	}
-	if (cover > f->size && claim(entry + f->size, entry + cover)) {
+	if (cover > size && claim(entry + size, entry + cover)) {
 		f->status = MTP_FN_NO_ROOM;
 		return;
 	}
@@ -604,11 +677,11 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		memcpy(stub + n, &redirect, 8);
 		n += 8;
 	} else {
-		/* push $i; call *(arena base); lea 8(%rsp),%rsp */
+		/* push $index; call *(arena base); lea 8(%rsp),%rsp */
 		static const uint8_t drop[] = { 0x48, 0x8d, 0x64, 0x24, 0x08 };
 
 		stub[n++] = 0x68;
-		memcpy(stub + n, &i, 4);
+		memcpy(stub + n, &index, 4);
 		n += 4;
 		stub[n++] = 0xff;
 		stub[n++] = 0x15;
@@ -622,7 +695,7 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 	for (k = 0; k < nins; k++) {
 		size_t len;
 
-		if (ins[k].addr >= entry + f->size) {
+		if (ins[k].addr >= entry + size) {
 			/* padding (pad_after): no-ops and int3s, as they are */
 			memcpy(stub + n, (const void *)ins[k].addr, ins[k].len);
 			n += ins[k].len;
@@ -657,17 +730,18 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 		f->code[lead + 1] = (uint8_t)(int8_t)-(int)(lead + 2);
 	}
 	memset(f->code + lead + (lead ? 2 : 5), 0xcc, (size_t)cover - (lead ? 2 : 5));
-	f->cover = (uint32_t)cover;
-	f->lead = (uint32_t)lead;
+	/* the bytes: [where - lead, where + cover) */
+	f->cover = (uint32_t)(skip + cover);
+	f->lead = skip ? -(int32_t)skip : (int32_t)lead;
 	f->stub = at;
 }
 
 void mtp_patch_commit(struct mtp_func *f)
 {
-	long n = (long)(f->lead + f->cover);
+	long n = (long)f->lead + (long)f->cover;
 
-	if (mtp_syscall6(SYS_pwrite64, mem, (long)f->code, n, (long)(f->where - f->lead), 0, 0) ==
-	    n)
+	if (mtp_syscall6(SYS_pwrite64, mem, (long)f->code, n, (long)f->where - (long)f->lead, 0,
+			 0) == n)
 		f->status = MTP_FN_PATCHED;
 	else
 		f->status = MTP_FN_WRITE;

@@ -26,6 +26,13 @@
  *     and the entry becomes a 2-byte jmp back to it (f->lead: how far).
  * The padding a patch takes is never taken by another.
  *
+ * A function built with gcc -pg (push %rbp; mov %rsp,%rbp; pushes; call
+ * *mcount@GOTPCREL(%rip), the GOT slot holding mcount's address) is
+ * patched after that call, and its stub's index has MTP_INDEX_FRAME_BIT
+ * (hooks.h): the return address is at 8(%rbp). mcount reads the real one
+ * (gprof's caller), and the call is recorded once mcount is done; the
+ * table says how many bytes the patch leaves in place (a lead below 0).
+ *
  * A function is left alone, with the reason as its status (shm.h), when
  * it is shorter than that, its size is unknown, an instruction of it
  * cannot be decoded, it lies inside another function's bytes, a branch

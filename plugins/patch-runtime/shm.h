@@ -172,11 +172,13 @@ struct mtp_func {
 	uint32_t status;  /* runtime: enum mtp_status */
 	uint32_t cover;   /* runtime: the bytes its patch replaced */
 	uint32_t kind;    /* mt-record: enum mtp_fkind */
-	uint32_t lead;    /* runtime: the padding before where that the patch
-			   * replaces too (a hop: patch.h), 0 for none */
+	int32_t lead;     /* runtime: the patch's bytes are [where - lead,
+			   * where + cover): lead > 0, the padding before
+			   * where that a hop takes; lead < 0, a -pg
+			   * prologue it leaves in place (patch.h) */
 	uint64_t stub;    /* runtime: the stub its entry jumps to */
 	/* runtime: the lead + cover bytes from where - lead before the
-	 * patch, and the patch (a jmp to stub, int3s; with a lead, a jmp to
+	 * patch, and the patch (a jmp to stub, int3s; with a hop, a jmp to
 	 * stub, the padding as it was, a short jmp to it, int3s): who undoes
 	 * the patch (mt-record -p, all threads stopped) writes orig back
 	 * where it still finds code */

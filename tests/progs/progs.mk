@@ -36,6 +36,13 @@ $(BUILD)/tests/progs/shorty: tests/progs/shorty.c common/banned.h
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/shorty
 
+# -pg: gprof's instrumentation, a call of mcount in every prologue
+$(BUILD)/tests/progs/pgme: tests/progs/pgme.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -pg -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/pgme
+
 $(BUILD)/tests/progs/patchwalk: tests/progs/patchwalk.c common/banned.h
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -D_GNU_SOURCE -rdynamic -pthread -Icommon -o $@ $< -ldl
