@@ -2,10 +2,11 @@
 # read from what `mt-record --backend patch --functions . -v` wrote on its
 # standard error. Variables (awk -v): prog (a short name), label (the
 # command), walkers (the names of shm.h's MTP_WALKERS, space-separated), tw
-# and uw (the best traced and untraced wall seconds), verbose (1: the first
-# 10 names of each reason too), left (a file each function left alone is
-# appended to: prog, reason, name, file), summary (a file the line
-# "prog considered patched entered coverage tw uw us" is appended to).
+# and uw (the best traced and untraced wall seconds), ow (the best traced
+# with malloc alone patched), verbose (1: the first 10 names of each reason
+# too), left (a file each function left alone is appended to: prog,
+# reason, name, file), summary (a file the line "prog considered patched
+# entered coverage tw uw us fixed rest" is appended to).
 # A line whose reason it does not know, or a list that disagrees with
 # mt-record's own counts, is said on the standard error ("bench: ...").
 
@@ -125,8 +126,12 @@ END {
 	printf "%-36s %7d   (%d patched, %d left alone)\n", "entered by a call", entered,
 		count["patched"], against
 	printf "%-36s %7.2f%%\n", "coverage", cov
+	fixed = ow - uw
+	rest = considered > 1 ? (tw - ow) / (considered - 1) * 1e6 : 0
 	printf "%-36s %7.1f   (traced %.3f s, untraced %.3f s)\n", "preparing, us/function",
 		us, tw, uw
-	printf "%s %d %d %d %.2f %.3f %.3f %.1f\n", prog, considered, count["patched"],
-		entered, cov, tw, uw, us >>summary
+	printf "%-36s %7.3f   (traced with malloc alone %.3f s)\n", "  fixed, s", fixed, ow
+	printf "%-36s %7.1f\n", "  the rest, us/function", rest
+	printf "%s %d %d %d %.2f %.3f %.3f %.1f %.3f %.1f\n", prog, considered, count["patched"],
+		entered, cov, tw, uw, us, fixed, rest >>summary
 }
