@@ -221,7 +221,8 @@ equiv: build-tests
 	@$(MAKE) --no-print-directory -C $(EQUIV_BASE) BUILD=build build-tests
 	@tests/equiv/run --compare $(EQUIV_BASE)/build $(BUILD)
 
-bench: deps all $(HELPER_BIN)
+# section 85 traces a C++ program with libstdc++ (throwy-O2)
+bench: deps all $(HELPER_BIN) $(BUILD)/tests/progs/throwy-O2
 	@tests/bench/run $(BUILD) $(SECTIONS)
 
 demo: deps all $(HELPER_BIN) $(BUILD)/tests/progs/demo
