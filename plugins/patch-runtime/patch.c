@@ -314,7 +314,7 @@ static int add_targets(uint64_t at, uint64_t size, size_t *cap)
 	size_t n;
 
 	for (; addr < end; addr += n, code += n) {
-		if (!(n = mtp_decode(code, (size_t)(end - addr), addr, &in)))
+		if (!(n = mtp_decode_walk(code, (size_t)(end - addr), addr, &in)))
 			return 0;
 		/* a branch of its own past its first MTP_MAX_COVER bytes, or
 		 * to its entry, never goes into bytes a patch replaces */
@@ -336,7 +336,7 @@ static int add_targets(uint64_t at, uint64_t size, size_t *cap)
 
 int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
 {
-	size_t cap = ntargets, k;
+	size_t cap = ntargets, k, from = nscanned;
 	struct scanned *v;
 	uint64_t reach;
 
@@ -344,15 +344,25 @@ int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
 		return -1;
 	scanned = v;
 	for (k = 0; k < n; k++) {
-		int whole;
-
 		if (!r[k].where)
 			continue;
-		if ((whole = add_targets(r[k].where, r[k].size, &cap)) < 0)
-			return -1;
 		scanned[nscanned].at = r[k].where;
 		scanned[nscanned].size = r[k].size;
-		scanned[nscanned++].whole = whole;
+		scanned[nscanned++].whole = 1;
+	}
+	/* each function read once: of those at one start (aliases), the
+	 * longest, and the others take its answer */
+	qsort(scanned + from, nscanned - from, sizeof(*scanned), by_start);
+	for (k = from; k < nscanned; k++) {
+		int whole;
+
+		if (k > from && scanned[k].at == scanned[k - 1].at) {
+			scanned[k].whole = scanned[k - 1].whole;
+			continue;
+		}
+		if ((whole = add_targets(scanned[k].at, scanned[k].size, &cap)) < 0)
+			return -1;
+		scanned[k].whole = whole;
 	}
 	qsort(targets, ntargets, sizeof(*targets), by_value);
 	qsort(scanned, nscanned, sizeof(*scanned), by_start);
@@ -503,6 +513,8 @@ static uint64_t hop_before(uint64_t entry, uint64_t cover)
 	}
 	if (!best || target_after(best - 1) < entry)
 		return 0; /* a branch into the padding */
+	if (scanned[scanned_from(best)].at != entry)
+		return 0; /* a symbol there (one with no size, a label) */
 	for (k = 0; k < nclaims; k++)
 		if (claims[k].hi > best && claims[k].lo < entry)
 			return 0;

@@ -14,8 +14,9 @@
  * NUL-terminated name, at most one ring's records a cursor), and no read
  * or write may leave the memory (ASan). Table: the input as a header and
  * entries: a header patch_stale_check() accepts has bounds within
- * mt-record's own; an answer patch_fn_take() keeps as a patch has a cover
- * of 5 to MTP_MAX_COVER bytes and a stub.
+ * mt-record's own; an answer patch_fn_take() keeps as a patch has a stub
+ * and 5 to MTP_MAX_COVER bytes to write (2 or more at the entry after a
+ * hop's lead of 5 or more).
  *
  * fuzz-link: -Imt-record/patch -Imt-record -Iplugins/patch-runtime mt-record/patch/patch-rings.c mt-record/patch/patch-table.c
  *
@@ -143,7 +144,10 @@ static void table(const uint8_t *data, size_t size)
 		patch_fn_take(&f, &theirs);
 		require(f.status < MTP_FN_NSTATUS);
 		if (patch_fn_has_patch(&f))
-			require(f.cover >= 5 && f.cover <= MTP_MAX_COVER && f.stub && f.where);
+			require(f.stub && f.where > MTP_MAX_COVER &&
+				patch_fn_len(&f) <= MTP_MAX_COVER &&
+				f.lead >= -MTP_MAX_COVER && f.lead <= MTP_MAX_COVER &&
+				(f.lead > 0 ? f.lead >= 5 && f.cover >= 2 : patch_fn_len(&f) >= 5));
 		if (f.status == MTP_FN_PATCHED)
 			require(patch_fn_has_patch(&f));
 	}

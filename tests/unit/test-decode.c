@@ -5,6 +5,8 @@
  * Encodings as GNU as writes them (objdump -d shows the same).
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../plugins/patch-runtime/decode.h"
@@ -101,8 +103,53 @@ static void test_cases(void)
 	}
 }
 
+/* One byte string: mtp_decode_walk() and mtp_decode() agree on the
+ * length, whether it is a relative branch and its target. */
+static int same(const uint8_t *b, size_t n, uint64_t at)
+{
+	struct mtp_insn w, z;
+	size_t nw = mtp_decode_walk(b, n, at, &w), nz = mtp_decode(b, n, at, &z);
+
+	if (nw != nz || (nz && (w.len != z.len || w.is_branch != z.is_branch ||
+				(z.is_branch && w.target != z.target)))) {
+		char hex[64];
+		size_t i;
+
+		for (i = 0; i < n && i < 15; i++)
+			snprintf(hex + 3 * i, 4, "%02x ", b[i]);
+		fprintf(stderr, "walk %zu (branch %d), Zydis %zu (branch %d): %s\n", nw,
+			w.is_branch, nz, z.is_branch, hex);
+		return 0;
+	}
+	return 1;
+}
+
+/* Random instructions, most of them starting with the prefixes and
+ * opcodes the walk measures itself: it and Zydis agree on all. */
+static void test_walk_random(void)
+{
+	static const uint8_t first[] = { 0x66, 0x67, 0xf2, 0xf3, 0x2e, 0x3e, 0x64, 0x48,
+					 0x41, 0x4c, 0x0f, 0x0f, 0x0f, 0xf0 };
+	unsigned seed = 2026, bad = 0;
+	long i;
+
+	for (i = 0; i < 400000 && bad < 10; i++) {
+		uint8_t b[16];
+		size_t k, n = 1 + (size_t)(rand_r(&seed) % 15);
+
+		for (k = 0; k < sizeof(b); k++)
+			b[k] = (uint8_t)rand_r(&seed);
+		for (k = 0; k < 3 && rand_r(&seed) % 2; k++)
+			b[k] = first[(size_t)rand_r(&seed) % sizeof(first)];
+		if (!same(b, n, AT))
+			bad++;
+	}
+	CHECK_EQ(bad, 0);
+}
+
 int main(void)
 {
 	RUN(test_cases);
+	RUN(test_walk_random);
 	return unit_done();
 }
