@@ -27,7 +27,7 @@ LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/tidmap.c common/tidtable.c common/names.c \
 	common/proc.c common/quote.c common/nest.c \
 	common/gzin.c common/extsort.c common/kind.c \
-	common/symtab.c common/dwline.c common/procsyms.c common/regex.c \
+	common/ehframe.c common/symtab.c common/dwline.c common/procsyms.c common/regex.c \
 	common/demangle.c common/regfile.c common/fscreds.c common/merge.c
 TOOL_LIB_SRC := common/die.c common/cmdline.c common/output.c common/gzout.c \
 	common/spawn.c common/regexopt.c common/idlist.c common/xalloc.c

@@ -57,6 +57,28 @@ static int merge_debug(struct mt_symfile *f, int root, const char *path,
 	return 0;
 }
 
+/* The functions that only .eh_frame shows, named after path's base name
+ * (without the " (deleted)" the kernel adds to a deleted file's). */
+static int name_fdes(struct mt_symtab *t, const char *path)
+{
+	static const char deleted[] = " (deleted)";
+	const char *base = strrchr(path, '/');
+	size_t len, k = sizeof(deleted) - 1;
+	char *file;
+	int n;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > k && !strcmp(base + len - k, deleted))
+		len -= k;
+	file = strndup(base, len);
+	if (!file)
+		return MT_ENOMEM;
+	n = mt_symtab_add_fdes(t, file);
+	free(file);
+	return n < 0 ? n : 0;
+}
+
 int mt_symfile_read(struct mt_symfile *f, int fd, const char *path,
 		    const char *const *dirs, size_t ndirs, unsigned flags)
 {
@@ -71,6 +93,8 @@ int mt_symfile_read_at(struct mt_symfile *f, int fd, int root, const char *path,
 	if (n < 0)
 		return n;
 	err = merge_debug(f, root, path, dirs, ndirs, flags);
+	if (!err)
+		err = name_fdes(&f->t, path);
 	if (err) {
 		mt_symtab_release(&f->t);
 		return err;

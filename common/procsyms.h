@@ -21,7 +21,8 @@
 
 #include "symtab.h"
 
-/* One ELF file's symbols, with its separate debug file's. */
+/* One ELF file's symbols, with its separate debug file's, and names for
+ * the functions only its FDEs show (mt_symtab_add_fdes()). */
 struct mt_symfile {
 	struct mt_symtab t;
 	char *debug;    /* the separate debug file found (merged or not),
@@ -55,6 +56,9 @@ void mt_symfile_release(struct mt_symfile *f);
  * them, may be NULL when ndirs is 0) and the standard places, and its
  * symbols merged (mt_symtab_merge); a debug file that does not fit sets
  * debug and debug_err and is not used, one that is not found is no error.
+ * Then the functions that only .eh_frame shows are named
+ * (mt_symtab_add_fdes(): PATH_BASE+0xADDR, PATH_BASE the base name of
+ * path without a deleted file's " (deleted)").
  * fd is read with pread and not closed.
  *
  * Returns the number of symbols of f->t afterwards, or an error of

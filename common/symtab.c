@@ -30,6 +30,7 @@ void mt_symtab_release(struct mt_symtab *t)
 	free(t->v);
 	free(t->seg);
 	free(t->debuglink);
+	mt_fdes_release(&t->fde);
 	mt_symtab_init(t);
 }
 
@@ -714,6 +715,212 @@ static int read_plt(struct mt_symtab *t, Elf *e, size_t shstrndx)
 	return err;
 }
 
+/* ---- functions from .eh_frame ---- */
+
+#define PLT_SECTIONS 4
+
+/* What read_elf notes of the sections for the FDEs. */
+struct unwind_src {
+	Elf_Scn *eh;               /* .eh_frame, or NULL */
+	uint64_t eh_addr;
+	uint64_t plt[PLT_SECTIONS][2]; /* the PLT sections: start, end */
+	size_t nplt;
+	uint64_t dbase;            /* .got.plt, else .got: DW_EH_PE_datarel */
+	int has_dbase;             /* 2: .got.plt, 1: .got */
+};
+
+static void note_section(struct unwind_src *u, Elf_Scn *scn, const GElf_Shdr *sh,
+			 const char *name)
+{
+	if (sh->sh_type == SHT_NOBITS)
+		return;
+	if (!strcmp(name, ".eh_frame")) {
+		u->eh = scn;
+		u->eh_addr = sh->sh_addr;
+	} else if ((!strcmp(name, ".plt") || !strcmp(name, ".plt.sec") ||
+		    !strcmp(name, ".plt.got") || !strcmp(name, ".iplt")) &&
+		   u->nplt < PLT_SECTIONS) {
+		u->plt[u->nplt][0] = sh->sh_addr;
+		u->plt[u->nplt++][1] = sh->sh_addr + sh->sh_size;
+	} else if (!strcmp(name, ".got.plt")) {
+		u->dbase = sh->sh_addr;
+		u->has_dbase = 2;
+	} else if (!strcmp(name, ".got") && u->has_dbase < 2) {
+		u->dbase = sh->sh_addr;
+		u->has_dbase = 1;
+	}
+}
+
+static int cmp_seg(const void *a, const void *b)
+{
+	const struct mt_seg *x = a, *y = b;
+
+	return MT_CMP(x->vaddr, y->vaddr);
+}
+
+/* Whether [a, a + size) is inside the file bytes of the executable
+ * segment that starts last at or below a; code: the executable segments,
+ * n of them, by address (a file's do not overlap; a forged file's that do
+ * lose FDEs, and a search stays a search however many it has). */
+static int in_code(const struct mt_seg *code, size_t n, uint64_t a, uint64_t size)
+{
+	size_t lo = 0, hi = n;
+	const struct mt_seg *sg;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (code[mid].vaddr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	sg = &code[lo - 1];
+	return a - sg->vaddr <= sg->filesz && size <= sg->filesz - (a - sg->vaddr);
+}
+
+/* Whether [a, a + size) overlaps a PLT section: the PLT's own FDE, whose
+ * entries are named NAME@plt. */
+static int in_plt(const struct unwind_src *u, uint64_t a, uint64_t size)
+{
+	size_t i;
+
+	for (i = 0; i < u->nplt; i++)
+		if (a < u->plt[i][1] && u->plt[i][0] - a < size)
+			return 1;
+	return 0;
+}
+
+/* t->fde from .eh_frame: 0, or MT_ENOMEM. */
+static int read_fdes(struct mt_symtab *t, Elf *e, const struct unwind_src *u)
+{
+	struct mt_fdes all = MT_FDES_INIT;
+	struct mt_ehframe_where w;
+	struct mt_seg *code;
+	uint64_t end = 0;
+	Elf_Data *data;
+	GElf_Ehdr eh;
+	size_t i, out = 0, ncode = 0;
+	int n;
+
+	if (!u->eh || !gelf_getehdr(e, &eh) || eh.e_ident[EI_DATA] != ELFDATA2LSB)
+		return 0;
+	data = elf_getdata(u->eh, NULL);
+	if (!data || !data->d_buf || !data->d_size) {
+		(void)elf_errno(); /* beyond the file: no FDEs, no error */
+		return 0;
+	}
+	w.addr = u->eh_addr;
+	w.dbase = u->dbase;
+	w.has_dbase = u->has_dbase != 0;
+	w.ptr_size = eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	w.machine = eh.e_machine;
+	n = mt_ehframe_read(data->d_buf, data->d_size, &w, &all, &t->fde_bad_off);
+	if (n == MT_ENOMEM)
+		return n;
+	if (n < 0) {
+		t->fde_err = n;
+		return 0;
+	}
+	if (!(code = malloc((t->nseg ? t->nseg : 1) * sizeof(*code)))) {
+		mt_fdes_release(&all);
+		return MT_ENOMEM;
+	}
+	for (i = 0; i < t->nseg; i++)
+		if (t->seg[i].exec)
+			code[ncode++] = t->seg[i];
+	if (ncode)
+		qsort(code, ncode, sizeof(*code), cmp_seg);
+	for (i = 0; i < all.n; i++) {
+		const struct mt_fde *f = &all.v[i];
+
+		if (!in_code(code, ncode, f->start, f->size) || in_plt(u, f->start, f->size) ||
+		    (out && f->start < end))
+			continue;
+		end = f->start + f->size;
+		all.v[out++] = *f;
+	}
+	free(code);
+	all.n = out;
+	t->fde = all;
+	return 0;
+}
+
+/* A symbol's end, not wrapping. */
+static uint64_t sym_end(const struct mt_sym *s)
+{
+	return s->size > UINT64_MAX - s->addr ? UINT64_MAX : s->addr + s->size;
+}
+
+/* The index of the first symbol of t at or above addr (t->n: none). */
+static size_t first_at(const struct mt_symtab *t, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int finish(struct mt_symtab *t);
+
+int mt_symtab_add_fdes(struct mt_symtab *t, const char *file)
+{
+	size_t i, n0, len;
+	uint64_t *reach = NULL;
+	char *name;
+	int err = 0;
+
+	if (!t || !file)
+		return MT_EINVAL;
+	if (!t->fde.n)
+		return (int)t->n;
+	n0 = t->n;
+	len = strlen(file);
+	if (n0 && !(reach = malloc(n0 * sizeof(*reach))))
+		return MT_ENOMEM;
+	/* reach[i]: the greatest end of the symbols up to i */
+	for (i = 0; i < n0; i++)
+		reach[i] = i && reach[i - 1] > sym_end(&t->v[i]) ? reach[i - 1] : sym_end(&t->v[i]);
+	name = malloc(len + sizeof("+0x") + 16);
+	if (!name)
+		err = MT_ENOMEM;
+	for (i = 0; !err && i < t->fde.n; i++) {
+		const struct mt_fde *f = &t->fde.v[i];
+		size_t k = first_at(t, n0, f->start);
+		GElf_Sym s;
+
+		if ((k && reach[k - 1] > f->start) || (k < n0 && t->v[k].addr - f->start < f->size))
+			continue; /* a symbol names (some of) it */
+		memcpy(name, file, len);
+		snprintf(name + len, sizeof("+0x") + 16, "+0x%" PRIx64, f->start);
+		memset(&s, 0, sizeof(s));
+		s.st_value = f->start;
+		s.st_size = f->size;
+		err = add(t, &s, name);
+		if (!err)
+			t->v[t->n - 1].bind = f->flags & MT_FDE_NOT_CALLED ? MT_SYM_FDE_PART :
+					      MT_SYM_FDE;
+	}
+	free(name);
+	free(reach);
+	if (err) {
+		for (i = n0; i < t->n; i++)
+			free(t->v[i].name);
+		t->n = n0;
+		return err;
+	}
+	return t->n == n0 ? (int)t->n : finish(t);
+}
+
 static int is_go_section(const char *name)
 {
 	return !strcmp(name, ".gopclntab") || !strcmp(name, ".go.buildinfo") ||
@@ -724,11 +931,13 @@ static int is_go_section(const char *name)
 static int read_elf(struct mt_symtab *t, Elf *e, uint64_t fsize,
 		    int symbols_only)
 {
+	struct unwind_src u;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Ehdr eh;
 	int err;
 
+	memset(&u, 0, sizeof(u));
 	if (elf_kind(e) != ELF_K_ELF)
 		return MT_EMAGIC;
 	err = check_size(e, fsize);
@@ -756,12 +965,13 @@ static int read_elf(struct mt_symtab *t, Elf *e, uint64_t fsize,
 			t->has_debug_info = 1;
 		if (sh.sh_type == SHT_NOTE && !t->build_id_len)
 			read_build_id(t, scn);
-		if (symbols_only)
-			;
-		else if (!strcmp(name, ".gnu_debuglink") && !t->debuglink)
-			err = read_debuglink(t, scn);
-		else if (is_go_section(name))
-			t->is_go = 1;
+		if (!symbols_only) {
+			note_section(&u, scn, &sh, name);
+			if (!strcmp(name, ".gnu_debuglink") && !t->debuglink)
+				err = read_debuglink(t, scn);
+			else if (is_go_section(name))
+				t->is_go = 1;
+		}
 		if (!err && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM)) {
 			if (sh.sh_type == SHT_SYMTAB)
 				t->has_symtab = 1;
@@ -772,7 +982,10 @@ static int read_elf(struct mt_symtab *t, Elf *e, uint64_t fsize,
 	}
 	if (elf_errno() != 0)
 		return MT_ECORRUPT;
-	return symbols_only ? 0 : read_plt(t, e, shstrndx);
+	if (symbols_only)
+		return 0;
+	err = read_plt(t, e, shstrndx);
+	return err ? err : read_fdes(t, e, &u);
 }
 
 static int finish(struct mt_symtab *t)
@@ -1185,6 +1398,10 @@ const char *mt_sym_bind_name(int bind)
 		return "plt";
 	case MT_SYM_JIT:
 		return "jit";
+	case MT_SYM_FDE:
+		return "fde";
+	case MT_SYM_FDE_PART:
+		return "fde-part";
 	}
 	return "?";
 }

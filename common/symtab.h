@@ -4,7 +4,7 @@
  * needed to place them in a process and to find the file's separate debug
  * file: its loadable segments, build-id and .gnu_debuglink.
  *
- * Ownership: the table owns the arrays v and seg, every name in v and
+ * Ownership: the table owns the arrays v, seg and fde, every name in v and
  * debuglink; mt_symtab_release() frees them and leaves an empty, reusable
  * table. A zeroed struct (MT_SYMTAB_INIT) is a valid empty table.
  *
@@ -18,13 +18,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ehframe.h"
+
 enum mt_sym_bind {
 	MT_SYM_LOCAL,
 	MT_SYM_GLOBAL,
 	MT_SYM_WEAK,
 	MT_SYM_UNIQUE, /* STB_GNU_UNIQUE */
 	MT_SYM_PLT,    /* a PLT entry, named "name@plt" as perf names it */
-	MT_SYM_JIT     /* from a perf map (/tmp/perf-PID.map) */
+	MT_SYM_JIT,    /* from a perf map (/tmp/perf-PID.map) */
+	MT_SYM_FDE,    /* no symbol names it: a function that an FDE of
+			* .eh_frame shows, named FILE+0xADDR
+			* (mt_symtab_add_fdes()) */
+	MT_SYM_FDE_PART /* the same, of code its FDE says is not entered
+			 * by a call (ehframe.h's MT_FDE_NOT_CALLED: a part
+			 * split off a function, an entry point) */
 };
 
 struct mt_sym {
@@ -57,6 +65,14 @@ struct mt_symtab {
 	size_t build_id_len;    /* 0: none */
 	char *debuglink;        /* .gnu_debuglink file name, or NULL */
 	uint32_t debuglink_crc; /* its CRC-32 */
+	struct mt_fdes fde;     /* the FDEs of .eh_frame (ehframe.h) wholly
+				 * inside an executable segment's file bytes
+				 * and outside the PLT sections, by address,
+				 * none overlapping an earlier one: what
+				 * mt_symtab_add_fdes() names */
+	int fde_err;            /* 0, or why .eh_frame was not read:
+				 * MT_ECORRUPT (at byte fde_bad_off of it) */
+	size_t fde_bad_off;
 };
 
 #define MT_SYMTAB_INIT { 0 }
@@ -71,8 +87,11 @@ void mt_symtab_release(struct mt_symtab *t);
  * or of .plt after its header if it has one, and of .plt.got, named by the
  * relocation of the GOT slot it jumps through; for R_X86_64_IRELATIVE, by
  * the STT_GNU_IFUNC symbol at the addend, else "*ABS*+0xADDEND", see
- * mt-symbols(1); other machines: .plt entries in .rela.plt order), and
- * the fields above. Symbols are sorted by address,
+ * mt-symbols(1); other machines: .plt entries in .rela.plt order), the
+ * FDEs of its .eh_frame (a little-endian file's; fde: those that can be
+ * functions; not yet symbols, see mt_symtab_add_fdes()), and the fields
+ * above. A malformed .eh_frame is no error: fde is empty, fde_err says
+ * why. Symbols are sorted by address,
  * then size, then name; a symbol that both tables hold is listed once.
  * fd is read with pread and not closed.
  *
@@ -95,11 +114,29 @@ int mt_symtab_read_mem(struct mt_symtab *t, const void *image, size_t size);
  * Add the function symbols of a separate debug file (open on fd) to t,
  * which holds the symbols of the file it belongs to. When both have a
  * build-id they must be equal (else MT_EMISMATCH, t unchanged); t's other
- * fields stay those of the main file, except has_debug_info, which is set
+ * fields (fde too) stay those of the main file, except has_debug_info, which is set
  * when the debug file has .debug_info. Returns the number of symbols of t
  * afterwards, or the errors of mt_symtab_read (on error t is unchanged).
  */
 int mt_symtab_merge(struct mt_symtab *t, int fd);
+
+/*
+ * Add a symbol for each FDE of t (t->fde) that no symbol of t overlaps:
+ * the functions of a file without symbols (a stripped executable) and
+ * those a library does not export (.dynsym names only those). Named
+ * FILE+0xADDR: file as given (callers give the file's base name), ADDR
+ * the function's address as the file's addresses go (as nm(1), objdump(1)
+ * and addr2line(1) take them: for a shared library or a position-
+ * independent executable, its offset from where the file is loaded), in
+ * lowercase hexadecimal; bound MT_SYM_FDE, or MT_SYM_FDE_PART when the
+ * FDE says the code is not entered by a call (MT_FDE_NOT_CALLED). Call it
+ * once the symbols are all there (after mt_symtab_merge() of a debug
+ * file, whose symbols then name what they cover); calling it again adds
+ * nothing. Returns the number of symbols of t afterwards, or MT_ENOMEM
+ * (t unchanged), MT_ERANGE (more than INT_MAX), MT_EINVAL (t or file
+ * NULL).
+ */
+int mt_symtab_add_fdes(struct mt_symtab *t, const char *file);
 
 /*
  * Find and open the separate debug file of the file at path, whose table
@@ -178,7 +215,8 @@ int mt_symtab_file_offset(const struct mt_symtab *t, uint64_t vaddr,
 int mt_symtab_bias(const struct mt_symtab *t, uint64_t start, uint64_t pgoff,
 		   uint64_t *bias);
 
-/* "local", "global", "weak", "unique", "plt" or "jit"; "?" otherwise. */
+/* "local", "global", "weak", "unique", "plt", "jit", "fde" or "fde-part";
+ * "?" otherwise. */
 const char *mt_sym_bind_name(int bind);
 
 #endif

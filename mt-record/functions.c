@@ -43,19 +43,23 @@ struct fn_sel {
 };
 
 /*
- * Whether sel selects the function named name (as in the file): the regex
- * matches its name as in the file, demangled, or as perf prints it (one
- * of the three: demangle.h); without one, the program's own functions,
- * which a demangled name tells from the compiler's and the C library's
- * start-up code (whose names start with '_').
+ * Whether sel selects the function s: the regex matches its name as in
+ * the file, demangled, or as perf prints it (one of the three:
+ * demangle.h); without one, the program's own functions, which a
+ * demangled name tells from the compiler's and the C library's start-up
+ * code (whose names start with '_'), and every function only an FDE shows
+ * (the start-up code has none, or one that says it is not called).
  */
-static int selected(const struct fn_sel *sel, const char *name)
+static int selected(const struct fn_sel *sel, const struct mt_sym *s)
 {
+	const char *name = s->name;
 	char *dm;
 	int own;
 
 	if (sel->re.re)
 		return mt_demangle_match(&sel->re, name, NULL);
+	if (s->bind == MT_SYM_FDE)
+		return 1;
 	if (!strcmp(name, "frame_dummy") || strstr(name, "register_tm_clones"))
 		return 0;
 	dm = mt_demangle(name, MT_DEMANGLE_PERF);
@@ -82,11 +86,28 @@ static const struct mt_sym *perf_alias(const struct mt_symtab *t, size_t i)
 
 const char *fn_part(const struct mt_sym *s, uint64_t reach)
 {
+	if (s->bind == MT_SYM_FDE_PART)
+		return "not entered by a call, as its FDE (.eh_frame) says: a part split "
+		       "off a function, entered by a jump, or an entry point";
 	if (mt_sym_name_is_part(s->name))
 		return "a part split off a function (.cold), entered by a jump, not a call";
 	if (s->addr < reach)
 		return "inside the bytes of the function before it, entered by a jump, not a call";
 	return NULL;
+}
+
+/* Whether t holds libgcc's unwinder (libgcc_s; an executable that links
+ * it statically and exports it): its functions without symbols may be
+ * uw_init_context_1, which reads its own return address (a return hook
+ * there leaves the unwinder lost: std::terminate). */
+static int holds_unwinder(const struct mt_symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].bind != MT_SYM_PLT && !strcmp(t->v[i].name, "_Unwind_RaiseException"))
+			return 1;
+	return 0;
 }
 
 /* Probe the functions of one file that sel selects. */
@@ -100,11 +121,14 @@ static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 	char *file = NULL; /* what opens it: files->open_path() */
 	size_t exe_max = q->exe_max ? q->exe_max : FN_DEFAULT_MAX;
 	size_t lib_max = q->lib_max ? q->lib_max : FN_LIBRARY_MAX;
+	size_t unnamed = 0;
+	int unwinder;
 
 	if (q->files->read_symbols(q->files->ctx, &sf, path, is_exe)) {
 		mt_symfile_release(&sf);
 		return; /* a library that cannot be read: not probed */
 	}
+	unwinder = holds_unwinder(t);
 	for (i = 0; i < t->n; i++) {
 		const struct mt_sym *s = &t->v[i];
 		const char *part;
@@ -123,8 +147,12 @@ static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 			continue;
 		if (q->skip_path && s->addr == q->skip_addr && !strcmp(path, q->skip_path))
 			continue; /* the trigger's own engine probes it */
-		if (!selected(sel, s->name))
+		if (!selected(sel, s))
 			continue;
+		if (unwinder && (s->bind == MT_SYM_FDE || s->bind == MT_SYM_FDE_PART)) {
+			unnamed++;
+			continue;
+		}
 		if (s->bind != MT_SYM_PLT && (part = fn_part(s, reach))) {
 			last = s->addr;
 			if (sel->sink->part)
@@ -152,6 +180,10 @@ static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 		sel->n++;
 		sel->lib_n += !is_exe;
 	}
+	if (unnamed)
+		warn("%s: left out %zu function%s that only .eh_frame shows: the file holds "
+		     "libgcc's unwinder, whose unnamed uw_init_context_1 reads its own return "
+		     "address", path, unnamed, unnamed == 1 ? "" : "s");
 	if (!is_exe && sel->n > before && sel->sink->uprobes)
 		warn("probing %zu function%s of the shared library %s: every "
 		     "process that maps it takes their traps while recording (their "

@@ -89,9 +89,10 @@ struct fn_query {
 /*
  * Why s, the symbol at index i of t (sorted by address), is no function of
  * its own but a part of another, entered by a jump: a name GCC gives such
- * parts (f.cold, mt_sym_name_is_part()), or an address strictly inside
- * the bytes of a function before it (reach: the greatest end, address
- * plus size, of the symbols at lower addresses). NULL when it is a
+ * parts (f.cold, mt_sym_name_is_part()), code its FDE says is not entered
+ * by a call (MT_SYM_FDE_PART: a part, or an entry point), or an address
+ * strictly inside the bytes of a function before it (reach: the greatest
+ * end, address plus size, of the symbols at lower addresses). NULL when it is a
  * function. The word at the stack pointer where a part starts is the
  * enclosing frame's, no return address: a return probe or a patch there
  * would overwrite it.
@@ -103,14 +104,17 @@ const char *fn_part(const struct mt_sym *s, uint64_t reach);
  * libraries, those one of whose names (as in the file, demangled, or as
  * perf prints it: demangle.h) the regex matches; without one, the
  * executable's own functions (not those whose demangled names start with
- * '_', frame_dummy nor [de]register_tm_clones), the first q->exe_max.
+ * '_', frame_dummy nor [de]register_tm_clones; every one only an FDE
+ * shows, MT_SYM_FDE), the first q->exe_max.
  * PLT entries (NAME@plt, as mt_symtab_read() names them) only when the
  * regex's text holds "@plt" (a call through one would otherwise count
  * twice: its entry, then the function); never a part of another function
  * (fn_part(): to sink->part instead); never a JIT symbol or an address
- * twice in a row (aliases); never more than q->lib_max of libraries.
- * Warns about what was left out (and, for uprobes, about every library
- * probed). Returns how many were given: 0 when none (the caller says so,
+ * twice in a row (aliases); never a function only an FDE shows in a file
+ * that holds libgcc's unwinder (_Unwind_RaiseException: its unnamed
+ * uw_init_context_1 reads its own return address); never more than
+ * q->lib_max of libraries. Warns about what was left out (and, for
+ * uprobes, about every library probed). Returns how many were given: 0 when none (the caller says so,
  * in its words). Dies (usage) on a regex that does not compile, as
  * sink->add() does, and as files->read_symbols() does on the executable.
  */

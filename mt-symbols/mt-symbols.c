@@ -288,6 +288,9 @@ static void debug_and_lines(struct obj *o)
 		     mt_quote_str(q, sizeof(q), f->debug),
 		     f->debug_err == MT_EMISMATCH ? "of another build" :
 		     mt_strerror(f->debug_err));
+	if (f->t.fde_err)
+		warn("%s: .eh_frame: %s at byte %zu: the functions without symbols "
+		     "are not listed", o->shown, mt_strerror(f->t.fde_err), f->t.fde_bad_off);
 	if (!lines || f->dwfd < 0)
 		return;
 	err = mt_dwlines_open(&o->dl, f->dwfd);

@@ -58,7 +58,7 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"it returns twice (setjmp, getcontext, vfork)",
 	"the patch runtime's own",
 	"a thread stopped in a system call inside its entry, or one that would not step out",
-	"a part of another function (.cold, or inside another's bytes), entered by a jump",
+	"a part of another function (.cold, or inside another's bytes), or code its FDE says no call enters (fde-part)",
 	"the runtime's answer for it made no sense (the process wrote the table)",
 	"another tracer's breakpoint is in its entry (a uprobe still in place, a debugger's)"
 };
@@ -891,6 +891,10 @@ void patch_rec_trigger_on(struct patch_rec *p, const struct target *tgt, const c
 			die(MT_EXIT_DATA, "--trigger %s: not the start of a function of %s "
 			    "whose size is known: the patch backend triggers on a "
 			    "function's call", name, path);
+		if (f.t.v[k].bind == MT_SYM_FDE_PART || mt_sym_name_is_part(f.t.v[k].name))
+			die(MT_EXIT_DATA, "--trigger %s: a part of a function of %s, entered "
+			    "by a jump, not a call: the patch backend triggers on a function's "
+			    "call", name, path);
 		add(p, path, &f.t.v[k], MTP_FK_TRACE, 0);
 		mt_symfile_release(&f);
 	}

@@ -82,8 +82,8 @@ static int program_cannot(const struct rec *r, const struct target *tgt, char *w
 	no = patch_rec_refuses(tgt->pid ? link : tgt->exe, sf.t.is_go, why, len);
 	mt_symfile_release(&sf);
 	if (!no && !r->o.functions && !own_functions(tgt)) {
-		snprintf(why, len, "%s names none of its own functions (stripped): nothing "
-			 "to patch without --functions", tgt->exe);
+		snprintf(why, len, "%s names none of its own functions (stripped, and no "
+			 ".eh_frame shows any): nothing to patch without --functions", tgt->exe);
 		no = 1;
 	}
 	return no;

@@ -203,7 +203,9 @@ static int name_taken(const struct mt_uprobe *u, const char *name)
 	return 0;
 }
 
-/* perf probe's naming: probe_BASE:NAME, NAME_1, ... and NAME__return. */
+/* perf probe's naming: probe_BASE:NAME, NAME_1, ... and NAME__return; a
+ * function only an FDE shows (FILE+0xADDR: mt_symtab_add_fdes()) is
+ * NAME _0xADDR. */
 static int name_probe(struct mt_uprobe *u, struct mt_uprobe_probe *p)
 {
 	const char *path = u->files[p->file].path;
@@ -223,7 +225,8 @@ static int name_probe(struct mt_uprobe *u, struct mt_uprobe_probe *p)
 	if (!err)
 		err = mt_buf_add(&b, ":", 1);
 	if (!err)
-		err = name_part(&b, p->sym, ".@");
+		err = name_part(&b, strstr(p->sym, "+0x") ? strstr(p->sym, "+0x") + 1 : p->sym,
+				".@");
 	stem = b.len;
 	for (k = 1; !err; k++) {
 		char ret[600];

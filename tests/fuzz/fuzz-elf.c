@@ -4,7 +4,9 @@
  * crash, a leak or undefined behaviour (libelf itself is not instrumented).
  *
  * Besides surviving, it checks what the reader promises: on success the
- * symbols are sorted by address and every name is a non-empty string; on
+ * FDEs kept lie in the file's code, apart; naming them (mt_symtab_add_fdes)
+ * twice adds them once; the symbols are sorted by address and every name
+ * is a non-empty string; on
  * error the table is left empty; lookups of every symbol's address find a
  * symbol at that address; every segment's start has a file offset and its
  * file offset a bias.
@@ -32,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mt_symtab t = MT_SYMTAB_INIT;
+	uint64_t off;
 	size_t i;
 	int n = mt_symtab_read_mem(&t, data, size);
 
@@ -41,6 +44,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	require((size_t)n == t.n);
+	for (i = 0; i < t.fde.n; i++) /* in code, apart */
+		require(mt_symtab_file_offset(&t, t.fde.v[i].start, &off) == 0 &&
+			(!i || t.fde.v[i - 1].start + t.fde.v[i - 1].size <= t.fde.v[i].start));
+	n = mt_symtab_add_fdes(&t, "f");
+	if (n < 0) {
+		require(n == MT_ENOMEM);
+		mt_symtab_release(&t);
+		return 0;
+	}
+	require((size_t)n == t.n && mt_symtab_add_fdes(&t, "f") == n);
 	for (i = 0; i < t.n; i++) {
 		const struct mt_sym *s = &t.v[i], *hit;
 
@@ -53,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (i = 0; i < t.nseg; i++) {
 		const struct mt_seg *sg = &t.seg[i];
-		uint64_t off, bias;
+		uint64_t bias;
 
 		/* a segment with file bytes holds its own first address
 		 * (an earlier overlapping segment may answer for it) */

@@ -73,16 +73,21 @@ static size_t number(const char *s, const char *what)
 	return (size_t)v;
 }
 
-/* The executable's .symtab as it is (no debug file), for the selection. */
+/* The executable's symbols as it has them (no debug file) and its
+ * functions only an FDE shows (named as mt-record names them), for the
+ * selection. */
 static int plain_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+	const char *base = strrchr(path, '/');
 
 	(void)ctx;
 	(void)must;
 	if (fd < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s", path);
 	n = mt_symtab_read(&f->t, fd);
+	if (n >= 0)
+		n = mt_symtab_add_fdes(&f->t, base ? base + 1 : path);
 	close(fd);
 	if (n < 0)
 		die_mt(n, "%s", path);

@@ -3,8 +3,9 @@
 # fails at once (well within 3 s) with one message that says why and names
 # the other backends, exit 3, and leaves no perf process and no temporary
 # directory; auto picks the patch backend for a program with functions of
-# its own, the sample backend for a stripped one, and says which and why; a
-# missing process,
+# its own (symbols, or FDEs in a stripped one: sleep), the sample backend
+# for a stripped one built without unwind tables, and says which and why;
+# a missing process,
 # a missing command, a command that is not executable or a directory, and
 # a file that is not perf.data fail clearly.
 . "$MT_TOP/tests/lib.sh"
@@ -31,8 +32,9 @@ contains err "--backend sample"
 kill -0 "$pid" || fail "the target died"
 
 # auto: the patch backend for a program with functions of its own
-# (tests/progs/stopper), sample for a stripped one (sleep), or with an
-# option only sampling takes; said once, with why
+# (tests/progs/stopper; sleep, stripped, by its FDEs), sample for a
+# stripped one without unwind tables, or with an option only sampling
+# takes; said once, with why
 "$MT_TESTBIN/progs/stopper" -l >/dev/null 2>&1 &
 spid=$!
 wait_mapped $spid "$MT_TESTBIN/progs/stopper" # (the shell's until its exec)
@@ -42,14 +44,27 @@ mt-record --dry-run --frequency 99 -p "$spid" >dry 2>err
 contains dry "-e cpu-clock/"
 kill $spid
 mt-record --dry-run -p "$pid" >dry 2>err
+contains dry "# patch backend:"
+cat >nu.c <<'C'
+#include <unistd.h>
+int main(void) { return sleep(30); }
+C
+gcc -O1 -fno-asynchronous-unwind-tables -fno-unwind-tables -o nu nu.c
+strip nu
+./nu &
+nupid=$!
+trap 'kill $pid $nupid 2>/dev/null || true' EXIT
+wait_mapped $nupid "$PWD/nu"
+mt-record --dry-run -p "$nupid" >dry 2>err
 contains dry "-e cpu-clock/"
-mt-record -p "$pid" -o auto.mt >auto.out 2>auto.err &
+mt-record -p "$nupid" -o auto.mt >auto.out 2>auto.err &
 rec=$!
 wait_for grep -q "recording" auto.err || { kill $rec; fail "auto: not recording: $(cat auto.err)"; }
 kill -INT $rec
 wait $rec || :
-contains auto.err "no Intel PT here, and $(command -v sleep | xargs realpath) names none of its own functions (stripped)"
+contains auto.err "no Intel PT here, and $PWD/nu names none of its own functions (stripped, and no .eh_frame shows any)"
 [ "$(grep -c 'no Intel PT here' auto.err)" -eq 1 ] || fail "said more than once: $(cat auto.err)"
+kill $nupid
 expect_exit 2 mt-record --backend sample -p 99999999999 >out 2>err
 # no pid is pid_max's largest value, 2^22
 expect_exit 1 mt-record --backend sample -p 4194304 >out 2>err
