@@ -260,10 +260,61 @@ static int symbols(const struct target *tgt, struct mt_symfile *f, const char *p
 	return n;
 }
 
+/* The files read so far (of one target, by the path it names them):
+ * the selection, the patch backend's scan and its triggers each read
+ * the same files; reading is parsing the ELF file and its debug file,
+ * copying a table is much less. */
+#define SYMCACHE_MAX 64
+static struct symcache {
+	const struct target *tgt;
+	char *path;
+	struct mt_symfile f;
+} symcache[SYMCACHE_MAX];
+static size_t nsymcache;
+
+/* symbols() of path, through the cache. */
+static int symbols_cached(const struct target *tgt, struct mt_symfile *f, const char *path)
+{
+	struct symcache *c;
+	size_t i;
+	int n;
+
+	for (i = 0; i < nsymcache; i++)
+		if (symcache[i].tgt == tgt && !strcmp(symcache[i].path, path))
+			return mt_symfile_copy(f, &symcache[i].f) ? MT_ENOMEM : (int)f->t.n;
+	if ((n = symbols(tgt, f, path, NULL)) < 0 || nsymcache == SYMCACHE_MAX)
+		return n;
+	c = &symcache[nsymcache];
+	if (!(c->path = strdup(path)))
+		return n;
+	if (mt_symfile_copy(&c->f, f)) {
+		free(c->path);
+		return n;
+	}
+	c->tgt = tgt;
+	nsymcache++;
+	return n;
+}
+
+void target_symbols_forget(const struct target *tgt)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < nsymcache; i++) {
+		if (symcache[i].tgt != tgt) {
+			symcache[k++] = symcache[i];
+			continue;
+		}
+		free(symcache[i].path);
+		mt_symfile_release(&symcache[i].f);
+	}
+	nsymcache = k;
+}
+
 int read_symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
 		 int must)
 {
-	int n = symbols(tgt, f, path, NULL);
+	int n = symbols_cached(tgt, f, path);
 
 	if (n >= 0 || !must)
 		return n < 0 ? n : 0;

@@ -93,6 +93,11 @@ int target_open(const struct target *tgt, const char *name);
 int read_symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
 		 int must);
 
+/* read_symbols() reads each path once per target and gives copies: this
+ * forgets what it read of tgt (a target released, or its files changed:
+ * an exec). */
+void target_symbols_forget(const struct target *tgt);
+
 /*
  * The same for the uprobe engine (uprobe.h opts.symbols: arg is tgt),
  * without dying: source, unless NULL, is the /proc link the engine opens

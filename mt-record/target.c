@@ -356,5 +356,6 @@ void target_release(struct target *t)
 	free(t->pids);
 	t->pids = NULL;
 	t->npids = t->pids_cap = 0;
+	target_symbols_forget(t);
 	target_view_release(t);
 }
