@@ -56,9 +56,22 @@ size_t mtp_decode(const uint8_t *code, size_t left, uint64_t addr, struct mtp_in
 		return in->len;
 	}
 	switch (z.mnemonic) {
-	case ZYDIS_MNEMONIC_CALL:
+	case ZYDIS_MNEMONIC_CALL: {
+		unsigned rm = z.raw.modrm.rm | (z.raw.rex.B << 3),
+			 base = z.raw.sib.base | (z.raw.rex.B << 3);
+
+		/* 0xff /2 only (not /3, far), its operand without %rsp: a
+		 * copy that pushes first must read what the call read */
+		if (z.opcode != 0xff || !(z.attributes & ZYDIS_ATTRIB_HAS_MODRM) ||
+		    z.raw.modrm.reg != 2 || (z.raw.modrm.mod == 3 && rm == 4) ||
+		    (z.raw.modrm.mod != 3 && z.raw.modrm.rm == 4 && base == 4)) {
+			in->kind = MTP_I_FIXED;
+			return in->len;
+		}
 		in->kind = MTP_I_CALL_IND;
-		return in->len;
+		in->modrm_off = z.raw.modrm.offset;
+		break; /* its rip-relative displacement, below */
+	}
 	case ZYDIS_MNEMONIC_INT3:
 		in->kind = MTP_I_INT3;
 		return in->len;
@@ -77,6 +90,8 @@ size_t mtp_decode(const uint8_t *code, size_t left, uint64_t addr, struct mtp_in
 		else
 			in->disp_off = z.raw.disp.offset;
 	}
+	if (in->kind == MTP_I_CALL_IND && z.address_width != 64)
+		in->kind = MTP_I_FIXED; /* 0x67: an operand of 32 bits */
 	return in->len;
 }
 

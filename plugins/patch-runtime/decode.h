@@ -21,8 +21,9 @@ enum mtp_ikind {
 	MTP_I_CALL,      /* call rel32: target */
 	MTP_I_JMP,       /* jmp rel8 or rel32: target */
 	MTP_I_JCC,       /* jcc rel8 or rel32: target, cc */
-	MTP_I_CALL_IND,  /* a call through a register or memory, or far:
-			  * its return address would be where it runs */
+	MTP_I_CALL_IND,  /* call *REG or call *MEM (0xff /2), its ModRM at
+			  * modrm_off, not through %rsp (a far call, or one
+			  * whose operand %rsp makes, is FIXED) */
 	MTP_I_FIXED,     /* cannot move: another relative branch (loop,
 			  * jrcxz, xbegin: rel8 or no rel32 form), an
 			  * eip-relative operand (0x67), a displacement not
@@ -38,6 +39,7 @@ struct mtp_insn {
 	uint8_t kind;      /* enum mtp_ikind */
 	uint8_t cc;        /* JCC: its condition (the low 4 bits of 0x7X) */
 	uint8_t disp_off;  /* offset of its rip-relative disp32, 0: none */
+	uint8_t modrm_off; /* CALL_IND: offset of its ModRM byte */
 	uint8_t is_branch; /* a relative branch: target is set */
 };
 

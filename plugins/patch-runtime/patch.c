@@ -217,6 +217,48 @@ static void rel32(uint8_t *p, int64_t v)
 	memcpy(p, &x, 4);
 }
 
+/* The instruction in, copied to run at to (into out), its rip-relative
+ * displacement recomputed: its length, or 0 when it no longer reaches. */
+static size_t copy_insn(const struct mtp_insn *in, uint64_t to, uint8_t *out)
+{
+	const uint8_t *bytes = (const uint8_t *)in->addr;
+
+	memcpy(out, bytes, in->len);
+	if (in->disp_off) {
+		int32_t disp;
+		uint64_t target;
+		int64_t d;
+
+		memcpy(&disp, bytes + in->disp_off, 4);
+		target = in->addr + in->len + (uint64_t)(int64_t)disp;
+		d = (int64_t)(target - (to + in->len));
+		if (!fits32(d))
+			return 0;
+		rel32(out + in->disp_off, d);
+	}
+	return in->len;
+}
+
+/* Pushes back, the return address a call there pushes (real code, not
+ * the stub: an unwinder finds its unwind information): into out, its
+ * length. */
+static size_t push_return(uint64_t back, uint8_t *out)
+{
+	/* lea -8(%rsp),%rsp; movl $lo,(%rsp); movl $hi,4(%rsp) */
+	static const uint8_t lea[] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
+	uint32_t lo = (uint32_t)back, hi = (uint32_t)(back >> 32);
+	size_t k = 0;
+
+	memcpy(out, lea, sizeof(lea));
+	k += sizeof(lea);
+	out[k++] = 0xc7; out[k++] = 0x04; out[k++] = 0x24;
+	memcpy(out + k, &lo, 4);
+	k += 4;
+	out[k++] = 0xc7; out[k++] = 0x44; out[k++] = 0x24; out[k++] = 0x04;
+	memcpy(out + k, &hi, 4);
+	return k + 4;
+}
+
 /* The relocated copy of in, to run at address to, into out; its length,
  * or 0 when it cannot move. entry..end are the bytes replaced.
  *
@@ -227,33 +269,29 @@ static void rel32(uint8_t *p, int64_t v)
 static size_t relocate(const struct mtp_insn *in, uint64_t to, uint8_t *out,
 		       uint64_t entry, uint64_t end)
 {
-	const uint8_t *bytes = (const uint8_t *)in->addr;
+	size_t k;
 
 	switch (in->kind) {
 	case MTP_I_FIXED:
 	case MTP_I_INT3: /* a breakpoint or uprobe of someone else's */
-	case MTP_I_CALL_IND: /* its return address would be here */
 		return 0;
 	}
 	if (in->is_branch && in->target > entry && in->target < end)
 		return 0;
-	if (in->kind == MTP_I_CALL) {
-		uint64_t back = in->addr + in->len;
-		uint32_t lo = (uint32_t)back, hi = (uint32_t)(back >> 32);
-		/* lea -8(%rsp),%rsp; movl $lo,(%rsp); movl $hi,4(%rsp) */
-		static const uint8_t lea[] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
-		size_t k = 0;
-
-		if (back != end)
+	if (in->kind == MTP_I_CALL || in->kind == MTP_I_CALL_IND) {
+		/* call *X becomes jmp *X (0xff /2 -> /4): X reads no %rsp
+		 * (decode.h), which the push moved */
+		if (in->addr + in->len != end)
 			return 0;
-		memcpy(out, lea, sizeof(lea));
-		k += sizeof(lea);
-		out[k++] = 0xc7; out[k++] = 0x04; out[k++] = 0x24;
-		memcpy(out + k, &lo, 4);
-		k += 4;
-		out[k++] = 0xc7; out[k++] = 0x44; out[k++] = 0x24; out[k++] = 0x04;
-		memcpy(out + k, &hi, 4);
-		k += 4;
+		k = push_return(end, out);
+		if (in->kind == MTP_I_CALL_IND) {
+			size_t n = copy_insn(in, to + k, out + k);
+
+			if (!n)
+				return 0;
+			out[k + in->modrm_off] = (uint8_t)((out[k + in->modrm_off] & ~0x38) | 0x20);
+			return k + n;
+		}
 		out[k] = 0xe9;
 		if (!fits32((int64_t)(in->target - (to + k + 5))))
 			return 0;
@@ -275,20 +313,7 @@ static size_t relocate(const struct mtp_insn *in, uint64_t to, uint8_t *out,
 		rel32(out + 2, (int64_t)(in->target - (to + 6)));
 		return 6;
 	}
-	memcpy(out, bytes, in->len);
-	if (in->disp_off) {
-		int32_t disp;
-		uint64_t target;
-		int64_t d;
-
-		memcpy(&disp, bytes + in->disp_off, 4);
-		target = in->addr + in->len + (uint64_t)(int64_t)disp;
-		d = (int64_t)(target - (to + in->len));
-		if (!fits32(d))
-			return 0;
-		rel32(out + in->disp_off, d);
-	}
-	return in->len;
+	return copy_insn(in, to, out);
 }
 
 static int by_value(const void *a, const void *b)

@@ -11,6 +11,9 @@
  *   callfirst a call rel32 first (of helper)
  *   ssefirst  movdqa of a rip-relative constant first (capstone 4 says
  *             its displacement is 2 bytes: it is 4)
+ *   callind   push; mov; call *hp(%rip) (hp holds helper), the call last
+ *             of the bytes replaced: it becomes jmp *hp with the return
+ *             address pushed
  *   helper    mov; ret
  * With -T N it calls five N times and prints ns_per_iteration=NS on
  * stderr (make bench: what patching a 5-byte leaf costs).
@@ -23,7 +26,7 @@
 #include "banned.h"
 
 int five(int), four(int), jccfirst(int), loopback(int), ripfirst(int),
-	callfirst(int), ssefirst(int), helper(int);
+	callfirst(int), ssefirst(int), callind(int), helper(int);
 int counter;
 
 __asm__(".text\n"
@@ -45,12 +48,16 @@ __asm__(".text\n"
 	".globl ssefirst\n.type ssefirst,@function\nssefirst:\n"
 	"\tmovdqa sse_k(%rip), %xmm0\n\tmovd %xmm0, %eax\n\taddl %edi, %eax\n"
 	"\tret\n.size ssefirst, .-ssefirst\n"
+	".globl callind\n.type callind,@function\ncallind:\n"
+	"\tpushq %rbx\n\tmovl %edi, %ebx\n\tcall *hp(%rip)\n\taddl %ebx, %eax\n"
+	"\tpopq %rbx\n\tret\n.size callind, .-callind\n"
 	".globl helper\n.type helper,@function\nhelper:\n"
 	"\tmovl $40, %eax\n\tret\n.size helper, .-helper\n"
-	".section .rodata\n.balign 16\nsse_k:\n\t.long 11, 0, 0, 0\n.text\n");
+	".section .rodata\n.balign 16\nsse_k:\n\t.long 11, 0, 0, 0\n"
+	".section .data.rel.local,\"aw\"\n.balign 8\nhp:\n\t.quad helper\n.text\n");
 
 int (*volatile fns[])(int) = { five, four, jccfirst, loopback, ripfirst, callfirst,
-				ssefirst };
+				ssefirst, callind };
 
 static int timed(long n)
 {

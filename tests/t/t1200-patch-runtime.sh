@@ -74,9 +74,9 @@ grep -qx 100 deep.out || fail "deep: the program's output changed"
 
 # relocation
 "$P/patchme" >plain.out
-rec pm '^(five|four|jccfirst|loopback|ripfirst|callfirst|ssefirst|helper)$' "$P/patchme"
+rec pm '^(five|four|jccfirst|loopback|ripfirst|callfirst|ssefirst|callind|helper)$' "$P/patchme"
 same_file plain.out pm.out
-for f in five jccfirst ripfirst callfirst ssefirst helper; do
+for f in five jccfirst ripfirst callfirst ssefirst callind; do
 	contains pm.err "$f ($P/patchme): patched"
 	[ "$(count pm.rec call $f)" -eq 10 ] && [ "$(count pm.rec return $f)" -eq 10 ] || fail "$f: counts"
 done
@@ -85,8 +85,12 @@ contains pm.err "loopback ($P/patchme): a branch into the bytes its patch replac
 [ "$(count pm.rec call four)" -eq 0 ] && [ "$(count pm.rec call loopback)" -eq 0 ] ||
 	fail "skipped ones recorded"
 nested pm.rec >n || { cat n >&2; fail "patchme: not nested"; }
-awk '$3 == "callfirst" && $2 == "call" { c = 1 } $3 == "helper" && $2 == "call" && !c { exit 1 }
-	$3 == "callfirst" && $2 == "return" { c = 0 }' pm.rec || fail "helper not inside callfirst"
+awk '($3 == "callfirst" || $3 == "callind") && $2 == "call" { c = 1 }
+	$3 == "helper" && $2 == "call" && !c { exit 1 }
+	($3 == "callfirst" || $3 == "callind") && $2 == "return" { c = 0 }' pm.rec ||
+	fail "helper not inside callfirst or callind"
+contains pm.err "helper ($P/patchme): patched"
+[ "$(count pm.rec call helper)" -eq 20 ] || fail "helper: $(count pm.rec call helper) calls, not 20"
 
 # the environment the program passes on: no MT_PATCH_FD, no runtime
 # preloaded; the user's LD_PRELOAD kept

@@ -42,7 +42,14 @@ static const struct want cases[] = {
 	{ "xbegin", { 0xc7, 0xf8, 0x00, 0x00, 0x00, 0x00 }, 6, 6, MTP_I_FIXED, 6, 0, 0 },
 	{ "call *%rax", { 0xff, 0xd0 }, 2, 2, MTP_I_CALL_IND, 0, 0, 0 },
 	{ "call *mcount@GOT(%rip)", { 0xff, 0x15, 0x00, 0x10, 0x00, 0x00 }, 6, 6,
-	  MTP_I_CALL_IND, 0, 0, 0 },
+	  MTP_I_CALL_IND, 0, 0, 2 },
+	{ "call *0x130(%rdi)", { 0xff, 0x97, 0x30, 0x01, 0, 0 }, 6, 6, MTP_I_CALL_IND, 0, 0, 0 },
+	{ "call *%r12", { 0x41, 0xff, 0xd4 }, 3, 3, MTP_I_CALL_IND, 0, 0, 0 },
+	{ "call *(%r12)", { 0x41, 0xff, 0x14, 0x24 }, 4, 4, MTP_I_CALL_IND, 0, 0, 0 },
+	/* what a copy that pushes first would read elsewhere, and far */
+	{ "call *%rsp", { 0xff, 0xd4 }, 2, 2, MTP_I_FIXED, 0, 0, 0 },
+	{ "call *8(%rsp)", { 0xff, 0x54, 0x24, 0x08 }, 4, 4, MTP_I_FIXED, 0, 0, 0 },
+	{ "lcall *(%rax)", { 0xff, 0x18 }, 2, 2, MTP_I_FIXED, 0, 0, 0 },
 	{ "int3", { 0xcc }, 1, 1, MTP_I_INT3, 0, 0, 0 },
 	{ "nop", { 0x90 }, 1, 1, MTP_I_NOP, 0, 0, 0 },
 	{ "xchg %ax,%ax", { 0x66, 0x90 }, 2, 2, MTP_I_NOP, 0, 0, 0 },
@@ -100,6 +107,9 @@ static void test_cases(void)
 		}
 		if (w->kind == MTP_I_JCC)
 			CHECK_EQ(in.cc, w->cc);
+		if (w->kind == MTP_I_CALL_IND) /* its ModRM: 0xff's next byte */
+			CHECK(in.modrm_off >= 1 && w->bytes[in.modrm_off - 1] == 0xff &&
+			      ((w->bytes[in.modrm_off] >> 3) & 7) == 2);
 	}
 }
 
