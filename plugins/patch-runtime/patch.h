@@ -37,7 +37,8 @@
  * it is shorter than that, its size is unknown, an instruction of it
  * cannot be decoded, it lies inside another function's bytes, a branch
  * goes into its first byte(s) with no hop possible, or a covered
- * instruction cannot move (loop/jrcxz, xbegin, an indirect call, a
+ * instruction cannot move (loop/jrcxz, xbegin, a far call or one through
+ * %rsp, a
  * displacement that no longer reaches).
  *
  * Entries are written through /proc/self/mem, so page protections stay
