@@ -2,6 +2,8 @@
  * Patching one function's entry (patch.h).
  */
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -566,6 +568,8 @@ static int targeted(uint64_t entry, uint64_t cover)
  * of a register or a sub/and of an immediate from %rsp, else 0. */
 static uint64_t frame_setup(const uint8_t *p, uint64_t n)
 {
+	uint64_t r = n >= 1 && (p[0] & 0xf0) == 0x40; /* a REX */
+
 	if (n >= 1 && p[0] >= 0x50 && p[0] <= 0x57)
 		return 1;                       /* push %rax..%rdi */
 	if (n >= 2 && p[0] == 0x41 && p[1] >= 0x50 && p[1] <= 0x57)
@@ -574,26 +578,76 @@ static uint64_t frame_setup(const uint8_t *p, uint64_t n)
 		return 4;                       /* sub/and $imm8, %rsp */
 	if (n >= 7 && p[0] == 0x48 && p[1] == 0x81 && (p[2] == 0xec || p[2] == 0xe4))
 		return 7;                       /* sub/and $imm32, %rsp */
+	if (n >= r + 2 && (p[r] == 0x89 || p[r] == 0x8b) && (p[r + 1] >> 6) == 3)
+		return r + 2;                   /* mov of a register to one
+						 * (clang keeps an argument) */
+	return 0;
+}
+
+/* Reads 8 bytes at at, where a fault is an answer: 0, or -1. */
+static int peek(uint64_t at, uint64_t *out)
+{
+	struct iovec here = { out, sizeof(*out) }, there = { (void *)at, sizeof(*out) };
+
+	return syscall(SYS_process_vm_readv, getpid(), &here, 1UL, &there, 1UL, 0UL) ==
+			       (long)sizeof(*out) ? 0 : -1;
+}
+
+/* Whether the GOT slot at slot is mcount's: it holds mcount's address, or
+ * (bound lazily, not yet) its object's PLT relocation for it names
+ * mcount or _mcount. */
+static int mcount_slot(uint64_t slot)
+{
+	const ElfW(Rela) *rel = NULL;
+	const ElfW(Sym) *sym = NULL;
+	const char *str = NULL;
+	struct link_map *lm;
+	uint64_t v, relsz = 0, k;
+	const ElfW(Dyn) *d;
+	Dl_info info;
+
+	if (peek(slot, &v))
+		return 0;
+	if (v == mcount)
+		return 1;
+	if (!dladdr1((void *)slot, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm || !lm->l_ld)
+		return 0;
+	for (d = lm->l_ld; d->d_tag != DT_NULL; d++)
+		switch (d->d_tag) {
+		case DT_JMPREL: rel = (const ElfW(Rela) *)d->d_un.d_ptr; break;
+		case DT_PLTRELSZ: relsz = d->d_un.d_val; break;
+		case DT_SYMTAB: sym = (const ElfW(Sym) *)d->d_un.d_ptr; break;
+		case DT_STRTAB: str = (const char *)d->d_un.d_ptr; break;
+		}
+	if (!rel || !sym || !str)
+		return 0;
+	for (k = 0; k < relsz / sizeof(*rel); k++)
+		if (rel[k].r_offset + lm->l_addr == slot) {
+			const char *name = str + sym[ELF64_R_SYM(rel[k].r_info)].st_name;
+
+			return !strcmp(name, "mcount") || !strcmp(name, "_mcount");
+		}
 	return 0;
 }
 
 /*
- * The length of fn's -pg prologue (gcc -pg, PIE: [endbr64;] push %rbp;
- * mov %rsp,%rbp; pushes of the registers it keeps and room for its
- * locals; call *mcount@GOTPCREL(%rip), the GOT slot holding mcount's
- * address); 0 when it has none. mcount reads the function's return
- * address (8(%rbp), gprof's caller) and its own (gprof's callee): a
- * patch at the entry would show it the trampoline, and gprof drops such
- * an arc. Patched after the prologue instead, the function's call is
- * recorded when mcount is done, its return address found at 8(%rbp).
+ * The length of fn's -pg prologue: [endbr64;] push %rbp; mov %rsp,%rbp;
+ * pushes of the registers it keeps, room for its locals, copies of its
+ * arguments (clang); then a call of mcount, through its GOT slot (gcc,
+ * PIE: call *mcount@GOTPCREL(%rip)) or its PLT entry (clang, non-PIE:
+ * call mcount@plt, an entry that jumps through the slot). 0 when it has
+ * none. mcount reads the function's return address (8(%rbp), gprof's
+ * caller) and its own (gprof's callee): a patch at the entry would show
+ * it the trampoline, and gprof drops such an arc. Patched after the
+ * prologue instead, the function's call is recorded when mcount is done,
+ * its return address found at 8(%rbp).
  */
 static uint64_t pg_prologue(uint64_t fn, uint64_t size)
 {
 	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa },
-			     frame[] = { 0x55, 0x48, 0x89, 0xe5 }, call[] = { 0xff, 0x15 };
+			     frame[] = { 0x55, 0x48, 0x89, 0xe5 };
 	const uint8_t *p = (const uint8_t *)fn;
-	uint64_t k = 0, slot, target = 0, len;
-	struct iovec here, there;
+	uint64_t k = 0, len, slot;
 	int32_t disp;
 
 	if (!mcount)
@@ -606,20 +660,33 @@ static uint64_t pg_prologue(uint64_t fn, uint64_t size)
 		return 0;
 	for (k += sizeof(frame); (len = frame_setup(p + k, size - k)); k += len)
 		;
-	if (size < k + 6 || memcmp(p + k, call, sizeof(call)))
+	if (size >= k + 6 && p[k] == 0xff && p[k + 1] == 0x15) { /* call *slot(%rip) */
+		memcpy(&disp, p + k + 2, 4);
+		k += 6;
+		slot = fn + k + (uint64_t)(int64_t)disp;
+	} else if (size >= k + 5 && p[k] == 0xe8) { /* call rel32 */
+		uint8_t e[16];
+		uint64_t t;
+
+		memcpy(&disp, p + k + 1, 4);
+		k += 5;
+		t = fn + k + (uint64_t)(int64_t)disp;
+		if (t == mcount)
+			return k;
+		/* a PLT entry: [endbr64;] [bnd] jmp *slot(%rip) */
+		if (peek(t, &slot) || (memcpy(e, &slot, 8), peek(t + 8, &slot)))
+			return 0;
+		memcpy(e + 8, &slot, 8);
+		len = !memcmp(e, endbr64, sizeof(endbr64)) ? sizeof(endbr64) : 0;
+		len += e[len] == 0xf2;
+		if (e[len] != 0xff || e[len + 1] != 0x25)
+			return 0;
+		memcpy(&disp, e + len + 2, 4);
+		slot = t + len + 6 + (uint64_t)(int64_t)disp;
+	} else {
 		return 0;
-	memcpy(&disp, p + k + 2, 4);
-	k += 6;
-	slot = fn + k + (uint64_t)(int64_t)disp;
-	/* read where a fault is an answer: the slot may be anywhere */
-	here.iov_base = &target;
-	here.iov_len = sizeof(target);
-	there.iov_base = (void *)slot;
-	there.iov_len = sizeof(target);
-	if (syscall(SYS_process_vm_readv, getpid(), &here, 1UL, &there, 1UL, 0UL) !=
-	    (long)sizeof(target) || target != mcount)
-		return 0;
-	return k;
+	}
+	return mcount_slot(slot) ? k : 0;
 }
 
 void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect)

@@ -1,6 +1,8 @@
 #!/bin/sh
-# A program built with gcc -pg (every function calls mcount through the
-# GOT after its prologue: push %rbp; mov %rsp,%rbp; pushes): the patch
+# A program built with -pg (every function calls mcount after its
+# prologue, push %rbp; mov %rsp,%rbp; pushes: gcc through the GOT, which
+# make check's first pass builds it with; clang through the PLT, lazily
+# bound, with copies of the arguments before, its sanitizer pass): the patch
 # backend patches each function after that call, so that mcount still
 # sees the real return address (gprof's caller) and its own: the program
 # prints what it prints untraced, gmon.out's call graph (gprof -q: every
