@@ -14,10 +14,11 @@ set -eu
 # t1005), sqlite3 and python3 for the real programs the patch backend
 # traces whole (t1204); libc6-dbg for the C library's local symbols (the
 # demo's cos, an IFUNC, is traced as its implementation __cos_fma); make deb: dpkg-dev (dpkg-shlibdeps), and lintian and man-db for
-# its test (t0601)
+# its test (t0601); uftrace, the peer make bench measures the patch
+# backend against (tests/bench/60-record.sh)
 PKGS="gcc g++ make clang libclang-rt-14-dev linux-perf libelf-dev libdw-dev
 libpcre2-dev zlib1g-dev libiberty-dev golang-go fzf libcapstone-dev libzydis-dev
-strace sqlite3 python3 libc6-dbg dpkg-dev lintian man-db"
+strace sqlite3 python3 libc6-dbg dpkg-dev lintian man-db uftrace"
 # rustc: a rustup install on PATH counts; otherwise Debian's
 command -v rustc >/dev/null 2>&1 || PKGS="$PKGS rustc"
 

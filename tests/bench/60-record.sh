@@ -8,6 +8,8 @@
 # work with a rip-relative mov (single-stepped out of line): uprobe costs
 # differ by instruction (docs/perf.md section 4). The patch runtime's
 # rows (docs/patch.md) beside them; goal there: at most 50 ns a call.
+# uftrace's (-P, when installed) beside those: the peer that can patch a
+# binary built without -pg.
 # shellcheck shell=sh disable=SC2034,SC2154
 set -u
 prog=$BENCH_TESTBIN/progs/stopper
@@ -62,6 +64,26 @@ if [ -f "$BUILD/lib/libmt-patch.so" ]; then
 	fi
 else
 	echo "patch: not run ($BUILD/lib/libmt-patch.so not built)"
+fi
+# the peer: uftrace (Debian's 0.13) patching the same functions of the
+# same binary at run time (-P, its dynamic tracing), recording to a
+# directory of its own
+if command -v uftrace >/dev/null 2>&1; then
+	n=2000000
+	for r in 1 2 3; do
+		for f in outer work 'outer|work'; do
+			rm -rf "$BENCH_TMP/uf"
+			# (it puts the program's standard error with its output)
+			uftrace record -d "$BENCH_TMP/uf" -P "^($f)\$" "$prog" -T -n $n \
+				>>"$BENCH_TMP/uf-$(echo "$f" | tr -d '|')" 2>&1 || exit 1
+		done
+	done
+	row "uftrace -P: outer" $n 1 "$BENCH_TMP/uf-outer"
+	row "uftrace -P: work" $n 2 "$BENCH_TMP/uf-work"
+	row "uftrace -P: outer and work" $n 3 "$BENCH_TMP/uf-outerwork"
+	rm -rf "$BENCH_TMP/uf"
+else
+	echo "uftrace: not run (not installed: apt-get install uftrace)"
 fi
 if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; then
 	n=20000
