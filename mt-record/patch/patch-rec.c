@@ -494,24 +494,22 @@ static int in_span(const void *ctx, uint64_t ip)
 
 /*
  * Whether every held thread of in is out of the bytes [where + 1, where +
- * cover) an entry patch replaces (and of its lead: the padding before,
- * where none runs): one stopped there is let run on a
- * moment (every other thread stopped) until it is out; one stopped in a
- * system call there, or just after (restarted 2 bytes back), cannot be.
- * 1 when all are out.
+ * cover) an entry patch replaces, and of the padding a hop takes before
+ * it ([where - lead, where): a function before that runs on over its end
+ * runs there): one stopped there is let run on a moment (every other
+ * thread stopped) until it is out; one stopped in a system call there,
+ * or just after (restarted 2 bytes back), cannot be. 1 when all are out.
  */
 static int all_out(struct inject *in, uint64_t where, uint32_t cover, int32_t lead)
 {
-	struct span sp = { where + 1, where + cover };
+	struct span sp = { lead > 0 ? where - (uint32_t)lead : where + 1, where + cover };
 	size_t i;
 
 	for (i = 0; i < in->n; i++) {
 		uint64_t ip = in->t[i].ip;
 
-		if (lead > 0 && ip >= where - (uint32_t)lead && ip < where)
-			return 0;
 		if (in->t[i].in_syscall) {
-			if (ip > where && ip <= where + cover)
+			if (ip >= sp.lo && ip <= sp.hi && ip != where)
 				return 0;
 			continue;
 		}

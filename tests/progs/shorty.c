@@ -25,14 +25,13 @@
  *             hop, into loopy
  *   into3     jumps to entry3 + 3 (glibc's mempcpy into memmove)
  *   entry3    a 3-byte mov, the target, then add; ret
- * With -w it prints "ready", then runs rounds of 1000 until a line comes
- * on its standard input, and prints "bad N rounds R": N the rounds whose
- * sum was not the first one's (for mt-record -p, attached and detached
- * while it runs).
+ * With -w it prints "ready", then runs rounds of 1000 until SIGUSR1,
+ * and prints "bad N rounds R": N the rounds whose sum was not the first
+ * one's (for mt-record -p, attached and detached while it runs).
  * These are what compilers make of an empty function (the stop indicator
  * of magic_trace.h, `void f(void) {}`) and of one-line accessors.
  */
-#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,15 +108,24 @@ static long rounds(long n)
 	return sum;
 }
 
-/* -w: rounds until a line on stdin; prints how many were wrong */
+/* -w: rounds until SIGUSR1 (no system call in the loop: mt-record -p
+ * stops the thread anywhere in it); prints how many were wrong */
+static volatile sig_atomic_t done;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	done = 1;
+}
+
 static int watch(void)
 {
-	struct pollfd in = { 0, POLLIN, 0 };
 	long first = rounds(1000), bad = 0, n = 1;
 
+	signal(SIGUSR1, on_usr1);
 	printf("ready\n");
 	fflush(stdout);
-	while (poll(&in, 1, 0) == 0) {
+	while (!done) {
 		bad += rounds(1000) != first;
 		n++;
 	}
