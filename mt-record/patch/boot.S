@@ -8,7 +8,7 @@
  */
 #include "boot.h"
 
-#define SYS_futex 202
+#define SYS_ppoll 271
 #define SYS_rt_sigreturn 15
 #define SYS_rt_sigprocmask 14
 
@@ -37,13 +37,17 @@ mt_boot_boot:
 	movl	%eax, MTPB_CREATE_RC(%rbx)
 	movl	$1, MTPB_DONE(%rbx)
 	movl	$50, %r12d
-1:	leaq	MTPB_RELEASE(%rbx), %rdi
-	xorl	%esi, %esi		/* FUTEX_WAIT */
-	xorl	%edx, %edx		/* while it holds 0: always */
-	leaq	MTPB_TICK(%rbx), %r10
-	xorl	%r8d, %r8d
-	xorl	%r9d, %r9d
-	movl	$SYS_futex, %eax
+	subq	$16, %rsp
+1:	movq	MTPB_TICK(%rbx), %rax	/* a copy: ppoll writes back what is left */
+	movq	%rax, (%rsp)
+	movq	MTPB_TICK+8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	xorl	%edi, %edi		/* no descriptors */
+	xorl	%esi, %esi
+	movq	%rsp, %rdx		/* 10 ms */
+	xorl	%r10d, %r10d		/* the mask as it is */
+	movl	$8, %r8d
+	movl	$SYS_ppoll, %eax
 	syscall
 	decl	%r12d
 	jnz	1b

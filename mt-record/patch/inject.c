@@ -104,29 +104,73 @@ static struct inject_thread *held(struct inject *in, pid_t tid)
 	return NULL;
 }
 
-/* Waits for thread tid's stop: 0 (a signal it held back in *sig), or -1
- * when it ended. */
-static int wait_stop(pid_t tid, int *sig)
-{
-	int st;
+_Static_assert(sizeof(siginfo_t) == sizeof(((struct inject_thread *)0)->held[0]),
+	       "a held signal's siginfo");
 
+/* The signal whose delivery stop status st is, or 0 (another stop: an
+ * event's, a system call's with PTRACE_O_TRACESYSGOOD). */
+static int delivery(int st)
+{
+	return WIFSTOPPED(st) && st >> 16 == 0 && WSTOPSIG(st) != (SIGTRAP | 0x80) ?
+		WSTOPSIG(st) : 0;
+}
+
+/* Holds back signal sig, whose delivery thread t is stopped in, with its
+ * siginfo: 0, or -1 when t holds INJECT_HELD already (its caller
+ * delivers it). */
+static int hold(struct inject_thread *t, int sig)
+{
+	siginfo_t si;
+
+	if (t->nheld == INJECT_HELD)
+		return -1;
+	if (ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si)) {
+		memset(&si, 0, sizeof(si));
+		si.si_signo = sig;
+		si.si_code = SI_TKILL;
+	}
+	memcpy(t->held[t->nheld++], &si, sizeof(si));
+	t->at_delivery = 1;
+	return 0;
+}
+
+/* Lets held thread t go on (request PTRACE_CONT, PTRACE_SYSCALL) with
+ * signal sig delivered (0: none; a delivery it is stopped in is then
+ * held, suppressed until it goes). */
+static long resume(struct inject_thread *t, int request, int sig)
+{
+	t->at_delivery = 0;
+	return ptrace((enum __ptrace_request)request, t->tid, NULL, (void *)(long)sig);
+}
+
+/* Waits for held thread t's next stop, into *st: 0, or -1 when it ended. */
+static int next_stop(const struct inject_thread *t, int *st)
+{
 	for (;;) {
-		if (waitpid(tid, &st, __WALL) < 0) {
+		if (waitpid(t->tid, st, __WALL) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		if (WIFEXITED(st) || WIFSIGNALED(st))
+		if (WIFEXITED(*st) || WIFSIGNALED(*st))
 			return -1;
-		if (!WIFSTOPPED(st))
-			continue;
-		if (st >> 16 == PTRACE_EVENT_STOP)
+		if (WIFSTOPPED(*st))
 			return 0;
-		/* a signal's delivery stop came first: held back, given back
-		 * when the thread goes */
-		*sig = WSTOPSIG(st);
-		return 0;
 	}
+}
+
+/* Waits for the stop PTRACE_INTERRUPT asked of thread t: 0, or -1 when it
+ * ended. A signal's delivery stop that comes first is held back there
+ * (t stays in it). */
+static int wait_stop(struct inject_thread *t)
+{
+	int st, sig;
+
+	if (next_stop(t, &st))
+		return -1;
+	if ((sig = delivery(st)))
+		hold(t, sig);
+	return 0;
 }
 
 static void get_regs(pid_t tid, struct user_regs_struct *r)
@@ -215,7 +259,7 @@ size_t inject_stop_all(struct inject *in)
 		while ((e = readdir(d))) {
 			pid_t tid = (pid_t)atoi(e->d_name);
 			struct inject_thread *t;
-			int sig = 0, got;
+			int got;
 
 			if (tid <= 0 || held(in, tid))
 				continue;
@@ -232,18 +276,20 @@ size_t inject_stop_all(struct inject *in)
 				}
 				no_ptrace(in->pid, err);
 			}
-			if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) || wait_stop(tid, &sig))
+			grow_or_die(&in->t, &in->cap, in->n + 1, sizeof(*in->t));
+			t = &in->t[in->n];
+			memset(t, 0, sizeof(*t));
+			t->tid = tid;
+			if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) || wait_stop(t))
 				continue; /* it ended */
+			in->n++;
 			if (!inject_alive(in)) { /* the tid is another's now */
 				ptrace(PTRACE_DETACH, tid, NULL, NULL);
+				in->n--;
 				closedir(d);
 				inject_release_all(in);
 				return in->n = 0;
 			}
-			grow_or_die(&in->t, &in->cap, in->n + 1, sizeof(*in->t));
-			t = &in->t[in->n++];
-			t->tid = tid;
-			t->sig = sig;
 			found++;
 		}
 		closedir(d);
@@ -259,16 +305,92 @@ size_t inject_stop_all(struct inject *in)
 			continue;
 		}
 		in->t[i].in_syscall = (long)r.orig_rax >= 0;
+		in->t[i].fs_base = r.fs_base;
 		in->t[i++].ip = r.rip;
 	}
 	return in->n;
 }
 
-static void release(struct inject_thread *t)
+/* at most this many stops while signals are given back */
+#define GIVE_BACK_STOPS 64
+
+/*
+ * Gives held thread t (which went on since) the signals its stops held
+ * back: each is sent again (tgkill), and in the stop of its delivery its
+ * siginfo is put back; t is left in the last one's (nheld 1,
+ * at_delivery), or with none held when it ended or none could be
+ * waited for (blocked by now: pending, as sent by mt-record).
+ */
+static void give_back(const struct inject *in, struct inject_thread *t)
 {
+	int waiting[INJECT_HELD], nwait = 0, cur = 0, stops, i, st, sig;
+	int n = t->nheld - (t->at_delivery ? 1 : 0);
+	uint64_t mask = 0;
+	siginfo_t si;
+
+	if (t->at_delivery) {
+		memcpy(&si, t->held[t->nheld - 1], sizeof(si));
+		cur = si.si_signo; /* delivered as it goes on */
+	}
+	if (ptrace(PTRACE_GETSIGMASK, t->tid, (void *)sizeof(mask), &mask))
+		mask = 0;
+	for (i = 0; i < n; i++) {
+		memcpy(&si, t->held[i], sizeof(si));
+		if (syscall(SYS_tgkill, in->pid, t->tid, si.si_signo))
+			continue;
+		if (!(mask & (1ull << (si.si_signo - 1))) || si.si_signo == SIGKILL ||
+		    si.si_signo == SIGSTOP)
+			waiting[nwait++] = i;
+	}
+	t->nheld = 0;
+	for (stops = 0; nwait && stops < GIVE_BACK_STOPS; stops++) {
+		if (resume(t, PTRACE_CONT, cur) || next_stop(t, &st))
+			return;
+		if (!(cur = delivery(st)))
+			continue;
+		for (i = 0; i < nwait; i++) {
+			memcpy(&si, t->held[waiting[i]], sizeof(si));
+			if (si.si_signo == cur)
+				break;
+		}
+		if (i == nwait)
+			continue; /* another signal: delivered */
+		sig = cur;
+		ptrace(PTRACE_SETSIGINFO, t->tid, NULL, &si);
+		if (--nwait == 0) {
+			memcpy(t->held[0], &si, sizeof(si));
+			t->nheld = 1;
+			t->at_delivery = 1;
+			return;
+		}
+		waiting[i] = waiting[nwait];
+		cur = sig;
+	}
+	if (cur) { /* a delivery it is stopped in */
+		if (ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si) == 0) {
+			memcpy(t->held[0], &si, sizeof(si));
+			t->nheld = 1;
+			t->at_delivery = 1;
+		}
+	}
+}
+
+static void release(const struct inject *in, struct inject_thread *t)
+{
+	int sig = 0;
+
+	if (t->nheld > 1 || (t->nheld && !t->at_delivery))
+		give_back(in, t);
+	if (t->nheld && t->at_delivery) {
+		siginfo_t si;
+
+		memcpy(&si, t->held[0], sizeof(si));
+		sig = si.si_signo;
+	}
 	/* ESRCH: it ended meanwhile */
-	if (ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(long)t->sig) && errno != ESRCH)
+	if (ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(long)sig) && errno != ESRCH)
 		warn("ptrace(PTRACE_DETACH, %d): %s", (int)t->tid, strerror(errno));
+	t->nheld = 0;
 }
 
 void inject_release_all(struct inject *in)
@@ -276,7 +398,7 @@ void inject_release_all(struct inject *in)
 	size_t i;
 
 	for (i = 0; i < in->n; i++)
-		release(&in->t[i]);
+		release(in, &in->t[i]);
 	in->n = 0;
 }
 
@@ -285,7 +407,7 @@ void inject_release_others(struct inject *in)
 	size_t i;
 
 	for (i = 1; i < in->n; i++)
-		release(&in->t[i]);
+		release(in, &in->t[i]);
 	if (in->n > 1)
 		in->n = 1;
 }
@@ -551,31 +673,13 @@ uint64_t inject_frame_uc(const struct inject *in)
 	return in->state->frame + 8;
 }
 
-/* Waits for held thread 0's next stop; a signal held back is noted. 0,
- * or -1 when it ended. */
-static int next_stop(struct inject *in, int *st)
-{
-	struct inject_thread *t = &in->t[0];
-
-	for (;;) {
-		if (waitpid(t->tid, st, __WALL) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (WIFEXITED(*st) || WIFSIGNALED(*st))
-			return -1;
-		if (WIFSTOPPED(*st))
-			return 0;
-	}
-}
-
 long inject_syscall(struct inject *in, long nr, long a, long b, long c, long d, long e,
 		    long f)
 {
 	struct user_regs_struct r = in->state->r;
-	pid_t tid = in->t[0].tid;
-	int st, stops = 0;
+	struct inject_thread *t = &in->t[0];
+	pid_t tid = t->tid;
+	int st, stops = 0, sig = 0;
 
 	r.rip = in->sys_ret;
 	r.rsp = in->state->frame; /* the ret after the syscall: rt_sigreturn */
@@ -587,20 +691,22 @@ long inject_syscall(struct inject *in, long nr, long a, long b, long c, long d, 
 	 * thread that makes the call and goes back through the frame, its
 	 * own mask given back (the other order: its own code, every signal
 	 * blocked for good) */
-	if (ptrace(PTRACE_SETREGS, tid, NULL, &r) ||
-	    set_mask(tid, ~(uint64_t)0 & ~(1ull << (SIGSETXID - 1))))
+	if (ptrace(PTRACE_SETREGS, tid, NULL, &r) || set_mask(tid, ~(uint64_t)0))
 		die_errno(MT_EXIT_SYSTEM, "ptrace(a system call in process %d)", (int)in->pid);
 	/* to its system call's exit: syscall stops (never a SIGTRAP to
-	 * deliver, should mt-record die there: TRACESYSGOOD) */
+	 * deliver, should mt-record die there: TRACESYSGOOD); every signal
+	 * blocked, a SIGSTOP's delivery but: held back */
 	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, tid, NULL, NULL) || next_stop(in, &st))
+		if (resume(t, PTRACE_SYSCALL, sig) || next_stop(t, &st))
 			die(MT_EXIT_SYSTEM, "process %d ended while mt-record had it make a "
 			    "system call", (int)in->pid);
 		if (WSTOPSIG(st) != (SIGTRAP | 0x80)) {
-			if (!in->t[0].sig && st >> 16 == 0)
-				in->t[0].sig = WSTOPSIG(st); /* held back, as a stop's */
+			sig = delivery(st);
+			if (sig && !hold(t, sig))
+				sig = 0;
 			continue;
 		}
+		sig = 0;
 		get_regs(tid, &r);
 		if (r.rip != in->sys_ret + 2 || (long)r.orig_rax != nr)
 			die(MT_EXIT_SYSTEM, "process %d: a system call mt-record had it make "
@@ -625,10 +731,23 @@ int inject_run(struct inject *in, uint64_t ip, uint64_t arg)
 	/* the registers before the mask, as in inject_syscall() */
 	if (ptrace(PTRACE_SETREGS, tid, NULL, &r) ||
 	    set_mask(tid, ~(uint64_t)0 & ~(1ull << (SIGSETXID - 1))) ||
-	    ptrace(PTRACE_CONT, tid, NULL, NULL))
+	    resume(&in->t[0], PTRACE_CONT, 0))
 		return -1;
 	in->running = 1;
 	return 0;
+}
+
+/* The signal of stop st (of the borrowed thread t, running code of
+ * mt-record's) to deliver as it goes on: glibc's SIGSETXID (setuid() in
+ * another thread waits for it), and one more than t can hold; 0 for the
+ * rest, held back (a SIGSTOP: every other is blocked). */
+static int pass_on(struct inject_thread *t, int st)
+{
+	int sig = delivery(st);
+
+	if (!sig || (sig != SIGSETXID && !hold(t, sig)))
+		return 0;
+	return sig;
 }
 
 int inject_running(struct inject *in)
@@ -651,9 +770,7 @@ int inject_running(struct inject *in)
 		in->running = 0;
 		return -2;
 	}
-	if (!in->t[0].sig && st >> 16 == 0)
-		in->t[0].sig = WSTOPSIG(st); /* held back, given back at the end */
-	if (ptrace(PTRACE_CONT, in->t[0].tid, NULL, NULL))
+	if (resume(&in->t[0], PTRACE_CONT, pass_on(&in->t[0], st)))
 		return -1;
 	return 1;
 }
@@ -670,12 +787,14 @@ int inject_take_back(struct inject *in, uint64_t lo, uint64_t hi)
 		if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
 			return -1;
 		for (;;) {
-			if (next_stop(in, &st))
+			if (next_stop(&in->t[0], &st))
 				return -1;
 			if (st >> 16 == PTRACE_EVENT_STOP)
 				break;
-			if (!in->t[0].sig && st >> 16 == 0)
-				in->t[0].sig = WSTOPSIG(st);
+			/* a signal's delivery first: passed on (the stop
+			 * asked for comes after), or held back */
+			if (resume(&in->t[0], PTRACE_CONT, pass_on(&in->t[0], st)))
+				return -1;
 		}
 		in->running = 0;
 	}
@@ -683,6 +802,9 @@ int inject_take_back(struct inject *in, uint64_t lo, uint64_t hi)
 	in->borrowed = 0;
 	if (lo < hi && (r.rip < lo || r.rip >= hi))
 		return 1; /* it went back through the frame by itself */
+	/* from any stop (a system call's exit too: PTRACE_DETACH wakes it
+	 * with a signal pending, so the kernel's restart of a system call
+	 * the state was in runs on the registers put back) */
 	if (put_state(tid, in->state))
 		die_errno(MT_EXIT_SYSTEM, "ptrace(putting back thread %d's registers)", (int)tid);
 	return 0;
@@ -806,23 +928,30 @@ int inject_alive(const struct inject *in)
 	return poll(&p, 1, 0) == 0;
 }
 
-int inject_run_out(struct inject *in, size_t i, int (*inside)(const void *ctx, uint64_t ip),
+int inject_run_out(struct inject *in, size_t i,
+		   int (*inside)(const void *ctx, const struct inject *in,
+				 const struct inject_thread *t),
 		   const void *ctx, int tries)
 {
 	struct inject_thread *t = &in->t[i];
 	struct user_regs_struct r;
-	int st;
+	int st, sig;
+	long ran;
 
-	for (;;) {
-		struct timespec moment = { 0, 20000 };
+	for (ran = 1;; ran++) {
+		/* a moment that grows, 20 us to 2 ms: a thread that a busy
+		 * host (a VM's stolen time) did not run at all gets more */
+		struct timespec moment = { 0, ran < 100 ? 20000L * ran : 2000000L };
 
 		if (ptrace(PTRACE_GETREGS, t->tid, NULL, &r))
 			return -1;
 		t->ip = r.rip;
+		t->fs_base = r.fs_base;
 		t->in_syscall = (long)r.orig_rax >= 0;
-		if (!inside(ctx, r.rip))
+		if (!inside(ctx, in, t))
 			return 0;
-		if (tries-- <= 0 || ptrace(PTRACE_CONT, t->tid, NULL, NULL))
+		/* a signal whose delivery it is stopped in stays held */
+		if (tries-- <= 0 || resume(t, PTRACE_CONT, 0))
 			return -1;
 		nanosleep(&moment, NULL);
 		if (ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL))
@@ -836,10 +965,12 @@ int inject_run_out(struct inject *in, size_t i, int (*inside)(const void *ctx, u
 			if (!WIFSTOPPED(st) || st >> 16 == PTRACE_EVENT_STOP)
 				break;
 			/* a signal came first: held back, given back when it
-			 * goes; on to the stop asked for */
-			if (!t->sig && st >> 16 == 0)
-				t->sig = WSTOPSIG(st);
-			if (ptrace(PTRACE_CONT, t->tid, NULL, NULL))
+			 * goes (one more than it can hold: delivered); on to
+			 * the stop asked for */
+			sig = delivery(st);
+			if (sig && !hold(t, sig))
+				sig = 0;
+			if (resume(t, PTRACE_CONT, sig))
 				return -1;
 		}
 	}

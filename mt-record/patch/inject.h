@@ -19,11 +19,20 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* the signals one thread's stops may hold back at once; one more is
+ * delivered as it comes */
+#define INJECT_HELD 4
+
 struct inject_thread {
 	pid_t tid;
-	int sig;        /* a signal its stop held back, given back when it
-			 * goes (0: none) */
+	int nheld;      /* signals its stops held back, given back when it
+			 * goes, each with its own siginfo (held, 128 bytes
+			 * each: a siginfo_t) */
+	int at_delivery; /* it is stopped in the delivery of the last one
+			  * (given back by PTRACE_DETACH's signal there) */
+	unsigned char held[INJECT_HELD][128];
 	uint64_t ip;    /* where it stopped */
+	uint64_t fs_base; /* its thread pointer */
 	int in_syscall; /* stopped in a system call (restarted when it goes) */
 };
 
@@ -74,7 +83,16 @@ size_t inject_stop_all(struct inject *in);
  * none). */
 char inject_thread_state(pid_t pid, pid_t tid, int *tracer);
 
-/* Lets every held thread go (each with the signal its stop held back). */
+/*
+ * Lets every held thread go, each with the signals its stops held back,
+ * as they came (number and siginfo: glibc's SIGSETXID handler ignores
+ * one that does not come from its own process, and setuid() in another
+ * thread then waits forever). A thread still in the stop of a signal's
+ * delivery is given it there; one that went on since (borrowed, or run
+ * out of patched bytes) gets each sent again and its siginfo put back in
+ * the delivery's stop before it goes; one blocked by then stays pending
+ * (sent by mt-record).
+ */
 void inject_release_all(struct inject *in);
 
 /* Lets every held thread go but the first. */
@@ -103,16 +121,17 @@ void inject_release_others(struct inject *in);
  * written).
  *
  * inject_syscall(): held thread 0 makes system call nr (its signals
- * blocked meanwhile, glibc's SIGSETXID but), returning through the
- * frame's ret; its result (-errno on failure). Dies when the thread ends.
+ * blocked meanwhile; SIGSTOP's held back), returning through the frame's
+ * ret; its result (-errno on failure). Dies when the thread ends.
  *
  * inject_run(): held thread 0 runs code at ip with rdi = arg on its stack
- * below the frame, every signal blocked (glibc's SIGSETXID but): code
- * that ends by rt_sigreturn with the stack pointer at
- * inject_frame_uc(in). 0, or -1 (errno). inject_running(): 1 while it
- * runs, -2 when it stopped on a fault (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
- * SIGTRAP), -1 when it ended; another signal's stop is held back and the
- * thread goes on.
+ * below the frame, every signal blocked but glibc's SIGSETXID (its
+ * pthread_create() may wait for a lock that setuid() in another thread
+ * holds while it waits for every thread to take that signal): code that
+ * ends by rt_sigreturn with the stack pointer at inject_frame_uc(in). 0,
+ * or -1 (errno). inject_running(): 1 while it runs, -2 when it stopped
+ * on a fault (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP), -1 when it
+ * ended; SIGSETXID is delivered there and then, SIGSTOP held back.
  *
  * inject_take_back(in, lo, hi): stops it (if running) and, when its
  * instruction pointer is in [lo, hi) (lo == hi: wherever it is), puts its
@@ -120,6 +139,13 @@ void inject_release_others(struct inject *in);
  * restarted, or ends with EINTR for a signal that came meanwhile, as the
  * kernel decides. 0 (put back), 1 (it had gone back by itself, outside
  * [lo, hi)), -1 (it ended).
+ *
+ * Nothing run in the borrowed thread may wait with a timeout the kernel
+ * keeps in the thread's restart block (futex, nanosleep, poll with a
+ * timeout): a system call the thread was stopped in is restarted through
+ * that block (restart_syscall), which would then run mt-record's wait
+ * instead of the thread's own (a poll(fd, 1, 1) of the program's failed
+ * with ETIMEDOUT so). boot.S waits with ppoll, which has none.
  */
 int inject_choose(struct inject *in, int tries);
 int inject_borrow(struct inject *in);
@@ -143,14 +169,18 @@ int inject_read(const struct inject *in, uint64_t addr, void *buf, size_t n);
 int inject_write(const struct inject *in, uint64_t addr, const void *buf, size_t n);
 
 /*
- * Lets held thread i run on a moment (about 20 us; every other thread
- * stays stopped) and stops it again, while inside(ctx, its instruction
- * pointer) says 1, at most tries times: 0 once it is out, -1 when it is
+ * Lets held thread i run on a moment (20 us, 40 us the next time, and
+ * so on up to 2 ms; every other thread stays stopped) and stops it again, while inside(ctx, in, the thread,
+ * its ip and fs_base as they are) says 1, at most tries times: 0 once it is out, -1 when it is
  * still in after that (or the thread ended). Never single-steps: a thread
  * left in a single-step's SIGTRAP stop by a killed mt-record would die
- * of it.
+ * of it. Signals that come meanwhile are held back, never delivered
+ * there: a handler's frame would keep an address in the bytes about to
+ * change.
  */
-int inject_run_out(struct inject *in, size_t i, int (*inside)(const void *ctx, uint64_t ip),
+int inject_run_out(struct inject *in, size_t i,
+		   int (*inside)(const void *ctx, const struct inject *in,
+				 const struct inject_thread *t),
 		   const void *ctx, int tries);
 
 /* Lets every thread go and closes the memory. */

@@ -485,11 +485,12 @@ struct span {
 	uint64_t lo, hi;
 };
 
-static int in_span(const void *ctx, uint64_t ip)
+static int in_span(const void *ctx, const struct inject *in, const struct inject_thread *t)
 {
 	const struct span *sp = ctx;
 
-	return ip >= sp->lo && ip < sp->hi;
+	(void)in;
+	return t->ip >= sp->lo && t->ip < sp->hi;
 }
 
 /*
@@ -513,7 +514,7 @@ static int all_out(struct inject *in, uint64_t where, uint32_t cover, int32_t le
 				return 0;
 			continue;
 		}
-		if (in_span(&sp, ip) && (inject_run_out(in, i, in_span, &sp, 50) ||
+		if (in_span(&sp, in, &in->t[i]) && (inject_run_out(in, i, in_span, &sp, 50) ||
 					 in->t[i].in_syscall))
 			return 0;
 	}
@@ -559,18 +560,27 @@ static int in_stub(const uint64_t *stub, uint32_t n, uint64_t ip)
 	return lo > 0 && ip < stub[lo - 1] + MTP_STUB_MAX;
 }
 
-/* The runtime's code and the stubs. */
+/* The runtime's code and the stubs; where a thread's count of the hooks
+ * it is inside is, from its %fs base (0: not known). */
 struct hooked {
 	uint64_t own_lo, own_hi;
 	const uint64_t *stub;
 	uint32_t nstub;
+	int64_t busy_tls;
 };
 
-static int in_hooks(const void *ctx, uint64_t ip)
+/* Whether held thread t is in the runtime's code or a stub, or inside a
+ * hook that a signal handler interrupted (its count not 0). */
+static int in_hooks(const void *ctx, const struct inject *in, const struct inject_thread *t)
 {
 	const struct hooked *hk = ctx;
+	uint32_t busy = 0;
 
-	return (ip >= hk->own_lo && ip < hk->own_hi) || in_stub(hk->stub, hk->nstub, ip);
+	if ((t->ip >= hk->own_lo && t->ip < hk->own_hi) || in_stub(hk->stub, hk->nstub, t->ip))
+		return 1;
+	return hk->busy_tls && t->fs_base &&
+	       !inject_read(in, t->fs_base + (uint64_t)hk->busy_tls, &busy, sizeof(busy)) &&
+	       busy != 0;
 }
 
 static int by_value(const void *a, const void *b)
@@ -596,6 +606,8 @@ struct undo_plan {
 	int stale;          /* an earlier session's: an entry whose answer made
 			     * no sense may be patched (not put back) */
 	uint32_t failed;
+	uint64_t live_at;   /* the runtime's *mtp_live (0: not known) */
+	int64_t busy_tls;   /* its hooks' count in each thread (shm.h) */
 };
 
 /* Thread t's patched frames get their return addresses back, and its
@@ -640,21 +652,27 @@ static void undo(struct undo_plan *u, struct inject *in)
 	uint32_t nstub = 0, i;
 	size_t k;
 
-	/* no thread inside the runtime or a stub: let run on until it is out
-	 * (a hook half done would push or pop a frame after the undoing) */
+	/* the hooks stop recording: none touches the memory from now on
+	 * but those inside one already */
+	if (u->live_at && inject_write(in, u->live_at, &(uint32_t){ 0 }, sizeof(uint32_t)))
+		u->failed++;
+	/* no thread inside the runtime, a stub or a hook (under a signal
+	 * handler's frame too): let run on until it is out (a hook half
+	 * done would push or pop a frame after the undoing, or write to the
+	 * memory after it is unmapped) */
 	stub = xmallocarray((size_t)u->nfn + 1, sizeof(*stub));
 	for (i = 0; i < u->nfn; i++)
 		if (patch_fn_has_patch(&u->fn[i]))
 			stub[nstub++] = u->fn[i].stub;
 	qsort(stub, nstub, sizeof(*stub), by_value);
 	{
-		struct hooked hk = { u->own_lo, u->own_hi, stub, nstub };
+		struct hooked hk = { u->own_lo, u->own_hi, stub, nstub, u->busy_tls };
 		uint64_t until = patch_mono_now() + RUN_OUT_NS;
 
 		/* (a thread of the process's may sit in a stub on purpose:
 		 * RUN_OUT_NS for them all) */
 		for (k = 0; k < in->n; k++)
-			if (in_hooks(&hk, in->t[k].ip) &&
+			if (in_hooks(&hk, in, &in->t[k]) &&
 			    (patch_mono_now() > until || inject_run_out(in, k, in_hooks, &hk, 1000)))
 				u->failed++;
 	}
@@ -694,7 +712,8 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 {
 	struct mtp_header *h = p->h;
 	uint32_t nth = __atomic_load_n(&h->nthreads, __ATOMIC_ACQUIRE), i;
-	struct undo_plan u = { p->fn, p->nfn, NULL, 0, h->tramp, 0, 0, 0, 0 };
+	struct undo_plan u = { p->fn, p->nfn, NULL, 0, h->tramp, 0, 0, 0, 0, h->live_at,
+			       h->busy_tls };
 
 	patch_own_code(h->own_lo, h->own_hi, &u.own_lo, &u.own_hi);
 	if (nth > p->rings.l.max_threads)
@@ -750,7 +769,8 @@ int patch_rec_undo_stale(struct inject *in, uint64_t at)
 	theirs = xcalloc((size_t)st.nfuncs + 1, sizeof(*theirs));
 	fn = xcalloc((size_t)st.nfuncs + 1, sizeof(*fn));
 	u = (struct undo_plan){ fn, st.nfuncs, xcalloc((size_t)st.nthreads + 1, sizeof(*u.th)),
-				st.nthreads, st.tramp, st.own_lo, st.own_hi, 1, 0 };
+				st.nthreads, st.tramp, st.own_lo, st.own_hi, 1, 0,
+				st.live_at, st.busy_tls };
 	if (inject_read(in, at + st.funcs_off, theirs, (size_t)st.nfuncs * sizeof(*theirs))) {
 		free(theirs);
 		free(fn);

@@ -70,5 +70,8 @@ int patch_stale_check(const struct mtp_header *h, struct patch_stale *s)
 		s->nthreads = PATCH_MAX_THREADS;
 	s->tramp = h->tramp;
 	patch_own_code(h->own_lo, h->own_hi, &s->own_lo, &s->own_hi);
+	s->live_at = h->live_at & 3 ? 0 : h->live_at;
+	s->busy_tls = (h->busy_tls & 3) || h->busy_tls > (1ll << 30) ||
+		h->busy_tls < -(1ll << 30) ? 0 : h->busy_tls;
 	return 0;
 }

@@ -86,6 +86,8 @@ struct patch_stale {
 	uint32_t nthreads;     /* slots to read: at most PATCH_MAX_THREADS */
 	uint64_t tramp, own_lo, own_hi; /* own_lo = own_hi = 0 when they made no
 					 * sense (more than 64 MiB) */
+	uint64_t live_at;      /* 0 when not 4-aligned */
+	int64_t busy_tls;      /* 0 when not 4-aligned or beyond 1 GiB */
 };
 
 /*

@@ -36,7 +36,7 @@
 #define MTPB_MAGIC          0
 #define MTPB_DONE           8   /* u32: boot: pthread_create returned */
 #define MTPB_CREATE_RC      12  /* i32: what it returned */
-#define MTPB_RELEASE        16  /* u32: futex boot waits on (never set) */
+#define MTPB_RELEASE        16  /* u32: unused */
 #define MTPB_LOADER         20  /* u32: loader's progress (MTPB_L_*) */
 #define MTPB_PTHREAD_CREATE 24
 #define MTPB_PTHREAD_DETACH 32

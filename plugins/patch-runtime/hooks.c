@@ -43,6 +43,18 @@ static __thread struct tstate *ts __attribute__((tls_model("initial-exec")));
  * tramp.S's vfork wrapper) */
 __thread int mtp_quiet_n __attribute__((tls_model("initial-exec"), visibility("hidden")));
 #define quiet mtp_quiet_n
+/*
+ * The hooks this thread is inside (a signal handler's on top of an
+ * interrupted one: 2): from before a hook reads *mtp_live to after its
+ * last touch of the shared memory. mt-record, ending a session with
+ * every thread stopped, clears *mtp_live, then lets each thread whose
+ * count is not 0 run until it is (mtp_busy_offset(): where it reads the
+ * count), so that no hook touches the memory after it is unmapped: not
+ * even one a signal handler interrupted, which no instruction pointer
+ * shows. A hook left by a longjmp out of a handler leaves the count up
+ * for good: the session's memory then stays mapped.
+ */
+__thread uint32_t mtp_busy_n __attribute__((tls_model("initial-exec"), visibility("hidden")));
 /* vfork's return address (tramp.S) */
 __thread uint64_t mtp_vfork_ret __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
@@ -216,17 +228,45 @@ void mtp_quiet(int on)
 	quiet += on ? 1 : -1;
 }
 
-void mtp_enter(uint64_t func, uint64_t *ret)
+int64_t mtp_busy_offset(void)
+{
+	uint64_t tp;
+
+	__asm__("movq %%fs:0, %0" : "=r"(tp));
+	return (int64_t)((uint64_t)&mtp_busy_n - tp);
+}
+
+void mtp_busy(int on)
+{
+	__asm__ volatile("" : : : "memory");
+	mtp_busy_n += on ? 1 : -1u;
+	__asm__ volatile("" : : : "memory");
+}
+
+/* Into a hook (see mtp_busy_n), and out: the count is up around every
+ * read of *mtp_live and every touch of the memory after it */
+static inline __attribute__((always_inline)) void busy_in(void)
+{
+	mtp_busy_n++;
+	__asm__ volatile("" : : : "memory");
+}
+
+static inline __attribute__((always_inline)) void busy_out(void)
+{
+	__asm__ volatile("" : : : "memory");
+	mtp_busy_n--;
+}
+
+/* mtp_enter(), inside: *mtp_live was 1 */
+static inline __attribute__((always_inline)) void enter(uint64_t func, uint64_t *ret)
 {
 	struct tstate *t;
 	uint64_t now;
 	uint32_t d;
 
-	if (quiet)
-		return; /* the runtime's own calls: not the program's */
 	t = thread_state();
 	now = mtp_now();
-	if (!t || !t->slot || !*mtp_live)
+	if (!t || !t->slot)
 		return;
 	if (*ret == (uint64_t)mtp_return_tramp) {
 		/* a patched function jumped here (a tail call): it ends now
@@ -271,6 +311,16 @@ void mtp_enter(uint64_t func, uint64_t *ret)
 		triggered(t, now);
 }
 
+void mtp_enter(uint64_t func, uint64_t *ret)
+{
+	if (quiet)
+		return; /* the runtime's own calls: not the program's */
+	busy_in();
+	if (*mtp_live)
+		enter(func, ret);
+	busy_out();
+}
+
 /* No frame of this thread returns to sp: the return address is lost.
  * Says so on stderr and aborts (it cannot go on). */
 static void lost(void)
@@ -306,17 +356,17 @@ static uint64_t peek(uint64_t addr)
  * in turn. The others were left by a jump nothing here saw (their slot
  * reused since): cut. Returns the frame's return address.
  */
-static uint64_t exit_under(struct tstate *t, uint32_t d, uint64_t now)
+static uint64_t exit_under(struct tstate *t, uint32_t d, uint64_t now, int live)
 {
 	uint32_t i, keep = d - 1;
 	uint64_t r = t->stack[d - 1].ret;
 
-	if (t->slot && *mtp_live)
+	if (t->slot && live)
 		put(t, t->stack[d - 1].func, MTP_RETURN, now);
 	for (i = d; i < t->depth; i++) {
 		if (peek(t->stack[i].slot) == (uint64_t)mtp_return_tramp)
 			t->stack[keep++] = t->stack[i];
-		else if (t->slot && *mtp_live)
+		else if (t->slot && live)
 			put(t, t->stack[i].func, MTP_CUT, now);
 	}
 	__asm__ volatile("" : : : "memory");
@@ -324,10 +374,12 @@ static uint64_t exit_under(struct tstate *t, uint32_t d, uint64_t now)
 	return r;
 }
 
-uint64_t mtp_exit(uint64_t sp)
+/* mtp_exit(), inside; live: *mtp_live as it read it (0: the frame is
+ * taken off, nothing recorded) */
+static inline __attribute__((always_inline)) uint64_t exit_(uint64_t sp, int live)
 {
 	struct tstate *t = ts;
-	uint64_t now = mtp_now(), slot = sp - 8, r;
+	uint64_t now = live ? mtp_now() : 0, slot = sp - 8, r;
 	uint32_t d;
 
 	if (!t)
@@ -338,19 +390,29 @@ uint64_t mtp_exit(uint64_t sp)
 	if (!d)
 		lost();
 	if (d < t->depth && !t->landing)
-		return exit_under(t, d, now);
+		return exit_under(t, d, now, live);
 	while (t->depth > d) {
 		t->depth--;
-		if (t->slot && *mtp_live)
+		if (t->slot && live)
 			put(t, t->stack[t->depth].func, MTP_CUT,
 			    t->landing ? t->landing : now);
 	}
 	t->landing = 0;
 	r = t->stack[d - 1].ret;
-	if (t->slot && *mtp_live)
+	if (t->slot && live)
 		put(t, t->stack[d - 1].func, MTP_RETURN, now);
 	__asm__ volatile("" : : : "memory");
 	t->depth = d - 1;
+	return r;
+}
+
+uint64_t mtp_exit(uint64_t sp)
+{
+	uint64_t r;
+
+	busy_in();
+	r = exit_(sp, *mtp_live);
+	busy_out();
 	return r;
 }
 
@@ -419,38 +481,48 @@ void mtp_longjmp(uint64_t sp, uint64_t target)
 {
 	struct tstate *t = ts;
 	uint64_t now;
+	int live;
 
 	if (!t || target <= sp || target - sp > (1ull << 30))
 		return;
-	now = mtp_now();
+	busy_in();
+	live = *mtp_live;
+	now = live ? mtp_now() : 0;
 	while (t->depth > 0 && t->stack[t->depth - 1].slot < target &&
 	       t->stack[t->depth - 1].slot >= sp) {
 		t->depth--;
-		if (t->slot && *mtp_live)
+		if (t->slot && live)
 			put(t, t->stack[t->depth].func, MTP_CUT, now);
 	}
+	busy_out();
 }
 
 void mtp_landing(void)
 {
 	struct tstate *t = ts;
 
-	if (t && t->slot)
+	busy_in();
+	if (t && t->slot && *mtp_live)
 		t->landing = mtp_now();
+	busy_out();
 }
 
 void mtp_landed(uint64_t cfa)
 {
 	struct tstate *t = ts;
 	uint64_t when;
+	int live;
 
 	if (!t)
 		return;
-	when = t->landing ? t->landing : mtp_now();
+	busy_in();
+	live = *mtp_live;
+	when = t->landing ? t->landing : live ? mtp_now() : 0;
 	while (t->depth > 0 && t->stack[t->depth - 1].slot < cfa) {
 		t->depth--;
-		if (t->slot && *mtp_live)
+		if (t->slot && live)
 			put(t, t->stack[t->depth].func, MTP_CUT, when);
 	}
 	t->landing = 0;
+	busy_out();
 }

@@ -59,6 +59,14 @@ uint64_t mtp_now(void);
  * (patching a library dlopen mapped: Zydis, libc). Nests. */
 void mtp_quiet(int on);
 
+/* Where a thread's count of the hooks it is inside (a uint32_t) is, from
+ * its thread pointer (%fs base): the same in every thread. */
+int64_t mtp_busy_offset(void);
+
+/* That count up (on 1) or down (0), for the runtime's code outside the
+ * hooks that reads *mtp_live and then the memory. */
+void mtp_busy(int on);
+
 /* mtp_attach(), again (-p): each thread's state is made anew at its
  * next hook, in the new memory (the last session's undone). */
 void mtp_new_session(void);

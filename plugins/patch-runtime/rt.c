@@ -380,14 +380,19 @@ void mtp_loaded(void)
 	if (adds == __atomic_load_n(&adds_seen, __ATOMIC_RELAXED) || !*mtp_live)
 		return;
 	pthread_mutex_lock(&patching);
-	h = mtp_shm;
+	/* inside a hook (hooks.c: mtp_busy_n) until the memory's own count
+	 * holds it */
+	mtp_busy(1);
+	h = *mtp_live ? mtp_shm : NULL;
 	if (!h || adds == adds_seen ||
 	    __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != MTP_ST_READY) {
+		mtp_busy(0);
 		pthread_mutex_unlock(&patching);
 		return;
 	}
 	adds_seen = adds;
 	__atomic_add_fetch(&h->busy, 1, __ATOMIC_ACQ_REL);
+	mtp_busy(0);
 	mtp_quiet(1);
 	gen = __atomic_add_fetch(&h->dl_gen, 1, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &h->dl_gen, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
@@ -458,6 +463,9 @@ static void start_clock(struct mtp_header *h)
 	h->pid = (uint32_t)getpid();
 	h->self = (uint64_t)h;
 	h->shm_at = (uint64_t)&mtp_shm;
+	mtp_live_init();
+	h->live_at = (uint64_t)mtp_live;
+	h->busy_tls = mtp_busy_offset();
 	h->clock = invariant_tsc() ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
 	mtp_shm = h;
 	h->mono0 = monotonic();
@@ -564,6 +572,9 @@ static uint32_t attach_locked(struct mtp_boot *b)
 	mtp_walker_reset();
 	mtp_new_session();
 	start_clock(h);
+	/* the last session's detach cleared it (a fork's child: its page's
+	 * wipe), this one records */
+	__atomic_store_n(mtp_live, 1, __ATOMIC_RELEASE);
 	sessions++;
 	phase(b, MTPB_P_WAITING);
 	wait_for_table(h);

@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 7
+#define MTP_VERSION 8
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -302,6 +302,12 @@ struct mtp_header {
 	uint64_t shm_at;       /* where its pointer to it is (mt-record -p
 				* clears it and unmaps the memory at the
 				* detach) */
+	uint64_t live_at;      /* runtime: where *mtp_live is (a uint32_t:
+				* mt-record -p clears it as a detach begins,
+				* and no hook touches this memory after) */
+	int64_t busy_tls;      /* runtime: where each thread's count of the
+				* hooks it is inside is (a uint32_t), from
+				* its %fs base (mtp_busy_offset()) */
 	uint64_t scan_off;     /* mt-record, before GO: nscan struct mtp_range */
 	uint32_t nscan, max_scan;
 	char error[128];       /* runtime: why MTP_ST_FAILED */

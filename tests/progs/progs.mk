@@ -128,3 +128,9 @@ $(BUILD)/tests/progs/libloop: tests/progs/libloop.c common/banned.h
 	$(CC) -O1 -fno-inline -g -Icommon -o $@ $< -ldl
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/libloop
+
+$(BUILD)/tests/progs/sysloop: tests/progs/sysloop.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/sysloop
