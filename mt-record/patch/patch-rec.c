@@ -23,6 +23,7 @@
 #include "libpath.h"
 #include "inject.h"
 #include "patch-rec.h"
+#include "patch-write.h"
 #include "quote.h"
 #include "regfile.h"
 #include "shm.h"
@@ -501,7 +502,7 @@ static int in_span(const void *ctx, const struct inject *in, const struct inject
  * thread stopped) until it is out; one stopped in a system call there,
  * or just after (restarted 2 bytes back), cannot be. 1 when all are out.
  */
-static int all_out(struct inject *in, uint64_t where, uint32_t cover, int32_t lead)
+static int all_out(struct inject *in, uint64_t where, uint32_t cover, int32_t lead, int run)
 {
 	struct span sp = { lead > 0 ? where - (uint32_t)lead : where + 1, where + cover };
 	size_t i;
@@ -514,8 +515,8 @@ static int all_out(struct inject *in, uint64_t where, uint32_t cover, int32_t le
 				return 0;
 			continue;
 		}
-		if (in_span(&sp, in, &in->t[i]) && (inject_run_out(in, i, in_span, &sp, 50) ||
-					 in->t[i].in_syscall))
+		if (in_span(&sp, in, &in->t[i]) &&
+		    (!run || inject_run_out(in, i, in_span, &sp, 50) || in->t[i].in_syscall))
 			return 0;
 	}
 	return 1;
@@ -523,7 +524,8 @@ static int all_out(struct inject *in, uint64_t where, uint32_t cover, int32_t le
 
 void patch_rec_commit(struct patch_rec *p, struct inject *in)
 {
-	uint8_t now[MTP_MAX_COVER];
+	struct patch_write *w = xcalloc((size_t)p->nfn + 1, sizeof(*w));
+	size_t n = 0, k;
 	uint32_t i;
 
 	for (i = 0; i < p->nfn; i++) {
@@ -532,16 +534,35 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in)
 		if (f->status != MTP_FN_PENDING || !patch_fn_has_patch(f))
 			continue;
 		/* a thread inside the bytes replaced would run on in int3s */
-		if (!all_out(in, f->where, f->cover, f->lead))
+		if (!all_out(in, f->where, f->cover, f->lead, 1)) {
 			f->status = MTP_FN_BUSY;
-		else if (inject_read(in, patch_fn_at(f), now, patch_fn_len(f)) ||
-			 memcmp(now, f->orig, patch_fn_len(f)) ||
-			 inject_write(in, patch_fn_at(f), f->code, patch_fn_len(f)))
-			f->status = MTP_FN_WRITE;
-		else
-			f->status = MTP_FN_PATCHED;
-		p->sfn[i].status = f->status;
+			p->sfn[i].status = f->status;
+			continue;
+		}
+		w[n++] = (struct patch_write){ i, patch_fn_at(f), patch_fn_len(f), f->orig,
+					       f->code, PW_OTHER };
 	}
+	/* a thread let run out of one entry's bytes may have gone into
+	 * another's, looked at before it */
+	for (k = 0; k < n;) {
+		struct patch_fn *f = &p->fn[w[k].tag];
+
+		if (all_out(in, f->where, f->cover, f->lead, 0)) {
+			k++;
+			continue;
+		}
+		f->status = MTP_FN_BUSY;
+		p->sfn[w[k].tag].status = f->status;
+		w[k] = w[--n];
+	}
+	patch_write_all(in, w, n);
+	for (k = 0; k < n; k++) {
+		i = (uint32_t)w[k].tag;
+		p->fn[i].status = w[k].rc == PW_WRITTEN || w[k].rc == PW_ALREADY ?
+			MTP_FN_PATCHED : MTP_FN_WRITE;
+		p->sfn[i].status = p->fn[i].status;
+	}
+	free(w);
 }
 
 /* Whether ip is in one of the stubs (their addresses, sorted). */
@@ -647,10 +668,10 @@ static void unhook_thread(struct undo_plan *u, struct inject *in, const struct u
  * frame's return address back. */
 static void undo(struct undo_plan *u, struct inject *in)
 {
-	uint8_t now[MTP_MAX_COVER];
+	struct patch_write *w;
 	uint64_t *stub;
 	uint32_t nstub = 0, i;
-	size_t k;
+	size_t k, n = 0;
 
 	/* the hooks stop recording: none touches the memory from now on
 	 * but those inside one already */
@@ -677,7 +698,9 @@ static void undo(struct undo_plan *u, struct inject *in)
 				u->failed++;
 	}
 	free(stub);
-	/* every entry back as it was (where it still holds the patch) */
+	/* every entry back as it was (where it still holds the patch; one
+	 * back already: an undo cut short, mt-record killed) */
+	w = xcalloc((size_t)u->nfn + 1, sizeof(*w));
 	for (i = 0; i < u->nfn; i++) {
 		const struct patch_fn *f = &u->fn[i];
 
@@ -685,16 +708,14 @@ static void undo(struct undo_plan *u, struct inject *in)
 			u->failed++; /* patched or not: nothing to trust of it */
 		if (f->status != MTP_FN_PATCHED || !patch_fn_has_patch(f))
 			continue;
-		if (inject_read(in, patch_fn_at(f), now, patch_fn_len(f))) {
-			u->failed++;
-			continue;
-		}
-		if (!memcmp(now, f->orig, patch_fn_len(f)))
-			continue; /* back already: an undo cut short (mt-record killed) */
-		if (memcmp(now, f->code, patch_fn_len(f)) ||
-		    inject_write(in, patch_fn_at(f), f->orig, patch_fn_len(f)))
-			u->failed++;
+		w[n++] = (struct patch_write){ i, patch_fn_at(f), patch_fn_len(f), f->code,
+					       f->orig, PW_OTHER };
 	}
+	patch_write_all(in, w, n);
+	for (k = 0; k < n; k++)
+		if (w[k].rc != PW_WRITTEN && w[k].rc != PW_ALREADY)
+			u->failed++;
+	free(w);
 	/* every frame's return address back */
 	for (i = 0; i < u->nth; i++) {
 		const struct undo_thread *t = &u->th[i];

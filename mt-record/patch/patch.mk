@@ -11,3 +11,9 @@ $(PATCH_BACKEND_OBJ): $(wildcard mt-record/patch/*.h) $(wildcard mt-record/*.h) 
 $(BUILD)/mt-record/patch/boot.o: mt-record/patch/boot.S plugins/patch-runtime/boot.h
 	@mkdir -p $(dir $@)
 	$(CC) -Iplugins/patch-runtime -c -o $@ $<
+
+# tests/unit/test-patchwrite: patch-write.c, built in over a memory of
+# the test's own
+unit_patchwrite_LIBS := mt-record/patch/patch-write.c $(TOOL_LIB) $(LIB)
+$(BUILD)/tests/test-patchwrite: mt-record/patch/patch-write.c mt-record/patch/patch-write.h
+$(BUILD)/tests/test-patchwrite: $(TOOL_LIB)

@@ -840,6 +840,85 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 	f->stub = at;
 }
 
+/* the longest run of pages mtp_patch_commit_all() writes at once */
+#define RUN_MAX ((uint64_t)64 << 10)
+#define PAGE_LO(a) ((a) & ~(uint64_t)4095)
+#define PAGE_HI(a) (((a) + 4095) & ~(uint64_t)4095)
+
+static const struct mtp_func *sorting;
+
+/* The bytes f's patch writes: [lo, hi). */
+static uint64_t patch_lo(const struct mtp_func *f)
+{
+	return f->where - (uint64_t)(int64_t)f->lead;
+}
+
+static uint64_t patch_hi(const struct mtp_func *f)
+{
+	return f->where + f->cover;
+}
+
+static int by_patch(const void *a, const void *b)
+{
+	return MT_CMP(patch_lo(&sorting[*(const uint32_t *)a]),
+		      patch_lo(&sorting[*(const uint32_t *)b]));
+}
+
+void mtp_patch_commit_all(struct mtp_func *f, uint32_t n)
+{
+	uint32_t *ix = malloc(((size_t)n + 1) * sizeof(*ix)), m = 0, i, j, k;
+	unsigned char *buf = malloc(RUN_MAX);
+
+	if (!ix || !buf) {
+		free(ix);
+		free(buf);
+		for (i = 0; i < n; i++)
+			if (f[i].stub && f[i].status == MTP_FN_PENDING)
+				mtp_patch_commit(&f[i]);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (f[i].stub && f[i].status == MTP_FN_PENDING)
+			ix[m++] = i;
+	sorting = f;
+	qsort(ix, m, sizeof(*ix), by_patch);
+	/* from here on, system calls only */
+	for (i = 0; i < m; i = j) {
+		uint64_t lo = PAGE_LO(patch_lo(&f[ix[i]])), hi = PAGE_HI(patch_hi(&f[ix[i]]));
+		long len;
+		int ok;
+
+		/* a run: patches on the same or the next page */
+		for (j = i + 1; j < m; j++) {
+			uint64_t e = PAGE_HI(patch_hi(&f[ix[j]]));
+
+			if (PAGE_LO(patch_lo(&f[ix[j]])) > hi || e - lo > RUN_MAX)
+				break;
+			if (e > hi)
+				hi = e;
+		}
+		len = (long)(hi - lo);
+		ok = mtp_syscall6(SYS_pread64, mem, (long)buf, len, (long)lo, 0, 0) == len;
+		for (k = i; ok && k < j; k++) {
+			const struct mtp_func *g = &f[ix[k]];
+			uint64_t at = patch_lo(g) - lo, b, nb = patch_hi(g) - patch_lo(g);
+			volatile unsigned char *to = buf + at; /* no memcpy: no call */
+
+			for (b = 0; b < nb; b++)
+				to[b] = g->code[b];
+		}
+		if (ok && mtp_syscall6(SYS_pwrite64, mem, (long)buf, len, (long)lo, 0, 0) == len)
+			for (k = i; k < j; k++)
+				f[ix[k]].status = MTP_FN_PATCHED;
+		else
+			for (k = i; k < j; k++)
+				mtp_patch_commit(&f[ix[k]]);
+	}
+	sorting = NULL;
+	free(ix);
+	free(buf);
+}
+
 void mtp_patch_commit(struct mtp_func *f)
 {
 	long n = (long)f->lead + (long)f->cover;

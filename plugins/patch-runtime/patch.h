@@ -80,6 +80,18 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
  * what it writes may be any library's code. */
 void mtp_patch_commit(struct mtp_func *f);
 
+/*
+ * Writes the entries of every function of f[0, n) prepared, as
+ * mtp_patch_commit() does, a run of pages at a time: each run's bytes
+ * read (pread) and written back (pwrite) once, with every patch in them,
+ * rather than a write of 5 to 10 bytes a function (each write through
+ * /proc/self/mem takes the kernel's locks and walks the page tables:
+ * 12,288 of them were most of what writing python3's entries cost). A
+ * run whose write fails is written a function at a time. The library
+ * calls (the sort, the buffer) come before the first write.
+ */
+void mtp_patch_commit_all(struct mtp_func *f, uint32_t n);
+
 /* Closes what mtp_patch_open() opened (the trampolines stay). */
 void mtp_patch_close(void);
 

@@ -325,9 +325,7 @@ static int patch_range(struct mtp_header *h, int commit)
 		}
 	}
 	if (commit)
-		for (i = funcs_done; i < h->nfuncs; i++)
-			if (fd.funcs[i].stub && fd.funcs[i].status == MTP_FN_PENDING)
-				mtp_patch_commit(&fd.funcs[i]);
+		mtp_patch_commit_all(fd.funcs + funcs_done, h->nfuncs - funcs_done);
 	mtp_patch_close();
 	free(seen);
 	h->npatched = h->nskipped = 0;
