@@ -306,6 +306,7 @@ size_t inject_stop_all(struct inject *in)
 		}
 		in->t[i].in_syscall = (long)r.orig_rax >= 0;
 		in->t[i].fs_base = r.fs_base;
+		in->t[i].sp = r.rsp;
 		in->t[i++].ip = r.rip;
 	}
 	return in->n;
@@ -640,6 +641,69 @@ static uint64_t find_code(const struct inject *in, const unsigned char *needle, 
 	return found;
 }
 
+/* how far above a thread's stack pointer inject_interrupted() looks */
+#define SIGFRAME_SCAN ((uint64_t)64 << 10)
+
+/* The end of process pid's mapping that holds addr: 0 when none does. */
+static uint64_t mapping_end(pid_t pid, uint64_t addr)
+{
+	char path[64], line[4096];
+	uint64_t end = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi;
+
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && addr >= lo && addr < hi) {
+			end = hi;
+			break;
+		}
+	}
+	fclose(f);
+	return end;
+}
+
+void inject_interrupted(struct inject *in, size_t i)
+{
+	struct inject_thread *t = &in->t[i];
+	/* glibc's __restore_rt: mov $15, %rax; syscall */
+	static const unsigned char restore[] = { 0x48, 0xc7, 0xc0, 0x0f, 0, 0, 0, 0x0f, 0x05 };
+	static uint64_t buf[SIGFRAME_SCAN / 8];
+	uint64_t lo = t->sp & ~(uint64_t)7, hi = mapping_end(in->pid, lo), k, words;
+
+	t->nintr = 0;
+	if (!hi || (!in->restore_rt && !(in->restore_rt = find_code(in, restore,
+								       sizeof(restore)))))
+		return;
+	if (hi - lo > sizeof(buf))
+		hi = lo + sizeof(buf);
+	if (inject_read(in, lo, buf, (size_t)(hi - lo)))
+		return;
+	words = (hi - lo) / 8;
+	for (k = 0; k + sizeof(struct kframe) / 8 <= words; k++) {
+		struct kframe f;
+
+		if (buf[k] != in->restore_rt)
+			continue;
+		memcpy(&f, &buf[k], sizeof(f));
+		/* one the kernel wrote: user code and stack segments, its
+		 * flags */
+		if (f.uc.mc.cs != 0x33 || (f.uc.mc.ss != 0x2b && f.uc.mc.ss != 0) ||
+		    (f.uc.flags & ~(uint64_t)(UC_FP_XSTATE | UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS)))
+			continue;
+		if (t->nintr < 0)
+			continue;
+		if (t->nintr == INJECT_INTR) {
+			t->nintr = -1;
+			continue;
+		}
+		t->intr[t->nintr++] = f.uc.mc.rip;
+	}
+}
+
 int inject_borrow(struct inject *in)
 {
 	static const unsigned char sys_ret[] = { 0x0f, 0x05, 0xc3 };
@@ -947,6 +1011,7 @@ int inject_run_out(struct inject *in, size_t i,
 			return -1;
 		t->ip = r.rip;
 		t->fs_base = r.fs_base;
+		t->sp = r.rsp;
 		t->in_syscall = (long)r.orig_rax >= 0;
 		if (!inside(ctx, in, t))
 			return 0;

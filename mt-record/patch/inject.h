@@ -19,6 +19,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* the interrupted places inject_interrupted() keeps a thread */
+#define INJECT_INTR 4
+
 /* the signals one thread's stops may hold back at once; one more is
  * delivered as it comes */
 #define INJECT_HELD 4
@@ -33,6 +36,9 @@ struct inject_thread {
 	unsigned char held[INJECT_HELD][128];
 	uint64_t ip;    /* where it stopped */
 	uint64_t fs_base; /* its thread pointer */
+	uint64_t sp;      /* its stack pointer */
+	uint64_t intr[INJECT_INTR]; /* inject_interrupted(): where signal */
+	int nintr;                  /* handlers interrupted it, how many */
 	int in_syscall; /* stopped in a system call (restarted when it goes) */
 };
 
@@ -182,6 +188,19 @@ int inject_run_out(struct inject *in, size_t i,
 		   int (*inside)(const void *ctx, const struct inject *in,
 				 const struct inject_thread *t),
 		   const void *ctx, int tries);
+
+/*
+ * The instruction pointers where signal handlers interrupted held thread
+ * i, as the kernel's signal frames on its stack keep them (a handler
+ * running, or stopped in, returns there), into its intr and nintr (at
+ * most INJECT_INTR; -1: more): frames found by their return address, the
+ * C library's __restore_rt, and checked (code and stack segments,
+ * flags), at most 64 KiB above the thread's stack pointer, within its
+ * mapping (a sigaltstack's frame is above a handler's stack pointer
+ * too). None found without a __restore_rt. A word that only looks like
+ * a frame gives an address that was not interrupted.
+ */
+void inject_interrupted(struct inject *in, size_t i);
 
 /* Lets every thread go and closes the memory. */
 void inject_close(struct inject *in);

@@ -58,7 +58,7 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"libgcc's unwinder (it reads its own return addresses)",
 	"it returns twice (setjmp, getcontext, vfork)",
 	"the patch runtime's own",
-	"a thread stopped in a system call inside its entry, or one that would not step out",
+	"a thread stopped in a system call inside its entry, one that would not step out, or one a signal handler will return into it",
 	"a part of another function (.cold, or inside another's bytes), or code its FDE says no call enters (fde-part)",
 	"the runtime's answer for it made no sense (the process wrote the table)",
 	"another tracer's breakpoint is in its entry (a uprobe still in place, a debugger's)"
@@ -509,7 +509,16 @@ static int all_out(struct inject *in, uint64_t where, uint32_t cover, int32_t le
 
 	for (i = 0; i < in->n; i++) {
 		uint64_t ip = in->t[i].ip;
+		int k;
 
+		/* a signal handler returns where it interrupted the thread:
+		 * there, never run out (a handler may wait for anything) */
+		if (in->t[i].nintr < 0)
+			return 0;
+		for (k = 0; k < in->t[i].nintr; k++)
+			if (in->t[i].intr[k] != where && in->t[i].intr[k] >= sp.lo &&
+			    in->t[i].intr[k] < sp.hi)
+				return 0;
 		if (in->t[i].in_syscall) {
 			if (ip >= sp.lo && ip <= sp.hi && ip != where)
 				return 0;
@@ -528,6 +537,8 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in)
 	size_t n = 0, k;
 	uint32_t i;
 
+	for (k = 0; k < in->n; k++)
+		inject_interrupted(in, k);
 	for (i = 0; i < p->nfn; i++) {
 		struct patch_fn *f = &p->fn[i];
 
@@ -612,7 +623,7 @@ static int by_value(const void *a, const void *b)
 /* What an undo puts back: mt-record's table (or its copy of an earlier
  * session's), and each thread's shadow stack where the process has it,
  * with the runtime's return trampoline and code; what it could not put
- * back is counted in failed. */
+ * back is counted by kind. */
 struct undo_thread {
 	uint32_t tid, pid;
 	uint64_t depth_at, stack_at;
@@ -626,7 +637,9 @@ struct undo_plan {
 	uint64_t tramp, own_lo, own_hi;
 	int stale;          /* an earlier session's: an entry whose answer made
 			     * no sense may be patched (not put back) */
-	uint32_t failed;
+	/* what could not be put back: threads not out of the hooks,
+	 * entries, return addresses (and shadow stacks) */
+	uint32_t threads, entries, frames;
 	uint64_t live_at;   /* the runtime's *mtp_live (0: not known) */
 	int64_t busy_tls;   /* its hooks' count in each thread (shm.h) */
 };
@@ -646,18 +659,18 @@ static void unhook_thread(struct undo_plan *u, struct inject *in, const struct u
 		depth = MTP_SHADOW_MAX;
 	fr = xcalloc(depth + 1, sizeof(*fr));
 	if (depth && inject_read(in, t->stack_at, fr, depth * sizeof(*fr)))
-		depth = 0, u->failed++;
+		depth = 0, u->frames++;
 	/* newest first: of two frames at one slot (an older one left by
 	 * a longjmp) the newest is on the stack */
 	while (depth > 0) {
 		depth--;
 		if (!inject_read(in, fr[depth].slot, &word, sizeof(word)) && word == u->tramp &&
 		    inject_write(in, fr[depth].slot, &fr[depth].ret, sizeof(fr[depth].ret)))
-			u->failed++;
+			u->frames++;
 	}
 	free(fr);
 	if (inject_write(in, t->depth_at, &zero, sizeof(zero)))
-		u->failed++;
+		u->frames++;
 }
 
 /* How long an undo lets threads run out of the runtime and the stubs. */
@@ -676,7 +689,7 @@ static void undo(struct undo_plan *u, struct inject *in)
 	/* the hooks stop recording: none touches the memory from now on
 	 * but those inside one already */
 	if (u->live_at && inject_write(in, u->live_at, &(uint32_t){ 0 }, sizeof(uint32_t)))
-		u->failed++;
+		u->entries++;
 	/* no thread inside the runtime, a stub or a hook (under a signal
 	 * handler's frame too): let run on until it is out (a hook half
 	 * done would push or pop a frame after the undoing, or write to the
@@ -694,8 +707,18 @@ static void undo(struct undo_plan *u, struct inject *in)
 		 * RUN_OUT_NS for them all) */
 		for (k = 0; k < in->n; k++)
 			if (in_hooks(&hk, in, &in->t[k]) &&
-			    (patch_mono_now() > until || inject_run_out(in, k, in_hooks, &hk, 1000)))
-				u->failed++;
+			    (patch_mono_now() > until || inject_run_out(in, k, in_hooks, &hk, 1000))) {
+				uint32_t busy = 0;
+
+				u->threads++;
+				if (hk.busy_tls && in->t[k].fs_base)
+					inject_read(in, in->t[k].fs_base + (uint64_t)hk.busy_tls,
+						    &busy, sizeof(busy));
+				warn("process %d: thread %d would not leave the patch runtime's "
+				     "code (at %#" PRIx64 ", inside %u hooks%s)", (int)in->pid,
+				     (int)in->t[k].tid, in->t[k].ip, busy,
+				     in->t[k].in_syscall ? ", in a system call" : "");
+			}
 	}
 	free(stub);
 	/* every entry back as it was (where it still holds the patch; one
@@ -705,7 +728,7 @@ static void undo(struct undo_plan *u, struct inject *in)
 		const struct patch_fn *f = &u->fn[i];
 
 		if (u->stale && f->status == MTP_FN_BAD_ANSWER)
-			u->failed++; /* patched or not: nothing to trust of it */
+			u->entries++; /* patched or not: nothing to trust of it */
 		if (f->status != MTP_FN_PATCHED || !patch_fn_has_patch(f))
 			continue;
 		w[n++] = (struct patch_write){ i, patch_fn_at(f), patch_fn_len(f), f->code,
@@ -714,7 +737,7 @@ static void undo(struct undo_plan *u, struct inject *in)
 	patch_write_all(in, w, n);
 	for (k = 0; k < n; k++)
 		if (w[k].rc != PW_WRITTEN && w[k].rc != PW_ALREADY)
-			u->failed++;
+			u->entries++;
 	free(w);
 	/* every frame's return address back */
 	for (i = 0; i < u->nth; i++) {
@@ -733,7 +756,7 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 {
 	struct mtp_header *h = p->h;
 	uint32_t nth = __atomic_load_n(&h->nthreads, __ATOMIC_ACQUIRE), i;
-	struct undo_plan u = { p->fn, p->nfn, NULL, 0, h->tramp, 0, 0, 0, 0, h->live_at,
+	struct undo_plan u = { p->fn, p->nfn, NULL, 0, h->tramp, 0, 0, 0, 0, 0, 0, h->live_at,
 			       h->busy_tls };
 
 	patch_own_code(h->own_lo, h->own_hi, &u.own_lo, &u.own_hi);
@@ -751,7 +774,10 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in)
 	u.nth = nth;
 	undo(&u, in);
 	free(u.th);
-	p->undo_failed += u.failed;
+	p->undo_threads += u.threads;
+	p->undo_entries += u.entries;
+	p->undo_frames += u.frames;
+	p->undo_failed += u.threads + u.entries + u.frames;
 	h->clean = !p->undo_failed;
 	__atomic_store_n(&h->state, MTP_ST_DETACHED, __ATOMIC_RELEASE);
 }
@@ -790,7 +816,7 @@ int patch_rec_undo_stale(struct inject *in, uint64_t at)
 	theirs = xcalloc((size_t)st.nfuncs + 1, sizeof(*theirs));
 	fn = xcalloc((size_t)st.nfuncs + 1, sizeof(*fn));
 	u = (struct undo_plan){ fn, st.nfuncs, xcalloc((size_t)st.nthreads + 1, sizeof(*u.th)),
-				st.nthreads, st.tramp, st.own_lo, st.own_hi, 1, 0,
+				st.nthreads, st.tramp, st.own_lo, st.own_hi, 1, 0, 0, 0,
 				st.live_at, st.busy_tls };
 	if (inject_read(in, at + st.funcs_off, theirs, (size_t)st.nfuncs * sizeof(*theirs))) {
 		free(theirs);
@@ -812,7 +838,7 @@ int patch_rec_undo_stale(struct inject *in, uint64_t at)
 	free(u.th);
 	/* not all put back: the session stays in place (its memory mapped,
 	 * its stubs kept), for what is left of it still runs there */
-	if (u.failed)
+	if (u.threads + u.entries + u.frames)
 		return -1;
 	if (inject_write(in, at + offsetof(struct mtp_header, clean), &(uint32_t){ 1 },
 			 sizeof(uint32_t)) ||

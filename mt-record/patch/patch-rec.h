@@ -60,6 +60,9 @@ struct patch_rec {
 	uint32_t last_path;    /* the strings offset of the last path added */
 	struct patch_rings rings;
 	uint32_t undo_failed;  /* -p: entries or return addresses not put back */
+	/* of which: threads that would not leave the hooks, entries not as
+	 * written, return addresses or shadow stacks */
+	uint32_t undo_threads, undo_entries, undo_frames;
 	uint32_t trigger;      /* the trigger's table index + 1 (0: none) */
 	char error[4 * sizeof(((struct mtp_header *)0)->error) + 1]; /* the runtime's,
 								      * quoted */

@@ -658,7 +658,10 @@ static int patch_detach(struct patch_rec *p, struct inject *in, struct patch_loa
 	inject_release_all(in);
 	if (p->undo_failed)
 		warn("process %d: %u patched entries or return addresses could not be put "
-		     "back", (int)in->pid, p->undo_failed);
+		     "back (%u threads would not leave the hooks in 5 s, %u entries were "
+		     "not as written, %u shadow stacks or return addresses could not be "
+		     "read or written)", (int)in->pid, p->undo_failed, p->undo_threads,
+		     p->undo_entries, p->undo_frames);
 	return 1;
 }
 

@@ -134,3 +134,9 @@ $(BUILD)/tests/progs/sysloop: tests/progs/sysloop.c common/banned.h
 	$(CC) -O1 -fno-inline -g -pthread -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/sysloop
+
+$(BUILD)/tests/progs/sigmid: tests/progs/sigmid.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -pthread -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/sigmid
