@@ -827,8 +827,11 @@ int inject_running(struct inject *in)
 		return w < 0 ? -1 : 1;
 	if (WIFEXITED(st) || WIFSIGNALED(st))
 		return -1;
-	/* stopped: a signal the mask cannot block (a fault in the code run,
-	 * a SIGSTOP); a fault is fatal, said by the caller */
+	/* stopped: a trap an earlier PTRACE_INTERRUPT left pending (see
+	 * inject_run_out()): on; or a signal the mask cannot block (a fault
+	 * in the code run, a SIGSTOP); a fault is fatal, said by the caller */
+	if (st >> 16 == PTRACE_EVENT_STOP)
+		return resume(&in->t[0], PTRACE_CONT, 0) ? -1 : 1;
 	if (WSTOPSIG(st) == SIGSEGV || WSTOPSIG(st) == SIGBUS || WSTOPSIG(st) == SIGILL ||
 	    WSTOPSIG(st) == SIGFPE || WSTOPSIG(st) == SIGTRAP) {
 		in->running = 0;
@@ -1001,6 +1004,8 @@ int inject_run_out(struct inject *in, size_t i,
 	struct user_regs_struct r;
 	int st, sig;
 	long ran;
+	pid_t w;
+	int asked;
 
 	for (ran = 1;; ran++) {
 		/* a moment that grows, 20 us to 2 ms: a thread that a busy
@@ -1019,12 +1024,31 @@ int inject_run_out(struct inject *in, size_t i,
 		if (tries-- <= 0 || resume(t, PTRACE_CONT, 0))
 			return -1;
 		nanosleep(&moment, NULL);
-		if (ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL))
-			return -1;
+		/*
+		 * Stopped already, at once, by a trap an earlier
+		 * PTRACE_INTERRUPT left pending (one sent while the thread was
+		 * in a stop, a signal's delivery that came first, takes effect
+		 * after that stop): that stop is this moment's, and no
+		 * interrupt is sent, for one sent now to a thread stopped so
+		 * would be pending again and stop it at once the next time:
+		 * round after round it would never run (a thread held in a
+		 * signal's delivery in the hooks never left them, 1 detach in
+		 * 50 under SIGSETXIDs).
+		 */
+		while ((w = waitpid(t->tid, &st, __WALL | WNOHANG)) < 0)
+			if (errno != EINTR)
+				return -1;
+		asked = 0;
 		for (;;) {
-			while (waitpid(t->tid, &st, __WALL) < 0)
-				if (errno != EINTR)
+			if (w == 0) {
+				if (!asked && ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL))
 					return -1;
+				asked = 1;
+				while (waitpid(t->tid, &st, __WALL) < 0)
+					if (errno != EINTR)
+						return -1;
+			}
+			w = 0;
 			if (WIFEXITED(st) || WIFSIGNALED(st))
 				return -1;
 			if (!WIFSTOPPED(st) || st >> 16 == PTRACE_EVENT_STOP)

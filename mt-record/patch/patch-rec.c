@@ -714,10 +714,16 @@ static void undo(struct undo_plan *u, struct inject *in)
 				if (hk.busy_tls && in->t[k].fs_base)
 					inject_read(in, in->t[k].fs_base + (uint64_t)hk.busy_tls,
 						    &busy, sizeof(busy));
+				inject_interrupted(in, k);
 				warn("process %d: thread %d would not leave the patch runtime's "
-				     "code (at %#" PRIx64 ", inside %u hooks%s)", (int)in->pid,
-				     (int)in->t[k].tid, in->t[k].ip, busy,
-				     in->t[k].in_syscall ? ", in a system call" : "");
+				     "code (at %#" PRIx64 "%s, inside %u hooks%s; a signal "
+				     "handler interrupted it at %#" PRIx64 ", %d handlers)",
+				     (int)in->pid, (int)in->t[k].tid, in->t[k].ip,
+				     in->t[k].ip >= hk.own_lo && in->t[k].ip < hk.own_hi ?
+					     ", the runtime's" :
+				     in_stub(hk.stub, hk.nstub, in->t[k].ip) ? ", a stub" : "",
+				     busy, in->t[k].in_syscall ? ", in a system call" : "",
+				     in->t[k].nintr > 0 ? in->t[k].intr[0] : 0, in->t[k].nintr);
 			}
 	}
 	free(stub);
