@@ -32,10 +32,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -254,8 +256,24 @@ int main(int argc, char **argv)
 		    "(/sys/bus/event_source/devices/uprobe)");
 
 	if (pid > 0) {
-		/* the link opens the executable even once it was deleted */
+		char real[PATH_MAX];
+		struct stat a, b;
+		ssize_t n;
+
+		/* the link opens the executable even once it was deleted;
+		 * the file it names, while it is that file: the symbols are
+		 * read again at the end, once the process may have ended
+		 * and its link with it */
 		exe = xasprintf("/proc/%d/exe", (int)pid);
+		n = readlink(exe, real, sizeof(real) - 1);
+		if (n > 0) {
+			real[n] = '\0';
+			if (real[0] == '/' && !stat(real, &a) && !stat(exe, &b) &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+				free(exe);
+				exe = xstrdup(real);
+			}
+		}
 	} else {
 		exe = mt_which(argv[optind]);
 		if (!exe)
