@@ -59,7 +59,7 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"it returns twice (setjmp, getcontext, vfork)",
 	"the patch runtime's own",
 	"a thread stopped in a system call inside its entry, one that would not step out, or one a signal handler will return into it",
-	"a part of another function (.cold, or inside another's bytes), or code its FDE says no call enters (fde-part)",
+	"a part of another function (.cold, or inside another's bytes), code its FDE says no call enters (fde-part), or code no symbol names that only conditional jumps enter",
 	"the runtime's answer for it made no sense (the process wrote the table)",
 	"another tracer's breakpoint is in its entry (a uprobe still in place, a debugger's)"
 };
@@ -296,6 +296,7 @@ static void add(struct patch_rec *p, const char *path, const struct mt_sym *s, u
 	f->path = p->last_path;
 	f->name = add_string(p, s->name, strlen(s->name));
 	f->kind = k;
+	f->flags = s->bind == MT_SYM_FDE ? MTP_FF_GUESSED : 0;
 	f->status = st;
 	dm = mt_demangle(s->name, MT_DEMANGLE_PERF);
 	f->shown = dm ? add_string(p, dm, strlen(dm)) : f->name;
@@ -307,6 +308,7 @@ static void add(struct patch_rec *p, const char *path, const struct mt_sym *s, u
 	sf->path = f->path;
 	sf->name = f->name;
 	sf->kind = f->kind;
+	sf->flags = f->flags;
 	sf->status = f->status;
 	p->h->nfuncs = ++p->nfn;
 }

@@ -26,7 +26,8 @@ void patch_fn_take(struct patch_fn *f, const struct mtp_func *theirs)
 	if (f->status == MTP_FN_PART)
 		return; /* mt-record's verdict */
 	f->status = t.status;
-	if (t.status >= MTP_FN_NSTATUS || t.status == MTP_FN_PART ||
+	if (t.status >= MTP_FN_NSTATUS ||
+	    (t.status == MTP_FN_PART && !(f->flags & MTP_FF_GUESSED)) ||
 	    t.status == MTP_FN_BAD_ANSWER ||
 	    ((t.status == MTP_FN_PATCHED || (t.status == MTP_FN_PENDING && t.stub)) &&
 	     !patch_fn_has_patch(f)))

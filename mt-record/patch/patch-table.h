@@ -35,6 +35,7 @@ struct patch_fn {
 	 * prints it (a demangled copy, or name), its kind (enum mtp_fkind) */
 	uint64_t addr, size;
 	uint32_t path, name, shown, kind;
+	uint32_t flags;  /* enum mtp_fflags */
 	/* the runtime's answer (patch_fn_take()), then mt-record's own
 	 * (it writes the entries with -p: PATCHED, BUSY, WRITE) */
 	uint32_t status, cover;
@@ -47,7 +48,9 @@ struct patch_fn {
 /*
  * The runtime's answer for f, from theirs (the shared entry: copied once,
  * then checked): status, where, stub, cover, lead, the bytes before and
- * the patch. mt-record's own verdict (MTP_FN_PART) stays. An answer that
+ * the patch. mt-record's own verdict (MTP_FN_PART) stays; the runtime's
+ * MTP_FN_PART is taken only for a function mt-record flagged
+ * MTP_FF_GUESSED. An answer that
  * does not make sense (a status unknown, a patch prepared or written of
  * fewer than 5 bytes, of fewer than 2 after a lead of 5 or more, of fewer
  * than 5 after a -pg prologue (a lead below 0), of more than

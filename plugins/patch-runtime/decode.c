@@ -234,7 +234,7 @@ static int reg_ok(uint8_t op, uint8_t m)
 size_t mtp_decode_walk(const uint8_t *code, size_t left, uint64_t addr, struct mtp_insn *in)
 {
 	size_t k = 0, max = left < 15 ? left : 15;
-	int opsize = 0, adsize = 0, rep = 0, rexw = 0;
+	int opsize = 0, rep = 0, rexw = 0, jcc;
 	uint8_t op, fl;
 
 	for (;; k++) { /* prefixes */
@@ -242,7 +242,7 @@ size_t mtp_decode_walk(const uint8_t *code, size_t left, uint64_t addr, struct m
 			goto zydis;
 		switch (code[k]) {
 		case 0x66: opsize = 1; continue;
-		case 0x67: adsize = 1; continue;
+		case 0x67: continue;
 		case 0xf2: case 0xf3: rep = 1; continue;
 		case 0x2e: case 0x3e: case 0x26: case 0x36: case 0x64: case 0x65: continue;
 		}
@@ -260,7 +260,9 @@ size_t mtp_decode_walk(const uint8_t *code, size_t left, uint64_t addr, struct m
 		op = code[k++];
 		if (!((fl = map2[op]) & W_OK))
 			goto zydis;
+		jcc = (op & 0xf0) == 0x80;
 	} else {
+		jcc = (op & 0xf0) == 0x70;
 		if (!((fl = map1[op]) & W_OK) || (rep && !(fl & W_REP)))
 			goto zydis;
 		if (fl & (W_R8 | W_R32) && opsize)
@@ -305,6 +307,8 @@ size_t mtp_decode_walk(const uint8_t *code, size_t left, uint64_t addr, struct m
 	memset(in, 0, sizeof(*in));
 	in->addr = addr;
 	in->len = (uint8_t)k;
+	if (fl & (W_R8 | W_R32) && jcc)
+		in->kind = MTP_I_JCC;
 	if (fl & W_R8) {
 		in->is_branch = 1;
 		in->target = addr + k + (uint64_t)(int64_t)(int8_t)code[k - 1];
@@ -315,7 +319,6 @@ size_t mtp_decode_walk(const uint8_t *code, size_t left, uint64_t addr, struct m
 		in->is_branch = 1;
 		in->target = addr + k + (uint64_t)(int64_t)rel;
 	}
-	(void)adsize;
 	return k;
 zydis:
 	return mtp_decode(code, left, addr, in);

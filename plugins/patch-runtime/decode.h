@@ -51,8 +51,9 @@ int mtp_decode_init(void);
  * (or longer than left). */
 size_t mtp_decode(const uint8_t *code, size_t left, uint64_t addr, struct mtp_insn *in);
 
-/* The same, but only len, addr, is_branch and target are set (kind,
- * cc, disp_off are not): for walking whole functions. Most instructions
+/* The same, but only len, addr, is_branch, target and, of kind, whether
+ * it is MTP_I_JCC are set (cc, disp_off and the other kinds are not):
+ * for walking whole functions. Most instructions
  * (the one-byte and 0x0f maps without VEX, EVEX or XOP) are measured
  * here by table, some 15 times faster than Zydis; the rest by Zydis.
  * Agrees with mtp_decode() on every byte string (test-decode,

@@ -41,9 +41,13 @@ static int mem = -1; /* /proc/self/mem */
 static uint64_t mcount; /* where mcount is, 0: nowhere (pg_prologue) */
 /* The targets of the direct branches of every function scanned
  * (mtp_patch_targets), sorted: a function is left alone when one goes
- * into the bytes its patch replaces. */
+ * into the bytes its patch replaces. Each is kept as TARGET(address,
+ * whether a conditional jump goes there), so that the two of one address
+ * are next to each other, the conditional one second. */
 static uint64_t *targets;
 static size_t ntargets;
+#define TARGET(at, jcc) ((at) << 1 | (uint64_t)!!(jcc))
+#define TARGET_AT(t) ((t) >> 1)
 /* The functions scanned, sorted by start: where the padding after a
  * function ends (pad_after), and whether a function's own branches are
  * among the targets. */
@@ -356,7 +360,7 @@ static int add_targets(uint64_t at, uint64_t size, size_t *cap)
 				return -1;
 			targets = v;
 		}
-		targets[ntargets++] = in.target;
+		targets[ntargets++] = TARGET(in.target, in.kind == MTP_I_JCC);
 	}
 	return 1;
 }
@@ -492,20 +496,37 @@ static int claim(uint64_t lo, uint64_t hi)
 	return 0;
 }
 
-/* The first branch target after entry, or UINT64_MAX. */
-static uint64_t target_after(uint64_t entry)
+/* The first of the targets at or after t (ntargets: none). */
+static size_t target_from(uint64_t t)
 {
 	size_t lo = 0, hi = ntargets;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (targets[mid] <= entry)
+		if (targets[mid] < t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < ntargets ? targets[lo] : UINT64_MAX;
+	return lo;
+}
+
+/* The first branch target after entry, or UINT64_MAX. */
+static uint64_t target_after(uint64_t entry)
+{
+	size_t k = target_from(TARGET(entry + 1, 0));
+
+	return k < ntargets ? TARGET_AT(targets[k]) : UINT64_MAX;
+}
+
+/* Whether other code enters entry by a conditional jump and by no other
+ * direct branch (a call, a jmp). */
+static int only_jcc_into(uint64_t entry)
+{
+	size_t k = target_from(TARGET(entry, 0));
+
+	return k < ntargets && targets[k] == TARGET(entry, 1);
 }
 
 /* The most padding before entry a hop may take */
@@ -551,17 +572,7 @@ static uint64_t hop_before(uint64_t entry, uint64_t cover)
 /* Whether another function branches into (entry, entry + cover). */
 static int targeted(uint64_t entry, uint64_t cover)
 {
-	size_t lo = 0, hi = ntargets;
-
-	while (lo < hi) { /* the first target > entry */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (targets[mid] <= entry)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ntargets && targets[lo] < entry + cover;
+	return target_after(entry) < entry + cover;
 }
 
 /* The length of the instruction at p (n bytes there) when it is a push
@@ -700,6 +711,10 @@ void mtp_patch(struct mtp_func *f, uint32_t i, uint64_t *cont, uint64_t redirect
 
 	if (!f->size) {
 		f->status = MTP_FN_NO_SIZE;
+		return;
+	}
+	if ((f->flags & MTP_FF_GUESSED) && only_jcc_into(fn)) {
+		f->status = MTP_FN_PART; /* a cold block: see shm.h */
 		return;
 	}
 	/* where the patch goes: the entry, or past a -pg prologue */

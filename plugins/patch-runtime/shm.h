@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 8
+#define MTP_VERSION 9
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -88,7 +88,9 @@ enum mtp_status {
 			     * replace (-p) */
 	MTP_FN_PART,        /* a part of another function (f.cold), entered
 			     * by a jump: mt-record's verdict, in the table
-			     * for -v, never patched */
+			     * for -v, never patched; or the runtime's, for
+			     * a function flagged MTP_FF_GUESSED that only
+			     * conditional jumps enter */
 	MTP_FN_BAD_ANSWER,  /* mt-record's: the runtime's answer for it made
 			     * no sense (the process wrote the table) */
 	MTP_FN_BREAKPOINT,  /* another tracer's breakpoint (int3: a uprobe
@@ -163,6 +165,16 @@ enum mtp_kind {
 	MTP_CUT = 3     /* func's frame was cut (longjmp, unwinding) */
 };
 
+/* what mt-record knows of a function (mtp_func.flags) */
+enum mtp_fflags {
+	/* found by its FDE alone (no symbol names it): a guess that it is
+	 * a function. The runtime finds it a part (MTP_FN_PART) when other
+	 * code enters it by conditional jumps and none by a call or any
+	 * other branch: a compiler's cold block (f.cold) whose frame is
+	 * already popped, which its FDE cannot tell from a function. */
+	MTP_FF_GUESSED = 1
+};
+
 struct mtp_func {
 	uint64_t addr;    /* mt-record: the symbol's address in its file */
 	uint64_t size;    /* mt-record: its size, 0 if unknown */
@@ -172,6 +184,8 @@ struct mtp_func {
 	uint32_t status;  /* runtime: enum mtp_status */
 	uint32_t cover;   /* runtime: the bytes its patch replaced */
 	uint32_t kind;    /* mt-record: enum mtp_fkind */
+	uint32_t flags;   /* mt-record: enum mtp_fflags */
+	uint32_t pad;
 	int32_t lead;     /* runtime: the patch's bytes are [where - lead,
 			   * where + cover): lead > 0, the padding before
 			   * where that a hop takes; lead < 0, a -pg

@@ -3,7 +3,8 @@
  * (plugins/patch-runtime/decode.c), which reads the code of the process
  * it is loaded into, whatever bytes are there: mtp_decode_walk(), the
  * table walk, must give what mtp_decode() (Zydis) gives for every byte
- * string, the length, whether it is a relative branch and its target;
+ * string, the length, whether it is a relative branch, its target and
+ * whether it is a conditional jump;
  * neither reads past the bytes it is given (ASan).
  *
  * fuzz-link: -Iplugins/patch-runtime plugins/patch-runtime/decode.c -lZydis
@@ -50,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		require(w.len == z.len && w.len <= size);
 		require(w.is_branch == z.is_branch);
 		require(!z.is_branch || w.target == z.target);
+		require((w.kind == MTP_I_JCC) == (z.kind == MTP_I_JCC));
 	}
 	free(copy);
 	return 0;

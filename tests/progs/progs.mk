@@ -78,6 +78,12 @@ $(BUILD)/tests/progs/cold: tests/progs/cold.c common/banned.h
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/cold
 
+$(BUILD)/tests/progs/coldjcc: tests/progs/coldjcc.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/coldjcc
+
 # C++ exceptions through a C frame, at each optimisation level (the catch
 # paths in main.cold and [clone .cold] parts from -O2 on)
 THROWY_LEVELS = O0 O2 O3 O2fp

@@ -6,7 +6,8 @@
 # selection (the program's own functions; before, mt-record refused: "names
 # none of its own functions"), with --functions over the FDE names, and
 # with the uprobe backend (as root); its .cold part (fde-part) is never
-# patched; a stripped library's hidden function, chosen by its FDE name,
+# patched, nor a .cold part whose FDE looks like a function's but that only
+# conditional jumps enter; a stripped library's hidden function, chosen by its FDE name,
 # the same calls as by its symbol; Debian's gzip (stripped) compresses as
 # untraced, its own functions traced; in a C++ program traced whole,
 # libgcc_s's functions without symbols are left out (the unwinder reads its
@@ -77,6 +78,23 @@ same_calls cu cs cold.addrs cold 3
 hc=$(awk '$2 == "hot.cold" { print $1 }' cold.addrs)
 grep -q "^mt-record: cold+$hc ($PWD/s/cold): a part of another function" cs.err ||
 	fail "hot.cold: $(grep "cold+$hc" cs.err)"
+
+# sign.cold, an FDE of its own whose frame is popped, entered only by a
+# conditional jump: stripped, a part too; zero, entered by a call and by a
+# conditional tail call, a function (2000 signs, 1000 + 1 zeros)
+strip -o s/coldjcc "$P/coldjcc"
+mt-symbols "$P/coldjcc" | awk -F '\t' '$3 != "plt" { print $1, $4 }' >cj.addrs
+rec ju patch -- "$P/coldjcc" 1000
+rec js patch -- s/coldjcc 1000
+same_file ju.out js.out
+same_calls ju js cj.addrs coldjcc 3
+sc=$(awk '$2 == "sign.cold" { print $1 }' cj.addrs)
+grep -q "^mt-record: coldjcc+$sc ($PWD/s/coldjcc): a part of another function" js.err ||
+	fail "sign.cold: $(grep "coldjcc+$sc" js.err)"
+grep -qx "coldjcc+$(awk '$2 == "zero" { print $1 }' cj.addrs) 1001" js.calls ||
+	fail "zero: $(cat js.calls)"
+grep -qx "coldjcc+$(awk '$2 == "sign" { print $1 }' cj.addrs) 2000" js.calls ||
+	fail "sign: $(cat js.calls)"
 
 # the uprobe backend: the same functions
 if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; then

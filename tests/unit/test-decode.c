@@ -114,14 +114,16 @@ static void test_cases(void)
 }
 
 /* One byte string: mtp_decode_walk() and mtp_decode() agree on the
- * length, whether it is a relative branch and its target. */
+ * length, whether it is a relative branch, its target and whether it is
+ * a conditional jump. */
 static int same(const uint8_t *b, size_t n, uint64_t at)
 {
 	struct mtp_insn w, z;
 	size_t nw = mtp_decode_walk(b, n, at, &w), nz = mtp_decode(b, n, at, &z);
 
 	if (nw != nz || (nz && (w.len != z.len || w.is_branch != z.is_branch ||
-				(z.is_branch && w.target != z.target)))) {
+				(z.is_branch && w.target != z.target) ||
+				((w.kind == MTP_I_JCC) != (z.kind == MTP_I_JCC))))) {
 		char hex[64];
 		size_t i;
 
