@@ -14,6 +14,7 @@
 #include "regfile.h"
 #include "symtab.h"
 #include "cmp.h"
+#include "radix.h"
 #include "banned.h"
 
 void mt_symtab_init(struct mt_symtab *t)
@@ -169,17 +170,14 @@ struct key {
 };
 
 /*
- * Sort by address with an LSD radix sort over the address bytes that
- * differ (a few passes: addresses of one file share their high bytes),
- * then runs of one address by size and name. Returns 0 or MT_ENOMEM (t
+ * Sort by address (radix.h), then runs of one address by size and name. Returns 0 or MT_ENOMEM (t
  * unchanged).
  */
 static int radix_sort(struct mt_symtab *t)
 {
-	struct key *k = malloc(t->n * sizeof(*k)), *tmp = malloc(t->n * sizeof(*k));
+	struct key *k = malloc(t->n * sizeof(*k)), *tmp = malloc(t->n * sizeof(*k)), *sorted;
 	struct mt_sym *v = malloc(t->n * sizeof(*v));
-	uint64_t all_or = 0, all_and = UINT64_MAX, varying;
-	size_t i, j, b;
+	size_t i, j;
 
 	if (!k || !tmp || !v) {
 		free(k);
@@ -190,32 +188,10 @@ static int radix_sort(struct mt_symtab *t)
 	for (i = 0; i < t->n; i++) {
 		k[i].addr = t->v[i].addr;
 		k[i].i = i;
-		all_or |= k[i].addr;
-		all_and &= k[i].addr;
 	}
-	varying = all_or ^ all_and;
-	for (b = 0; b < 64; b += 8) {
-		size_t count[256] = { 0 }, pos = 0;
-		struct key *swap;
-
-		if (!((varying >> b) & 0xff))
-			continue;
-		for (i = 0; i < t->n; i++)
-			count[(k[i].addr >> b) & 0xff]++;
-		for (j = 0; j < 256; j++) {
-			size_t c = count[j];
-
-			count[j] = pos;
-			pos += c;
-		}
-		for (i = 0; i < t->n; i++)
-			tmp[count[(k[i].addr >> b) & 0xff]++] = k[i];
-		swap = k;
-		k = tmp;
-		tmp = swap;
-	}
+	sorted = mt_radix_sort(k, tmp, t->n, sizeof(*k));
 	for (i = 0; i < t->n; i++)
-		v[i] = t->v[k[i].i];
+		v[i] = t->v[sorted[i].i];
 	for (i = 0; i < t->n; i = j) {
 		for (j = i + 1; j < t->n && v[j].addr == v[i].addr; j++)
 			;

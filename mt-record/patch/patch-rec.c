@@ -465,6 +465,12 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 		mt_symfile_release(&f);
 	}
 	p->neighbours_done = p->nfn;
+	if (p->nscan != p->scan_published) { /* the runtime may read them now */
+		p->scan_published = p->nscan;
+		__atomic_store_n(&p->h->scan_ready, p->nscan, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&p->h->table_seq, 1, __ATOMIC_RELEASE);
+		syscall(SYS_futex, &p->h->table_seq, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	}
 }
 
 int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)
@@ -474,6 +480,8 @@ int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)
 	p->h->nfuncs = p->nfn;
 	__atomic_store_n(&p->h->state, MTP_ST_GO, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &p->h->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	__atomic_add_fetch(&p->h->table_seq, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &p->h->table_seq, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	s = wait_state(p, MTP_ST_GO, 0, keep_waiting, ctx);
 	if (s == MTP_ST_FAILED)
 		die(MT_EXIT_SYSTEM, "the patch runtime failed: %s", patch_rec_error(p));
@@ -874,11 +882,11 @@ uint32_t patch_rec_skipped(const struct patch_rec *p)
 	return n;
 }
 
-void patch_rec_list(const struct patch_rec *p, int all)
+void patch_rec_list(const struct patch_rec *p, uint32_t from, int all)
 {
 	uint32_t i;
 
-	for (i = 0; i < p->nfn; i++) {
+	for (i = from; i < p->nfn; i++) {
 		const struct patch_fn *f = &p->fn[i];
 		const char *why = f->status < MTP_FN_NSTATUS ? status_text[f->status] : "?";
 

@@ -67,6 +67,7 @@ struct patch_rec {
 	char error[4 * sizeof(((struct mtp_header *)0)->error) + 1]; /* the runtime's,
 								      * quoted */
 	uint32_t neighbours_done; /* functions whose files' ranges were added */
+	uint32_t scan_published;  /* the ranges said to the runtime (scan_ready) */
 	uint32_t *scanned;     /* the files looked at (strings offsets): those
 				* ranges were added of, and libraries mapped
 				* later with nothing chosen */
@@ -172,7 +173,9 @@ void patch_rec_dl_done(struct patch_rec *p);
 /* Every function of each file the table has a function of, for the
  * runtime to read for branches into another's entry (shm.h's struct
  * mtp_range): after the table is whole (again after functions were
- * added: those files' only). Dies (bad input) when there are more than
+ * added: those files' only), and as it is written, so that the runtime
+ * reads a file's code while mt-record adds the rest (the ranges are
+ * published: scan_ready). Dies (bad input) when there are more than
  * PATCH_MAX_SCAN. */
 void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt);
 
@@ -245,9 +248,10 @@ pid_t patch_rec_stale_owner(const struct inject *in, uint64_t at);
 uint32_t patch_rec_patched(const struct patch_rec *p);
 uint32_t patch_rec_skipped(const struct patch_rec *p);
 
-/* Each function left alone and why, a line each on stderr ("-v"), and
- * the names of those patched too with all. */
-void patch_rec_list(const struct patch_rec *p, int all);
+/* Each function of the table from index from on left alone and why, a
+ * line each on stderr ("-v"), and the names of those patched too with
+ * all. */
+void patch_rec_list(const struct patch_rec *p, uint32_t from, int all);
 
 /*
  * The rings' records after the last written and up to now, merged in

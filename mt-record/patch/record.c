@@ -177,23 +177,48 @@ static void patch_kill_child(struct rec *r)
 	}
 }
 
+/* What the patch backend's selection adds to: the table, and the file
+ * its last function was of. */
+struct patch_sel {
+	struct patch_rec *p;
+	const struct target *tgt;
+	char last[PATH_MAX];
+};
+
+/* Once the first function of a file is in the table, the file's ranges
+ * go to the runtime, which reads them while the rest is added. */
+static void patch_sel_file(struct patch_sel *sel, const char *path)
+{
+	if (!strcmp(sel->last, path))
+		return;
+	snprintf(sel->last, sizeof(sel->last), "%s", path);
+	patch_rec_add_neighbours(sel->p, sel->tgt);
+}
+
 /* The selection's sink: into the patch table, under the file's real
  * path (the runtime matches the files it finds mapped by theirs), named
  * as perf names the function (of its aliases, the one perf keeps). */
 static void patch_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
 		      const struct mt_sym *alias)
 {
+	struct patch_sel *sel = ctx;
+
 	(void)open;
 	(void)s;
-	if (!patch_rec_own_library(path)) /* never the runtime's */
-		patch_rec_add(ctx, path, alias);
+	if (patch_rec_own_library(path)) /* never the runtime's */
+		return;
+	patch_rec_add(sel->p, path, alias);
+	patch_sel_file(sel, path);
 }
 
 /* The selection's parts of functions: in the table, never patched. */
 static void patch_part(void *ctx, const char *path, const struct mt_sym *s, const char *why)
 {
+	struct patch_sel *sel = ctx;
+
 	(void)why; /* the table's status says it */
-	patch_rec_add_part(ctx, path, s);
+	patch_rec_add_part(sel->p, path, s);
+	patch_sel_file(sel, path);
 }
 
 /* The patch backend's selection (--functions, as for uprobes, with no
@@ -231,12 +256,17 @@ static size_t patch_select(struct rec *r, const char *exe, char *const *libs,
 	return n;
 }
 
-/* The functions to patch: the walkers, then --functions; then every
- * function of their files, for the branches into them. */
+/* The functions to patch: the walkers, then --functions; and every
+ * function of their files, for the branches into them: each file's
+ * published once it has a function in the table, for the runtime to
+ * read while the rest is chosen (patch_sel_file()). */
 static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe)
 {
+	struct patch_sel sel = { p, &r->tgt, "" };
+
 	patch_rec_add_walkers(p, &r->tgt, exe);
-	patch_select(r, exe, NULL, patch_add, p, 1);
+	patch_rec_add_neighbours(p, &r->tgt);
+	patch_select(r, exe, NULL, patch_add, &sel, 1);
 	patch_rec_add_neighbours(p, &r->tgt);
 }
 
@@ -249,10 +279,14 @@ static void patch_recording(const struct rec *r, pid_t pid)
 }
 
 /* The counts after patching, and what -v lists. */
+/* The functions -v listed so far (a dlopen adds more). */
+static uint32_t patch_listed;
+
 static void say_patched(const struct rec *r, const struct patch_rec *p)
 {
 	if (r->o.verbose)
-		patch_rec_list(p, 1);
+		patch_rec_list(p, 0, 1);
+	patch_listed = p->nfn;
 	fprintf(stderr, "%s: patched %u function%s%s", mt_progname(),
 		patch_rec_patched(p), patch_rec_patched(p) == 1 ? "" : "s",
 		patch_rec_skipped(p) ? "" : "\n");
@@ -311,6 +345,7 @@ static void add_dlopened(struct rec *r, struct patch_rec *p, struct inject *in)
 {
 	if (patch_rec_dl_asked(p)) {
 		char **libs = mapped_libraries(&r->tgt), **fresh;
+		struct patch_sel sel = { p, &r->tgt, "" };
 		size_t k, n = 0;
 
 		for (k = 0; libs[k]; k++)
@@ -321,10 +356,12 @@ static void add_dlopened(struct rec *r, struct patch_rec *p, struct inject *in)
 				fresh[n++] = libs[k];
 		patch_rec_add_lib_walkers(p, &r->tgt, fresh);
 		if (r->o.functions && n)
-			patch_select(r, NULL, fresh, patch_add, p, 0);
+			patch_select(r, NULL, fresh, patch_add, &sel, 0);
+		/* the ranges of those with a function in the table, then the
+		 * rest marked as looked at */
+		patch_rec_add_neighbours(p, &r->tgt);
 		for (k = 0; k < n; k++)
 			patch_rec_saw_file(p, fresh[k]);
-		patch_rec_add_neighbours(p, &r->tgt);
 		patch_rec_dl_answer(p);
 		free(fresh);
 		free_paths(libs);
@@ -340,6 +377,9 @@ static void add_dlopened(struct rec *r, struct patch_rec *p, struct inject *in)
 			     (int)r->tgt.pid, strerror(errno));
 		}
 		patch_rec_dl_done(p);
+		if (r->o.verbose) /* what the libraries it mapped gave */
+			patch_rec_list(p, patch_listed, 1);
+		patch_listed = p->nfn;
 	}
 }
 

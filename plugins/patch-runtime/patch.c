@@ -18,6 +18,7 @@
 #include "hooks.h"
 #include "patch.h"
 #include "../../common/cmp.h"
+#include "../../common/radix.h"
 #include "../../common/banned.h"
 
 /* Trampoline memory: arenas of ARENA bytes, each starting with the
@@ -322,16 +323,20 @@ static size_t relocate(const struct mtp_insn *in, uint64_t to, uint8_t *out,
 	return copy_insn(in, to, out);
 }
 
-static int by_value(const void *a, const void *b)
+/* Sorts the targets: 0, or -1 (no memory: then left as they were). */
+static int sort_targets(void)
 {
-	return MT_CMP(*(const uint64_t *)a, *(const uint64_t *)b);
-}
+	uint64_t *tmp = malloc((ntargets ? ntargets : 1) * sizeof(*tmp)), *sorted;
 
-static int by_start(const void *a, const void *b)
-{
-	const struct scanned *x = a, *y = b;
-
-	return x->at != y->at ? MT_CMP(x->at, y->at) : MT_CMP(y->size, x->size);
+	if (!tmp)
+		return -1;
+	sorted = mt_radix_sort(targets, tmp, ntargets, sizeof(*targets));
+	if (sorted == tmp) {
+		free(targets);
+		targets = tmp;
+	} else
+		free(tmp);
+	return 0;
 }
 
 /* Adds the targets of the relative branches in [at, at + size), up to
@@ -365,11 +370,33 @@ static int add_targets(uint64_t at, uint64_t size, size_t *cap)
 	return 1;
 }
 
-int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
+/* Sorts the n functions scanned at v by start, those at one start
+ * longest first: 0, or -1 (no memory: then left as they were). */
+static int sort_scanned(struct scanned *v, size_t n)
+{
+	struct scanned *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *sorted;
+	size_t i, j;
+
+	if (!tmp)
+		return -1;
+	sorted = mt_radix_sort(v, tmp, n, sizeof(*v));
+	if (sorted == tmp)
+		memcpy(v, tmp, n * sizeof(*v));
+	free(tmp);
+	for (i = 1; i < n; i++) /* runs of one start: aliases, a few */
+		for (j = i; j > 0 && v[j].at == v[j - 1].at && v[j].size > v[j - 1].size; j--) {
+			struct scanned t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return 0;
+}
+
+int mtp_patch_scan(const struct mtp_range *r, uint32_t n)
 {
 	size_t cap = ntargets, k, from = nscanned;
 	struct scanned *v;
-	uint64_t reach;
 
 	if (!(v = realloc(scanned, (nscanned + n + 1) * sizeof(*v))))
 		return -1;
@@ -379,11 +406,13 @@ int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
 			continue;
 		scanned[nscanned].at = r[k].where;
 		scanned[nscanned].size = r[k].size;
+		scanned[nscanned].reach = 0;
 		scanned[nscanned++].whole = 1;
 	}
 	/* each function read once: of those at one start (aliases), the
 	 * longest, and the others take its answer */
-	qsort(scanned + from, nscanned - from, sizeof(*scanned), by_start);
+	if (sort_scanned(scanned + from, nscanned - from))
+		return -1;
 	for (k = from; k < nscanned; k++) {
 		int whole;
 
@@ -395,8 +424,16 @@ int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
 			return -1;
 		scanned[k].whole = whole;
 	}
-	qsort(targets, ntargets, sizeof(*targets), by_value);
-	qsort(scanned, nscanned, sizeof(*scanned), by_start);
+	return 0;
+}
+
+int mtp_patch_targets(const struct mtp_range *r, uint32_t n)
+{
+	uint64_t reach;
+	size_t k;
+
+	if (mtp_patch_scan(r, n) || sort_targets() || sort_scanned(scanned, nscanned))
+		return -1;
 	for (k = 0, reach = 0; k < nscanned;) { /* those at one start: the same */
 		uint64_t far = reach;
 		size_t j;
@@ -462,7 +499,7 @@ static uint64_t pad_after(uint64_t end, uint64_t want)
  * memory for them). */
 static int own_branches(uint64_t entry, uint64_t size, int lenient)
 {
-	size_t k = scanned_from(entry), cap = ntargets;
+	size_t k = scanned_from(entry), cap = ntargets, before = ntargets;
 	int whole;
 
 	if (k < nscanned && scanned[k].at == entry && scanned[k].reach > entry)
@@ -474,9 +511,10 @@ static int own_branches(uint64_t entry, uint64_t size, int lenient)
 			return scanned[k].whole || lenient ? 0 : MTP_FN_UNDECODABLE;
 	/* not scanned (never so far: mt-record scans every function of the
 	 * files it patches): its branches added now */
-	if ((whole = add_targets(entry, size, &cap)) < 0)
+	if ((whole = add_targets(entry, size, &cap)) < 0 || sort_targets()) {
+		ntargets = before; /* those before, still sorted */
 		return MTP_FN_BRANCH_IN;
-	qsort(targets, ntargets, sizeof(*targets), by_value);
+	}
 	return whole || lenient ? 0 : MTP_FN_UNDECODABLE;
 }
 

@@ -57,8 +57,12 @@
 int mtp_patch_open(int commit);
 
 /* Reads the n functions r (those with a where) for their direct
- * branches, which mtp_patch() then checks against
- * the bytes it would replace. 0, or -1 (out of memory). */
+ * branches, which mtp_patch() then checks against the bytes it would
+ * replace: 0, or -1 (out of memory). mtp_patch_scan() reads them (any
+ * number of calls, while mt-record writes the rest of the table);
+ * mtp_patch_targets() reads the last and makes all it read ready for
+ * mtp_patch(). */
+int mtp_patch_scan(const struct mtp_range *r, uint32_t n);
 int mtp_patch_targets(const struct mtp_range *r, uint32_t n);
 
 /* Prepares f's patch (index i in the table) at its address f->where:

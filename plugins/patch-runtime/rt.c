@@ -133,40 +133,70 @@ static void unpreload(void)
 	free(out);
 }
 
+/* What found() looks for: the functions [0, nfuncs) and the scan ranges
+ * [scan_lo, scan_hi) of the table. */
 struct find {
 	struct mtp_header *h;
 	struct mtp_func *funcs;
 	struct mtp_range *scan;
 	const char *strings;
+	uint32_t nfuncs, scan_lo, scan_hi;
 	char exe[PATH_MAX];
 };
 
-/* Sets where of the functions of the object info names. */
+/* Whether the path at strings offset off is name: the answer for the
+ * offset before kept (*last, *same), as a file's entries share theirs. */
+static int is_path(const struct find *fd, uint32_t off, const char *name, uint32_t *last,
+		   int *same)
+{
+	if (off != *last) {
+		*last = off;
+		*same = !strcmp(fd->strings + off, name);
+	}
+	return *same;
+}
+
+/* Sets where of the functions and ranges of the object info names. */
 static int found(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct find *fd = arg;
 	const char *name = info->dlpi_name;
 	char real[PATH_MAX];
-	uint32_t i;
+	uint32_t i, last = UINT32_MAX;
+	int same = 0;
 
 	(void)size;
 	if (!name || !*name)
 		name = fd->exe;
 	else if (realpath(name, real))
 		name = real;
-	for (i = 0; i < fd->h->nfuncs; i++) {
+	for (i = 0; i < fd->nfuncs; i++) {
 		struct mtp_func *f = &fd->funcs[i];
 
-		if (!f->where && !strcmp(fd->strings + f->path, name))
+		if (!f->where && is_path(fd, f->path, name, &last, &same))
 			f->where = info->dlpi_addr + f->addr;
 	}
-	for (i = 0; i < fd->h->nscan; i++) {
+	for (i = fd->scan_lo; i < fd->scan_hi; i++) {
 		struct mtp_range *r = &fd->scan[i];
 
-		if (!r->where && !strcmp(fd->strings + r->path, name))
+		if (!r->where && is_path(fd, r->path, name, &last, &same))
 			r->where = info->dlpi_addr + r->addr;
 	}
 	return 0;
+}
+
+/* fd set up for h's table. */
+static void find_init(struct find *fd, struct mtp_header *h)
+{
+	fd->h = h;
+	fd->funcs = (struct mtp_func *)((char *)h + h->funcs_off);
+	fd->scan = (struct mtp_range *)((char *)h + h->scan_off);
+	fd->strings = (const char *)h + h->strings_off;
+	fd->nfuncs = h->nfuncs;
+	fd->scan_lo = 0;
+	fd->scan_hi = h->nscan;
+	if (!realpath("/proc/self/exe", fd->exe))
+		fd->exe[0] = '\0';
 }
 
 /* Whether process pid (mt-record) has ended: a wait for it is over. */
@@ -175,17 +205,58 @@ static int gone(uint32_t pid)
 	return pid && kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
-static void wait_for_table(struct mtp_header *h)
+/* wait_for_table()'s: the decoder opened, and how many ranges from
+ * scan_done it read */
+static int early_open;
+static uint32_t scan_early;
+
+/*
+ * Says WAITING and waits for the table (GO). Meanwhile reads the code of
+ * the scan ranges mt-record publishes (scan_ready) for their branches,
+ * the decoder opened for patching (commit: as mtp_patch_open()), each
+ * found in the process first as patch_range() would, which then goes on
+ * from there (early_open, scan_early).
+ */
+static void wait_for_table(struct mtp_header *h, int commit)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	int waited = 0;
+	uint32_t early = 0;
+	int waited = 0, reading = 1;
 
 	__atomic_store_n(&h->state, MTP_ST_WAITING, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &h->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-	/* at most 60 s, less once mt-record is gone (killed) */
-	while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == MTP_ST_WAITING &&
-	       waited++ < 3000 && !gone(h->recorder))
-		syscall(SYS_futex, &h->state, FUTEX_WAIT, MTP_ST_WAITING, &tick, NULL, 0);
+	/* at most 60 s of waiting, less once mt-record is gone (killed) */
+	while (waited < 3000 && !gone(h->recorder)) {
+		uint32_t seq = __atomic_load_n(&h->table_seq, __ATOMIC_ACQUIRE);
+		uint32_t ready = __atomic_load_n(&h->scan_ready, __ATOMIC_ACQUIRE);
+		struct find fd;
+
+		if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != MTP_ST_WAITING)
+			break;
+		if (!reading || ready <= early || ready > h->max_scan) {
+			waited++;
+			syscall(SYS_futex, &h->table_seq, FUTEX_WAIT, seq, &tick, NULL, 0);
+			continue;
+		}
+		if (!early_open) {
+			if (mtp_patch_open(commit)) {
+				reading = 0; /* patch_range() says why */
+				continue;
+			}
+			early_open = 1;
+		}
+		find_init(&fd, h);
+		fd.nfuncs = 0; /* mt-record writes them still */
+		fd.scan_lo = early;
+		fd.scan_hi = ready;
+		dl_iterate_phdr(found, &fd);
+		if (mtp_patch_scan(fd.scan + early, ready - early)) {
+			reading = 0; /* out of memory: patch_range() says so */
+			continue;
+		}
+		early = ready;
+	}
+	scan_early = early;
 }
 
 /* Whether address a is in the set (open addressing, mask + 1 slots, 0
@@ -240,12 +311,19 @@ static int patch_range(struct mtp_header *h, int commit)
 	struct find fd;
 	char own[PATH_MAX];
 	uint64_t *seen, mask;
-	uint32_t i;
+	uint32_t i, early;
+	int opened;
 
-	if (mtp_patch_open(commit)) {
+	opened = early_open;
+	early = opened ? scan_early : 0;
+	early_open = 0;
+	scan_early = 0;
+	if (!opened && mtp_patch_open(commit)) {
 		fail(h, commit ? "/proc/self/mem" : "the decoder");
 		return -1;
 	}
+	if (scan_done + early > h->nscan)
+		early = h->nscan - scan_done; /* never: they were published */
 	mtp_live_init();
 	if (!forks_noted && pthread_atfork(NULL, NULL, mtp_forked)) {
 		mtp_patch_close();
@@ -253,15 +331,11 @@ static int patch_range(struct mtp_header *h, int commit)
 		return -1;
 	}
 	forks_noted = 1;
-	fd.h = h;
-	fd.funcs = (struct mtp_func *)((char *)h + h->funcs_off);
-	fd.strings = (const char *)h + h->strings_off;
-	if (!realpath("/proc/self/exe", fd.exe))
-		fd.exe[0] = '\0';
+	find_init(&fd, h);
+	fd.scan_lo = scan_done + early;
 	own_path(own);
-	fd.scan = (struct mtp_range *)((char *)h + h->scan_off);
 	dl_iterate_phdr(found, &fd);
-	if (mtp_patch_targets(fd.scan + scan_done, h->nscan - scan_done)) {
+	if (mtp_patch_targets(fd.scan + scan_done + early, h->nscan - scan_done - early)) {
 		mtp_patch_close();
 		errno = ENOMEM;
 		fail(h, "the branch targets");
@@ -340,6 +414,15 @@ static int patch_range(struct mtp_header *h, int commit)
 	funcs_done = h->nfuncs;
 	scan_done = h->nscan;
 	return 0;
+}
+
+/* What wait_for_table() read, let go: no table came. */
+static void early_close(void)
+{
+	if (early_open)
+		mtp_patch_close();
+	early_open = 0;
+	scan_early = 0;
 }
 
 /* Patches h's whole table, then READY: 0, or -1 (FAILED). */
@@ -489,10 +572,12 @@ __attribute__((constructor)) static void mtp_start(void)
 	 * first needed, too late to patch its walkers (unwind.c): loaded
 	 * now, the process maps it when its table is made */
 	dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
-	wait_for_table(h);
+	wait_for_table(h, 1);
 	mtp_quiet(1);
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == MTP_ST_GO)
 		patch_table(h, 1); /* else mt-record went away: run unpatched */
+	else
+		early_close();
 	mtp_quiet(0);
 	pthread_mutex_unlock(&patching);
 }
@@ -575,10 +660,12 @@ static uint32_t attach_locked(struct mtp_boot *b)
 	__atomic_store_n(mtp_live, 1, __ATOMIC_RELEASE);
 	sessions++;
 	phase(b, MTPB_P_WAITING);
-	wait_for_table(h);
+	wait_for_table(h, 0);
 	mtp_quiet(1);
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == MTP_ST_GO)
 		patch_table(h, 0); /* else mt-record went away: nothing patched */
+	else
+		early_close();
 	mtp_quiet(0);
 	return MTPB_P_ENDED;
 }

@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 9
+#define MTP_VERSION 10
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -52,7 +52,9 @@ enum mtp_clock { MTP_CLOCK_TSC = 1, MTP_CLOCK_MONOTONIC = 2 };
  * the runtime, loaded, says WAITING and waits (a futex on state); once
  * the process has mapped its libraries mt-record writes the function
  * table and says GO; the runtime patches and says READY, or FAILED with
- * the reason in error */
+ * the reason in error. While mt-record writes the table, the runtime
+ * reads the code of the scan ranges it has published (scan_ready,
+ * table_seq): the two work at once. */
 enum mtp_state {
 	MTP_ST_NEW = 0,
 	MTP_ST_WAITING = 1,
@@ -324,6 +326,12 @@ struct mtp_header {
 				* its %fs base (mtp_busy_offset()) */
 	uint64_t scan_off;     /* mt-record, before GO: nscan struct mtp_range */
 	uint32_t nscan, max_scan;
+	uint32_t scan_ready;   /* mt-record: the ranges [0, scan_ready) are
+				* written (release), and the runtime may
+				* read their code while it waits for GO */
+	uint32_t table_seq;    /* mt-record: counts up (release) each time
+				* scan_ready grows and at GO; a futex the
+				* runtime waits on for both */
 	char error[128];       /* runtime: why MTP_ST_FAILED */
 };
 
