@@ -381,17 +381,17 @@ int target_procsyms_load(const struct target *tgt, struct mt_procsyms *ps, size_
 	return n;
 }
 
-uint64_t target_symbol(const struct target *tgt, const char *base, const char *name)
+size_t target_symbols(const struct target *tgt, const char *base, const char *const *names,
+		      size_t n, uint64_t *out)
 {
 	struct mt_procsyms ps = MT_PROCSYMS_INIT;
-	uint64_t rt = 0;
-	size_t k, i;
+	size_t k, i, j, set = 0;
 
 	if (mt_procsyms_read(&ps, tgt->pid) < 0) {
 		mt_procsyms_release(&ps);
 		return 0;
 	}
-	for (k = 0; k < ps.nfiles && !rt; k++) {
+	for (k = 0; k < ps.nfiles; k++) {
 		const char *path = ps.files[k].path, *b = strrchr(path, '/');
 		const struct mt_symtab *t = &ps.files[k].sym.t;
 
@@ -401,16 +401,23 @@ uint64_t target_symbol(const struct target *tgt, const char *base, const char *n
 			continue;
 		if (target_procsyms_load(tgt, &ps, k) < 0)
 			continue;
-		for (i = 0; i < t->n; i++)
-			if (t->v[i].bind != MT_SYM_PLT && t->v[i].addr &&
-			    !strcmp(t->v[i].name, name)) {
-				if (mt_procsyms_runtime(&ps, k, t, t->v[i].addr, &rt))
-					rt = 0;
-				break;
+		for (i = 0; i < t->n; i++) {
+			if (t->v[i].bind == MT_SYM_PLT || !t->v[i].addr)
+				continue;
+			for (j = 0; j < n; j++) {
+				uint64_t rt;
+
+				if (out[j] || strcmp(t->v[i].name, names[j]))
+					continue;
+				if (!mt_procsyms_runtime(&ps, k, t, t->v[i].addr, &rt) && rt) {
+					out[j] = rt;
+					set++;
+				}
 			}
+		}
 	}
 	mt_procsyms_release(&ps);
-	return rt;
+	return set;
 }
 
 char **mapped_libraries(const struct target *tgt)

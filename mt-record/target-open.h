@@ -119,11 +119,15 @@ int target_find_debug(const struct target *tgt, const struct mt_symtab *t,
 int target_procsyms_load(const struct target *tgt, struct mt_procsyms *ps, size_t i);
 
 /*
- * The address in tgt->pid of the function name of a library it maps whose
- * file name starts with base ("libc.so."; or the whole path when base has
- * a '/'): 0 when there is none.
+ * The addresses in tgt->pid of the functions names[0 .. n) of a library
+ * it maps whose file name starts with base ("libc.so."; or the whole path
+ * when base has a '/'; of several, the first that has it): each found
+ * goes to out[k] where out[k] is 0 (the others are left as they are).
+ * The process's maps and each library's symbols are read once for all.
+ * How many it set.
  */
-uint64_t target_symbol(const struct target *tgt, const char *base, const char *name);
+size_t target_symbols(const struct target *tgt, const char *base, const char *const *names,
+		      size_t n, uint64_t *out);
 
 /*
  * The files other than the executable that tgt->pid maps executable,

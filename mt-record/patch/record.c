@@ -221,16 +221,77 @@ static void patch_part(void *ctx, const char *path, const struct mt_sym *s, cons
 	patch_sel_file(sel, path);
 }
 
+/* A selection kept (-p: chosen before the process changes, put in the
+ * table once the runtime's memory is there), in the order chosen: each
+ * function (perf's name for it), or a part, and its file. */
+struct chosen {
+	struct chosen_fn {
+		struct mt_sym s;
+		size_t path;  /* index in paths */
+		int part;
+	} *v;
+	size_t n, cap;
+	char **paths;
+	size_t npaths, paths_cap;
+};
+
+static void chosen_keep(struct chosen *c, const char *path, const struct mt_sym *s, int part)
+{
+	struct chosen_fn *f;
+
+	if (!c->npaths || strcmp(c->paths[c->npaths - 1], path)) {
+		grow_or_die(&c->paths, &c->paths_cap, c->npaths + 1, sizeof(*c->paths));
+		c->paths[c->npaths++] = xstrdup(path);
+	}
+	grow_or_die(&c->v, &c->cap, c->n + 1, sizeof(*c->v));
+	f = &c->v[c->n++];
+	f->s = *s;
+	f->s.name = xstrdup(s->name);
+	f->path = c->npaths - 1;
+	f->part = part;
+}
+
+static void chosen_add(void *ctx, const char *path, const char *open, const struct mt_sym *s,
+		       const struct mt_sym *alias)
+{
+	(void)open;
+	(void)s;
+	if (!patch_rec_own_library(path))
+		chosen_keep(ctx, path, alias, 0);
+}
+
+static void chosen_part(void *ctx, const char *path, const struct mt_sym *s, const char *why)
+{
+	(void)why;
+	chosen_keep(ctx, path, s, 1);
+}
+
+static void chosen_release(struct chosen *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->n; k++)
+		free(c->v[k].s.name);
+	for (k = 0; k < c->npaths; k++)
+		free(c->paths[k]);
+	free(c->v);
+	free(c->paths);
+	memset(c, 0, sizeof(*c));
+}
+
 /* The patch backend's selection (--functions, as for uprobes, with no
  * cap on the executable's own functions) of exe (NULL: none) and, with a
- * regex, of libs (NULL: those the target maps), into add(ctx): how many.
+ * regex, of libs (NULL: those the target maps), into add(ctx), the parts
+ * of functions it chose into part(ctx) (NULL: left out): how many.
  * die_if_none: none is fatal (said as for uprobes). */
 static size_t patch_select(struct rec *r, const char *exe, char *const *libs,
 			   void (*add)(void *, const char *, const char *, const struct mt_sym *,
-				       const struct mt_sym *), void *ctx, int die_if_none)
+				       const struct mt_sym *),
+			   void (*part)(void *, const char *, const struct mt_sym *, const char *),
+			   void *ctx, int die_if_none)
 {
 	struct fn_files files = { rec_target_symbols, rec_target_path, &r->tgt };
-	struct fn_sink sink = { add, ctx, add == patch_add ? patch_part : NULL, 0 };
+	struct fn_sink sink = { add, ctx, part, 0 };
 	struct fn_query q = { r->o.functions, exe, libs, NULL, 0, &files,
 			      NULL, SIZE_MAX, 65536 };
 	char **mapped = NULL;
@@ -256,17 +317,26 @@ static size_t patch_select(struct rec *r, const char *exe, char *const *libs,
 	return n;
 }
 
-/* The functions to patch: the walkers, then --functions; and every
- * function of their files, for the branches into them: each file's
- * published once it has a function in the table, for the runtime to
- * read while the rest is chosen (patch_sel_file()). */
-static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe)
+/* The functions to patch: the walkers, then --functions (chosen now, or
+ * those of ch); and every function of their files, for the branches into
+ * them: each file's published once it has a function in the table, for
+ * the runtime to read while the rest is chosen (patch_sel_file()). */
+static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe,
+			    const struct chosen *ch)
 {
 	struct patch_sel sel = { p, &r->tgt, "" };
+	size_t k;
 
 	patch_rec_add_walkers(p, &r->tgt, exe);
 	patch_rec_add_neighbours(p, &r->tgt);
-	patch_select(r, exe, NULL, patch_add, &sel, 1);
+	if (!ch)
+		patch_select(r, exe, NULL, patch_add, patch_part, &sel, 1);
+	for (k = 0; ch && k < ch->n; k++)
+		if (ch->v[k].part)
+			patch_part(&sel, ch->paths[ch->v[k].path], &ch->v[k].s, NULL);
+		else
+			patch_add(&sel, ch->paths[ch->v[k].path], NULL, &ch->v[k].s,
+				  &ch->v[k].s);
 	patch_rec_add_neighbours(p, &r->tgt);
 }
 
@@ -335,6 +405,32 @@ static void patch_begin(struct rec *r, struct stream_out *so)
 	rec_wallclock(r);
 }
 
+/* The libraries the process maps that the table has not looked at: their
+ * walkers and the functions --functions chooses of them. */
+static void add_fresh_libraries(struct rec *r, struct patch_rec *p)
+{
+	char **libs = mapped_libraries(&r->tgt), **fresh;
+	struct patch_sel sel = { p, &r->tgt, "" };
+	size_t k, n = 0;
+
+	for (k = 0; libs[k]; k++)
+		;
+	fresh = xcalloc(k + 1, sizeof(*fresh));
+	for (k = 0; libs[k]; k++)
+		if (!patch_rec_has_file(p, libs[k]) && !patch_rec_own_library(libs[k]))
+			fresh[n++] = libs[k];
+	patch_rec_add_lib_walkers(p, &r->tgt, fresh);
+	if (r->o.functions && n)
+		patch_select(r, NULL, fresh, patch_add, patch_part, &sel, 0);
+	/* the ranges of those with a function in the table, then the rest
+	 * marked as looked at */
+	patch_rec_add_neighbours(p, &r->tgt);
+	for (k = 0; k < n; k++)
+		patch_rec_saw_file(p, fresh[k]);
+	free(fresh);
+	free_paths(libs);
+}
+
 /*
  * Libraries a dlopen mapped (the runtime asks): their walkers and the
  * functions --functions chooses of them go in the table; once the
@@ -344,27 +440,8 @@ static void patch_begin(struct rec *r, struct stream_out *so)
 static void add_dlopened(struct rec *r, struct patch_rec *p, struct inject *in)
 {
 	if (patch_rec_dl_asked(p)) {
-		char **libs = mapped_libraries(&r->tgt), **fresh;
-		struct patch_sel sel = { p, &r->tgt, "" };
-		size_t k, n = 0;
-
-		for (k = 0; libs[k]; k++)
-			;
-		fresh = xcalloc(k + 1, sizeof(*fresh));
-		for (k = 0; libs[k]; k++)
-			if (!patch_rec_has_file(p, libs[k]) && !patch_rec_own_library(libs[k]))
-				fresh[n++] = libs[k];
-		patch_rec_add_lib_walkers(p, &r->tgt, fresh);
-		if (r->o.functions && n)
-			patch_select(r, NULL, fresh, patch_add, &sel, 0);
-		/* the ranges of those with a function in the table, then the
-		 * rest marked as looked at */
-		patch_rec_add_neighbours(p, &r->tgt);
-		for (k = 0; k < n; k++)
-			patch_rec_saw_file(p, fresh[k]);
+		add_fresh_libraries(r, p);
 		patch_rec_dl_answer(p);
-		free(fresh);
-		free_paths(libs);
 	}
 	if (patch_rec_dl_prepared(p)) {
 		static int warned;
@@ -482,7 +559,7 @@ static void record_patch(struct rec *r)
 		    "clears its environment) cannot be patched", r->tgt.cmd[0],
 		    ended ? "ended" : "ran 10 s", rt);
 	}
-	patch_functions(r, &p, exe);
+	patch_functions(r, &p, exe, NULL);
 	patch_trigger(r, &p);
 	p.h->drain = r->o.full; /* slots taken again only once read out */
 	if (patch_rec_go(&p, patch_keep_waiting, r) && rec_signal()) {
@@ -514,17 +591,18 @@ static void record_patch(struct rec *r)
 	free(rt);
 }
 
-/* A function of the process's C library (or, before glibc 2.34, of its
- * libpthread or libdl): its address, 0 when there is none. */
-static uint64_t libc_function(const struct target *tgt, const char *name)
+/* Functions of the process's C library (or, before glibc 2.34, of its
+ * libpthread or libdl): each found goes to out[k] where it is 0. */
+static void libc_functions(const struct target *tgt, const char *const *names, size_t n,
+			   uint64_t *out)
 {
 	static const char *const libs[] = { "libc.so.", "libpthread.so.", "libdl.so." };
-	uint64_t a = 0;
-	size_t k;
+	size_t k, j, left = 0;
 
-	for (k = 0; k < sizeof(libs) / sizeof(libs[0]) && !a; k++)
-		a = target_symbol(tgt, libs[k], name);
-	return a;
+	for (j = 0; j < n; j++)
+		left += !out[j];
+	for (k = 0; k < sizeof(libs) / sizeof(libs[0]) && left; k++)
+		left -= target_symbols(tgt, libs[k], names, n, out);
 }
 
 _Noreturn static void no_libc_function(pid_t pid, const char *name)
@@ -540,17 +618,20 @@ static uint64_t loader_functions(const struct target *tgt, uint64_t fns[PL_NFNS]
 	static const char *const names[PL_NFNS] = {
 		"pthread_create", "pthread_detach", "pthread_self", "dlopen", "dlsym"
 	};
-	uint64_t flags = RTLD_NOW | RTLD_LOCAL;
-	int k;
-
-	for (k = 0; k < PL_NFNS; k++)
-		fns[k] = libc_function(tgt, names[k]);
 	/* glibc before 2.34 without libdl loaded: libc's own, which want
 	 * __RTLD_DLOPEN */
-	if (!fns[PL_DLOPEN] && (fns[PL_DLOPEN] = libc_function(tgt, "__libc_dlopen_mode")))
+	static const char *const old[2] = { "__libc_dlopen_mode", "__libc_dlsym" };
+	uint64_t flags = RTLD_NOW | RTLD_LOCAL, inlibc[2] = { 0, 0 };
+	int k;
+
+	memset(fns, 0, PL_NFNS * sizeof(*fns));
+	libc_functions(tgt, names, PL_NFNS, fns);
+	if (!fns[PL_DLOPEN] || !fns[PL_DLSYM])
+		libc_functions(tgt, old, 2, inlibc);
+	if (!fns[PL_DLOPEN] && (fns[PL_DLOPEN] = inlibc[0]))
 		flags |= 0x80000000;
 	if (!fns[PL_DLSYM])
-		fns[PL_DLSYM] = libc_function(tgt, "__libc_dlsym");
+		fns[PL_DLSYM] = inlibc[1];
 	for (k = 0; k < PL_NFNS; k++)
 		if (!fns[k])
 			no_libc_function(tgt->pid, names[k]);
@@ -756,6 +837,7 @@ static void record_patch_attach(struct rec *r)
 	struct inject in;
 	struct patch_load l;
 	struct mt_symfile sf = MT_SYMFILE_INIT;
+	struct chosen chosen = { 0 };
 	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], link[64];
 	uint64_t fns[PL_NFNS], dlflags;
 	struct stream_out so;
@@ -782,11 +864,9 @@ static void record_patch_attach(struct rec *r)
 	if (patch_rec_refuses(link, sf.t.is_go, why, sizeof(why)))
 		die(MT_EXIT_DATA, "%s: %s", exe, why);
 	mt_symfile_release(&sf);
-	{
-		size_t n = 0; /* nothing chosen: said before the process changes */
-
-		patch_select(r, exe, NULL, count_add, &n, 1);
-	}
+	/* chosen once, before the process changes (nothing chosen is said
+	 * then), and put in the table once the runtime's memory is there */
+	patch_select(r, exe, NULL, chosen_add, chosen_part, &chosen, 1);
 	dlflags = loader_functions(&r->tgt, fns);
 	memset(&l, 0, sizeof(l));
 	l.in = &in;
@@ -796,7 +876,9 @@ static void record_patch_attach(struct rec *r)
 		die(MT_EXIT_SYSTEM, "interrupted before the patch runtime loaded into process "
 		    "%d: nothing was changed", (int)pid);
 	attach_memory(r, &l, &p);
-	patch_functions(r, &p, exe);
+	patch_functions(r, &p, exe, &chosen);
+	chosen_release(&chosen);
+	add_fresh_libraries(r, &p); /* mapped since the choice */
 	patch_trigger(r, &p);
 	p.h->drain = r->o.full; /* slots taken again only once read out */
 	if (patch_rec_go(&p, patch_keep_waiting, r)) {

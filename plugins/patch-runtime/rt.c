@@ -133,7 +133,7 @@ static void unpreload(void)
 	free(out);
 }
 
-/* What found() looks for: the functions [0, nfuncs) and the scan ranges
+/* What find() looks for: the functions [0, nfuncs) and the scan ranges
  * [scan_lo, scan_hi) of the table. */
 struct find {
 	struct mtp_header *h;
@@ -142,47 +142,98 @@ struct find {
 	const char *strings;
 	uint32_t nfuncs, scan_lo, scan_hi;
 	char exe[PATH_MAX];
+	/* the objects the process maps: their paths (as mt-record names
+	 * them: real, the executable's through /proc/self/exe) and load
+	 * biases; nobjs is -1 when there was no memory for them */
+	struct obj {
+		char *path;
+		uint64_t bias;
+	} *objs;
+	int nobjs, objs_cap;
 };
 
-/* Whether the path at strings offset off is name: the answer for the
- * offset before kept (*last, *same), as a file's entries share theirs. */
-static int is_path(const struct find *fd, uint32_t off, const char *name, uint32_t *last,
-		   int *same)
-{
-	if (off != *last) {
-		*last = off;
-		*same = !strcmp(fd->strings + off, name);
-	}
-	return *same;
-}
-
-/* Sets where of the functions and ranges of the object info names. */
-static int found(struct dl_phdr_info *info, size_t size, void *arg)
+/* Adds the object info to fd's. */
+static int add_obj(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct find *fd = arg;
 	const char *name = info->dlpi_name;
 	char real[PATH_MAX];
-	uint32_t i, last = UINT32_MAX;
-	int same = 0;
 
 	(void)size;
+	if (fd->nobjs < 0)
+		return 1;
 	if (!name || !*name)
 		name = fd->exe;
 	else if (realpath(name, real))
 		name = real;
-	for (i = 0; i < fd->nfuncs; i++) {
+	if (fd->nobjs == fd->objs_cap) {
+		int cap = fd->objs_cap ? 2 * fd->objs_cap : 64;
+		struct obj *v = realloc(fd->objs, (size_t)cap * sizeof(*v));
+
+		if (!v) {
+			fd->nobjs = -1;
+			return 1;
+		}
+		fd->objs = v;
+		fd->objs_cap = cap;
+	}
+	if (!(fd->objs[fd->nobjs].path = strdup(name))) {
+		fd->nobjs = -1;
+		return 1;
+	}
+	fd->objs[fd->nobjs++].bias = info->dlpi_addr;
+	return 0;
+}
+
+/* The object whose path is at strings offset off, or NULL: the answer
+ * for the offset before kept (*last, *o), as a file's entries share
+ * theirs. */
+static const struct obj *obj_of(const struct find *fd, uint32_t off, uint32_t *last,
+				const struct obj **o)
+{
+	int k;
+
+	if (off == *last)
+		return *o;
+	*last = off;
+	*o = NULL;
+	for (k = 0; k < fd->nobjs; k++)
+		if (!strcmp(fd->strings + off, fd->objs[k].path)) {
+			*o = &fd->objs[k];
+			break; /* the first of that path, as dl_iterate_phdr's */
+		}
+	return *o;
+}
+
+/* Sets where of fd's functions and ranges in the objects the process
+ * maps: the table read once, in order. 0, or -1 (no memory). */
+static int find(struct find *fd)
+{
+	const struct obj *o = NULL;
+	uint32_t i, last = UINT32_MAX;
+	int k, ret;
+
+	fd->objs = NULL;
+	fd->nobjs = fd->objs_cap = 0;
+	dl_iterate_phdr(add_obj, fd);
+	ret = fd->nobjs < 0 ? -1 : 0;
+	for (i = 0; !ret && i < fd->nfuncs; i++) {
 		struct mtp_func *f = &fd->funcs[i];
 
-		if (!f->where && is_path(fd, f->path, name, &last, &same))
-			f->where = info->dlpi_addr + f->addr;
+		if (!f->where && obj_of(fd, f->path, &last, &o))
+			f->where = o->bias + f->addr;
 	}
-	for (i = fd->scan_lo; i < fd->scan_hi; i++) {
+	for (i = fd->scan_lo; !ret && i < fd->scan_hi; i++) {
 		struct mtp_range *r = &fd->scan[i];
 
-		if (!r->where && is_path(fd, r->path, name, &last, &same))
-			r->where = info->dlpi_addr + r->addr;
+		if (!r->where && obj_of(fd, r->path, &last, &o))
+			r->where = o->bias + r->addr;
 	}
-	return 0;
+	for (k = 0; k < fd->nobjs; k++)
+		free(fd->objs[k].path);
+	free(fd->objs);
+	fd->objs = NULL;
+	return ret;
 }
 
 /* fd set up for h's table. */
@@ -214,8 +265,8 @@ static uint32_t scan_early;
  * Says WAITING and waits for the table (GO). Meanwhile reads the code of
  * the scan ranges mt-record publishes (scan_ready) for their branches,
  * the decoder opened for patching (commit: as mtp_patch_open()), each
- * found in the process first as patch_range() would, which then goes on
- * from there (early_open, scan_early).
+ * found in the process first (find()) as patch_range() would, which
+ * then goes on from there (early_open, scan_early).
  */
 static void wait_for_table(struct mtp_header *h, int commit)
 {
@@ -249,8 +300,7 @@ static void wait_for_table(struct mtp_header *h, int commit)
 		fd.nfuncs = 0; /* mt-record writes them still */
 		fd.scan_lo = early;
 		fd.scan_hi = ready;
-		dl_iterate_phdr(found, &fd);
-		if (mtp_patch_scan(fd.scan + early, ready - early)) {
+		if (find(&fd) || mtp_patch_scan(fd.scan + early, ready - early)) {
 			reading = 0; /* out of memory: patch_range() says so */
 			continue;
 		}
@@ -334,8 +384,7 @@ static int patch_range(struct mtp_header *h, int commit)
 	find_init(&fd, h);
 	fd.scan_lo = scan_done + early;
 	own_path(own);
-	dl_iterate_phdr(found, &fd);
-	if (mtp_patch_targets(fd.scan + scan_done + early, h->nscan - scan_done - early)) {
+	if (find(&fd) || mtp_patch_targets(fd.scan + scan_done + early, h->nscan - scan_done - early)) {
 		mtp_patch_close();
 		errno = ENOMEM;
 		fail(h, "the branch targets");
