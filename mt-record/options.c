@@ -28,7 +28,7 @@
 
 #define USAGE "usage: mt-record [-v] [-o output] [--backend backend] " \
 	"[--functions regex] [--trigger selection] [--trigger-via via] " \
-	"[--arm-after duration] " \
+	"[--arm-after duration] [--slower-than duration] " \
 	"[--repeat n] [--full] [--snapshot-size size] [--timing timing] " \
 	"[--multi-thread] [--kernel] [--kernel-only] [--frequency hz] [--call-graph mode] [--events list] " \
 	"[--dry-run] [--keep dir] [--command-stdout fd] [-p pid] [-i perf.data] [--text] " \
@@ -188,7 +188,7 @@ static int parse_descriptor(const char *arg)
 enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
        OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
        OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_EVENTS,
-       OPT_KERNEL_ONLY, OPT_TEXT, OPT_HELP, OPT_VERSION };
+       OPT_KERNEL_ONLY, OPT_TEXT, OPT_SLOWER, OPT_HELP, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "arm-after", required_argument, NULL, OPT_ARM },
@@ -208,6 +208,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "slower-than", required_argument, NULL, OPT_SLOWER },
 	{ "snapshot-size", required_argument, NULL, OPT_SIZE },
 	{ "text", no_argument, NULL, OPT_TEXT },
 	{ "timing", required_argument, NULL, OPT_TIMING },
@@ -273,6 +274,11 @@ static int value_option(struct rec_opts *o, struct target *tgt, int c, char *arg
 		if (mt_parse_duration(arg, &o->arm_after_ns))
 			die(MT_EXIT_USAGE, "--arm-after %s: expected a duration "
 			    "such as 500ms", arg);
+		return 1;
+	case OPT_SLOWER:
+		if (mt_parse_duration(arg, &o->slower_than_ns) || !o->slower_than_ns)
+			die(MT_EXIT_USAGE, "--slower-than %s: expected a duration "
+			    "such as 2ms", arg);
 		return 1;
 	case OPT_BACKEND:
 		o->backend = parse_backend(arg);
@@ -367,6 +373,8 @@ void rec_check_options(struct rec *r, int argc, char **argv)
 		die(MT_EXIT_USAGE, "--repeat needs --trigger");
 	if (o->arm_after_ns && !o->trigger)
 		die(MT_EXIT_USAGE, "--arm-after needs --trigger");
+	if (o->slower_than_ns && !o->trigger)
+		die(MT_EXIT_USAGE, "--slower-than needs --trigger");
 	if (o->trigger_via != VIA_AUTO && !o->trigger)
 		die(MT_EXIT_USAGE, "--trigger-via needs --trigger");
 	if (o->input && (o->trigger || o->functions))

@@ -51,6 +51,7 @@ struct rec_opts {
 	int command_fd;        /* --command-stdout, or -1 */
 	const char *perf;      /* the perf to run: MT_PERF, or "perf" */
 	uint64_t arm_after_ns; /* --arm-after, 0: at once */
+	uint64_t slower_than_ns; /* --slower-than, 0: every call a hit */
 	uint64_t snapshot_bytes; /* --snapshot-size, 0: perf's default */
 	uint64_t frequency;    /* --frequency, hertz */
 };

@@ -906,7 +906,7 @@ void patch_rec_list(const struct patch_rec *p, uint32_t from, int all)
 
 /* ---- the rings ---- */
 
-void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
+void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial, uint64_t until)
 {
 	uint32_t *sym, *dso;
 	struct patch_pass ps;
@@ -915,7 +915,7 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial)
 	sym = xcalloc((size_t)p->nfn + 1, sizeof(*sym));
 	dso = xcalloc((size_t)p->nfn + 1, sizeof(*dso));
 	if (patch_pass_begin(&p->rings, &ps, p->nfn, __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED),
-			     __atomic_load_n(&p->h->nthreads, __ATOMIC_ACQUIRE), partial))
+			     __atomic_load_n(&p->h->nthreads, __ATOMIC_ACQUIRE), partial, until))
 		die(MT_EXIT_SYSTEM, "out of memory");
 	while (patch_pass_next(&ps, &ev)) {
 		const struct patch_fn *fn = &p->fn[ev.func];
@@ -980,7 +980,81 @@ void patch_rec_trigger_on(struct patch_rec *p, const struct target *tgt, const c
 		mt_symfile_release(&f);
 	}
 	p->trigger = i + 1;
-	p->h->trigger = i + 1;
+}
+
+void patch_rec_arm(struct patch_rec *p)
+{
+	if (p->trigger)
+		__atomic_store_n(&p->h->trigger, p->trigger, __ATOMIC_RELEASE);
+}
+
+/* The length dur of the records' clock that ends at t, in ns. */
+static uint64_t dur_ns(const struct patch_rec *p, uint32_t clock, uint64_t t, uint64_t dur,
+		       uint64_t tsc_b, uint64_t mono_b)
+{
+	uint64_t a, b;
+
+	if (!dur || dur > t)
+		return 0;
+	a = patch_to_mono(clock, t - dur, p->rings.tsc_a, p->rings.mono_a, tsc_b, mono_b);
+	b = patch_to_mono(clock, t, p->rings.tsc_a, p->rings.mono_a, tsc_b, mono_b);
+	return b > a ? b - a : 0;
+}
+
+void patch_rec_queue_hits(struct patch_rec *p)
+{
+	p->h->trigger_queue = 1;
+}
+
+/* how many 10 ms polls a queued hit may stay half-written (its thread
+ * stopped or killed between taking it and filling it) */
+#define HIT_WAIT 20
+
+int patch_rec_next_hit(struct patch_rec *p, struct patch_hit *hit)
+{
+	uint32_t n = __atomic_load_n(&p->h->hits_n, __ATOMIC_ACQUIRE), seq;
+	const struct mtp_hit *e;
+
+	while (n != p->hits_taken) {
+		e = &p->h->hits[p->hits_taken % MTP_HITS];
+		seq = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+		if (seq == p->hits_taken + 1) {
+			hit->raw = __atomic_load_n(&e->time, __ATOMIC_RELAXED);
+			hit->pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED);
+			hit->tid = __atomic_load_n(&e->tid, __ATOMIC_RELAXED);
+			if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) == seq) {
+				uint32_t clock = __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED);
+				uint64_t dur = __atomic_load_n(&e->dur, __ATOMIC_RELAXED);
+
+				/* as the pass that writes its snapshot will
+				 * give it (its MARKs go before its records) */
+				hit->mono = patch_rings_take_pair(&p->rings, clock, hit->raw);
+				hit->dur = dur_ns(p, clock, hit->raw, dur, p->rings.pair_tsc,
+						  p->rings.pair_mono);
+				p->hit_waits = 0;
+				return 1;
+			}
+		}
+		/* not filled yet: looked at again, or passed over once it
+		 * has waited long enough (counted) */
+		if (++p->hit_waits < HIT_WAIT)
+			return 0;
+		p->hit_waits = 0;
+		p->hits_torn++;
+		patch_rec_hit_taken(p);
+	}
+	return 0;
+}
+
+void patch_rec_hit_taken(struct patch_rec *p)
+{
+	p->hits_taken++;
+	__atomic_store_n(&p->h->hits_taken, p->hits_taken, __ATOMIC_RELEASE);
+}
+
+uint32_t patch_rec_hits_dropped(const struct patch_rec *p)
+{
+	return __atomic_load_n(&p->h->hits_dropped, __ATOMIC_RELAXED) + p->hits_torn;
 }
 
 const char *patch_rec_trigger_status(const struct patch_rec *p)
@@ -995,19 +1069,42 @@ const char *patch_rec_trigger_status(const struct patch_rec *p)
 	return f->status < MTP_FN_NSTATUS ? status_text[f->status] : "?";
 }
 
-int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid, uint32_t *tid)
+int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid, uint32_t *tid,
+			uint64_t *dur)
 {
 	uint64_t tsc_b, mono_b, t;
+	uint32_t clock = __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED);
 
 	if (!p->trigger || !__atomic_load_n(&p->h->frozen, __ATOMIC_ACQUIRE) ||
 	    !(t = __atomic_load_n(&p->h->trigger_time, __ATOMIC_ACQUIRE)))
 		return 0;
 	patch_clock_pair(&tsc_b, &mono_b);
-	*mono = patch_to_mono(__atomic_load_n(&p->h->clock, __ATOMIC_RELAXED), t, p->rings.tsc_a,
-			      p->rings.mono_a, tsc_b, mono_b);
+	*mono = patch_to_mono(clock, t, p->rings.tsc_a, p->rings.mono_a, tsc_b, mono_b);
 	*pid = p->h->trigger_pid;
 	*tid = p->h->trigger_tid;
+	*dur = dur_ns(p, clock, t, __atomic_load_n(&p->h->trigger_dur, __ATOMIC_RELAXED), tsc_b,
+		      mono_b);
 	return 1;
+}
+
+void patch_rec_slower_than(struct patch_rec *p, uint64_t ns)
+{
+	uint64_t tsc_b, mono_b, raw = ns;
+
+	if (__atomic_load_n(&p->h->clock, __ATOMIC_RELAXED) == MTP_CLOCK_TSC) {
+		/* the TSC's rate since the memory was made: over 10 ms at
+		 * least */
+		patch_clock_pair(&tsc_b, &mono_b);
+		if (mono_b - p->rings.mono_a < 10000000u) {
+			struct timespec ts = { 0, (long)(10000000u - (mono_b - p->rings.mono_a)) };
+
+			nanosleep(&ts, NULL);
+			patch_clock_pair(&tsc_b, &mono_b);
+		}
+		raw = (uint64_t)((unsigned __int128)ns * (tsc_b - p->rings.tsc_a) /
+				 (mono_b - p->rings.mono_a + 1));
+	}
+	p->h->slower_raw = raw ? raw : 1;
 }
 
 void patch_rec_freeze(struct patch_rec *p)

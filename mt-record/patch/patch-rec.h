@@ -64,6 +64,9 @@ struct patch_rec {
 	 * written, return addresses or shadow stacks */
 	uint32_t undo_threads, undo_entries, undo_frames;
 	uint32_t trigger;      /* the trigger's table index + 1 (0: none) */
+	uint32_t hits_taken;   /* --repeat: queued hits taken (shm.h) */
+	uint32_t hit_waits;    /* polls the next one has been half-written */
+	uint32_t hits_torn;    /* passed over half-written */
 	char error[4 * sizeof(((struct mtp_header *)0)->error) + 1]; /* the runtime's,
 								      * quoted */
 	uint32_t neighbours_done; /* functions whose files' ranges were added */
@@ -206,19 +209,57 @@ void patch_rec_undo(struct patch_rec *p, struct inject *in);
 /*
  * --trigger: the function at file address addr of path (named name in
  * messages), traced (added unless --functions chose it), its first call
- * taking the snapshot: no record is written after it. Before the table
- * is given to the runtime. Dies (bad input) when its size is unknown.
+ * once armed taking the snapshot: no record is written after it. Before
+ * the table is given to the runtime. Dies (bad input) when its size is
+ * unknown.
  */
 void patch_rec_trigger_on(struct patch_rec *p, const struct target *tgt, const char *path,
 			  uint64_t addr, const char *name);
+
+/* The trigger's calls count from now on (before: none does; at once, or
+ * after --arm-after). */
+void patch_rec_arm(struct patch_rec *p);
+
+/* --repeat: each call of the trigger is queued (shm.h's hits), the
+ * recording going on, instead of stopping it. Before the table is given
+ * to the runtime. */
+void patch_rec_queue_hits(struct patch_rec *p);
+
+/* A queued call of the trigger (--repeat). */
+struct patch_hit {
+	uint64_t raw;   /* in the records' clock (patch_rec_write()'s until) */
+	uint64_t mono;  /* CLOCK_MONOTONIC ns */
+	uint64_t dur;   /* --slower-than: how long the call took, ns */
+	uint32_t pid, tid;
+};
+
+/* The oldest queued call not yet taken: 1, or 0 when there is none
+ * (yet: one half-written is looked at again, and passed over after 200
+ * ms). Its time is as the next patch_rec_write() will give it: write its
+ * snapshot next. patch_rec_hit_taken() takes it. The process writes the
+ * queue: every value is its word only. */
+int patch_rec_next_hit(struct patch_rec *p, struct patch_hit *hit);
+void patch_rec_hit_taken(struct patch_rec *p);
+
+/* The calls of the trigger that were not queued (MTP_HITS waiting), or
+ * were never whole. */
+uint32_t patch_rec_hits_dropped(const struct patch_rec *p);
 
 /* Once patched: why the trigger was left alone, or NULL (patched, or no
  * trigger). */
 const char *patch_rec_trigger_status(const struct patch_rec *p);
 
-/* 1 once the trigger was called, with when (CLOCK_MONOTONIC ns) and by
- * whom; else 0. */
-int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid, uint32_t *tid);
+/* 1 once the trigger was called, with when (CLOCK_MONOTONIC ns), by
+ * whom and (--slower-than: the hit is the return) how long the call took
+ * (ns, else 0); else 0. */
+int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid, uint32_t *tid,
+			uint64_t *dur);
+
+/* --slower-than ns: a call of the trigger is a hit at its return, when it
+ * took that long at least (the runtime's clock: the TSC's rate measured
+ * since the memory was made, over 10 ms at least). Before GO, once the
+ * runtime has started (its clock known). */
+void patch_rec_slower_than(struct patch_rec *p, uint64_t ns);
 
 /* No record is written after this (as after a trigger's call, without
  * its MARK): the process runs on patched, and its rings are read whole. */
@@ -266,9 +307,11 @@ void patch_rec_list(const struct patch_rec *p, uint32_t from, int all);
  * records of the last millisecond, and one being written, are left for
  * the next call (so that the calls' records follow each other in time),
  * a half-written record is waited for once, and a ring overwritten
- * since the last call loses what was overwritten only (counted).
+ * since the last call loses what was overwritten only (counted). With
+ * until not 0 (partial, --repeat: a hit's raw time), the records after
+ * until are left instead.
  */
-void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial);
+void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial, uint64_t until);
 
 /* The warnings the rings left (threads without one, records half
  * written), once, on stderr. */

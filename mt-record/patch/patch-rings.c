@@ -118,6 +118,12 @@ int patch_rings_init(struct patch_rings *r, const struct patch_layout *l)
 	return 0;
 }
 
+void patch_rings_rewind(struct patch_rings *r)
+{
+	memset(r->taken, 0, r->l.max_threads * sizeof(*r->taken));
+	memset(r->stalled, 0, 2 * (size_t)r->l.max_threads * sizeof(*r->stalled));
+}
+
 void patch_rings_release(struct patch_rings *r)
 {
 	free(r->taken);
@@ -220,8 +226,32 @@ static void open_slot(struct patch_pass *ps, uint32_t i)
 	r->gen_seen[i] = gen;
 }
 
+/* A (TSC, CLOCK_MONOTONIC) pair for the TSC's rate: need ns at least
+ * after r's (20 ms for a pass, 10 between drains, which free the slots of
+ * threads that ended: every 10 ms), slept for when it is not. */
+static void take_pair(const struct patch_rings *r, uint32_t clock, uint64_t need,
+		      uint64_t *tsc, uint64_t *mono)
+{
+	patch_clock_pair(tsc, mono);
+	if (clock == MTP_CLOCK_TSC && *mono - r->mono_a < need) {
+		struct timespec ts = { 0, (long)(need - (*mono - r->mono_a)) };
+
+		nanosleep(&ts, NULL);
+		patch_clock_pair(tsc, mono);
+	}
+}
+
+uint64_t patch_rings_take_pair(struct patch_rings *r, uint32_t clock, uint64_t t)
+{
+	uint32_t c = clock == MTP_CLOCK_TSC ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
+
+	take_pair(r, c, 10000000u, &r->pair_tsc, &r->pair_mono);
+	r->pair_set = 1;
+	return patch_to_mono(c, t, r->tsc_a, r->mono_a, r->pair_tsc, r->pair_mono);
+}
+
 int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
-		     uint32_t clock, uint32_t claimed, int partial)
+		     uint32_t clock, uint32_t claimed, int partial, uint64_t until)
 {
 	uint64_t need = partial ? 10000000u : 20000000u;
 	uint32_t i;
@@ -232,14 +262,12 @@ int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
 	ps->clock = clock == MTP_CLOCK_TSC ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
 	ps->partial = partial;
 	ps->nth = claimed < r->l.max_threads ? claimed : r->l.max_threads;
-	/* the TSC's rate: over 20 ms at least (10 between drains, which
-	 * free the slots of threads that ended: every 10 ms) */
-	patch_clock_pair(&ps->tsc_b, &ps->mono_b);
-	if (ps->clock == MTP_CLOCK_TSC && ps->mono_b - r->mono_a < need) {
-		struct timespec ts = { 0, (long)(need - (ps->mono_b - r->mono_a)) };
-
-		nanosleep(&ts, NULL);
-		patch_clock_pair(&ps->tsc_b, &ps->mono_b);
+	if (r->pair_set) { /* patch_rings_take_pair()'s */
+		ps->tsc_b = r->pair_tsc;
+		ps->mono_b = r->pair_mono;
+		r->pair_set = 0;
+	} else {
+		take_pair(r, ps->clock, need, &ps->tsc_b, &ps->mono_b);
 	}
 	if (partial) {
 		/* a millisecond before now, in the records' clock */
@@ -248,7 +276,7 @@ int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
 					 (ps->mono_b - r->mono_a + 1)) : 1000000;
 		uint64_t now = ps->clock == MTP_CLOCK_TSC ? ps->tsc_b : ps->mono_b;
 
-		ps->until = now > ms ? now - ms : 1;
+		ps->until = until ? until : now > ms ? now - ms : 1;
 	}
 	ps->cur = calloc(2 * (size_t)ps->nth + 1, sizeof(*ps->cur));
 	if (!ps->cur || mt_merge_init(&ps->heap, 2 * (size_t)ps->nth)) {

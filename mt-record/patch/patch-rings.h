@@ -55,6 +55,8 @@ struct patch_rings {
 	uint64_t torn;         /* records found half-written or not making
 				* sense (left out) */
 	uint64_t lost;         /* partial: records overwritten before read */
+	int pair_set;          /* the next pass's clock pair, taken before */
+	uint64_t pair_tsc, pair_mono;
 };
 
 /* r for layout l (checked by patch_layout_check()), its first clock pair
@@ -63,11 +65,21 @@ struct patch_rings {
 int patch_rings_init(struct patch_rings *r, const struct patch_layout *l);
 void patch_rings_release(struct patch_rings *r);
 
+/* The next pass reads each ring from the oldest record it still holds,
+ * those read before too (-o DIR/: each snapshot whole). */
+void patch_rings_rewind(struct patch_rings *r);
+
 /* CLOCK_MONOTONIC now, in ns. */
 uint64_t patch_mono_now(void);
 
 /* A (TSC, CLOCK_MONOTONIC) pair read together. */
 void patch_clock_pair(uint64_t *tsc, uint64_t *mono);
+
+/* The next pass's clock pair, taken now (a partial pass's: slept for
+ * until 10 ms after the last), and the time t of the records' clock as
+ * CLOCK_MONOTONIC ns as that pass will give it: a --repeat hit's, its
+ * MARKs written before its records. */
+uint64_t patch_rings_take_pair(struct patch_rings *r, uint32_t clock, uint64_t t);
 
 /* A record's time (clock as mtp_header.clock says) as CLOCK_MONOTONIC
  * ns, through the pairs (tsc_a, mono_a) and (tsc_b, mono_b). */
@@ -104,14 +116,15 @@ struct patch_pass {
  * clock: the runtime's clock (enum mtp_clock; anything else is taken as
  * CLOCK_MONOTONIC); claimed: the slots the runtime says it claimed (the
  * first ones; at most the layout's are read). partial (the process runs on: --full): the records of
- * the last millisecond, and one being written, are left for the next
- * pass, a half-written record is waited for once, and a ring overwritten
- * since is counted in lost. Sleeps (up to 20 ms) when the clock pair
+ * the last millisecond (with until not 0: those after until, in the
+ * records' clock: a --repeat hit's snapshot), and one being written, are
+ * left for the next pass, a half-written record is waited for once, and
+ * a ring overwritten since is counted in lost. Sleeps (up to 20 ms) when the clock pair
  * before is that recent, so that the TSC's rate is measured over 20 ms
  * at least. 0, or -1 (ENOMEM).
  */
 int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
-		     uint32_t clock, uint32_t claimed, int partial);
+		     uint32_t clock, uint32_t claimed, int partial, uint64_t until);
 
 /* The pass's next event: 1, or 0 at its end. */
 int patch_pass_next(struct patch_pass *ps, struct patch_event *ev);

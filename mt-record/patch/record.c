@@ -343,9 +343,11 @@ static void patch_functions(struct rec *r, struct patch_rec *p, const char *exe,
 /* The "recording" line, before the wait. */
 static void patch_recording(const struct rec *r, pid_t pid)
 {
-	fprintf(stderr, "%s: recording %d with patch%s; %s %s\n", mt_progname(), (int)pid,
-		r->o.full ? " (full)" : "", r->o.trigger ? "the trigger (or Ctrl+C)" : "Ctrl+C",
-		r->o.full ? "ends the recording" : "takes the snapshot");
+	/* as the other backends say it (rounds.c) */
+	fprintf(stderr, "%s: recording %d with patch%s; Ctrl+C %s\n", mt_progname(), (int)pid,
+		r->o.full ? " (full)" : "", r->o.full ? "ends the recording" :
+		!r->o.trigger ? "takes the snapshot" : r->o.repeat != 1 ?
+		"ends, keeping the snapshots taken" : "ends without a snapshot");
 }
 
 /* The counts after patching, and what -v lists. */
@@ -380,29 +382,88 @@ static void patch_trigger(struct rec *r, struct patch_rec *p)
 		die_errno(MT_EXIT_DATA, "%s", r->tr.path);
 	}
 	patch_rec_trigger_on(p, &r->tgt, r->tr.path, r->tr.addr, r->tr.name);
+	if (r->o.repeat != 1)
+		patch_rec_queue_hits(p); /* a snapshot each, recording on */
+	if (r->o.slower_than_ns)
+		patch_rec_slower_than(p, r->o.slower_than_ns);
+	if (!r->o.arm_after_ns)
+		patch_rec_arm(p); /* else once recording has run that long */
 }
 
-/* Whether the trigger was hit; says so the first time. */
-static int trigger_seen(struct rec *r, const struct patch_rec *p, uint64_t *when)
+/* "trigger ... hit": with --slower-than, how long the call took. */
+static void say_hit(const struct rec *r, uint32_t pid, uint32_t tid, uint64_t when, uint64_t dur)
+{
+	if (r->o.slower_than_ns)
+		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64 ": a call of %" PRIu64
+		     ".%06" PRIu64 " ms", r->tr.name, pid, tid, when / 1000000000u,
+		     when % 1000000000u, dur / 1000000u, dur % 1000000u);
+	else
+		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, r->tr.name, pid, tid,
+		     when / 1000000000u, when % 1000000000u);
+}
+
+/* Whether the trigger was hit (the rings frozen at its call: without
+ * --repeat), with its MARK; says so the first time. */
+static int trigger_seen(struct rec *r, const struct patch_rec *p, uint64_t *when,
+			struct mt_mt_line *mark)
 {
 	static int said;
 	uint32_t pid, tid;
+	uint64_t dur;
 
-	if (!r->o.trigger || !patch_rec_triggered(p, when, &pid, &tid))
+	if (!r->o.trigger || !patch_rec_triggered(p, when, &pid, &tid, &dur))
 		return 0;
 	if (!said++)
-		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, r->tr.name, pid, tid,
-		     *when / 1000000000u, *when % 1000000000u);
+		say_hit(r, pid, tid, *when, dur);
+	*mark = mt_mt_trigger(*when, pid, tid, r->tr.addr, r->tr.name);
+	mark->mark.value = dur;
 	return 1;
 }
 
-/* The stream the rings go into, begun (its wallclock MARK). */
+/* The stream the rings go into (one for the whole recording; with -o
+ * DIR/ each snapshot begins its own). */
 static void patch_begin(struct rec *r, struct stream_out *so)
 {
 	stream_out_init(so, r->out_fd);
 	so->source = "mt-record patch";
 	r->sout = so;
-	rec_wallclock(r);
+	if (!r->dir_out)
+		rec_wallclock(r);
+}
+
+/* A snapshot of the rings: what they hold after the last one's, up to a
+ * hit (mark: its MARK; until: with --repeat its raw time, the recording
+ * going on) or now (mark NULL). */
+static void patch_snapshot(struct rec *r, struct patch_rec *p, uint64_t time,
+			   const struct mt_mt_line *mark, uint64_t until)
+{
+	rec_snapshot_begin(r, r->snap_no, time);
+	if (r->dir_out) { /* a file of its own: whole */
+		r->sout->source = "mt-record patch";
+		rec_wallclock(r);
+	}
+	if (mark)
+		rec_mark(r, mark);
+	if (r->dir_out)
+		patch_rings_rewind(&p->rings); /* each file its whole snapshot */
+	patch_rec_write(p, r->sout, until != 0, until);
+	if (until)
+		p->rings.lost = 0; /* a ring lapped between hits: a snapshot
+				    * is what the ring holds then */
+	rec_snapshot_end(r);
+	r->snap_no++;
+}
+
+/* --repeat: the next queued hit of the trigger, said, with its MARK. */
+static int queued_hit(struct rec *r, struct patch_rec *p, struct patch_hit *hit,
+		      struct mt_mt_line *mark)
+{
+	if (!r->o.trigger || r->o.repeat == 1 || !patch_rec_next_hit(p, hit))
+		return 0;
+	say_hit(r, hit->pid, hit->tid, hit->mono, hit->dur);
+	*mark = mt_mt_trigger(hit->mono, hit->pid, hit->tid, r->tr.addr, r->tr.name);
+	mark->mark.value = hit->dur;
+	return 1;
 }
 
 /* The libraries the process maps that the table has not looked at: their
@@ -460,56 +521,105 @@ static void add_dlopened(struct rec *r, struct patch_rec *p, struct inject *in)
 	}
 }
 
-/* Until a signal, the process's end or the trigger's call; with --full
- * the rings drained into so every 10 ms meanwhile, each pass written out
- * at once (a reader downstream sees it then, and a write that fails, a
- * full disk or a reader gone, ends the recording then, the patches put
- * back first: not once 256 KiB have gathered, which a thread that laps
- * its ring between passes may never fill). */
-static void patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so,
-		       struct inject *in)
+/*
+ * Until a signal, the process's end or the trigger's call (with --repeat
+ * each call a snapshot, the recording going on, until the n-th): why it
+ * ended. The trigger is armed once recording has run --arm-after. With
+ * --full the rings drained into so every 10 ms meanwhile, each pass
+ * written out at once (a reader downstream sees it then, and a write
+ * that fails, a full disk or a reader gone, ends the recording then, the
+ * patches put back first: not once 256 KiB have gathered, which a thread
+ * that laps its ring between passes may never fill).
+ */
+static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so,
+			    struct inject *in)
 {
-	uint64_t hit;
+	uint64_t hit, start = now_mono();
+	int armed = !r->o.arm_after_ns;
+	struct mt_mt_line mark;
 	struct stat st;
 	/* a pipe's reader gone shows as POLLERR at once: the recording ends
 	 * then, as a write would end it, without waiting for one */
 	struct pollfd out = { fstat(r->out_fd, &st) || !S_ISFIFO(st.st_mode) ? -1 : r->out_fd,
 			      0, 0 };
 
-	while (!rec_signal() && target_alive(&r->tgt) && !trigger_seen(r, p, &hit)) {
+	for (;;) {
 		struct timespec ts = { 0, 10000000 };
+		struct patch_hit qh;
 
+		if (trigger_seen(r, p, &hit, &mark))
+			return STOP_TRIGGER; /* patch_end() takes it */
+		if (queued_hit(r, p, &qh, &mark)) {
+			patch_snapshot(r, p, qh.mono, &mark, qh.raw);
+			patch_rec_hit_taken(p);
+			if (r->o.repeat && r->snap_no >= r->o.repeat)
+				return STOP_TRIGGER; /* the n-th: taken */
+			continue;
+		}
+		if (rec_signal())
+			return STOP_SIGNAL;
+		if (!target_alive(&r->tgt))
+			break;
+		if (!armed && now_mono() - start >= r->o.arm_after_ns) {
+			patch_rec_arm(p);
+			armed = 1;
+		}
 		if (ppoll(&out, 1, &ts, &r->wait_mask) > 0 && (out.revents & POLLERR))
 			die_pipe();
 		add_dlopened(r, p, in);
 		if (r->o.full) {
-			patch_rec_write(p, so, 1);
+			patch_rec_write(p, so, 1, 0);
 			stream_out_flush(so);
 		}
 	}
-	trigger_seen(r, p, &hit); /* a hit just before the process ended: said too */
+	/* a hit just before the process ended; with --repeat, those queued
+	 * (the process is gone: what its rings hold is all there is) */
+	if (trigger_seen(r, p, &hit, &mark))
+		return STOP_TRIGGER;
+	for (;;) {
+		struct patch_hit qh;
+
+		if (r->o.repeat && r->snap_no >= r->o.repeat)
+			return STOP_TRIGGER;
+		if (!queued_hit(r, p, &qh, &mark))
+			return STOP_EXIT;
+		patch_snapshot(r, p, qh.mono, &mark, qh.raw);
+		patch_rec_hit_taken(p);
+	}
 }
 
 /* What the rings hold still (all of it, without --full: the snapshot),
  * the trigger's MARK, the stream's end. */
-static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so)
+static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so, enum stop why)
 {
+	struct mt_mt_line mark;
 	uint64_t hit;
-	uint32_t pid, tid;
 
 	if (patch_rec_error(p))
 		warn("the patch runtime failed while it ran: %s (libraries loaded then "
 		     "ran untraced)", patch_rec_error(p));
-	if (r->o.trigger && patch_rec_triggered(p, &hit, &pid, &tid)) {
-		struct mt_mt_line ml = mt_mt_trigger(hit, pid, tid, r->tr.addr, r->tr.name);
-
-		rec_mark(r, &ml);
-	}
-	patch_rec_write(p, so, 0);
-	stream_out_finish(so);
+	/* as the other backends' rounds (rounds.c): the last hit's snapshot;
+	 * without a trigger, or at the end of a program that hit none, all
+	 * the rings hold (with --full: the rest of everything); Ctrl+C with a
+	 * trigger keeps only what hits took */
+	if (why == STOP_TRIGGER && r->o.repeat == 1 && trigger_seen(r, p, &hit, &mark))
+		patch_snapshot(r, p, hit, &mark, 0);
+	else if (r->o.full || !r->o.trigger || (why == STOP_EXIT && !r->snap_no))
+		patch_snapshot(r, p, now_mono(), NULL, 0);
+	else if (why == STOP_SIGNAL)
+		fprintf(stderr, r->snap_no ? "%s: interrupted: the %d snapshots taken are "
+			"kept\n" : "%s: interrupted before the trigger fired: no snapshot\n",
+			mt_progname(), r->snap_no);
+	if (!r->dir_out)
+		stream_out_finish(so);
 	stream_out_release(so);
 	r->sout = NULL;
 	patch_rec_warnings(p);
+	if (r->o.trigger && r->o.repeat != 1 && patch_rec_hits_dropped(p))
+		warn("%u trigger hits came faster than snapshots were taken: dropped",
+		     patch_rec_hits_dropped(p));
+	if (why == STOP_SIGNAL && r->o.trigger && !r->snap_no && r->o.output && output_discard())
+		warn("nothing recorded: %s left as it was", r->o.output);
 }
 
 /*
@@ -524,6 +634,7 @@ static void record_patch(struct rec *r)
 	char *rt = patch_runtime_path(), *preload, *env[3], why[256], exe[PATH_MAX];
 	struct stream_out so;
 	struct inject in = INJECT_INIT;
+	enum stop stopped;
 	int note;
 
 	patch_rec_init(&p, r->o.snapshot_bytes, -1);
@@ -577,14 +688,14 @@ static void record_patch(struct rec *r)
 		rec_stdout_note();
 	patch_recording(r, r->tgt.pid);
 	patch_begin(r, &so);
-	patch_wait(r, &p, &so, &in);
+	stopped = patch_wait(r, &p, &so, &in);
 	inject_close(&in);
 	if (r->tgt.status_known && WIFSIGNALED(r->tgt.status))
 		warn("%s was killed by signal %d (%s)", r->tgt.cmd[0], WTERMSIG(r->tgt.status),
 		     strsignal(WTERMSIG(r->tgt.status)));
 	else if (r->tgt.status_known && WEXITSTATUS(r->tgt.status))
 		warn("%s exited with status %d", r->tgt.cmd[0], WEXITSTATUS(r->tgt.status));
-	patch_end(r, &p, &so);
+	patch_end(r, &p, &so, stopped);
 	patch_rec_release(&p);
 	r->tgt.env = NULL;
 	free(preload);
@@ -841,6 +952,7 @@ static void record_patch_attach(struct rec *r)
 	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], link[64];
 	uint64_t fns[PL_NFNS], dlflags;
 	struct stream_out so;
+	enum stop stopped;
 	pid_t pid;
 
 	if (inject_open(&in, r->tgt.pids[0], 0)) /* ptrace allowed: said first */
@@ -908,7 +1020,7 @@ static void record_patch_attach(struct rec *r)
 	say_patched(r, &p);
 	patch_recording(r, pid);
 	patch_begin(r, &so);
-	patch_wait(r, &p, &so, &in);
+	stopped = patch_wait(r, &p, &so, &in);
 	patch_unlive(); /* undone here */
 	if (!patch_detach(&p, &in, &l) && inject_alive(&in)) {
 		int e = errno;
@@ -922,7 +1034,7 @@ static void record_patch_attach(struct rec *r)
 		     *tracer ? "; traced by " : "", tracer);
 	}
 	inject_close(&in);
-	patch_end(r, &p, &so);
+	patch_end(r, &p, &so, stopped);
 	patch_rec_release(&p);
 	free(rt);
 }
@@ -940,6 +1052,12 @@ static void patch_check_options(const struct rec *r)
 {
 	if (!r->o.input && r->tgt.npids > 1)
 		die(MT_EXIT_USAGE, "-p: the patch backend attaches to one process at a time");
+	if (r->o.full && r->o.repeat != 1)
+		die(MT_EXIT_USAGE, "--repeat takes a snapshot at each hit, --full keeps "
+		    "everything: the patch backend does one or the other");
+	if (r->o.trigger_via != VIA_AUTO)
+		warn("--trigger-via does not apply to the patch backend (the hook on the "
+		     "function's entry is its trigger): ignored");
 }
 
 static void patch_check_machine(const struct rec *r)
@@ -969,6 +1087,7 @@ const struct rec_backend rec_backend_patch = {
 	.name = "patch",
 	.cannot = patch_cannot,
 	.check_options = patch_check_options,
+	.times_trigger = 1,
 	.check_machine = patch_check_machine,
 	.dry_run = patch_dry_run,
 	.record = record_patch_any,

@@ -208,17 +208,46 @@ static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
 	__atomic_store_n(&r->kind, MTP_REC_KIND(kind, h >> t->shift), __ATOMIC_RELEASE);
 }
 
-/* The trigger's call: the first stops every thread's recording. */
-static void triggered(struct tstate *t, uint64_t now)
+/* A call of the trigger with --repeat: queued for mt-record (shm.h),
+ * the recording going on. */
+static void queue_hit(struct mtp_header *h, struct tstate *t, uint64_t now, uint64_t dur)
+{
+	uint32_t n = __atomic_load_n(&h->hits_n, __ATOMIC_ACQUIRE);
+	struct mtp_hit *e;
+
+	do {
+		if (n - __atomic_load_n(&h->hits_taken, __ATOMIC_ACQUIRE) >= MTP_HITS) {
+			__atomic_fetch_add(&h->hits_dropped, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	} while (!__atomic_compare_exchange_n(&h->hits_n, &n, n + 1, 1, __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
+	e = &h->hits[n % MTP_HITS];
+	e->time = now;
+	e->dur = dur;
+	e->pid = t->slot->pid;
+	e->tid = t->slot->tid;
+	__atomic_store_n(&e->seq, n + 1, __ATOMIC_RELEASE);
+}
+
+/* The trigger's call (its return, dur after the call: --slower-than):
+ * the first stops every thread's recording (with --repeat, each is
+ * queued). */
+static void triggered(struct tstate *t, uint64_t now, uint64_t dur)
 {
 	struct mtp_header *h = mtp_shm;
 	uint32_t no = 0;
 
+	if (__atomic_load_n(&h->trigger_queue, __ATOMIC_RELAXED)) {
+		queue_hit(h, t, now, dur);
+		return;
+	}
 	if (!__atomic_compare_exchange_n(&h->frozen, &no, 1, 0, __ATOMIC_ACQ_REL,
 					 __ATOMIC_RELAXED))
 		return;
 	h->trigger_pid = t->slot->pid;
 	h->trigger_tid = t->slot->tid;
+	h->trigger_dur = dur;
 	__atomic_store_n(&h->trigger_time, now, __ATOMIC_RELEASE);
 	mtp_syscall6(SYS_futex, (long)&h->frozen, FUTEX_WAKE, 1 << 30, 0, 0, 0);
 }
@@ -257,6 +286,29 @@ static inline __attribute__((always_inline)) void busy_out(void)
 	mtp_busy_n--;
 }
 
+/* func was called at now: a hit when it is the trigger (without
+ * --slower-than) */
+static inline __attribute__((always_inline)) void called(struct tstate *t, uint64_t func,
+							 uint64_t now)
+{
+	if (func + 1 == __atomic_load_n(&mtp_shm->trigger, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&mtp_shm->slower_raw, __ATOMIC_RELAXED))
+		triggered(t, now, 0);
+}
+
+/* func, called at then, returned at now: a hit when it is the trigger
+ * and took at least --slower-than */
+static inline __attribute__((always_inline)) void returned(struct tstate *t, uint64_t func,
+							   uint64_t then, uint64_t now)
+{
+	uint64_t slower;
+
+	if (func + 1 == __atomic_load_n(&mtp_shm->trigger, __ATOMIC_RELAXED) &&
+	    (slower = __atomic_load_n(&mtp_shm->slower_raw, __ATOMIC_RELAXED)) &&
+	    now - then >= slower && now >= then)
+		triggered(t, now, now - then);
+}
+
 /* mtp_enter(), inside: *mtp_live was 1 */
 static inline __attribute__((always_inline)) void enter(uint64_t func, uint64_t *ret)
 {
@@ -280,10 +332,11 @@ static inline __attribute__((always_inline)) void enter(uint64_t func, uint64_t 
 				put(t, t->stack[t->depth].func, MTP_CUT, now);
 			}
 			put(t, t->stack[d - 1].func, MTP_RETURN, now);
+			returned(t, t->stack[d - 1].func, t->stack[d - 1].time, now);
 			t->stack[d - 1].func = func;
+			t->stack[d - 1].time = now;
 			put(t, func, MTP_CALL, now);
-			if (func + 1 == mtp_shm->trigger)
-				triggered(t, now);
+			called(t, func, now);
 		}
 		return;
 	}
@@ -305,10 +358,10 @@ static inline __attribute__((always_inline)) void enter(uint64_t func, uint64_t 
 	t->stack[d].ret = *ret;
 	t->stack[d].slot = (uint64_t)ret;
 	t->stack[d].func = func;
+	t->stack[d].time = now;
 	*ret = (uint64_t)mtp_return_tramp;
 	put(t, func, MTP_CALL, now);
-	if (func + 1 == mtp_shm->trigger)
-		triggered(t, now);
+	called(t, func, now);
 }
 
 void mtp_enter(uint64_t func, uint64_t *ret)
@@ -361,8 +414,10 @@ static uint64_t exit_under(struct tstate *t, uint32_t d, uint64_t now, int live)
 	uint32_t i, keep = d - 1;
 	uint64_t r = t->stack[d - 1].ret;
 
-	if (t->slot && live)
+	if (t->slot && live) {
 		put(t, t->stack[d - 1].func, MTP_RETURN, now);
+		returned(t, t->stack[d - 1].func, t->stack[d - 1].time, now);
+	}
 	for (i = d; i < t->depth; i++) {
 		if (peek(t->stack[i].slot) == (uint64_t)mtp_return_tramp)
 			t->stack[keep++] = t->stack[i];
@@ -399,8 +454,10 @@ static inline __attribute__((always_inline)) uint64_t exit_(uint64_t sp, int liv
 	}
 	t->landing = 0;
 	r = t->stack[d - 1].ret;
-	if (t->slot && live)
+	if (t->slot && live) {
 		put(t, t->stack[d - 1].func, MTP_RETURN, now);
+		returned(t, t->stack[d - 1].func, t->stack[d - 1].time, now);
+	}
 	__asm__ volatile("" : : : "memory");
 	t->depth = d - 1;
 	return r;

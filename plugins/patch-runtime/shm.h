@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 10
+#define MTP_VERSION 12
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -160,6 +160,20 @@ enum mtp_fkind {
  * executable, libgcc_s's, ...) */
 #define MTP_WALKER_COPIES 8
 
+/* --repeat: the trigger's calls the runtime queues for mt-record (one
+ * snapshot each) instead of stopping the recording at the first */
+#define MTP_HITS 64
+
+struct mtp_hit {
+	uint64_t time;  /* the call's (its return's with slower_raw), in the
+			 * records' clock */
+	uint64_t dur;   /* with slower_raw: the call's, in that clock */
+	uint32_t pid, tid;
+	uint32_t seq;   /* its number + 1, written last (release): the
+			 * entry is whole once it is */
+	uint32_t pad;
+};
+
 /* a record's kind */
 enum mtp_kind {
 	MTP_CALL = 1,   /* func was entered */
@@ -231,11 +245,13 @@ struct mtp_rec {
 #define MTP_SHADOW_MAX (1u << 16)
 
 /* A frame of a thread's shadow stack: the return address the trampoline
- * replaced, where it was, and the function (its table index). */
+ * replaced, where it was, the function (its table index) and when it was
+ * called (the records' clock: --slower-than). */
 struct mtp_shadow {
 	uint64_t ret;
 	uint64_t slot;
 	uint64_t func;
+	uint64_t time;
 };
 
 struct mtp_thread {
@@ -284,11 +300,24 @@ struct mtp_header {
 	uint64_t tramp, own_lo, own_hi;
 	/* --trigger: mt-record, before GO: 1 + the table index of the
 	 * function whose call takes the snapshot (0: none); runtime, at its
-	 * first call: frozen 1 (no record is written after that call's),
-	 * who called it and when (futex wake on frozen) */
+	 * first call (with slower_raw: the first return of a slow one):
+	 * frozen 1 (no record is written after that call's), who called it
+	 * and when (futex wake on frozen) */
 	uint32_t trigger, frozen;
 	uint32_t trigger_pid, trigger_tid;
 	uint64_t trigger_time;
+	/* --slower-than (mt-record, before GO; 0: none): a call of the
+	 * trigger is a hit only at its return, when it took at least this
+	 * long (the records' clock); trigger_dur says how long it took */
+	uint64_t slower_raw, trigger_dur;
+	/* --repeat (mt-record, before GO: trigger_queue 1): each call of
+	 * the trigger is not frozen but queued, the recording going on: the
+	 * runtime takes number hits_n (atomic) while fewer than MTP_HITS
+	 * are waiting (hits_n - hits_taken), else counts it in hits_dropped,
+	 * and fills hits[number % MTP_HITS]; mt-record takes them in order
+	 * (hits_taken, release) */
+	uint32_t trigger_queue, hits_n, hits_taken, hits_dropped;
+	struct mtp_hit hits[MTP_HITS];
 	/* libraries mapped later, by dlopen: the runtime counts dl_gen up
 	 * (a futex wake) and waits (2 s at most) for mt-record to add their
 	 * functions to the table and scan ranges and set dl_ack to it; the

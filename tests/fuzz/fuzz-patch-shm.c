@@ -57,7 +57,7 @@ static void one_pass(struct patch_rings *r, uint32_t nfn, uint32_t clock, uint32
 	struct patch_event ev;
 	uint64_t records = 0, threads = 0;
 
-	if (patch_pass_begin(r, &ps, nfn, clock, claimed, partial))
+	if (patch_pass_begin(r, &ps, nfn, clock, claimed, partial, 0))
 		return;
 	while (patch_pass_next(&ps, &ev)) {
 		if (ev.is_thread) {

@@ -24,6 +24,12 @@ $(BUILD)/tests/progs/marks: tests/progs/marks.c common/banned.h
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/marks
 
+$(BUILD)/tests/progs/slowcall: tests/progs/slowcall.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/slowcall
+
 $(BUILD)/tests/progs/patchme: tests/progs/patchme.c common/banned.h
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -Icommon -o $@ $<
@@ -95,9 +101,10 @@ $(BUILD)/tests/progs/throwy-%: tests/progs/throwy.cc tests/progs/throwy-c.c
 
 EXTRA_TEST_BIN += $(THROWY_LEVELS:%=$(BUILD)/tests/progs/throwy-%)
 
+# -iquote, not -I: common/spawn.h must not stand for the C library's
 $(BUILD)/tests/progs/forky: tests/progs/forky.c common/banned.h
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -fno-inline -g -Icommon -o $@ $<
+	$(CC) -O1 -fno-inline -g -iquote common -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/forky
 

@@ -95,7 +95,7 @@ kill $s1 $s2
 # 150's stop_here): 151 outer spans, the last record that call, a MARK
 mt-record --backend patch --trigger stop_here -o trig.mt -- "$P/outer" -s 150 2>trig.err ||
 	{ cat trig.err >&2; fail "--trigger stop_here"; }
-contains trig.err "the trigger (or Ctrl+C) takes the snapshot"
+contains trig.err "with patch; Ctrl+C ends without a snapshot"
 grep -q '^mt-record: trigger stop_here hit by [0-9]*/[0-9]* at ' trig.err ||
 	fail "the hit not said: $(cat trig.err)"
 [ "$(spans trig.mt | grep -c '^outer ')" -eq 151 ] || fail "not 151 outer spans"
