@@ -1001,6 +1001,23 @@ static uint64_t dur_ns(const struct patch_rec *p, uint32_t clock, uint64_t t, ui
 	return b > a ? b - a : 0;
 }
 
+void patch_rec_hold(struct patch_rec *p)
+{
+	p->h->hold = 1;
+}
+
+void patch_rec_run(struct patch_rec *p)
+{
+	__atomic_store_n(&p->h->run, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &p->h->run, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+uint64_t patch_rec_raw_of(struct patch_rec *p, uint64_t mono)
+{
+	return patch_rings_raw_of(&p->rings, __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED),
+				  mono);
+}
+
 void patch_rec_queue_hits(struct patch_rec *p)
 {
 	p->h->trigger_queue = 1;

@@ -220,6 +220,16 @@ void patch_rec_trigger_on(struct patch_rec *p, const struct target *tgt, const c
  * after --arm-after). */
 void patch_rec_arm(struct patch_rec *p);
 
+/* A command: once READY the runtime waits for patch_rec_run() before the
+ * program goes on (what must be armed first: a trigger the patch left
+ * alone). patch_rec_hold() before the table is given. */
+void patch_rec_hold(struct patch_rec *p);
+void patch_rec_run(struct patch_rec *p);
+
+/* A CLOCK_MONOTONIC time (a breakpoint's or uprobe's hit) in the records'
+ * clock, as the next patch_rec_write() will convert: its until. */
+uint64_t patch_rec_raw_of(struct patch_rec *p, uint64_t mono);
+
 /* --repeat: each call of the trigger is queued (shm.h's hits), the
  * recording going on, instead of stopping it. Before the table is given
  * to the runtime. */

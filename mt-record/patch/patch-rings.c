@@ -250,6 +250,25 @@ uint64_t patch_rings_take_pair(struct patch_rings *r, uint32_t clock, uint64_t t
 	return patch_to_mono(c, t, r->tsc_a, r->mono_a, r->pair_tsc, r->pair_mono);
 }
 
+uint64_t patch_rings_raw_of(struct patch_rings *r, uint32_t clock, uint64_t mono)
+{
+	__int128 d;
+
+	if (clock != MTP_CLOCK_TSC)
+		return mono;
+	take_pair(r, MTP_CLOCK_TSC, 10000000u, &r->pair_tsc, &r->pair_mono);
+	r->pair_set = 1;
+	if (r->pair_mono == r->mono_a)
+		return r->tsc_a;
+	d = (__int128)(int64_t)(mono - r->mono_a) * (__int128)(r->pair_tsc - r->tsc_a) /
+	    (__int128)(r->pair_mono - r->mono_a);
+	if (d > INT64_MAX)
+		d = INT64_MAX;
+	if (d < INT64_MIN)
+		d = INT64_MIN;
+	return r->tsc_a + (uint64_t)(int64_t)d;
+}
+
 int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
 		     uint32_t clock, uint32_t claimed, int partial, uint64_t until)
 {

@@ -81,6 +81,11 @@ void patch_clock_pair(uint64_t *tsc, uint64_t *mono);
  * MARKs written before its records. */
 uint64_t patch_rings_take_pair(struct patch_rings *r, uint32_t clock, uint64_t t);
 
+/* The other way: the next pass's clock pair taken now (as above), and
+ * the time mono (CLOCK_MONOTONIC ns: a breakpoint's or a uprobe's hit) in
+ * the records' clock as that pass converts: the pass's until. */
+uint64_t patch_rings_raw_of(struct patch_rings *r, uint32_t clock, uint64_t mono);
+
 /* A record's time (clock as mtp_header.clock says) as CLOCK_MONOTONIC
  * ns, through the pairs (tsc_a, mono_a) and (tsc_b, mono_b). */
 uint64_t patch_to_mono(uint32_t clock, uint64_t t, uint64_t tsc_a, uint64_t mono_a,

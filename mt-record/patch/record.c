@@ -387,7 +387,8 @@ static void patch_trigger(struct rec *r, struct patch_rec *p)
 	if (r->o.slower_than_ns)
 		patch_rec_slower_than(p, r->o.slower_than_ns);
 	if (!r->o.arm_after_ns)
-		patch_rec_arm(p); /* else once recording has run that long */
+		patch_rec_arm(p); /* else once recording has run that long; a
+				   * trigger left alone calls no hook */
 }
 
 /* "trigger ... hit": with --slower-than, how long the call took. */
@@ -521,6 +522,87 @@ static void add_dlopened(struct rec *r, struct patch_rec *p, struct inject *in)
 	}
 }
 
+/* A trigger the patch left alone (too short, ...): a hardware breakpoint
+ * or a uprobe at its address fires instead (trigger.h), as with the other
+ * backends, the rings cut at the hit's time. */
+struct patch_fallback {
+	int chosen;               /* a breakpoint or a uprobe: chosen */
+	int needed;               /* the trigger was left alone */
+	int armed;
+	struct trigger_run tg;
+	struct mt_uprobe_hit hit; /* a hit patch_wait() left to patch_end() */
+	int have;
+};
+
+/* Whether a breakpoint or a uprobe can fire for a trigger the patch left
+ * alone (chosen once: a breakpoint where one fires here, else a uprobe). */
+static int fallback_can(struct rec *r, struct patch_fallback *fb)
+{
+	if (!fb->chosen)
+		choose_trigger_via(&r->tr, r->o.trigger_via);
+	fb->chosen = 1;
+	return !r->o.slower_than_ns &&
+	       (r->tr.use_bp || (geteuid() == 0 && mt_uprobe_supported()));
+}
+
+/* Notes whether p's trigger was left alone, saying so and with what it
+ * fires instead; dies (the command killed) when nothing can. */
+static void fallback_need(struct rec *r, struct patch_rec *p, struct patch_fallback *fb)
+{
+	const char *why = patch_rec_trigger_status(p);
+
+	if (!why)
+		return;
+	if (r->o.slower_than_ns) {
+		patch_kill_child(r);
+		die(MT_EXIT_DATA, "--trigger %s: left alone: %s (--slower-than times the "
+		    "calls of a function the patch backend patched)", r->tr.name, why);
+	}
+	if (!fallback_can(r, fb)) {
+		patch_kill_child(r);
+		die(MT_EXIT_DATA, "--trigger %s: left alone: %s; nor can a breakpoint (%s) "
+		    "or a uprobe (%s) fire instead", r->tr.name, why,
+		    r->tr.via_note ? r->tr.via_note : "not chosen",
+		    mt_uprobe_supported() ? "root only" : "no uprobe PMU in this kernel");
+	}
+	warn("--trigger %s: left alone by the patch backend (%s): %s fires instead",
+	     r->tr.name, why, r->tr.use_bp ? "a hardware breakpoint" : "a uprobe");
+	fb->needed = 1;
+}
+
+/* Arms the trigger: the patch's hook, or fb's (dies when it cannot). */
+static void trigger_arm(struct rec *r, struct patch_rec *p, struct patch_fallback *fb)
+{
+	if (!fb->needed) {
+		patch_rec_arm(p);
+		return;
+	}
+	arm_trigger(&fb->tg, &r->tr, &r->tgt, MT_UPROBE_PROCESS, r->o.repeat != 1);
+	fb->armed = 1;
+}
+
+/* A breakpoint's or uprobe's hit: said, its MARK, its time in the records'
+ * clock (the pass's until). */
+static uint64_t fallback_hit(struct rec *r, struct patch_rec *p, const struct mt_uprobe_hit *h,
+			     struct mt_mt_line *mark)
+{
+	say_hit(r, h->pid, h->tid, h->time, 0);
+	*mark = mt_mt_trigger(h->time, h->pid, h->tid, r->tr.addr, r->tr.name);
+	return patch_rec_raw_of(p, h->time);
+}
+
+/* Disarms fb's breakpoint or uprobe, saying what hits it dropped. */
+static void fallback_release(struct patch_fallback *fb)
+{
+	if (!fb->armed)
+		return;
+	if (trigger_dropped(&fb->tg))
+		warn("%u trigger hits came faster than snapshots were taken: dropped",
+		     trigger_dropped(&fb->tg));
+	trigger_run_release(&fb->tg);
+	fb->armed = 0;
+}
+
 /*
  * Until a signal, the process's end or the trigger's call (with --repeat
  * each call a snapshot, the recording going on, until the n-th): why it
@@ -532,10 +614,11 @@ static void add_dlopened(struct rec *r, struct patch_rec *p, struct inject *in)
  * that laps its ring between passes may never fill).
  */
 static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so,
-			    struct inject *in)
+			    struct inject *in, struct patch_fallback *fb)
 {
 	uint64_t hit, start = now_mono();
 	int armed = !r->o.arm_after_ns;
+	struct mt_uprobe_hit uh;
 	struct mt_mt_line mark;
 	struct stat st;
 	/* a pipe's reader gone shows as POLLERR at once: the recording ends
@@ -561,11 +644,27 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 		if (!target_alive(&r->tgt))
 			break;
 		if (!armed && now_mono() - start >= r->o.arm_after_ns) {
-			patch_rec_arm(p);
+			trigger_arm(r, p, fb);
 			armed = 1;
 		}
-		if (ppoll(&out, 1, &ts, &r->wait_mask) > 0 && (out.revents & POLLERR))
+		if (fb->armed) { /* the trigger's wait is the loop's */
+			if (trigger_wait(&fb->tg, 10, &r->wait_mask, &uh)) {
+				if (r->o.repeat == 1) {
+					patch_rec_freeze(p);
+					fb->hit = uh;
+					fb->have = 1;
+					return STOP_TRIGGER;
+				}
+				hit = fallback_hit(r, p, &uh, &mark);
+				patch_snapshot(r, p, uh.time, &mark, hit);
+				if (r->o.repeat && r->snap_no >= r->o.repeat)
+					return STOP_TRIGGER;
+			}
+			if (poll(&out, 1, 0) > 0 && (out.revents & POLLERR))
+				die_pipe();
+		} else if (ppoll(&out, 1, &ts, &r->wait_mask) > 0 && (out.revents & POLLERR)) {
 			die_pipe();
+		}
 		add_dlopened(r, p, in);
 		if (r->o.full) {
 			patch_rec_write(p, so, 1, 0);
@@ -581,6 +680,16 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 
 		if (r->o.repeat && r->snap_no >= r->o.repeat)
 			return STOP_TRIGGER;
+		if (fb->armed && trigger_finish(&fb->tg, &r->wait_mask, &uh)) {
+			if (r->o.repeat == 1) {
+				fb->hit = uh;
+				fb->have = 1;
+				return STOP_TRIGGER;
+			}
+			hit = fallback_hit(r, p, &uh, &mark);
+			patch_snapshot(r, p, uh.time, &mark, hit);
+			continue;
+		}
 		if (!queued_hit(r, p, &qh, &mark))
 			return STOP_EXIT;
 		patch_snapshot(r, p, qh.mono, &mark, qh.raw);
@@ -590,7 +699,8 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 
 /* What the rings hold still (all of it, without --full: the snapshot),
  * the trigger's MARK, the stream's end. */
-static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so, enum stop why)
+static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so, enum stop why,
+		      struct patch_fallback *fb)
 {
 	struct mt_mt_line mark;
 	uint64_t hit;
@@ -602,14 +712,18 @@ static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so,
 	 * without a trigger, or at the end of a program that hit none, all
 	 * the rings hold (with --full: the rest of everything); Ctrl+C with a
 	 * trigger keeps only what hits took */
-	if (why == STOP_TRIGGER && r->o.repeat == 1 && trigger_seen(r, p, &hit, &mark))
+	if (why == STOP_TRIGGER && fb->have) {
+		hit = fallback_hit(r, p, &fb->hit, &mark);
+		patch_snapshot(r, p, fb->hit.time, &mark, hit);
+	} else if (why == STOP_TRIGGER && r->o.repeat == 1 && trigger_seen(r, p, &hit, &mark)) {
 		patch_snapshot(r, p, hit, &mark, 0);
-	else if (r->o.full || !r->o.trigger || (why == STOP_EXIT && !r->snap_no))
+	} else if (r->o.full || !r->o.trigger || (why == STOP_EXIT && !r->snap_no))
 		patch_snapshot(r, p, now_mono(), NULL, 0);
 	else if (why == STOP_SIGNAL)
 		fprintf(stderr, r->snap_no ? "%s: interrupted: the %d snapshots taken are "
 			"kept\n" : "%s: interrupted before the trigger fired: no snapshot\n",
 			mt_progname(), r->snap_no);
+	fallback_release(fb);
 	if (!r->dir_out)
 		stream_out_finish(so);
 	stream_out_release(so);
@@ -634,6 +748,7 @@ static void record_patch(struct rec *r)
 	char *rt = patch_runtime_path(), *preload, *env[3], why[256], exe[PATH_MAX];
 	struct stream_out so;
 	struct inject in = INJECT_INIT;
+	struct patch_fallback fb = { 0 };
 	enum stop stopped;
 	int note;
 
@@ -672,6 +787,8 @@ static void record_patch(struct rec *r)
 	}
 	patch_functions(r, &p, exe, NULL);
 	patch_trigger(r, &p);
+	if (r->o.trigger)
+		patch_rec_hold(&p); /* a fallback for it armed before it runs on */
 	p.h->drain = r->o.full; /* slots taken again only once read out */
 	if (patch_rec_go(&p, patch_keep_waiting, r) && rec_signal()) {
 		patch_kill_child(r);
@@ -679,23 +796,24 @@ static void record_patch(struct rec *r)
 		    r->tgt.cmd[0]);
 	}
 	say_patched(r, &p);
-	if (patch_rec_trigger_status(&p)) {
-		patch_kill_child(r);
-		die(MT_EXIT_DATA, "--trigger %s: left alone: %s", r->tr.name,
-		    patch_rec_trigger_status(&p));
-	}
+	/* a trigger left alone: its breakpoint or uprobe armed before the
+	 * command goes on */
+	fallback_need(r, &p, &fb);
+	if (fb.needed && !r->o.arm_after_ns)
+		trigger_arm(r, &p, &fb);
+	patch_rec_run(&p);
 	if (note)
 		rec_stdout_note();
 	patch_recording(r, r->tgt.pid);
 	patch_begin(r, &so);
-	stopped = patch_wait(r, &p, &so, &in);
+	stopped = patch_wait(r, &p, &so, &in, &fb);
 	inject_close(&in);
 	if (r->tgt.status_known && WIFSIGNALED(r->tgt.status))
 		warn("%s was killed by signal %d (%s)", r->tgt.cmd[0], WTERMSIG(r->tgt.status),
 		     strsignal(WTERMSIG(r->tgt.status)));
 	else if (r->tgt.status_known && WEXITSTATUS(r->tgt.status))
 		warn("%s exited with status %d", r->tgt.cmd[0], WEXITSTATUS(r->tgt.status));
-	patch_end(r, &p, &so, stopped);
+	patch_end(r, &p, &so, stopped, &fb);
 	patch_rec_release(&p);
 	r->tgt.env = NULL;
 	free(preload);
@@ -951,6 +1069,7 @@ static void record_patch_attach(struct rec *r)
 	struct chosen chosen = { 0 };
 	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], link[64];
 	uint64_t fns[PL_NFNS], dlflags;
+	struct patch_fallback fb = { 0 };
 	struct stream_out so;
 	enum stop stopped;
 	pid_t pid;
@@ -1008,19 +1127,21 @@ static void record_patch_attach(struct rec *r)
 			  "to write the patches: nothing was patched", (int)pid);
 	}
 	patch_rec_commit(&p, &in);
-	if (patch_rec_trigger_status(&p)) {
-		patch_rec_undo(&p, &in);
+	if (patch_rec_trigger_status(&p) && !fallback_can(r, &fb)) {
+		patch_rec_undo(&p, &in); /* no fallback: said below */
 		patch_load_free(&l);
 		inject_close(&in);
-		die(MT_EXIT_DATA, "--trigger %s: left alone: %s", r->tr.name,
-		    patch_rec_trigger_status(&p));
+		fallback_need(r, &p, &fb); /* dies saying why */
 	}
 	patch_live(&p, &in, &l);
 	inject_release_all(&in);
 	say_patched(r, &p);
+	fallback_need(r, &p, &fb);
+	if (fb.needed && !r->o.arm_after_ns)
+		trigger_arm(r, &p, &fb);
 	patch_recording(r, pid);
 	patch_begin(r, &so);
-	stopped = patch_wait(r, &p, &so, &in);
+	stopped = patch_wait(r, &p, &so, &in, &fb);
 	patch_unlive(); /* undone here */
 	if (!patch_detach(&p, &in, &l) && inject_alive(&in)) {
 		int e = errno;
@@ -1034,7 +1155,7 @@ static void record_patch_attach(struct rec *r)
 		     *tracer ? "; traced by " : "", tracer);
 	}
 	inject_close(&in);
-	patch_end(r, &p, &so, stopped);
+	patch_end(r, &p, &so, stopped, &fb);
 	patch_rec_release(&p);
 	free(rt);
 }
@@ -1055,9 +1176,7 @@ static void patch_check_options(const struct rec *r)
 	if (r->o.full && r->o.repeat != 1)
 		die(MT_EXIT_USAGE, "--repeat takes a snapshot at each hit, --full keeps "
 		    "everything: the patch backend does one or the other");
-	if (r->o.trigger_via != VIA_AUTO)
-		warn("--trigger-via does not apply to the patch backend (the hook on the "
-		     "function's entry is its trigger): ignored");
+
 }
 
 static void patch_check_machine(const struct rec *r)

@@ -486,6 +486,18 @@ static int patch_table(struct mtp_header *h, int commit)
 	return 0;
 }
 
+/* Once READY, with hold: until mt-record says run (shm.h), 10 s at most,
+ * less once it is gone. */
+static void wait_run(struct mtp_header *h)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int waited = 0;
+
+	while (!__atomic_load_n(&h->run, __ATOMIC_ACQUIRE) && waited++ < 500 &&
+	       !gone(h->recorder))
+		syscall(SYS_futex, &h->run, FUTEX_WAIT, 0, &tick, NULL, 0);
+}
+
 /* Waits (2 s at most) for *at to be v: 1 once it is, else 0. */
 static int wait_for(uint32_t *at, uint32_t v)
 {
@@ -623,10 +635,12 @@ __attribute__((constructor)) static void mtp_start(void)
 	dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
 	wait_for_table(h, 1);
 	mtp_quiet(1);
-	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == MTP_ST_GO)
-		patch_table(h, 1); /* else mt-record went away: run unpatched */
-	else
-		early_close();
+	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == MTP_ST_GO) {
+		if (!patch_table(h, 1) && __atomic_load_n(&h->hold, __ATOMIC_ACQUIRE))
+			wait_run(h);
+	} else {
+		early_close(); /* mt-record went away: run unpatched */
+	}
 	mtp_quiet(0);
 	pthread_mutex_unlock(&patching);
 }

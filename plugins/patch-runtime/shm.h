@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 12
+#define MTP_VERSION 13
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -318,6 +318,11 @@ struct mtp_header {
 	 * (hits_taken, release) */
 	uint32_t trigger_queue, hits_n, hits_taken, hits_dropped;
 	struct mtp_hit hits[MTP_HITS];
+	/* a command's (mt-record, before GO: hold 1): once READY the runtime
+	 * waits (10 s at most, less once mt-record is gone) for run to be 1
+	 * before the program goes on: mt-record arms what it must first (a
+	 * trigger the patch left alone fires by a breakpoint or a uprobe) */
+	uint32_t hold, run;
 	/* libraries mapped later, by dlopen: the runtime counts dl_gen up
 	 * (a futex wake) and waits (2 s at most) for mt-record to add their
 	 * functions to the table and scan ranges and set dl_ack to it; the

@@ -16,7 +16,9 @@
  *             address pushed
  *   helper    mov; ret
  * With -T N it calls five N times and prints ns_per_iteration=NS on
- * stderr (make bench: what patching a 5-byte leaf costs).
+ * stderr (make bench: what patching a 5-byte leaf costs). With -L it
+ * prints "ready" and calls each of them every millisecond until killed
+ * (a recorder attaches).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +82,17 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "-T"))
 		return timed(atol(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "-L")) {
+		struct timespec ms = { 0, 1000000 };
+
+		printf("ready\n");
+		fflush(stdout);
+		for (i = 0;; i++) {
+			for (k = 0; k < (int)(sizeof(fns) / sizeof(fns[0])); k++)
+				sum = sum * 3 + fns[k](i);
+			nanosleep(&ms, NULL);
+		}
+	}
 
 	for (i = 0; i < 10; i++)
 		for (k = 0; k < (int)(sizeof(fns) / sizeof(fns[0])); k++)

@@ -102,8 +102,37 @@ grep -q '^mt-record: trigger stop_here hit by [0-9]*/[0-9]* at ' trig.err ||
 mt-dump trig.mt | grep BRANCH | tail -1 | grep -q 'kind=call .*"stop_here"' ||
 	fail "the snapshot does not end at the trigger's call"
 mt-dump trig.mt | grep -q 'MARK .* kind=trigger .* text="stop_here"' || fail "no trigger MARK"
-# a trigger that cannot be patched: refused before the command runs on
-expect_exit 1 mt-record --backend patch --trigger four -- "$P/patchme" 2>err
+# a trigger that cannot be patched (4 bytes, no padding): a hardware
+# breakpoint or a uprobe fires instead, said in one line, the snapshot
+# cut at the hit; where neither can, refused before the command runs on
+if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; then
+	mt-record --backend patch --trigger four -o four.mt -- "$P/patchme" >four.out 2>err ||
+		{ cat err >&2; fail "--trigger four: mt-record failed"; }
+	grep -q "^mt-record: --trigger four: left alone by the patch backend (too short.*): a \(uprobe\|hardware breakpoint\) fires instead$" err ||
+		fail "the fallback not said: $(cat err)"
+	grep -q '^mt-record: trigger four hit by ' err || fail "four's hit not said: $(cat err)"
+	mt-dump four.mt >four.dump
+	hit=$(sed -n 's/.* MARK time=\([0-9.]*\) .* kind=trigger .* text="four"$/\1/p' four.dump)
+	[ -n "$hit" ] || fail "no trigger MARK for four"
+	last=$(grep ' BRANCH ' four.dump | tail -1 | sed 's/.* time=\([0-9.]*\) .*/\1/')
+	awk -v h="$hit" -v l="$last" 'BEGIN { exit !(l + 0 <= h + 0) }' ||
+		fail "a record at $last after the hit at $hit"
+	[ "$(grep -c ' BRANCH ' four.dump)" -gt 0 ] || fail "nothing recorded before four's hit"
+	# -p: the same, armed once the patches are written
+	"$P/patchme" -L >pl.out &
+	pl=$!
+	wait_for grep -q ready pl.out || fail "patchme -L did not start"
+	mt-record --backend patch -p $pl --trigger four -o fourp.mt 2>errp ||
+		{ kill $pl; cat errp >&2; fail "-p --trigger four: mt-record failed"; }
+	kill $pl
+	contains errp "left alone by the patch backend (too short"
+	grep -q '^mt-record: trigger four hit by ' errp || fail "-p: four's hit not said: $(cat errp)"
+	mt-dump fourp.mt | grep -q ' MARK .* kind=trigger .* text="four"' || fail "-p: no trigger MARK"
+else
+	expect_exit 1 mt-record --backend patch --trigger four -- "$P/patchme" 2>err
+	contains err "--trigger four: left alone: too short"
+fi
+expect_exit 1 mt-record --backend patch --trigger four --slower-than 1ms -- "$P/patchme" 2>err
 contains err "--trigger four: left alone: too short"
 # --full: the rings drained while the command runs, everything kept:
 # outer -l -n 30 until the stream holds some 16 MB (about 35000 outer

@@ -109,17 +109,23 @@ t0=$(sed -n 1p truth.txt | cut -d' ' -f4)
 [ -n "$hit" ] && [ "$hit" -gt "$t0" ] && [ $((hit - t0)) -lt 20000000 ] ||
 	fail "without --arm-after: the hit at $hit, mark 0 at $t0"
 
-# Ctrl+C before the trigger fires: no snapshot, -o's file left as it was
+# Ctrl+C before the trigger fires (attachme's hold(), called only when
+# told): no snapshot, -o's file left as it was
 echo keep >kept.mt
-"$prog" -k 0 -l >/dev/null &
+mkfifo a.in
+"$MT_TESTBIN/progs/attachme" <a.in >a.out 2>/dev/null &
 p=$!
-mt-record --backend patch --functions '^step$' --trigger mark -p $p -o kept.mt 2>int.err &
+exec 7>a.in
+wait_for grep -q ready a.out || fail "attachme did not start"
+mt-record --backend patch --functions '^step$' --trigger hold -p $p -o kept.mt 2>int.err &
 r=$!
-wait_for grep -q "^mt-record: recording $p with patch; Ctrl+C ends without a snapshot" int.err ||
-	{ kill $r $p; cat int.err >&2; fail "not recording"; }
+wait_secs 30 grep -q "^mt-record: recording $p with patch; Ctrl+C ends without a snapshot" int.err ||
+	{ kill $r; cat int.err >&2; fail "not recording"; }
 kill -INT $r
-wait $r || { kill $p; cat int.err >&2; fail "Ctrl+C: mt-record exited $?"; }
-kill $p
+wait $r || { cat int.err >&2; fail "Ctrl+C: mt-record exited $?"; }
+echo stop >&7
+exec 7>&-
+wait $p || fail "attachme exited $?"
 contains int.err "interrupted before the trigger fired: no snapshot"
 [ "$(cat kept.mt)" = keep ] || fail "-o's file was replaced"
 
