@@ -239,6 +239,8 @@ install: all
 	done
 	install -d $(DESTDIR)$(DOCDIR)
 	install -m 644 docs/format.md docs/fxt.md docs/perf.md README.md $(DESTDIR)$(DOCDIR)/
+	install -d $(DESTDIR)$(PREFIX)/include
+	install -m 644 include/magic_trace.h $(DESTDIR)$(PREFIX)/include/
 
 # the binary package of the tools built in BUILD (scripts/deb.sh)
 DEB_PACKAGE ?= mt-trace
@@ -249,7 +251,8 @@ deb: all
 		DEB_MAINTAINER='$(DEB_MAINTAINER)' scripts/deb.sh $(BUILD)
 
 uninstall:
-	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(TOOLS:%=$(DESTDIR)$(PREFIX)/share/man/man1/%.1)
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(TOOLS:%=$(DESTDIR)$(PREFIX)/share/man/man1/%.1) \
+		$(DESTDIR)$(PREFIX)/include/magic_trace.h
 
 # the tools' names, for the tests of make install and make deb; the tool
 # tier's sources, which tests/fuzz/run leaves out of the fuzzers' library

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make install puts every tool and its man page under DESTDIR/PREFIX, the
 # documents in PREFIX/share/doc/mt (DOCDIR), where the installed pages say
-# they are, and the installed tools run the README's pipeline: perf script
+# they are, magic_trace.h in PREFIX/include (a program builds with it),
+# and the installed tools run the README's pipeline: perf script
 # text to a Perfetto trace that fxt-check accepts.
 . "$MT_TOP/tests/lib.sh"
 
@@ -27,6 +28,11 @@ for d in format.md fxt.md perf.md README.md; do
 	[ -f "$dest/opt/mt/share/doc/mt/$d" ] || fail "share/doc/mt/$d not installed"
 done
 grep -q '/opt/mt/share/doc/mt' "$dest/opt/mt/share/man/man1/mt-dump.1" || fail "mt-dump.1 does not say where format.md is"
+# the stop indicator's header: a C program builds against it
+[ -f "$dest/opt/mt/include/magic_trace.h" ] || fail "include/magic_trace.h not installed"
+printf '#include <magic_trace.h>\nint main(void) { magic_trace_mark_start(); magic_trace_take_snapshot(); return 0; }\n' >mt.c
+cc -Wall -Wextra -Werror -I"$dest/opt/mt/include" -o mtc mt.c || fail "a program with magic_trace.h"
+./mtc || fail "a program with magic_trace.h exited $?"
 bin=$dest/opt/mt/bin
 gen-perf-script --lines 20000 --seed 4 --threads 2 |
 	"$bin/mt-script-parse" | "$bin/mt-stacks" |

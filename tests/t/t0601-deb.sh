@@ -56,6 +56,7 @@ for f in copyright changelog.Debian.gz format.md fxt.md perf.md README.md; do
 done
 has -rw-r--r-- ./usr/lib/mt/mt-dlfilter.so
 has -rw-r--r-- ./usr/lib/mt/libmt-patch.so
+has -rw-r--r-- ./usr/include/magic_trace.h
 # nothing but those and the lintian overrides
 {
 	for t in $tools; do echo "./usr/bin/$t"; echo "./usr/share/man/man1/$t.1.gz"; done
@@ -65,6 +66,7 @@ has -rw-r--r-- ./usr/lib/mt/libmt-patch.so
 	echo ./usr/share/lintian/overrides/mt-trace
 	echo ./usr/lib/mt/mt-dlfilter.so
 	echo ./usr/lib/mt/libmt-patch.so
+	echo ./usr/include/magic_trace.h
 } | sort >want
 awk '$1 !~ /^d/ { print $NF }' contents | sort >got
 same_file want got
