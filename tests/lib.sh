@@ -57,6 +57,37 @@ span_count() {
 	awk -v n="name=\"$2\"" '/ SPAN / && /kind=function/ { for (i = 1; i <= NF; i++) if ($i == n) c++ } END { print c + 0 }' "$1"
 }
 
+# repeat_check MARKS TRUTH MODE K C: tests/progs/marks (-k K -c C) under
+# --repeat 0, its snapshots as lines "snapshot N", "trigger T" and "step T"
+# (T in ns, in the order written), against what the program printed
+# ("mark I STEPS T"): K snapshots numbered from 0, each trigger between
+# the times printed around its call, each snapshot holding (MODE stream)
+# the step calls since the mark before or (dir) the (I+1)*C so far, none
+# after its trigger nor (stream) of the snapshot before. Prints what is
+# wrong, and fails then.
+repeat_check() {
+	awk -v K="$4" -v C="$5" -v mode="$3" '
+	FNR == NR { at[$2] = $4; steps[$2] = $3; next }
+	$1 == "snapshot" { n++; if ($2 != n - 1) { print "snapshot numbered " $2 " at " n; bad = 1 } next }
+	$1 == "trigger" { hit[n] = $2; next }
+	$1 == "step" { ev[n, ++c[n]] = $2 }
+	END {
+		if (n != K) { print n " snapshots, not " K; exit 1 }
+		for (i = 1; i <= K; i++) {
+			if (!(at[i - 1] < hit[i] && (i == K || hit[i] < at[i]))) {
+				print "trigger " i - 1 " at " hit[i] ", the program called it at " at[i - 1]; bad = 1 }
+			want = mode == "stream" ? steps[i - 1] : i * C
+			if (c[i] != want) { print "snapshot " i - 1 ": " c[i] " step calls, not " want; bad = 1 }
+			for (j = 1; j <= c[i]; j++) {
+				if (ev[i, j] > hit[i]) { print "snapshot " i - 1 ": a call after its trigger"; bad = 1; break }
+				if (mode == "stream" && i > 1 && ev[i, j] <= hit[i - 1]) {
+					print "snapshot " i - 1 ": a call of the snapshot before"; bad = 1; break }
+			}
+		}
+		exit bad
+	}' "$2" "$1"
+}
+
 # nested DUMP OUTER INNER PER: every INNER span lies in an OUTER span of
 # its thread, one level deeper, and every OUTER span holds PER of them.
 nested() {

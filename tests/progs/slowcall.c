@@ -7,8 +7,7 @@
  *
  *   slow I START END
  *
- * (CLOCK_MONOTONIC ns). With -w it first waits for a byte on stdin (a
- * recorder attaches).
+ * (CLOCK_MONOTONIC ns).
  *
  * Build -O1 -fno-inline: work must stay a real call.
  */
@@ -42,7 +41,7 @@ int main(int argc, char **argv)
 	unsigned long long fast = 1, slow = 50000;
 	int n = 300, c, i, nslow = 0, slows[64];
 
-	while ((c = getopt(argc, argv, "n:f:s:k:w")) != -1) {
+	while ((c = getopt(argc, argv, "n:f:s:k:")) != -1) {
 		switch (c) {
 		case 'n': n = atoi(optarg); break;
 		case 'f': fast = strtoull(optarg, NULL, 10); break;
@@ -51,13 +50,6 @@ int main(int argc, char **argv)
 			if (nslow < 64)
 				slows[nslow++] = atoi(optarg);
 			break;
-		case 'w': {
-			char b;
-
-			if (read(0, &b, 1) < 0)
-				return 1;
-			break;
-		}
 		default:
 			return 2;
 		}

@@ -22,30 +22,16 @@ else
 	echo "skipped: --trigger-via breakpoint (breakpoints do not fire here)" >&2
 fi
 
-# check_snapshots TEXT TRUTH MODE: MODE "stream", each snapshot holds the C
-# calls since the previous mark; "dir", the (I+1)*C calls so far
+# check_snapshots TEXT TRUTH MODE: perf's text as repeat_check (lib.sh)
+# takes it
 check_snapshots() {
-	awk -v K=$K -v C=$C -v mode="$3" '
+	awk '
 	function t(s) { sub(":$", "", s); split(s, p, "."); return p[1] * 1000000000 + p[2] }
-	FNR == NR { at[$2] = $4; steps[$2] = $3; next }
-	/^# mt: snapshot / { n++; if ($4 != n - 1) { print "snapshot numbered " $4 " at " n; bad = 1 } next }
-	/^# mt: trigger / { hit[n] = t($4); next }
-	/ probe_marks:step: / { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ev[n, ++c[n]] = t($i); break } }
-	END {
-		if (n != K) { print n " snapshots, not " K; exit 1 }
-		for (i = 1; i <= K; i++) {
-			if (!(at[i - 1] < hit[i] && (i == K || hit[i] < at[i]))) {
-				print "trigger " i - 1 " at " hit[i] ", the program called it at " at[i - 1]; bad = 1 }
-			want = mode == "stream" ? steps[i - 1] : i * C
-			if (c[i] != want) { print "snapshot " i - 1 ": " c[i] " step calls, not " want; bad = 1 }
-			for (j = 1; j <= c[i]; j++) {
-				if (ev[i, j] > hit[i]) { print "snapshot " i - 1 ": a call after its trigger"; bad = 1; break }
-				if (mode == "stream" && i > 1 && ev[i, j] <= hit[i - 1]) {
-					print "snapshot " i - 1 ": a call of the snapshot before"; bad = 1; break }
-			}
-		}
-		exit bad
-	}' "$2" "$1"
+	/^# mt: snapshot / { print "snapshot", $4; next }
+	/^# mt: trigger / { printf "trigger %.0f\n", t($4); next }
+	/ probe_marks:step: / { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { printf "step %.0f\n", t($i); break } }' \
+		"$1" >"$1.lines"
+	repeat_check "$1.lines" "$2" "$3" $K $C
 }
 
 for via in $vias; do
