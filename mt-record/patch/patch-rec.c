@@ -1106,21 +1106,10 @@ int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid
 
 void patch_rec_slower_than(struct patch_rec *p, uint64_t ns)
 {
-	uint64_t tsc_b, mono_b, raw = ns;
+	/* the TSC's rate since the memory was made: over 10 ms at least */
+	uint64_t raw = patch_rings_ticks(&p->rings, __atomic_load_n(&p->h->clock,
+								     __ATOMIC_RELAXED), ns);
 
-	if (__atomic_load_n(&p->h->clock, __ATOMIC_RELAXED) == MTP_CLOCK_TSC) {
-		/* the TSC's rate since the memory was made: over 10 ms at
-		 * least */
-		patch_clock_pair(&tsc_b, &mono_b);
-		if (mono_b - p->rings.mono_a < 10000000u) {
-			struct timespec ts = { 0, (long)(10000000u - (mono_b - p->rings.mono_a)) };
-
-			nanosleep(&ts, NULL);
-			patch_clock_pair(&tsc_b, &mono_b);
-		}
-		raw = (uint64_t)((unsigned __int128)ns * (tsc_b - p->rings.tsc_a) /
-				 (mono_b - p->rings.mono_a + 1));
-	}
 	p->h->slower_raw = raw ? raw : 1;
 }
 

@@ -250,23 +250,42 @@ uint64_t patch_rings_take_pair(struct patch_rings *r, uint32_t clock, uint64_t t
 	return patch_to_mono(c, t, r->tsc_a, r->mono_a, r->pair_tsc, r->pair_mono);
 }
 
-uint64_t patch_rings_raw_of(struct patch_rings *r, uint32_t clock, uint64_t mono)
+/* The length ns (signed) of CLOCK_MONOTONIC in TSC ticks, at the rate
+ * from r's pair to (tsc_b, mono_b). */
+static int64_t ticks_of(const struct patch_rings *r, uint64_t tsc_b, uint64_t mono_b, int64_t ns)
 {
 	__int128 d;
 
-	if (clock != MTP_CLOCK_TSC)
-		return mono;
-	take_pair(r, MTP_CLOCK_TSC, 10000000u, &r->pair_tsc, &r->pair_mono);
-	r->pair_set = 1;
-	if (r->pair_mono == r->mono_a)
-		return r->tsc_a;
-	d = (__int128)(int64_t)(mono - r->mono_a) * (__int128)(r->pair_tsc - r->tsc_a) /
-	    (__int128)(r->pair_mono - r->mono_a);
+	if (mono_b == r->mono_a)
+		return 0;
+	d = (__int128)ns * (__int128)(tsc_b - r->tsc_a) / (__int128)(mono_b - r->mono_a);
 	if (d > INT64_MAX)
 		d = INT64_MAX;
 	if (d < INT64_MIN)
 		d = INT64_MIN;
-	return r->tsc_a + (uint64_t)(int64_t)d;
+	return (int64_t)d;
+}
+
+uint64_t patch_rings_raw_of(struct patch_rings *r, uint32_t clock, uint64_t mono)
+{
+	if (clock != MTP_CLOCK_TSC)
+		return mono;
+	take_pair(r, MTP_CLOCK_TSC, 10000000u, &r->pair_tsc, &r->pair_mono);
+	r->pair_set = 1;
+	return r->tsc_a + (uint64_t)ticks_of(r, r->pair_tsc, r->pair_mono,
+					     (int64_t)(mono - r->mono_a));
+}
+
+uint64_t patch_rings_ticks(const struct patch_rings *r, uint32_t clock, uint64_t ns)
+{
+	uint64_t tsc_b, mono_b;
+	int64_t t;
+
+	if (clock != MTP_CLOCK_TSC)
+		return ns;
+	take_pair(r, MTP_CLOCK_TSC, 10000000u, &tsc_b, &mono_b);
+	t = ticks_of(r, tsc_b, mono_b, ns > INT64_MAX ? INT64_MAX : (int64_t)ns);
+	return t > 0 ? (uint64_t)t : 0;
 }
 
 int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,

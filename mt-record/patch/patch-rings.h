@@ -86,6 +86,11 @@ uint64_t patch_rings_take_pair(struct patch_rings *r, uint32_t clock, uint64_t t
  * the records' clock as that pass converts: the pass's until. */
 uint64_t patch_rings_raw_of(struct patch_rings *r, uint32_t clock, uint64_t mono);
 
+/* A length of ns nanoseconds in the records' clock: for the TSC, at its
+ * rate from r's pair to one taken now (10 ms later at least, slept for);
+ * the next pass's pair left as it was. */
+uint64_t patch_rings_ticks(const struct patch_rings *r, uint32_t clock, uint64_t ns);
+
 /* A record's time (clock as mtp_header.clock says) as CLOCK_MONOTONIC
  * ns, through the pairs (tsc_a, mono_a) and (tsc_b, mono_b). */
 uint64_t patch_to_mono(uint32_t clock, uint64_t t, uint64_t tsc_a, uint64_t mono_a,

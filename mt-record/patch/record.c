@@ -591,6 +591,40 @@ static uint64_t fallback_hit(struct rec *r, struct patch_rec *p, const struct mt
 	return patch_rec_raw_of(p, h->time);
 }
 
+/* A breakpoint's or uprobe's hit uh: without --repeat the rings frozen
+ * and the hit left to patch_end(); with it, its snapshot. 1 when the
+ * recording ends there (the last snapshot --repeat takes). */
+static int fallback_take(struct rec *r, struct patch_rec *p, struct patch_fallback *fb,
+			 const struct mt_uprobe_hit *uh)
+{
+	struct mt_mt_line mark;
+	uint64_t until;
+
+	if (r->o.repeat == 1) {
+		patch_rec_freeze(p);
+		fb->hit = *uh;
+		fb->have = 1;
+		return 1;
+	}
+	until = fallback_hit(r, p, uh, &mark);
+	patch_snapshot(r, p, uh->time, &mark, until);
+	return r->o.repeat && r->snap_no >= r->o.repeat;
+}
+
+/* --repeat: the next queued call of the trigger, its snapshot taken: 0
+ * when there is none, 1, or 2 when it was the last --repeat takes. */
+static int queued_take(struct rec *r, struct patch_rec *p)
+{
+	struct mt_mt_line mark;
+	struct patch_hit qh;
+
+	if (!queued_hit(r, p, &qh, &mark))
+		return 0;
+	patch_snapshot(r, p, qh.mono, &mark, qh.raw);
+	patch_rec_hit_taken(p);
+	return r->o.repeat && r->snap_no >= r->o.repeat ? 2 : 1;
+}
+
 /* Disarms fb's breakpoint or uprobe, saying what hits it dropped. */
 static void fallback_release(struct patch_fallback *fb)
 {
@@ -628,17 +662,14 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 
 	for (;;) {
 		struct timespec ts = { 0, 10000000 };
-		struct patch_hit qh;
+		int q;
 
 		if (trigger_seen(r, p, &hit, &mark))
 			return STOP_TRIGGER; /* patch_end() takes it */
-		if (queued_hit(r, p, &qh, &mark)) {
-			patch_snapshot(r, p, qh.mono, &mark, qh.raw);
-			patch_rec_hit_taken(p);
-			if (r->o.repeat && r->snap_no >= r->o.repeat)
-				return STOP_TRIGGER; /* the n-th: taken */
+		if ((q = queued_take(r, p)) == 2)
+			return STOP_TRIGGER; /* the n-th: taken */
+		if (q)
 			continue;
-		}
 		if (rec_signal())
 			return STOP_SIGNAL;
 		if (!target_alive(&r->tgt))
@@ -648,18 +679,9 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 			armed = 1;
 		}
 		if (fb->armed) { /* the trigger's wait is the loop's */
-			if (trigger_wait(&fb->tg, 10, &r->wait_mask, &uh)) {
-				if (r->o.repeat == 1) {
-					patch_rec_freeze(p);
-					fb->hit = uh;
-					fb->have = 1;
-					return STOP_TRIGGER;
-				}
-				hit = fallback_hit(r, p, &uh, &mark);
-				patch_snapshot(r, p, uh.time, &mark, hit);
-				if (r->o.repeat && r->snap_no >= r->o.repeat)
-					return STOP_TRIGGER;
-			}
+			if (trigger_wait(&fb->tg, 10, &r->wait_mask, &uh) &&
+			    fallback_take(r, p, fb, &uh))
+				return STOP_TRIGGER;
 			if (poll(&out, 1, 0) > 0 && (out.revents & POLLERR))
 				die_pipe();
 		} else if (ppoll(&out, 1, &ts, &r->wait_mask) > 0 && (out.revents & POLLERR)) {
@@ -676,24 +698,17 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 	if (trigger_seen(r, p, &hit, &mark))
 		return STOP_TRIGGER;
 	for (;;) {
-		struct patch_hit qh;
+		int q;
 
-		if (r->o.repeat && r->snap_no >= r->o.repeat)
-			return STOP_TRIGGER;
 		if (fb->armed && trigger_finish(&fb->tg, &r->wait_mask, &uh)) {
-			if (r->o.repeat == 1) {
-				fb->hit = uh;
-				fb->have = 1;
+			if (fallback_take(r, p, fb, &uh))
 				return STOP_TRIGGER;
-			}
-			hit = fallback_hit(r, p, &uh, &mark);
-			patch_snapshot(r, p, uh.time, &mark, hit);
 			continue;
 		}
-		if (!queued_hit(r, p, &qh, &mark))
+		if (!(q = queued_take(r, p)))
 			return STOP_EXIT;
-		patch_snapshot(r, p, qh.mono, &mark, qh.raw);
-		patch_rec_hit_taken(p);
+		if (q == 2)
+			return STOP_TRIGGER;
 	}
 }
 
