@@ -53,13 +53,45 @@ static int is(struct mt_slice w, const char *s)
 	return w.len == strlen(s) && !memcmp(w.p, s, w.len);
 }
 
-static int trigger(const char *p, size_t len, size_t at, struct mt_mt_line *out)
+/* A signed decimal number. */
+static int snum(struct mt_slice w, uint64_t *v)
+{
+	int neg = w.len && w.p[0] == '-';
+
+	if (neg)
+		w.p++, w.len--;
+	if (num(w, 10, v) || *v > (uint64_t)INT64_MAX + neg)
+		return -1;
+	if (neg)
+		*v = 0 - *v;
+	return 0;
+}
+
+/* "START ARG " of a region line, before its thread's and address: the
+ * start a time or "-" (not known). */
+static int region(const char *p, size_t len, size_t *at, struct mt_mark *m)
+{
+	struct mt_slice w = word(p, len, at);
+
+	if (w.len == 1 && w.p[0] == '-')
+		m->start = MT_NONE64;
+	else if (mt_perf_parse_time(w.p, w.len, &m->start))
+		return -1;
+	return snum(word(p, len, at), &m->value);
+}
+
+/* "PID/TID 0xADDR SYMBOL" of a trigger or region line (kind), from at. */
+static int trigger(const char *p, size_t len, size_t at, struct mt_mt_line *out, uint8_t kind)
 {
 	struct mt_mark *m = &out->mark;
-	struct mt_slice w = word(p, len, &at);
-	const char *slash = memchr(w.p, '/', w.len);
+	struct mt_slice w;
+	const char *slash;
 	uint64_t pid, tid;
 
+	if (kind == MT_MARK_REGION && region(p, len, &at, m))
+		return MT_MTLINE_BAD;
+	w = word(p, len, &at);
+	slash = memchr(w.p, '/', w.len);
 	if (!slash || num((struct mt_slice){ w.p, (size_t)(slash - w.p) }, 10, &pid) ||
 	    num((struct mt_slice){ slash + 1, (size_t)(w.p + w.len - slash - 1) }, 10, &tid) ||
 	    pid > UINT32_MAX || tid > UINT32_MAX)
@@ -71,8 +103,8 @@ static int trigger(const char *p, size_t len, size_t at, struct mt_mt_line *out)
 		w.p += 2, w.len -= 2;
 	if (num(w, 16, &m->ip))
 		return MT_MTLINE_BAD;
-	m->kind = MT_MARK_TRIGGER;
-	out->name = "trigger";
+	m->kind = kind;
+	out->name = kind == MT_MARK_REGION ? "region" : "trigger";
 	out->text = rest(p, len, at);
 	return MT_MTLINE_MARK;
 }
@@ -88,6 +120,7 @@ int mt_parse_mt_line(const char *p, size_t len, struct mt_mt_line *out)
 		return MT_MTLINE_NOT;
 	memset(out, 0, sizeof(*out));
 	m->pid = m->tid = m->cpu = MT_NONE32; /* no thread's */
+	m->start = MT_NONE64;
 	kind = word(p, len, &at);
 	if (is(kind, "entry-only") || is(kind, "event")) {
 		/* for the whole recording, no time: a function probed
@@ -102,8 +135,8 @@ int mt_parse_mt_line(const char *p, size_t len, struct mt_mt_line *out)
 		return MT_MTLINE_MARK;
 	}
 	t = word(p, len, &at);
-	if (is(kind, "trigger")) {
-		r = trigger(p, len, at, out);
+	if (is(kind, "trigger") || is(kind, "region")) {
+		r = trigger(p, len, at, out, kind.len == 6 ? MT_MARK_REGION : MT_MARK_TRIGGER);
 		if (r != MT_MTLINE_MARK)
 			return r;
 	} else if (is(kind, "snapshot")) {
@@ -132,7 +165,7 @@ static struct mt_mt_line blank(uint8_t kind, const char *name)
 
 	memset(&ml, 0, sizeof(ml));
 	ml.mark.pid = ml.mark.tid = ml.mark.cpu = MT_NONE32;
-	ml.mark.time = MT_NONE64;
+	ml.mark.time = ml.mark.start = MT_NONE64;
 	ml.mark.kind = kind;
 	ml.name = name;
 	ml.text = (struct mt_slice){ "", 0 }; /* a pointer even when empty */
@@ -149,6 +182,18 @@ struct mt_mt_line mt_mt_trigger(uint64_t time, uint32_t pid, uint32_t tid,
 	ml.mark.tid = tid;
 	ml.mark.ip = ip;
 	ml.text = (struct mt_slice){ sym, strlen(sym) };
+	return ml;
+}
+
+struct mt_mt_line mt_mt_region(uint64_t time, uint32_t pid, uint32_t tid, uint64_t start,
+			       int64_t arg, uint64_t ip, const char *sym)
+{
+	struct mt_mt_line ml = mt_mt_trigger(time, pid, tid, ip, sym);
+
+	ml.mark.kind = MT_MARK_REGION;
+	ml.name = "region";
+	ml.mark.start = start;
+	ml.mark.value = (uint64_t)arg;
 	return ml;
 }
 
@@ -192,7 +237,18 @@ int mt_format_mt_line(struct mt_buf *b, const struct mt_mt_line *ml)
 	char head[160];
 	int n;
 
-	if (m->kind == MT_MARK_TRIGGER)
+	if (m->kind == MT_MARK_REGION && m->start == MT_NONE64)
+		n = snprintf(head, sizeof(head), "# mt: region %" PRIu64 ".%09" PRIu64
+			     " - %" PRId64 " %" PRIu32 "/%" PRIu32 " 0x%" PRIx64,
+			     m->time / 1000000000u, m->time % 1000000000u, (int64_t)m->value,
+			     m->pid, m->tid, m->ip);
+	else if (m->kind == MT_MARK_REGION)
+		n = snprintf(head, sizeof(head), "# mt: region %" PRIu64 ".%09" PRIu64
+			     " %" PRIu64 ".%09" PRIu64 " %" PRId64 " %" PRIu32 "/%" PRIu32
+			     " 0x%" PRIx64, m->time / 1000000000u, m->time % 1000000000u,
+			     m->start / 1000000000u, m->start % 1000000000u, (int64_t)m->value,
+			     m->pid, m->tid, m->ip);
+	else if (m->kind == MT_MARK_TRIGGER)
 		n = snprintf(head, sizeof(head), "# mt: trigger %" PRIu64 ".%09" PRIu64
 			     " %" PRIu32 "/%" PRIu32 " 0x%" PRIx64, m->time / 1000000000u,
 			     m->time % 1000000000u, m->pid, m->tid, m->ip);

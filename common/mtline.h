@@ -3,6 +3,7 @@
  * records they stand for (docs/format.md, "mt-record's lines"):
  *
  *   # mt: trigger TIME PID/TID 0xADDR SYMBOL
+ *   # mt: region TIME START ARG PID/TID 0xADDR SYMBOL
  *   # mt: snapshot N TIME
  *   # mt: wallclock TIME NS-SINCE-1970
  *   # mt: entry-only SYMBOL
@@ -54,6 +55,11 @@ int mt_parse_mt_line(const char *p, size_t len, struct mt_mt_line *out);
 struct mt_mt_line mt_mt_trigger(uint64_t time, uint32_t pid, uint32_t tid,
 				uint64_t ip, const char *sym);
 struct mt_mt_line mt_mt_snapshot(uint64_t no, uint64_t time);
+/* The region a stop indicator's hit (as mt_mt_trigger()) closes, as
+ * magic-trace's trigger arguments give it: from start (the records'
+ * clock; MT_NONE64: not known) to time, with the program's value arg. */
+struct mt_mt_line mt_mt_region(uint64_t time, uint32_t pid, uint32_t tid, uint64_t start,
+			       int64_t arg, uint64_t ip, const char *sym);
 struct mt_mt_line mt_mt_wallclock(uint64_t mono, uint64_t real_ns);
 struct mt_mt_line mt_mt_entry_only(const char *text, size_t len);
 struct mt_mt_line mt_mt_event(const char *text, size_t len);

@@ -382,6 +382,8 @@ static int decode_mark(struct mt_reader *r, struct mt_mark *m,
 	m->ip = mt_get64(b + 32);
 	m->name = mt_get32(b + 40);
 	m->text = mt_get32(b + 44);
+	m->start = m->kind == MT_MARK_REGION && len >= MT_SIZE_MARK_REGION ? mt_get64(b + 48)
+									 : MT_NONE64;
 	if ((err = check_sid(r, m->name)))
 		return err;
 	return check_sid(r, m->text);
@@ -770,7 +772,8 @@ int mt_write_error(struct mt_writer *w, const struct mt_error *e)
 
 int mt_write_mark(struct mt_writer *w, const struct mt_mark *m)
 {
-	unsigned char *b = begin(w, MT_REC_MARK, MT_SIZE_MARK);
+	int region = m->kind == MT_MARK_REGION;
+	unsigned char *b = begin(w, MT_REC_MARK, region ? MT_SIZE_MARK_REGION : MT_SIZE_MARK);
 
 	if (!b)
 		return w->err;
@@ -779,6 +782,8 @@ int mt_write_mark(struct mt_writer *w, const struct mt_mark *m)
 	mt_put64(b + 32, m->ip);
 	mt_put32(b + 40, m->name);
 	mt_put32(b + 44, m->text);
+	if (region)
+		mt_put64(b + 48, m->start);
 	return 0;
 }
 

@@ -29,7 +29,7 @@
 #define MT_MAGIC_LEN 8
 #define MT_HEADER_LEN 16
 #define MT_VERSION_MAJOR 1
-#define MT_VERSION_MINOR 0
+#define MT_VERSION_MINOR 1
 #define MT_REC_HDR 4
 #define MT_BODY_MAX 0xffffffu
 
@@ -54,6 +54,7 @@ enum {
 	MT_SIZE_BRANCH = 72,
 	MT_SIZE_ERROR = 52,
 	MT_SIZE_MARK = 48,
+	MT_SIZE_MARK_REGION = 56, /* 1.1: a region's MARK, its start after */
 	MT_SIZE_SAMPLE = 40,
 	MT_SIZE_FRAME = 24,
 	MT_SIZE_SPAN = 48,
@@ -103,6 +104,7 @@ enum mt_mark_kind {
 	MT_MARK_EVTRACE,
 	MT_MARK_GENERIC,
 	MT_MARK_EVENT,
+	MT_MARK_REGION,
 	MT_MARK_NKINDS
 };
 
@@ -176,6 +178,8 @@ struct mt_mark {
 	uint64_t ip;
 	uint32_t name;
 	uint32_t text;
+	uint64_t start; /* REGION (1.1): where the region began, MT_NONE64
+			 * when not known; MT_NONE64 for every other kind */
 };
 
 struct mt_sample {

@@ -299,6 +299,10 @@ static void dump_mark(const struct mt_reader *r, const struct mt_mark *m)
 	out_sid(r, m->name);
 	out_lit(" text=");
 	out_sid(r, m->text);
+	if (m->kind == MT_MARK_REGION) {
+		out_lit(" start=");
+		out_time(m->start);
+	}
 }
 
 static void dump_sample(const struct mt_reader *r, const struct mt_sample *s)

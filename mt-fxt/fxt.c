@@ -157,6 +157,24 @@ static void fxt_instant(const struct thread *t, uint64_t time, unsigned name,
 	      time == MT_NONE64 ? 0 : time, 0, a, n);
 }
 
+static void fxt_complete(const struct thread *t, const char *name, size_t len,
+			 uint64_t start, uint64_t end, const struct arg *args, size_t n)
+{
+	struct mt_fxtw_arg fa[MT_FXT_MAX_ARGS];
+	struct mt_fxtw_event ev = {
+		.thread = { .index = thread_ref(t) },
+		.name = MT_FXTW_INLINE(name, len), .ts = start,
+		.args = fa, .nargs = (unsigned)n,
+	};
+	size_t i;
+
+	for (i = 0; i < n; i++) /* no string arguments */
+		fa[i] = (struct mt_fxtw_arg){ .type = args[i].type,
+					      .name = MT_FXTW_INDEX(args[i].name),
+					      .u = args[i].value };
+	fxt_check(mt_fxtw_event(&fw, MT_FXT_EV_COMPLETE, &ev, end));
+}
+
 static void fxt_counter(const struct thread *t, uint64_t time, unsigned name,
 			uint64_t id, const struct arg *a)
 {
@@ -194,6 +212,7 @@ const struct writer fxt_writer = {
 	.thread_name = fxt_thread_name,
 	.span = fxt_span,
 	.instant = fxt_instant,
+	.complete = fxt_complete,
 	.counter = fxt_counter,
 	.end = fxt_end,
 	.warn = fxt_warn,

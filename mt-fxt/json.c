@@ -181,8 +181,11 @@ static void json_args(const struct arg *args, size_t n)
 			json_sid((uint32_t)args[i].value, "");
 			continue;
 		}
-		snprintf(b, sizeof(b), args[i].type == MT_FXT_ARG_POINTER ?
-			 ":\"0x%llx\"" : ":%llu", (unsigned long long)args[i].value);
+		if (args[i].type == MT_FXT_ARG_INT64)
+			snprintf(b, sizeof(b), ":%lld", (long long)args[i].value);
+		else
+			snprintf(b, sizeof(b), args[i].type == MT_FXT_ARG_POINTER ?
+				 ":\"0x%llx\"" : ":%llu", (unsigned long long)args[i].value);
 		out_lit(b);
 	}
 	out_lit("}}");
@@ -198,9 +201,49 @@ static void json_string_defined(uint32_t id)
 {
 }
 
-/* Names are written at the end, from the thread table. */
+/* Names are written at the end, from the thread table; those of threads
+ * the stream has not (no comm: the walk's own, a few) kept here. */
+static struct {
+	uint32_t index;
+	char name[32];
+} own_names[4];
+static size_t nown;
+
 static void json_thread_name(const struct thread *t, const char *s, size_t len)
 {
+	if (t->comm || nown == sizeof(own_names) / sizeof(own_names[0]))
+		return;
+	own_names[nown].index = t->index;
+	snprintf(own_names[nown].name, sizeof(own_names[nown].name), "%.*s", (int)len, s);
+	nown++;
+}
+
+/* The name json_thread_name() kept for t, or NULL. */
+static const char *own_name(const struct thread *t)
+{
+	size_t i;
+
+	for (i = 0; i < nown; i++)
+		if (own_names[i].index == t->index)
+			return own_names[i].name;
+	return NULL;
+}
+
+/* A name of the walk's own (plain ASCII) as a JSON string. */
+static void json_own(const char *s)
+{
+	json_str(s, strlen(s));
+}
+
+static void json_complete(const struct thread *t, const char *name, size_t len,
+			  uint64_t start, uint64_t end, const struct arg *args, size_t n)
+{
+	json_event("X", t);
+	out_lit(",\"name\":");
+	json_str(name, len);
+	json_ts(start);
+	json_us("dur", end - start);
+	json_args(args, n);
 }
 
 static void json_span(const struct thread *t, const struct mt_span *s)
@@ -265,18 +308,25 @@ static void json_end(const struct thread *threads, size_t n)
 	json_head();
 	for (i = 0; i < n; i++) {
 		const struct thread *t = &threads[i];
+		const char *own = t->comm ? NULL : own_name(t);
 
-		if (!t->comm)
+		if (!t->comm && !own)
 			continue;
 		if (t->pid == t->tid) {
 			json_event("M", t);
 			out_lit(",\"name\":\"process_name\",\"args\":{\"name\":");
-			json_sid(t->comm, "?");
+			if (own)
+				json_own(own);
+			else
+				json_sid(t->comm, "?");
 			out_lit("}}");
 		}
 		json_event("M", t);
 		out_lit(",\"name\":\"thread_name\",\"args\":{\"name\":");
-		json_sid(t->comm, "?");
+		if (own)
+			json_own(own);
+		else
+			json_sid(t->comm, "?");
 		out_lit("}}");
 	}
 	out_lit("\n]}\n");
@@ -307,6 +357,7 @@ const struct writer json_writer = {
 	.thread_name = json_thread_name,
 	.span = json_span,
 	.instant = json_instant,
+	.complete = json_complete,
 	.counter = json_counter,
 	.end = json_end,
 	.warn = json_warn,

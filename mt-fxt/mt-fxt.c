@@ -46,6 +46,8 @@ const char *const pinned_names[NPINNED + 1] = {
 	[S_MARK] = "mark", [S_TEXT] = "text", [S_VALUE] = "value",
 	[S_PERF_NS] = "perf time ns",
 	[S_CBR_THREAD] = "cpu frequency of thread",
+	[S_TIMESTAMP_PASSED] = "timestamp_passed", [S_ARG] = "arg",
+	[S_TIMESTAMP] = "timestamp", [S_TID] = "tid",
 };
 
 /* ---- threads: by (pid, tid), in the order first seen ---- */
@@ -196,6 +198,52 @@ static void kind_mark(const struct mt_mark *m)
 	instant(m->pid, m->tid, m->time, name, 0, a, n);
 }
 
+/*
+ * A region a stop indicator's hit closed (magic-trace's trigger
+ * arguments): as magic-trace's trace_writer.ml writes a hit, a complete
+ * event "hit SYMBOL" on a process of its own, "Snapshot symbol hits",
+ * thread "hits", from the passed time to the hit (no time passed, or one
+ * after the hit: at the hit), its arguments the passed time, the
+ * program's value, the hit's time, thread and address.
+ */
+#define HITS_PID 0x7ffffff0u
+#define HITS_TID 0x7ffffff1u
+
+static void region(const struct mt_mark *m)
+{
+	static int named;
+	struct arg a[5];
+	size_t n = 0, len;
+	uint64_t start = m->start <= m->time ? m->start : m->time;
+	const char *s;
+	char *tmp, *name;
+
+	if (m->time == MT_NONE64)
+		return;
+	if (!named++) {
+		wr->thread_name(thread_get(HITS_PID, HITS_PID), "Snapshot symbol hits", 20);
+		wr->thread_name(thread_get(HITS_PID, HITS_TID), "hits", 4);
+	}
+	s = "", len = 0, tmp = NULL;
+	if (m->text)
+		s = text_need(m->text, &len, &tmp);
+	if (!(name = malloc(len + 5)))
+		die(MT_EXIT_SYSTEM, "out of memory");
+	memcpy(name, "hit ", 4);
+	memcpy(name + 4, s, len);
+	free(tmp);
+	if (m->start != MT_NONE64)
+		a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_TIMESTAMP_PASSED, m->start };
+	a[n++] = (struct arg){ MT_FXT_ARG_INT64, S_ARG, m->value };
+	a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_TIMESTAMP, m->time };
+	a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_TID, m->tid };
+	if (m->ip)
+		a[n++] = (struct arg){ MT_FXT_ARG_POINTER, S_IP, m->ip };
+	ninstants++;
+	wr->complete(thread_get(HITS_PID, HITS_TID), name, len + 4, start, m->time, a, n);
+	free(name);
+}
+
 static void mark(const struct mt_mark *m)
 {
 	struct arg a[3];
@@ -206,6 +254,9 @@ static void mark(const struct mt_mark *m)
 		return; /* decoder sync points: noise in a timeline */
 	case MT_MARK_CBR:
 		cbr(m);
+		return;
+	case MT_MARK_REGION:
+		region(m);
 		return;
 	case MT_MARK_EVENT:
 		/* a sample of mt-record --events: named by its event */

@@ -36,7 +36,8 @@ enum {
 	S_DSO, S_MESSAGE, S_CODE, S_IP, S_UNKNOWN, S_DECODE, S_LOST, S_TRIGGER,
 	S_FUNCTION, S_SNAPSHOT, S_WALLCLOCK, S_UNIX_NS, S_CBR, S_MHZ, S_PTWRITE,
 	S_PAYLOAD, S_POWER, S_EVTRACE, S_MARK, S_TEXT, S_VALUE, S_PERF_NS,
-	S_CBR_THREAD, NPINNED = S_CBR_THREAD
+	S_CBR_THREAD, S_TIMESTAMP_PASSED, S_ARG, S_TIMESTAMP, S_TID,
+	NPINNED = S_TID
 };
 extern const char *const pinned_names[NPINNED + 1];
 
@@ -107,6 +108,10 @@ struct writer {
 	void (*instant)(const struct thread *t, uint64_t time, unsigned name,
 			uint32_t name_sid, const struct arg *args, size_t n);
 
+	/* A complete event of t from start to end named name[0..len)
+	 * (valid UTF-8), args[0..n), n at most 5: a trigger's region. */
+	void (*complete)(const struct thread *t, const char *name, size_t len,
+			 uint64_t start, uint64_t end, const struct arg *args, size_t n);
 	/* A value of counter id (a cpu, or a koid) of t at time, named by
 	 * the pinned name: the one argument a. */
 	void (*counter)(const struct thread *t, uint64_t time, unsigned name,

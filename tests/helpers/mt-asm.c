@@ -548,12 +548,12 @@ static void asm_mark(struct line *l)
 {
 	static const enum field list[] = { F_TIME, F_PID, F_TID, F_CPU,
 					   F_KIND, F_FLAGS, F_VALUE, F_IP,
-					   F_NAME, F_TEXT, F_DONE };
+					   F_NAME, F_TEXT, F_START, F_DONE };
 	struct mt_mark m;
 	enum field f;
 
 	memset(&m, 0, sizeof(m));
-	m.time = MT_NONE64;
+	m.time = m.start = MT_NONE64;
 	m.pid = m.tid = m.cpu = MT_NONE32;
 	l->list = list;
 	while ((f = next_field(l)) != F_DONE) {
@@ -570,6 +570,7 @@ static void asm_mark(struct line *l)
 		case F_IP: m.ip = get_u64(l, "an address"); break;
 		case F_NAME: m.name = get_str(l); break;
 		case F_TEXT: m.text = get_str(l); break;
+		case F_START: m.start = get_time(l); break; /* a region's */
 		default: break; /* not in list */
 		}
 	}

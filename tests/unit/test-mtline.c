@@ -40,6 +40,33 @@ static void test_trigger(void)
 	CHECK_EQ(ml.mark.time, 1500000000ull);
 }
 
+/* A stop indicator's region: its start (or "-") and signed value before
+ * the thread, as magic-trace's arguments give them. */
+static void test_region(void)
+{
+	struct mt_mt_line ml;
+
+	CHECK_EQ(parse("# mt: region 12.5 12.25 -7 5/6 0x1280 magic_trace_stop_indicator", &ml),
+		 MT_MTLINE_MARK);
+	CHECK_EQ(ml.mark.kind, MT_MARK_REGION);
+	CHECK_EQ(ml.mark.time, 12500000000ull);
+	CHECK_EQ(ml.mark.start, 12250000000ull);
+	CHECK_EQ((int64_t)ml.mark.value, -7);
+	CHECK_EQ(ml.mark.pid, 5);
+	CHECK_EQ(ml.mark.tid, 6);
+	CHECK_EQ(ml.mark.ip, 0x1280);
+	CHECK_STR(ml.name, "region");
+	CHECK(text_is(&ml, "magic_trace_stop_indicator"));
+	CHECK_EQ(parse("# mt: region 1.0 - 9223372036854775807 1/1 0x10 f", &ml), MT_MTLINE_MARK);
+	CHECK_EQ(ml.mark.start, MT_NONE64);
+	CHECK_EQ(ml.mark.value, 9223372036854775807ull);
+	CHECK_EQ(parse("# mt: region 1.0 - -9223372036854775808 1/1 0x10 f", &ml), MT_MTLINE_MARK);
+	CHECK_EQ(ml.mark.value, 9223372036854775808ull);
+	/* every other kind's start: none */
+	CHECK_EQ(parse("# mt: trigger 1.5 1/1 0x10", &ml), MT_MTLINE_MARK);
+	CHECK_EQ(ml.mark.start, MT_NONE64);
+}
+
 static void test_others(void)
 {
 	struct mt_mt_line ml;
@@ -80,6 +107,11 @@ static void test_bad(void)
 		"# mt: wallclock 1.0",
 		"# mt: entry-only",
 		"# mt: event   ",
+		"# mt: region 1.0 5/6 0x10 f",       /* no start, no value */
+		"# mt: region 1.0 x 1 5/6 0x10 f",
+		"# mt: region 1.0 - 9223372036854775808 5/6 0x10 f",
+		"# mt: region 1.0 - -9223372036854775809 5/6 0x10 f",
+		"# mt: region 1.0 - 1 0x10 f",
 	};
 	size_t i;
 
@@ -122,6 +154,10 @@ static void test_format(void)
 	round_trip(&ml, "# mt: trigger 12.000000034 5/6 0x1280 app::run(int) const");
 	ml = mt_mt_trigger(7, 1, 1, 0, "");
 	round_trip(&ml, "# mt: trigger 0.000000007 1/1 0x0");
+	ml = mt_mt_region(12500000000ull, 5, 6, 12250000000ull, -7, 0x1280, "stop");
+	round_trip(&ml, "# mt: region 12.500000000 12.250000000 -7 5/6 0x1280 stop");
+	ml = mt_mt_region(7, 1, 1, MT_NONE64, INT64_MIN, 0, "");
+	round_trip(&ml, "# mt: region 0.000000007 - -9223372036854775808 1/1 0x0");
 	ml = mt_mt_snapshot(3, 7000000001ull);
 	round_trip(&ml, "# mt: snapshot 3 7.000000001");
 	ml = mt_mt_wallclock(380500000000ull, 1796222561979787233ull);
@@ -144,6 +180,7 @@ int main(void)
 {
 	RUN(test_format);
 	RUN(test_trigger);
+	RUN(test_region);
 	RUN(test_others);
 	RUN(test_bad);
 	return unit_done();

@@ -277,6 +277,7 @@ static void check_mark(const struct mt_mark *a, const struct mt_mark *b)
 	CHECK_EQ(a->ip, b->ip);
 	CHECK_EQ(a->name, b->name);
 	CHECK_EQ(a->text, b->text);
+	CHECK_EQ(a->start, b->start);
 }
 
 static void check_sample(const struct mt_sample *a, const struct mt_sample *b)
@@ -475,7 +476,8 @@ static size_t body_size(const struct mt_record *r)
 	case MT_REC_THREAD: return MT_SIZE_THREAD;
 	case MT_REC_BRANCH: return MT_SIZE_BRANCH;
 	case MT_REC_ERROR: return MT_SIZE_ERROR;
-	case MT_REC_MARK: return MT_SIZE_MARK;
+	case MT_REC_MARK:
+		return r->u.mark.kind == MT_MARK_REGION ? MT_SIZE_MARK_REGION : MT_SIZE_MARK;
 	case MT_REC_SAMPLE:
 		return MT_SIZE_SAMPLE + (size_t)r->u.sample.nframes * MT_SIZE_FRAME;
 	case MT_REC_SPAN: return MT_SIZE_SPAN;
@@ -552,7 +554,7 @@ static void rt_check(struct rt *t)
 	CHECK_EQ(next(&r, &rec), 0);
 	CHECK_EQ(next(&r, &rec), 0);
 	CHECK_EQ(r.major, 1);
-	CHECK_EQ(r.minor, 0);
+	CHECK_EQ(r.minor, MT_VERSION_MINOR);
 	mt_reader_release(&r);
 	mt_buf_release(&t->out);
 }
@@ -605,10 +607,15 @@ static void test_roundtrip_types(void)
 					    4096, 0 });
 	ev_id = put_intern(&rt, "cbr");
 	put_mark(&rt, &(struct mt_mark){ 99, 1, 2, 3, MT_MARK_CBR, 0, 2400,
-					  0x401000, ev_id, 0 });
+					  0x401000, ev_id, 0, MT_NONE64 });
 	put_mark(&rt, &(struct mt_mark){ MT_NONE64, MT_NONE32, MT_NONE32,
 					  MT_NONE32, MT_MARK_WALLCLOCK, 0,
-					  1700000000000000000ull, 0, 0, 0 });
+					  1700000000000000000ull, 0, 0, 0, MT_NONE64 });
+	/* 1.1: a region's start after the 1.0 body; its value signed */
+	put_mark(&rt, &(struct mt_mark){ 5000, 1, 2, MT_NONE32, MT_MARK_REGION, 0,
+					  (uint64_t)-42, 0x401000, ev_id, main_id, 1234 });
+	put_mark(&rt, &(struct mt_mark){ 5000, 1, 2, MT_NONE32, MT_MARK_REGION, 0,
+					  7, 0, ev_id, 0, MT_NONE64 });
 	for (i = 0; i < 1000; i++)
 		frames1000[i] = (struct mt_loc){ 0x400000 + i * 16,
 						 i % 2 ? i : MT_NONE64,
@@ -651,7 +658,7 @@ static void test_roundtrip_max(void)
 					      { L, L, M, M }, { L, L, M, M } });
 	put_error(&rt, &(struct mt_error){ L, M, M, M, 0xff, L, M, M, L, M });
 	put_mark(&rt, &(struct mt_mark){ L, M, M, M, 0xff, 0xffff, L, L, M,
-					  M });
+					  M, L });
 	for (i = 0; i < 3; i++)
 		fr[i] = (struct mt_loc){ L, L, M - (uint32_t)(i % 2), M };
 	put_sample(&rt, &(struct mt_sample){ L, M, M, M, 0xffff, L, M, 3,
@@ -793,7 +800,7 @@ static void test_intern_dedup(void)
 static void test_bytes(void)
 {
 	static const unsigned char want[] = {
-		0x89, 'M', 'T', 'S', '\r', '\n', 0x1a, '\n', 1, 0, 0, 0,
+		0x89, 'M', 'T', 'S', '\r', '\n', 0x1a, '\n', 1, 0, 1, 0,
 		0, 0, 0, 0,
 		/* STRING id 1 "ab" */
 		0x01, 10, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 'a', 'b',
@@ -1388,7 +1395,7 @@ static void test_long_body(void)
 	CHECK_EQ(mt_write_error(&w, &(struct mt_error){
 		1, 2, 3, 4, 1, 5, 6, 7, 8, 2 }), 0);
 	CHECK_EQ(mt_write_mark(&w, &(struct mt_mark){
-		1, 2, 3, 4, 5, 0, 6, 7, 1, 2 }), 0);
+		1, 2, 3, 4, 5, 0, 6, 7, 1, 2, MT_NONE64 }), 0);
 	CHECK_EQ(mt_write_sample(&w, &(struct mt_sample){
 		1, 2, 3, 4, 0, 5, 1, 2, fr }), 0);
 	CHECK_EQ(mt_write_span(&w, &(struct mt_span){
