@@ -22,7 +22,7 @@ ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 # nor exits, and the tool tier, which may die
 LIB_SRC := common/err.c common/buf.c common/intern.c common/stream.c \
 	common/duration.c common/perfline.c common/mtline.c common/perfevent.c \
-	common/streamcopy.c \
+	common/streamcopy.c common/tsc.c \
 	common/fxtread.c common/fxtwrite.c \
 	common/tidmap.c common/tidtable.c common/names.c \
 	common/proc.c common/quote.c common/nest.c \

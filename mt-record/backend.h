@@ -75,8 +75,6 @@ struct rec_backend {
 	 * what it cannot do, warns of what it does poorly. NULL: none. (The
 	 * options it ignores are the core's table, warn_unused().) */
 	void (*check_options)(const struct rec *r);
-	/* --slower-than: it times the trigger's calls (else refused) */
-	int times_trigger;
 	/* What this machine must have for it (a PMU, perf, an instruction
 	 * set): dies (system) naming what it lacks. */
 	void (*check_machine)(const struct rec *r);

@@ -32,6 +32,10 @@ struct mt_hwbp_ring {
 	uint64_t next_tail; /* past the hit peek() found */
 };
 
+/* perf's x86 register numbers (asm/perf_regs.h): si 4, di 5; a sample
+ * gives them in that order */
+#define HWBP_REGS ((1ull << 4) | (1ull << 5))
+
 static long open_event(struct perf_event_attr *a, pid_t pid, int cpu)
 {
 	return syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -104,7 +108,9 @@ static int arm_thread(struct mt_hwbp *b, uint32_t tid)
 
 	bp_attr(&a, b->addr);
 	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_REGS_USER;
+	a.sample_regs_user = HWBP_REGS; /* magic-trace's: a stop indicator's arguments */
 	a.inherit = 1;
 	a.wakeup_events = 1;
 	a.use_clockid = 1;
@@ -251,6 +257,10 @@ static int peek(struct mt_hwbp *b, struct mt_hwbp_ring *g, struct mt_hwbp_hit *h
 			uint32_t pid, tid;
 			uint64_t time;
 		} s;
+		struct {
+			uint64_t abi; /* PERF_SAMPLE_REGS_ABI_NONE: no registers */
+			uint64_t si, di;
+		} regs;
 
 		ring_copy(g, b->page_size, tail, &h, sizeof(h));
 		if (h.size < sizeof(h) || h.size > head - tail)
@@ -261,6 +271,16 @@ static int peek(struct mt_hwbp *b, struct mt_hwbp_ring *g, struct mt_hwbp_hit *h
 			hit->pid = s.pid;
 			hit->tid = s.tid;
 			hit->ip = s.ip;
+			hit->has_args = 0;
+			if (h.size >= sizeof(h) + sizeof(s) + sizeof(regs)) {
+				ring_copy(g, b->page_size, tail + sizeof(h) + sizeof(s), &regs,
+					  sizeof(regs));
+				if (regs.abi != PERF_SAMPLE_REGS_ABI_NONE) {
+					hit->rsi = regs.si;
+					hit->rdi = regs.di;
+					hit->has_args = 1;
+				}
+			}
 			g->next_tail = tail + h.size;
 			__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 			return 1;

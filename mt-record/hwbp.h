@@ -62,6 +62,8 @@ struct mt_hwbp_hit {
 	uint64_t time;  /* CLOCK_MONOTONIC nanoseconds */
 	uint32_t pid, tid;
 	uint64_t ip;
+	uint64_t rdi, rsi; /* the first two arguments (x86-64), when has_args */
+	int has_args;
 };
 
 struct mt_hwbp_ring;

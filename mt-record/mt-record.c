@@ -109,10 +109,6 @@ void rec_mark(const struct rec *r, const struct mt_mt_line *ml)
 /* The options the chosen backend cannot do; dies (usage) on those. */
 static void check_backend_options(const struct rec *r)
 {
-	if (r->o.slower_than_ns && !backends[r->o.backend]->times_trigger)
-		die(MT_EXIT_USAGE, "--slower-than: the %s backend does not time the "
-		    "trigger's calls (the patch backend does: --backend patch)",
-		    backends[r->o.backend]->name);
 	if (backends[r->o.backend]->check_options)
 		backends[r->o.backend]->check_options(r);
 }

@@ -377,6 +377,11 @@ void rec_check_options(struct rec *r, int argc, char **argv)
 		die(MT_EXIT_USAGE, "--slower-than needs --trigger");
 	if (o->trigger_via != VIA_AUTO && !o->trigger)
 		die(MT_EXIT_USAGE, "--trigger-via needs --trigger");
+	/* a stop indicator's region is timed at its call (trigger_timed()) */
+	if (o->slower_than_ns && o->trigger_via == VIA_BREAKPOINT && o->backend != BE_PATCH &&
+	    strcmp(o->trigger, ".") && !strstr(o->trigger, "magic_trace_stop_indicator"))
+		die(MT_EXIT_USAGE, "--trigger %s --slower-than: a breakpoint cannot time a call "
+		    "(its return): --trigger-via uprobe", o->trigger);
 	if (o->input && (o->trigger || o->functions))
 		die(MT_EXIT_USAGE, "-i decodes a recording: --trigger and --functions "
 		    "do not apply");

@@ -38,6 +38,7 @@ static void start_target(struct rec *r)
 		target_check_target(&r->tgt);
 	if (r->o.trigger) {
 		resolve_trigger(&r->tr, &r->tgt);
+		trigger_timed(&r->tr, r->o.trigger_via, r->o.slower_than_ns);
 		r->trp = &r->tr;
 		r->tgt.trace_start = r->tgt.child && (r->tr.use_bp || r->tr.in_lib);
 	}
@@ -52,7 +53,7 @@ static void start_target(struct rec *r)
 
 static void arm(struct rec *r, struct round *rd, int mode)
 {
-	arm_trigger(&rd->tg, r->trp, &r->tgt, mode, r->o.repeat != 1);
+	arm_trigger(&rd->tg, r->trp, &r->tgt, mode, r->o.repeat != 1, r->o.slower_than_ns);
 	rd->armed = 1;
 }
 
@@ -159,11 +160,12 @@ static void trigger_mark(const struct rec *r, struct round *rd)
 	const struct trig *tr = r->trp;
 	const struct mt_uprobe_hit *hit = &rd->hit;
 
-	warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, tr->name,
-	     hit->pid, hit->tid, hit->time / 1000000000u,
-	     hit->time % 1000000000u);
+	trigger_say_hit(tr, hit->pid, hit->tid, hit->time, r->o.slower_than_ns, hit->dur);
 	rd->mk.time = hit->time;
 	rd->mk.ml = mt_mt_trigger(hit->time, hit->pid, hit->tid, tr->addr, tr->name);
+	rd->mk.ml.mark.value = hit->dur; /* --slower-than: the call's length */
+	rd->mk.has_region = 0;
+	trigger_hit_region(tr, &rd->tg, hit, &rd->mk);
 }
 
 /*

@@ -65,6 +65,20 @@ void mark_text_write(int fd, const struct mt_mt_line *ml)
 	mt_buf_release(&b);
 }
 
+void stream_out_mark_line(struct stream_out *s, const struct mark_line *mk)
+{
+	stream_out_mark(s, &mk->ml);
+	if (mk->has_region)
+		stream_out_mark(s, &mk->region);
+}
+
+void mark_line_text_write(int fd, const struct mark_line *mk)
+{
+	mark_text_write(fd, &mk->ml);
+	if (mk->has_region)
+		mark_text_write(fd, &mk->region);
+}
+
 /* The thread of (pid, tid), its comm (our id) given by a THREAD record. */
 static struct stream_thread *thread(struct stream_out *s, uint32_t pid, uint32_t tid)
 {
@@ -141,7 +155,7 @@ int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 			if (!dropping && t > last)
 				last = t;
 			if (pending && t > mk->time) {
-				stream_out_mark(s, &mk->ml);
+				stream_out_mark_line(s, mk);
 				pending = 0;
 			}
 		}
@@ -155,7 +169,7 @@ int stream_out_copy(struct stream_out *s, struct mt_reader *r,
 	if (got < 0)
 		return got;
 	if (pending)
-		stream_out_mark(s, &mk->ml);
+		stream_out_mark_line(s, mk);
 	if (after)
 		*after = last;
 	return 0;

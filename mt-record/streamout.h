@@ -25,6 +25,8 @@
 struct mark_line {
 	uint64_t time;
 	struct mt_mt_line ml;
+	int has_region;         /* a stop indicator's hit: its region's */
+	struct mt_mt_line region; /* MARK after ml's */
 };
 
 struct stream_out {
@@ -48,6 +50,11 @@ void stream_out_mark(struct stream_out *s, const struct mt_mt_line *ml);
 /* The text output's form of a mark: its "# mt:" line on fd. Dies
  * (system) on a write error. */
 void mark_text_write(int fd, const struct mt_mt_line *ml);
+
+/* mk's MARK, and its region's after it when it has one: into s, or as
+ * text lines on fd. */
+void stream_out_mark_line(struct stream_out *s, const struct mark_line *mk);
+void mark_line_text_write(int fd, const struct mark_line *mk);
 
 /*
  * The stream r reads (perf script's through the dlfilter), copied in:

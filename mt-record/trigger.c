@@ -27,6 +27,8 @@
 #include "symtab.h"
 #include "trigger.h"
 #include "xalloc.h"
+#include "streamout.h"
+#include "tsc.h"
 #include "banned.h"
 
 #define STOP_INDICATOR "magic_trace_stop_indicator"
@@ -432,13 +434,26 @@ static uint64_t runtime_addr(const struct trig *tr, const struct target *tgt)
 }
 
 void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct target *tgt,
-		 int mode, int every)
+		 int mode, int every, uint64_t slower_ns)
 {
 	struct mt_uprobe_opts o = { 0 };
+	unsigned flags = MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER;
 	int err;
 
 	tg->use_bp = tr->use_bp;
-	tg->every = every;
+	tg->slower_ns = slower_ns;
+	/* a stop indicator's region is timed at its call: every call is
+	 * looked at, the slow ones hits */
+	tg->region_slower = slower_ns && trigger_is_stop_indicator(tr);
+	tg->every = every || tg->region_slower;
+	if (slower_ns && !tg->region_slower) {
+		if (tg->use_bp)
+			die(MT_EXIT_USAGE, "--slower-than: a breakpoint cannot time a call (its return)");
+		o.slower_ns = slower_ns; /* at its return */
+		flags |= MT_UPROBE_RETURN;
+	}
+	if ((tg->tsc_ok = mt_tsc_invariant()))
+		mt_tsc_pair(&tg->tsc_a, &tg->mono_a);
 	if (tg->use_bp) {
 		uint64_t rt = runtime_addr(tr, tgt);
 
@@ -458,15 +473,14 @@ void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct tar
 	o.ring_bytes = MT_UPROBE_EVENT_BYTES * 64;
 	o.background_close = 1;
 	o.reorder_ms = 2;
-	o.every_hit = every;
+	o.every_hit = tg->every;
 	o.symbols = target_symbols_via;
 	o.symbols_arg = (void *)tgt;
 	err = mt_uprobe_init(&tg->tu, &o);
 	if (!err) {
 		char *file = inode_path(tgt, tr->path);
 
-		err = mt_uprobe_add(&tg->tu, file, tr->name, tr->addr,
-				    MT_UPROBE_ENTRY | MT_UPROBE_TRIGGER);
+		err = mt_uprobe_add(&tg->tu, file, tr->name, tr->addr, flags);
 		free(file);
 	}
 	if (!err || err > 0)
@@ -477,8 +491,25 @@ void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct tar
 	     tr->addr, tr->path, tr->via_note ? "; " : "", tr->via_note ? tr->via_note : "");
 }
 
-int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
-		 struct mt_uprobe_hit *hit)
+/* With --slower-than on a stop indicator: whether hit h's region took
+ * that long (h->dur then its length). */
+static int region_slow(const struct trigger_run *tg, struct mt_uprobe_hit *h)
+{
+	uint64_t start;
+	int64_t arg;
+
+	if (!tg->region_slower)
+		return 1;
+	if (!trigger_region(tg, h, &start, &arg) || start == MT_NONE64 ||
+	    h->time - start < tg->slower_ns)
+		return 0;
+	h->dur = h->time - start;
+	return 1;
+}
+
+/* trigger_wait(), every hit: no --slower-than on a stop indicator. */
+static int wait_hit(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
+		    struct mt_uprobe_hit *hit)
 {
 	int r;
 
@@ -494,6 +525,10 @@ int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
 		hit->time = h.time;
 		hit->pid = h.pid;
 		hit->tid = h.tid;
+		hit->has_args = h.has_args;
+		hit->rdi = h.rdi;
+		hit->rsi = h.rsi;
+		hit->dur = 0;
 		return 1;
 	}
 	r = mt_uprobe_wait(&tg->tu, timeout_ms, mask);
@@ -507,14 +542,28 @@ int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
 	return 1;
 }
 
+int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
+		 struct mt_uprobe_hit *hit)
+{
+	/* a region too short: no hit (the next call looks at the next) */
+	return wait_hit(tg, timeout_ms, mask, hit) && region_slow(tg, hit);
+}
+
 int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprobe_hit *hit)
 {
-	if (tg->use_bp)
-		return trigger_wait(tg, 0, mask, hit);
+	if (tg->use_bp) {
+		while (wait_hit(tg, 0, mask, hit))
+			if (region_slow(tg, hit))
+				return 1;
+		return 0;
+	}
 	mt_uprobe_finish(&tg->tu);
-	if (tg->every)
-		return mt_uprobe_next_hit(&tg->tu, hit);
-	return mt_uprobe_trigger(&tg->tu, hit);
+	if (!tg->every)
+		return mt_uprobe_trigger(&tg->tu, hit);
+	while (mt_uprobe_next_hit(&tg->tu, hit))
+		if (region_slow(tg, hit))
+			return 1;
+	return 0;
 }
 
 unsigned trigger_dropped(const struct trigger_run *tg)
@@ -561,4 +610,73 @@ void choose_trigger_via(struct trig *tr, enum via via)
 	else
 		tr->via_note = r == 0 ? "hardware breakpoints do not fire on this machine"
 				  : "no hardware breakpoint can be made here";
+}
+
+int trigger_is_stop_indicator(const struct trig *tr)
+{
+	size_t n = strlen(STOP_INDICATOR);
+
+	/* its name demangled with its parameters: a C++ file's own */
+	return tr->name && !strncmp(tr->name, STOP_INDICATOR, n) &&
+	       (!tr->name[n] || tr->name[n] == '(');
+}
+
+int trigger_region(const struct trigger_run *tg, const struct mt_uprobe_hit *h, uint64_t *start,
+		   int64_t *arg)
+{
+	uint64_t t = (uint64_t)((int64_t)h->rdi >> 1), tsc_b, mono_b;
+
+	if (!h->has_args || !(h->rdi & 1))
+		return 0; /* not an OCaml int: not a stop indicator's call */
+	*arg = (int64_t)h->rsi >> 1;
+	*start = MT_NONE64;
+	if (!tg->tsc_ok || !t)
+		return 1;
+	mt_tsc_pair(&tsc_b, &mono_b);
+	t = mt_tsc_to_mono(t, tg->tsc_a, tg->mono_a, tsc_b, mono_b);
+	if (t <= h->time)
+		*start = t;
+	return 1;
+}
+
+void trigger_hit_region(const struct trig *tr, const struct trigger_run *tg,
+			const struct mt_uprobe_hit *h, struct mark_line *mk)
+{
+	uint64_t start;
+	int64_t arg;
+
+	if (!trigger_is_stop_indicator(tr) || !trigger_region(tg, h, &start, &arg))
+		return;
+	mk->region = mt_mt_region(h->time, h->pid, h->tid, start, arg, tr->addr, tr->name);
+	mk->has_region = 1;
+}
+
+void trigger_timed(struct trig *tr, enum via via, uint64_t slower_ns)
+{
+	if (!slower_ns || trigger_is_stop_indicator(tr))
+		return; /* a breakpoint at its call does */
+	if (via == VIA_BREAKPOINT)
+		die(MT_EXIT_USAGE, "--trigger %s --slower-than: a breakpoint cannot time a "
+		    "call (its return): --trigger-via uprobe", tr->name);
+	if (!mt_uprobe_supported() || geteuid() != 0)
+		die(MT_EXIT_SYSTEM, "--trigger %s --slower-than: a uprobe and its return "
+		    "probe time the calls, %s", tr->name,
+		    mt_uprobe_supported() ? "as root only" : "and this kernel has no uprobe PMU");
+	if (tr->use_bp) {
+		tr->use_bp = 0;
+		tr->via_note = "--slower-than: its return probe times the calls";
+	}
+}
+
+void trigger_say_hit(const struct trig *tr, uint32_t pid, uint32_t tid, uint64_t when,
+		     uint64_t slower_ns, uint64_t dur)
+{
+	if (slower_ns)
+		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64 ": a %s of %" PRIu64
+		     ".%06" PRIu64 " ms", tr->name, pid, tid, when / 1000000000u,
+		     when % 1000000000u, trigger_is_stop_indicator(tr) ? "region" : "call",
+		     dur / 1000000u, dur % 1000000u);
+	else
+		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, tr->name, pid, tid,
+		     when / 1000000000u, when % 1000000000u);
 }

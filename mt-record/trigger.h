@@ -60,6 +60,22 @@ void choose_trigger_via(struct trig *tr, enum via via);
  */
 void resolve_trigger(struct trig *tr, const struct target *tgt);
 
+/* Whether tr is a stop indicator, magic_trace_stop_indicator (--trigger
+ * .): its arguments (rdi, rsi) are magic-trace's region, an OCaml int
+ * each: the time it began (the TSC) and a value of the program's. */
+int trigger_is_stop_indicator(const struct trig *tr);
+
+/* --slower-than slower_ns (0: none) on tr, resolved: a uprobe times a
+ * function's calls (tr->use_bp cleared, said in its armed line; dies,
+ * usage, with --trigger-via breakpoint, system without uprobes); a stop
+ * indicator's regions need no more than its call. */
+void trigger_timed(struct trig *tr, enum via via, uint64_t slower_ns);
+
+/* "trigger ... hit by PID/TID at TIME", with --slower-than (slower_ns
+ * not 0) how long the call (a stop indicator's region) took, dur ns. */
+void trigger_say_hit(const struct trig *tr, uint32_t pid, uint32_t tid, uint64_t when,
+		     uint64_t slower_ns, uint64_t dur);
+
 /* A command's trigger (tr->in_lib) in its libraries, now that they are
  * mapped; when none has it, kills the command and dies (data). */
 void resolve_in_libraries(struct trig *tr, struct target *tgt);
@@ -74,6 +90,10 @@ struct trigger_run {
 	struct mt_hwbp bp;
 	int use_bp;     /* bp, not tu: tr->use_bp when armed */
 	int every;      /* every hit, not only the first */
+	int tsc_ok;     /* an invariant TSC: (tsc_a, mono_a) read when armed */
+	uint64_t tsc_a, mono_a;
+	uint64_t slower_ns;  /* --slower-than: a hit's dur says how long */
+	int region_slower;   /* ... on a stop indicator: its region's */
 };
 
 /*
@@ -81,11 +101,15 @@ struct trigger_run {
  * (through its file's load bias), or a trigger uprobe attached in mode
  * (MT_UPROBE_EXEC or MT_UPROBE_PROCESS); warns "trigger armed". every:
  * it stays armed and trigger_wait() reports every hit, one at a time in
- * time order (--repeat); otherwise the first only. Dies (system, data)
- * when it cannot.
+ * time order (--repeat); otherwise the first only. slower_ns
+ * (--slower-than; 0: none): a call is a hit only when it took that long,
+ * at its return (a uprobe and its return probe: tr must not be a
+ * breakpoint's) with hit.dur its length; on a stop indicator, at its
+ * call when the region its arguments give took that long (hit.dur the
+ * region's). Dies (system, data) when it cannot.
  */
 void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct target *tgt,
-		 int mode, int every);
+		 int mode, int every, uint64_t slower_ns);
 
 /* Waits up to timeout_ms (signals in mask let it return early) for the
  * trigger: 1 with *hit set when it fired (every: the next hit not yet
@@ -100,6 +124,23 @@ int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprob
 /* Hits that came too fast to be reported (every, a uprobe's queue full):
  * the count so far. */
 unsigned trigger_dropped(const struct trigger_run *tg);
+
+/*
+ * A stop indicator's region (trigger_is_stop_indicator()) from hit h's
+ * arguments, OCaml ints: *start the time the first passed (a TSC) as
+ * CLOCK_MONOTONIC ns, MT_NONE64 when none (0), after the hit or without
+ * an invariant TSC; *arg the second. 1, or 0 when h has no arguments
+ * (the kernel gave no registers) or the first is no OCaml int (even: a C
+ * program's own indicator, called without them).
+ */
+int trigger_region(const struct trigger_run *tg, const struct mt_uprobe_hit *h, uint64_t *start,
+		   int64_t *arg);
+
+/* When tr is a stop indicator and hit h has its arguments: mk's region,
+ * after its trigger's MARK (mk->has_region set). */
+struct mark_line;
+void trigger_hit_region(const struct trig *tr, const struct trigger_run *tg,
+			const struct mt_uprobe_hit *h, struct mark_line *mk);
 
 /* Disarms the armed trigger tg and frees what it holds. */
 void trigger_run_release(struct trigger_run *tg);

@@ -33,6 +33,7 @@
 #include "target.h"
 #include "xalloc.h"
 #include "cmp.h"
+#include "tsc.h"
 #include "banned.h"
 
 #define STRINGS_SIZE PATCH_STRINGS_SIZE
@@ -240,11 +241,11 @@ static uint32_t wait_state(struct patch_rec *p, uint32_t from, uint64_t limit,
 			   int (*keep_waiting)(void *ctx), void *ctx)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	uint64_t start = patch_mono_now();
+	uint64_t start = mt_mono_now();
 	uint32_t s;
 
 	while ((s = __atomic_load_n(&p->h->state, __ATOMIC_ACQUIRE)) == from) {
-		if (!keep_waiting(ctx) || (limit && patch_mono_now() - start > limit))
+		if (!keep_waiting(ctx) || (limit && mt_mono_now() - start > limit))
 			break;
 		syscall(SYS_futex, &p->h->state, FUTEX_WAIT, from, &tick, NULL, 0);
 	}
@@ -711,13 +712,13 @@ static void undo(struct undo_plan *u, struct inject *in)
 	qsort(stub, nstub, sizeof(*stub), by_value);
 	{
 		struct hooked hk = { u->own_lo, u->own_hi, stub, nstub, u->busy_tls };
-		uint64_t until = patch_mono_now() + RUN_OUT_NS;
+		uint64_t until = mt_mono_now() + RUN_OUT_NS;
 
 		/* (a thread of the process's may sit in a stub on purpose:
 		 * RUN_OUT_NS for them all) */
 		for (k = 0; k < in->n; k++)
 			if (in_hooks(&hk, in, &in->t[k]) &&
-			    (patch_mono_now() > until || inject_run_out(in, k, in_hooks, &hk, 1000))) {
+			    (mt_mono_now() > until || inject_run_out(in, k, in_hooks, &hk, 1000))) {
 				uint32_t busy = 0;
 
 				u->threads++;
@@ -1001,6 +1002,21 @@ static uint64_t dur_ns(const struct patch_rec *p, uint32_t clock, uint64_t t, ui
 	return b > a ? b - a : 0;
 }
 
+/* A stop indicator's arguments at raw time t (rdi, rsi: OCaml ints) into
+ * hit: the time passed converted as t is, through (tsc_b, mono_b). */
+static void hit_args(const struct patch_rec *p, uint32_t clock, uint64_t t, uint64_t rdi,
+		     uint64_t rsi, uint64_t tsc_b, uint64_t mono_b, struct patch_hit *hit)
+{
+	uint64_t start = (uint64_t)((int64_t)rdi >> 1);
+
+	hit->arg = (int64_t)rsi >> 1;
+	hit->start = MT_NONE64;
+	hit->region = rdi & 1;
+	if (hit->region && clock == MTP_CLOCK_TSC && start && start <= t)
+		hit->start = patch_to_mono(clock, start, p->rings.tsc_a, p->rings.mono_a, tsc_b,
+					   mono_b);
+}
+
 void patch_rec_hold(struct patch_rec *p)
 {
 	p->h->hold = 1;
@@ -1036,18 +1052,24 @@ int patch_rec_next_hit(struct patch_rec *p, struct patch_hit *hit)
 		e = &p->h->hits[p->hits_taken % MTP_HITS];
 		seq = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
 		if (seq == p->hits_taken + 1) {
+			uint64_t dur, rdi, rsi;
+
 			hit->raw = __atomic_load_n(&e->time, __ATOMIC_RELAXED);
 			hit->pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED);
 			hit->tid = __atomic_load_n(&e->tid, __ATOMIC_RELAXED);
+			dur = __atomic_load_n(&e->dur, __ATOMIC_RELAXED);
+			rdi = __atomic_load_n(&e->rdi, __ATOMIC_RELAXED);
+			rsi = __atomic_load_n(&e->rsi, __ATOMIC_RELAXED);
 			if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) == seq) {
 				uint32_t clock = __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED);
-				uint64_t dur = __atomic_load_n(&e->dur, __ATOMIC_RELAXED);
 
 				/* as the pass that writes its snapshot will
 				 * give it (its MARKs go before its records) */
 				hit->mono = patch_rings_take_pair(&p->rings, clock, hit->raw);
 				hit->dur = dur_ns(p, clock, hit->raw, dur, p->rings.pair_tsc,
 						  p->rings.pair_mono);
+				hit_args(p, clock, hit->raw, rdi, rsi, p->rings.pair_tsc,
+					 p->rings.pair_mono, hit);
 				p->hit_waits = 0;
 				return 1;
 			}
@@ -1086,8 +1108,7 @@ const char *patch_rec_trigger_status(const struct patch_rec *p)
 	return f->status < MTP_FN_NSTATUS ? status_text[f->status] : "?";
 }
 
-int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid, uint32_t *tid,
-			uint64_t *dur)
+int patch_rec_triggered(const struct patch_rec *p, struct patch_hit *hit)
 {
 	uint64_t tsc_b, mono_b, t;
 	uint32_t clock = __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED);
@@ -1095,12 +1116,15 @@ int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid
 	if (!p->trigger || !__atomic_load_n(&p->h->frozen, __ATOMIC_ACQUIRE) ||
 	    !(t = __atomic_load_n(&p->h->trigger_time, __ATOMIC_ACQUIRE)))
 		return 0;
-	patch_clock_pair(&tsc_b, &mono_b);
-	*mono = patch_to_mono(clock, t, p->rings.tsc_a, p->rings.mono_a, tsc_b, mono_b);
-	*pid = p->h->trigger_pid;
-	*tid = p->h->trigger_tid;
-	*dur = dur_ns(p, clock, t, __atomic_load_n(&p->h->trigger_dur, __ATOMIC_RELAXED), tsc_b,
-		      mono_b);
+	mt_tsc_pair(&tsc_b, &mono_b);
+	hit->raw = t;
+	hit->mono = patch_to_mono(clock, t, p->rings.tsc_a, p->rings.mono_a, tsc_b, mono_b);
+	hit->pid = p->h->trigger_pid;
+	hit->tid = p->h->trigger_tid;
+	hit->dur = dur_ns(p, clock, t, __atomic_load_n(&p->h->trigger_dur, __ATOMIC_RELAXED),
+			  tsc_b, mono_b);
+	hit_args(p, clock, t, __atomic_load_n(&p->h->trigger_rdi, __ATOMIC_RELAXED),
+		 __atomic_load_n(&p->h->trigger_rsi, __ATOMIC_RELAXED), tsc_b, mono_b, hit);
 	return 1;
 }
 
@@ -1111,6 +1135,14 @@ void patch_rec_slower_than(struct patch_rec *p, uint64_t ns)
 								     __ATOMIC_RELAXED), ns);
 
 	p->h->slower_raw = raw ? raw : 1;
+}
+
+int patch_rec_trigger_region(struct patch_rec *p, int slower)
+{
+	if (slower && __atomic_load_n(&p->h->clock, __ATOMIC_RELAXED) != MTP_CLOCK_TSC)
+		return -1;
+	p->h->trigger_region = 1;
+	return 0;
 }
 
 void patch_rec_freeze(struct patch_rec *p)

@@ -235,12 +235,21 @@ uint64_t patch_rec_raw_of(struct patch_rec *p, uint64_t mono);
  * to the runtime. */
 void patch_rec_queue_hits(struct patch_rec *p);
 
-/* A queued call of the trigger (--repeat). */
+/* A call of the trigger. */
 struct patch_hit {
 	uint64_t raw;   /* in the records' clock (patch_rec_write()'s until) */
 	uint64_t mono;  /* CLOCK_MONOTONIC ns */
-	uint64_t dur;   /* --slower-than: how long the call took, ns */
+	uint64_t dur;   /* --slower-than: how long the call took (a stop
+			 * indicator's: its region), ns */
 	uint32_t pid, tid;
+	/* its arguments as a stop indicator's (magic-trace's, OCaml ints
+	 * untagged): the time passed in rdi, as CLOCK_MONOTONIC ns
+	 * (MT_NONE64: none, 0 or after the call, or not on the records'
+	 * TSC), and the value in rsi; region: rdi was an OCaml int (odd: a
+	 * stop indicator's call, not a return nor a C call without them) */
+	uint64_t start;
+	int64_t arg;
+	int region;
 };
 
 /* The oldest queued call not yet taken: 1, or 0 when there is none
@@ -259,17 +268,22 @@ uint32_t patch_rec_hits_dropped(const struct patch_rec *p);
  * trigger). */
 const char *patch_rec_trigger_status(const struct patch_rec *p);
 
-/* 1 once the trigger was called, with when (CLOCK_MONOTONIC ns), by
- * whom and (--slower-than: the hit is the return) how long the call took
- * (ns, else 0); else 0. */
-int patch_rec_triggered(const struct patch_rec *p, uint64_t *mono, uint32_t *pid, uint32_t *tid,
-			uint64_t *dur);
+/* 1 once the trigger was called, *hit set (--slower-than: the hit is
+ * the return, or a stop indicator's call); else 0. */
+int patch_rec_triggered(const struct patch_rec *p, struct patch_hit *hit);
 
 /* --slower-than ns: a call of the trigger is a hit at its return, when it
  * took that long at least (the runtime's clock: the TSC's rate measured
  * since the memory was made, over 10 ms at least). Before GO, once the
  * runtime has started (its clock known). */
 void patch_rec_slower_than(struct patch_rec *p, uint64_t ns);
+
+/* The trigger is a stop indicator (magic_trace.h): with --slower-than
+ * (slower: 1) a call is a hit when the region its first argument starts
+ * is that long (patch_rec_slower_than()), not at its return. Before GO,
+ * after patch_rec_slower_than(). 0, or -1 when slower and the runtime's
+ * clock is not the TSC the program passes (nothing set). */
+int patch_rec_trigger_region(struct patch_rec *p, int slower);
 
 /* No record is written after this (as after a trigger's call, without
  * its MARK): the process runs on patched, and its rings are read whole. */

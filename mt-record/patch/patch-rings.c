@@ -9,6 +9,7 @@
 #include "merge.h"
 #include "patch-rings.h"
 #include "shm.h"
+#include "tsc.h"
 #include "banned.h"
 
 /* One ring being read: records pos .. end - 1 are left (of a slot taken
@@ -43,59 +44,10 @@ struct mtp_thread *patch_slot(const struct patch_layout *l, uint32_t i)
 	return (struct mtp_thread *)(l->base + l->threads_off + (uint64_t)i * l->stride);
 }
 
-uint64_t patch_mono_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-static uint64_t tsc_now(void)
-{
-#if defined(__x86_64__)
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-#else
-	return patch_mono_now();
-#endif
-}
-
-/* Of five tries, the one whose two clock reads lie closest, the clock at
- * their middle. */
-void patch_clock_pair(uint64_t *tsc, uint64_t *mono)
-{
-	uint64_t best = UINT64_MAX;
-	int i;
-
-	for (i = 0; i < 5; i++) {
-		uint64_t a = patch_mono_now(), t = tsc_now(), b = patch_mono_now();
-
-		if (b - a < best) {
-			best = b - a;
-			*tsc = t;
-			*mono = a + (b - a) / 2;
-		}
-	}
-}
-
 uint64_t patch_to_mono(uint32_t clock, uint64_t t, uint64_t tsc_a, uint64_t mono_a,
 		       uint64_t tsc_b, uint64_t mono_b)
 {
-	__int128 d;
-
-	if (clock != MTP_CLOCK_TSC || tsc_b == tsc_a)
-		return t;
-	/* |t - tsc_a| < 2^63, mono_b - mono_a < 2^64: the product fits */
-	d = (__int128)(int64_t)(t - tsc_a) * (__int128)(mono_b - mono_a) /
-	    (__int128)(tsc_b - tsc_a);
-	if (d > INT64_MAX)
-		d = INT64_MAX;
-	if (d < INT64_MIN)
-		d = INT64_MIN;
-	return mono_a + (uint64_t)(int64_t)d;
+	return clock == MTP_CLOCK_TSC ? mt_tsc_to_mono(t, tsc_a, mono_a, tsc_b, mono_b) : t;
 }
 
 int patch_rings_init(struct patch_rings *r, const struct patch_layout *l)
@@ -114,7 +66,7 @@ int patch_rings_init(struct patch_rings *r, const struct patch_layout *l)
 		errno = ENOMEM;
 		return -1;
 	}
-	patch_clock_pair(&r->tsc_a, &r->mono_a);
+	mt_tsc_pair(&r->tsc_a, &r->mono_a);
 	return 0;
 }
 
@@ -232,12 +184,12 @@ static void open_slot(struct patch_pass *ps, uint32_t i)
 static void take_pair(const struct patch_rings *r, uint32_t clock, uint64_t need,
 		      uint64_t *tsc, uint64_t *mono)
 {
-	patch_clock_pair(tsc, mono);
+	mt_tsc_pair(tsc, mono);
 	if (clock == MTP_CLOCK_TSC && *mono - r->mono_a < need) {
 		struct timespec ts = { 0, (long)(need - (*mono - r->mono_a)) };
 
 		nanosleep(&ts, NULL);
-		patch_clock_pair(tsc, mono);
+		mt_tsc_pair(tsc, mono);
 	}
 }
 

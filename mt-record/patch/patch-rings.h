@@ -69,12 +69,6 @@ void patch_rings_release(struct patch_rings *r);
  * those read before too (-o DIR/: each snapshot whole). */
 void patch_rings_rewind(struct patch_rings *r);
 
-/* CLOCK_MONOTONIC now, in ns. */
-uint64_t patch_mono_now(void);
-
-/* A (TSC, CLOCK_MONOTONIC) pair read together. */
-void patch_clock_pair(uint64_t *tsc, uint64_t *mono);
-
 /* The next pass's clock pair, taken now (a partial pass's: slept for
  * until 10 ms after the last), and the time t of the records' clock as
  * CLOCK_MONOTONIC ns as that pass will give it: a --repeat hit's, its

@@ -386,38 +386,49 @@ static void patch_trigger(struct rec *r, struct patch_rec *p)
 		patch_rec_queue_hits(p); /* a snapshot each, recording on */
 	if (r->o.slower_than_ns)
 		patch_rec_slower_than(p, r->o.slower_than_ns);
+	if (trigger_is_stop_indicator(&r->tr) && patch_rec_trigger_region(p, r->o.slower_than_ns)) {
+		patch_kill_child(r);
+		die(MT_EXIT_DATA, "--trigger %s --slower-than: the region the program passes "
+		    "is timed on the TSC, which this machine's patch runtime does not use "
+		    "(no invariant TSC)", r->tr.name);
+	}
 	if (!r->o.arm_after_ns)
 		patch_rec_arm(p); /* else once recording has run that long; a
 				   * trigger left alone calls no hook */
 }
 
-/* "trigger ... hit": with --slower-than, how long the call took. */
 static void say_hit(const struct rec *r, uint32_t pid, uint32_t tid, uint64_t when, uint64_t dur)
 {
-	if (r->o.slower_than_ns)
-		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64 ": a call of %" PRIu64
-		     ".%06" PRIu64 " ms", r->tr.name, pid, tid, when / 1000000000u,
-		     when % 1000000000u, dur / 1000000u, dur % 1000000u);
-	else
-		warn("trigger %s hit by %u/%u at %" PRIu64 ".%09" PRIu64, r->tr.name, pid, tid,
-		     when / 1000000000u, when % 1000000000u);
+	trigger_say_hit(&r->tr, pid, tid, when, r->o.slower_than_ns, dur);
+}
+
+/* A hit's MARKs: the trigger's, and a stop indicator's region (as
+ * magic-trace writes a hit of its default trigger). */
+static void hit_marks(const struct rec *r, const struct patch_hit *h, struct mark_line *m)
+{
+	m->time = h->mono;
+	m->ml = mt_mt_trigger(h->mono, h->pid, h->tid, r->tr.addr, r->tr.name);
+	m->ml.mark.value = h->dur;
+	if ((m->has_region = h->region && trigger_is_stop_indicator(&r->tr)))
+		m->region = mt_mt_region(h->mono, h->pid, h->tid,
+					 h->start <= h->mono ? h->start : MT_NONE64, h->arg,
+					 r->tr.addr, r->tr.name);
 }
 
 /* Whether the trigger was hit (the rings frozen at its call: without
- * --repeat), with its MARK; says so the first time. */
+ * --repeat), with its MARKs; says so the first time. */
 static int trigger_seen(struct rec *r, const struct patch_rec *p, uint64_t *when,
-			struct mt_mt_line *mark)
+			struct mark_line *marks)
 {
 	static int said;
-	uint32_t pid, tid;
-	uint64_t dur;
+	struct patch_hit h;
 
-	if (!r->o.trigger || !patch_rec_triggered(p, when, &pid, &tid, &dur))
+	if (!r->o.trigger || !patch_rec_triggered(p, &h))
 		return 0;
 	if (!said++)
-		say_hit(r, pid, tid, *when, dur);
-	*mark = mt_mt_trigger(*when, pid, tid, r->tr.addr, r->tr.name);
-	mark->mark.value = dur;
+		say_hit(r, h.pid, h.tid, h.mono, h.dur);
+	*when = h.mono;
+	hit_marks(r, &h, marks);
 	return 1;
 }
 
@@ -436,7 +447,7 @@ static void patch_begin(struct rec *r, struct stream_out *so)
  * hit (mark: its MARK; until: with --repeat its raw time, the recording
  * going on) or now (mark NULL). */
 static void patch_snapshot(struct rec *r, struct patch_rec *p, uint64_t time,
-			   const struct mt_mt_line *mark, uint64_t until)
+			   const struct mark_line *mark, uint64_t until)
 {
 	rec_snapshot_begin(r, r->snap_no, time);
 	if (r->dir_out) { /* a file of its own: whole */
@@ -444,7 +455,9 @@ static void patch_snapshot(struct rec *r, struct patch_rec *p, uint64_t time,
 		rec_wallclock(r);
 	}
 	if (mark)
-		rec_mark(r, mark);
+		rec_mark(r, &mark->ml);
+	if (mark && mark->has_region)
+		rec_mark(r, &mark->region);
 	if (r->dir_out)
 		patch_rings_rewind(&p->rings); /* each file its whole snapshot */
 	patch_rec_write(p, r->sout, until != 0, until);
@@ -457,13 +470,12 @@ static void patch_snapshot(struct rec *r, struct patch_rec *p, uint64_t time,
 
 /* --repeat: the next queued hit of the trigger, said, with its MARK. */
 static int queued_hit(struct rec *r, struct patch_rec *p, struct patch_hit *hit,
-		      struct mt_mt_line *mark)
+		      struct mark_line *mark)
 {
 	if (!r->o.trigger || r->o.repeat == 1 || !patch_rec_next_hit(p, hit))
 		return 0;
 	say_hit(r, hit->pid, hit->tid, hit->mono, hit->dur);
-	*mark = mt_mt_trigger(hit->mono, hit->pid, hit->tid, r->tr.addr, r->tr.name);
-	mark->mark.value = hit->dur;
+	hit_marks(r, hit, mark);
 	return 1;
 }
 
@@ -577,17 +589,20 @@ static void trigger_arm(struct rec *r, struct patch_rec *p, struct patch_fallbac
 		patch_rec_arm(p);
 		return;
 	}
-	arm_trigger(&fb->tg, &r->tr, &r->tgt, MT_UPROBE_PROCESS, r->o.repeat != 1);
+	arm_trigger(&fb->tg, &r->tr, &r->tgt, MT_UPROBE_PROCESS, r->o.repeat != 1, 0);
 	fb->armed = 1;
 }
 
 /* A breakpoint's or uprobe's hit: said, its MARK, its time in the records'
  * clock (the pass's until). */
-static uint64_t fallback_hit(struct rec *r, struct patch_rec *p, const struct mt_uprobe_hit *h,
-			     struct mt_mt_line *mark)
+static uint64_t fallback_hit(struct rec *r, struct patch_rec *p, const struct patch_fallback *fb,
+			     const struct mt_uprobe_hit *h, struct mark_line *mark)
 {
 	say_hit(r, h->pid, h->tid, h->time, 0);
-	*mark = mt_mt_trigger(h->time, h->pid, h->tid, r->tr.addr, r->tr.name);
+	mark->time = h->time;
+	mark->ml = mt_mt_trigger(h->time, h->pid, h->tid, r->tr.addr, r->tr.name);
+	mark->has_region = 0;
+	trigger_hit_region(&r->tr, &fb->tg, h, mark);
 	return patch_rec_raw_of(p, h->time);
 }
 
@@ -597,7 +612,7 @@ static uint64_t fallback_hit(struct rec *r, struct patch_rec *p, const struct mt
 static int fallback_take(struct rec *r, struct patch_rec *p, struct patch_fallback *fb,
 			 const struct mt_uprobe_hit *uh)
 {
-	struct mt_mt_line mark;
+	struct mark_line mark;
 	uint64_t until;
 
 	if (r->o.repeat == 1) {
@@ -606,7 +621,7 @@ static int fallback_take(struct rec *r, struct patch_rec *p, struct patch_fallba
 		fb->have = 1;
 		return 1;
 	}
-	until = fallback_hit(r, p, uh, &mark);
+	until = fallback_hit(r, p, fb, uh, &mark);
 	patch_snapshot(r, p, uh->time, &mark, until);
 	return r->o.repeat && r->snap_no >= r->o.repeat;
 }
@@ -615,7 +630,7 @@ static int fallback_take(struct rec *r, struct patch_rec *p, struct patch_fallba
  * when there is none, 1, or 2 when it was the last --repeat takes. */
 static int queued_take(struct rec *r, struct patch_rec *p)
 {
-	struct mt_mt_line mark;
+	struct mark_line mark;
 	struct patch_hit qh;
 
 	if (!queued_hit(r, p, &qh, &mark))
@@ -653,7 +668,7 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 	uint64_t hit, start = now_mono();
 	int armed = !r->o.arm_after_ns;
 	struct mt_uprobe_hit uh;
-	struct mt_mt_line mark;
+	struct mark_line mark;
 	struct stat st;
 	/* a pipe's reader gone shows as POLLERR at once: the recording ends
 	 * then, as a write would end it, without waiting for one */
@@ -717,7 +732,7 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so, enum stop why,
 		      struct patch_fallback *fb)
 {
-	struct mt_mt_line mark;
+	struct mark_line mark;
 	uint64_t hit;
 
 	if (patch_rec_error(p))
@@ -728,7 +743,7 @@ static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so,
 	 * the rings hold (with --full: the rest of everything); Ctrl+C with a
 	 * trigger keeps only what hits took */
 	if (why == STOP_TRIGGER && fb->have) {
-		hit = fallback_hit(r, p, &fb->hit, &mark);
+		hit = fallback_hit(r, p, fb, &fb->hit, &mark);
 		patch_snapshot(r, p, fb->hit.time, &mark, hit);
 	} else if (why == STOP_TRIGGER && r->o.repeat == 1 && trigger_seen(r, p, &hit, &mark)) {
 		patch_snapshot(r, p, hit, &mark, 0);
@@ -1221,7 +1236,6 @@ const struct rec_backend rec_backend_patch = {
 	.name = "patch",
 	.cannot = patch_cannot,
 	.check_options = patch_check_options,
-	.times_trigger = 1,
 	.check_machine = patch_check_machine,
 	.dry_run = patch_dry_run,
 	.record = record_patch_any,

@@ -816,7 +816,7 @@ void perf_decode(const char *perf, const char *data, int how, const struct mark_
 				if (!dropping && l.time > last)
 					last = l.time;
 				if (pending && l.time > mk->time) {
-					mark_text_write(out_fd, &mk->ml);
+					mark_line_text_write(out_fd, mk);
 					pending = 0;
 				}
 			}
@@ -836,7 +836,7 @@ void perf_decode(const char *perf, const char *data, int how, const struct mark_
 			lines); /* cleared: shorter than "decoding: N lines" */
 	mt_spawn_wait(&p.sp);
 	if (pending)
-		mark_text_write(out_fd, &mk->ml);
+		mark_line_text_write(out_fd, mk);
 	if (after)
 		*after = last;
 	if (!WIFEXITED(p.sp.status) || WEXITSTATUS(p.sp.status))

@@ -134,6 +134,8 @@ static void uprobe_snapshot(struct rec *r, struct round *rd, uint64_t until, int
 		r->written = until;
 	if (rd->mk.time != MT_NONE64)
 		rec_mark(r, &rd->mk.ml);
+	if (rd->mk.time != MT_NONE64 && rd->mk.has_region)
+		rec_mark(r, &rd->mk.region);
 	if (middle)
 		return;
 	for (w = 1; w; w <<= 1)

@@ -116,6 +116,7 @@ struct comm {
 struct frame {
 	uint32_t probe;
 	uint64_t ip;
+	uint64_t time;   /* its call's */
 };
 
 struct mt_uprobe_thread {

@@ -137,6 +137,10 @@ static int open_probe(struct mt_uprobe *u, uint32_t pi, int ret, uint32_t ri)
 		/* wake the reader at once */
 		a.watermark = 0;
 		a.wakeup_events = 1;
+		/* its first two arguments, as magic-trace's breakpoint reads
+		 * a stop indicator's (perf's x86 numbers: si 4, di 5) */
+		a.sample_type |= PERF_SAMPLE_REGS_USER;
+		a.sample_regs_user = (1ull << 4) | (1ull << 5);
 	}
 	fd = perf_open(&a, r->cpu);
 	if (fd < 0 && errno == EINVAL && a.read_format) {

@@ -108,6 +108,16 @@ static int on_sample(struct mt_uprobe *u, uint32_t ri, const unsigned char *rec,
 	e.ring = (uint16_t)ri;
 	e.kind = pe->kind == PEV_ENTRY ? K_ENTRY : K_RETURN;
 	u->rings[ri].last_time = e.time;
+	/* the trigger's registers after the time: abi, si, di */
+	if (e.kind == K_ENTRY && (int)e.probe == u->trigger_probe && size >= 8 + 32 + 24 &&
+	    get64(rec + 40) != PERF_SAMPLE_REGS_ABI_NONE) {
+		struct mt_uprobe_args *a = &u->targs[u->ntargs++ % MT_UPROBE_HIT_QUEUE];
+
+		a->time = e.time;
+		a->tid = e.tid;
+		a->rsi = get64(rec + 48);
+		a->rdi = get64(rec + 56);
+	}
 	return stage(u, &e, 0, NULL, 0);
 }
 
@@ -248,8 +258,28 @@ static int keep(struct mt_uprobe *u, const struct ev *e)
 	return 0;
 }
 
-/* opts.every_hit: e, a call of the trigger, queued as a hit. */
-static void queue_hit(struct mt_uprobe *u, const struct ev *e)
+/* The arguments of e, a call of the trigger, into h (read with it, among
+ * the last MT_UPROBE_HIT_QUEUE). */
+static void hit_args(const struct mt_uprobe *u, const struct ev *e, struct mt_uprobe_hit *h)
+{
+	unsigned k;
+
+	h->has_args = 0;
+	for (k = 0; k < MT_UPROBE_HIT_QUEUE && k < u->ntargs; k++) {
+		const struct mt_uprobe_args *a = &u->targs[(u->ntargs - 1 - k) % MT_UPROBE_HIT_QUEUE];
+
+		if (a->time == e->time && a->tid == e->tid) {
+			h->rdi = a->rdi;
+			h->rsi = a->rsi;
+			h->has_args = 1;
+			return;
+		}
+	}
+}
+
+/* opts.every_hit: e, a call of the trigger (its return, dur after the
+ * call, with opts.slower_ns), queued as a hit. */
+static void queue_hit(struct mt_uprobe *u, const struct ev *e, uint64_t dur)
 {
 	struct mt_uprobe_hit *h;
 
@@ -263,6 +293,25 @@ static void queue_hit(struct mt_uprobe *u, const struct ev *e)
 	h->pid = e->pid;
 	h->tid = e->tid;
 	h->cpu = (uint32_t)u->rings[e->ring].cpu;
+	h->dur = dur;
+	hit_args(u, e, h);
+}
+
+/* e, a call of the trigger (its return, dur after the call, with
+ * opts.slower_ns): the hit, or (opts.every_hit) one more queued. */
+static void hit(struct mt_uprobe *u, const struct ev *e, uint64_t dur)
+{
+	if (u->opts.every_hit) {
+		queue_hit(u, e, dur);
+	} else if (!u->triggered) {
+		u->triggered = 1;
+		u->hit.time = e->time;
+		u->hit.pid = e->pid;
+		u->hit.tid = e->tid;
+		u->hit.cpu = (uint32_t)u->rings[e->ring].cpu;
+		u->hit.dur = dur;
+		hit_args(u, e, &u->hit);
+	}
 }
 
 /*
@@ -311,27 +360,24 @@ static int process(struct mt_uprobe *u, struct mt_uprobe_staged *s)
 		}
 		t->stack[t->depth].probe = e->probe;
 		t->stack[t->depth].ip = e->ip;
+		t->stack[t->depth].time = e->time;
 		t->depth++;
 	} else if (e->kind == K_RETURN) {
 		for (k = t->depth; k > 0; k--)
 			if (t->stack[k - 1].probe == e->probe)
 				break;
 		if (k > 0) {
+			uint64_t called = t->stack[k - 1].time;
+
 			e->aux = t->stack[k - 1].ip;
 			t->depth = k - 1;
+			if ((int)e->probe == u->trigger_probe && u->opts.slower_ns &&
+			    e->time >= called && e->time - called >= u->opts.slower_ns)
+				hit(u, e, e->time - called);
 		}
 	}
-	if (e->kind == K_ENTRY && (int)e->probe == u->trigger_probe &&
-	    u->opts.every_hit) {
-		queue_hit(u, e);
-	} else if (e->kind == K_ENTRY && (int)e->probe == u->trigger_probe &&
-		   !u->triggered) {
-		u->triggered = 1;
-		u->hit.time = e->time;
-		u->hit.pid = e->pid;
-		u->hit.tid = e->tid;
-		u->hit.cpu = (uint32_t)u->rings[e->ring].cpu;
-	}
+	if (e->kind == K_ENTRY && (int)e->probe == u->trigger_probe && !u->opts.slower_ns)
+		hit(u, e, 0);
 	u->st.events++;
 	return keep(u, e);
 }

@@ -158,6 +158,10 @@ struct mt_uprobe_opts {
 	 * dropped, MT_UPROBE_W_HITS) for mt_uprobe_next_hit(), and the
 	 * events after a hit are kept. */
 	int every_hit;
+	/* The TRIGGER probe's call is a hit only at its return, when it took
+	 * that long at least (ns: wall time from the call to the return,
+	 * on its thread); the probe needs RETURN too. 0: at its call. */
+	uint64_t slower_ns;
 	/* How a file's symbols are read (the files probed, and those the
 	 * processes map, for the dump's symbols): NULL, the engine opens
 	 * source (a /proc link it has for the file: deleted, or given to
@@ -229,6 +233,11 @@ struct mt_uprobe_hit {
 	uint64_t time;   /* CLOCK_MONOTONIC nanoseconds */
 	uint32_t pid, tid;
 	uint32_t cpu;
+	int has_args;    /* rdi, rsi read at the call (x86-64): a stop
+			  * indicator's arguments */
+	uint64_t rdi, rsi;
+	uint64_t dur;    /* opts.slower_ns: how long the call took (time
+			  * is its return's) */
 };
 
 struct mt_uprobe_stats {
@@ -303,6 +312,14 @@ struct mt_uprobe {
 	size_t thash_cap;
 	struct mt_uprobe_proc *procs;
 	size_t nprocs, capprocs;
+
+	/* the trigger probe's calls read, not yet in time order: their
+	 * arguments, until process() makes them hits */
+	struct mt_uprobe_args {
+		uint64_t time, rdi, rsi;
+		uint32_t tid;
+	} targs[MT_UPROBE_HIT_QUEUE];
+	unsigned ntargs;          /* written so far (the last kept) */
 
 	int triggered;
 	struct mt_uprobe_hit hit;

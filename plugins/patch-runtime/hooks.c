@@ -210,7 +210,8 @@ static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
 
 /* A call of the trigger with --repeat: queued for mt-record (shm.h),
  * the recording going on. */
-static void queue_hit(struct mtp_header *h, struct tstate *t, uint64_t now, uint64_t dur)
+static void queue_hit(struct mtp_header *h, struct tstate *t, uint64_t now, uint64_t dur,
+		      const uint64_t *args)
 {
 	uint32_t n = __atomic_load_n(&h->hits_n, __ATOMIC_ACQUIRE);
 	struct mtp_hit *e;
@@ -225,21 +226,23 @@ static void queue_hit(struct mtp_header *h, struct tstate *t, uint64_t now, uint
 	e = &h->hits[n % MTP_HITS];
 	e->time = now;
 	e->dur = dur;
+	e->rdi = args ? args[1] : 0;
+	e->rsi = args ? args[0] : 0;
 	e->pid = t->slot->pid;
 	e->tid = t->slot->tid;
 	__atomic_store_n(&e->seq, n + 1, __ATOMIC_RELEASE);
 }
 
-/* The trigger's call (its return, dur after the call: --slower-than):
- * the first stops every thread's recording (with --repeat, each is
- * queued). */
-static void triggered(struct tstate *t, uint64_t now, uint64_t dur)
+/* The trigger's call (its return, dur after the call: --slower-than;
+ * args its rsi and rdi at the call, NULL at a return): the first stops
+ * every thread's recording (with --repeat, each is queued). */
+static void triggered(struct tstate *t, uint64_t now, uint64_t dur, const uint64_t *args)
 {
 	struct mtp_header *h = mtp_shm;
 	uint32_t no = 0;
 
 	if (__atomic_load_n(&h->trigger_queue, __ATOMIC_RELAXED)) {
-		queue_hit(h, t, now, dur);
+		queue_hit(h, t, now, dur, args);
 		return;
 	}
 	if (!__atomic_compare_exchange_n(&h->frozen, &no, 1, 0, __ATOMIC_ACQ_REL,
@@ -248,6 +251,8 @@ static void triggered(struct tstate *t, uint64_t now, uint64_t dur)
 	h->trigger_pid = t->slot->pid;
 	h->trigger_tid = t->slot->tid;
 	h->trigger_dur = dur;
+	h->trigger_rdi = args ? args[1] : 0;
+	h->trigger_rsi = args ? args[0] : 0;
 	__atomic_store_n(&h->trigger_time, now, __ATOMIC_RELEASE);
 	mtp_syscall6(SYS_futex, (long)&h->frozen, FUTEX_WAKE, 1 << 30, 0, 0, 0);
 }
@@ -286,14 +291,22 @@ static inline __attribute__((always_inline)) void busy_out(void)
 	mtp_busy_n--;
 }
 
-/* func was called at now: a hit when it is the trigger (without
- * --slower-than) */
+/* func was called at now with args (mtp_enter()'s): a hit when it is the
+ * trigger, without --slower-than; with it, a region's (trigger_region)
+ * when the time the program passed (rdi, an OCaml int) is that long ago */
 static inline __attribute__((always_inline)) void called(struct tstate *t, uint64_t func,
-							 uint64_t now)
+							 uint64_t now, const uint64_t *args)
 {
-	if (func + 1 == __atomic_load_n(&mtp_shm->trigger, __ATOMIC_RELAXED) &&
-	    !__atomic_load_n(&mtp_shm->slower_raw, __ATOMIC_RELAXED))
-		triggered(t, now, 0);
+	uint64_t slower, start;
+
+	if (func + 1 != __atomic_load_n(&mtp_shm->trigger, __ATOMIC_RELAXED))
+		return;
+	if (!(slower = __atomic_load_n(&mtp_shm->slower_raw, __ATOMIC_RELAXED)))
+		triggered(t, now, 0, args);
+	else if (__atomic_load_n(&mtp_shm->trigger_region, __ATOMIC_RELAXED) && (args[1] & 1) &&
+		 (start = (uint64_t)((int64_t)args[1] >> 1)) && start <= now &&
+		 now - start >= slower)
+		triggered(t, now, now - start, args);
 }
 
 /* func, called at then, returned at now: a hit when it is the trigger
@@ -305,12 +318,14 @@ static inline __attribute__((always_inline)) void returned(struct tstate *t, uin
 
 	if (func + 1 == __atomic_load_n(&mtp_shm->trigger, __ATOMIC_RELAXED) &&
 	    (slower = __atomic_load_n(&mtp_shm->slower_raw, __ATOMIC_RELAXED)) &&
+	    !__atomic_load_n(&mtp_shm->trigger_region, __ATOMIC_RELAXED) &&
 	    now - then >= slower && now >= then)
-		triggered(t, now, now - then);
+		triggered(t, now, now - then, NULL);
 }
 
 /* mtp_enter(), inside: *mtp_live was 1 */
-static inline __attribute__((always_inline)) void enter(uint64_t func, uint64_t *ret)
+static inline __attribute__((always_inline)) void enter(uint64_t func, uint64_t *ret,
+							const uint64_t *args)
 {
 	struct tstate *t;
 	uint64_t now;
@@ -336,7 +351,7 @@ static inline __attribute__((always_inline)) void enter(uint64_t func, uint64_t 
 			t->stack[d - 1].func = func;
 			t->stack[d - 1].time = now;
 			put(t, func, MTP_CALL, now);
-			called(t, func, now);
+			called(t, func, now, args);
 		}
 		return;
 	}
@@ -361,16 +376,16 @@ static inline __attribute__((always_inline)) void enter(uint64_t func, uint64_t 
 	t->stack[d].time = now;
 	*ret = (uint64_t)mtp_return_tramp;
 	put(t, func, MTP_CALL, now);
-	called(t, func, now);
+	called(t, func, now, args);
 }
 
-void mtp_enter(uint64_t func, uint64_t *ret)
+void mtp_enter(uint64_t func, uint64_t *ret, const uint64_t *args)
 {
 	if (quiet)
 		return; /* the runtime's own calls: not the program's */
 	busy_in();
 	if (*mtp_live)
-		enter(func, ret);
+		enter(func, ret, args);
 	busy_out();
 }
 

@@ -34,10 +34,12 @@ void mtp_live_init(void);
 #define MTP_INDEX_FRAME_BIT 30
 
 /*
- * Function func was entered; *ret is its return address. Records the
- * call and replaces *ret by the return trampoline (remembering it).
+ * Function func was entered; *ret is its return address; args[0] and
+ * args[1] its rsi and rdi (the trigger's: a stop indicator's arguments).
+ * Records the call and replaces *ret by the return trampoline
+ * (remembering it).
  */
-void mtp_enter(uint64_t func, uint64_t *ret);
+void mtp_enter(uint64_t func, uint64_t *ret, const uint64_t *args);
 
 /*
  * A patched function returned through the trampoline; sp is the stack

@@ -31,6 +31,7 @@
 #include "hooks.h"
 #include "patch.h"
 #include "unwind.h"
+#include "../../common/tsc.h"
 #include "../../common/unhookable.h"
 #include "../../common/banned.h"
 
@@ -43,24 +44,6 @@ static void fail(struct mtp_header *h, const char *what)
 
 /* The invariant TSC (CPUID 0x80000007 EDX bit 8): one clock for every
  * CPU, at one rate. */
-static int invariant_tsc(void)
-{
-	unsigned a, b, c, d;
-
-	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000007)
-		return 0;
-	__get_cpuid(0x80000007, &a, &b, &c, &d);
-	return (d >> 8) & 1;
-}
-
-static uint64_t monotonic(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 extern char **environ;
 
 /* The value of environ's entry for name, or NULL: read directly, with
@@ -608,9 +591,9 @@ static void start_clock(struct mtp_header *h)
 	mtp_live_init();
 	h->live_at = (uint64_t)mtp_live;
 	h->busy_tls = mtp_busy_offset();
-	h->clock = invariant_tsc() ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
+	h->clock = mt_tsc_invariant() ? MTP_CLOCK_TSC : MTP_CLOCK_MONOTONIC;
 	mtp_shm = h;
-	h->mono0 = monotonic();
+	h->mono0 = mt_mono_now();
 	h->tsc0 = mtp_now();
 }
 

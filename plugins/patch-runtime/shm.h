@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 13
+#define MTP_VERSION 14
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -167,7 +167,10 @@ enum mtp_fkind {
 struct mtp_hit {
 	uint64_t time;  /* the call's (its return's with slower_raw), in the
 			 * records' clock */
-	uint64_t dur;   /* with slower_raw: the call's, in that clock */
+	uint64_t dur;   /* with slower_raw: the call's (a region's: from the
+			 * time rdi passed), in that clock */
+	uint64_t rdi, rsi; /* at the call (0 at a return): a stop
+			    * indicator's arguments */
 	uint32_t pid, tid;
 	uint32_t seq;   /* its number + 1, written last (release): the
 			 * entry is whole once it is */
@@ -306,10 +309,16 @@ struct mtp_header {
 	uint32_t trigger, frozen;
 	uint32_t trigger_pid, trigger_tid;
 	uint64_t trigger_time;
+	uint64_t trigger_rdi, trigger_rsi; /* at the call (0 at a return) */
 	/* --slower-than (mt-record, before GO; 0: none): a call of the
 	 * trigger is a hit only at its return, when it took at least this
 	 * long (the records' clock); trigger_dur says how long it took */
 	uint64_t slower_raw, trigger_dur;
+	/* (mt-record, before GO) the trigger is a stop indicator: with
+	 * slower_raw a call is a hit when the time it passes in rdi (an
+	 * OCaml int: 2n + 1, the records' clock) is that long before it,
+	 * and not at its return; its duration is that region's */
+	uint32_t trigger_region, pad_region;
 	/* --repeat (mt-record, before GO: trigger_queue 1): each call of
 	 * the trigger is not frozen but queued, the recording going on: the
 	 * runtime takes number hits_n (atomic) while fewer than MTP_HITS

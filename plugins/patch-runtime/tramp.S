@@ -7,7 +7,8 @@
  *	address of the function's call.
  * mtp_entry_common saves every call-clobbered general register (rax: the
  * vector-register count of a variadic call; r10: a static chain),
- * calls mtp_enter(index, &return address) (with MTP_INDEX_FRAME_BIT set
+ * calls mtp_enter(index, &return address, &saved rsi) (the saved rdi
+ * follows: a trigger's arguments) (with MTP_INDEX_FRAME_BIT set
  * in the index, the return address is 8(%rbp): a -pg prologue, patch.h,
  * ran before the stub) and returns into the stub,
  * every register as it was; the stub drops the index (lea, which keeps
@@ -52,6 +53,7 @@ mtp_entry_common:
 	CFI_PUSH	%r11			/* 16-byte aligned */
 	movq	80(%rsp), %rdi		/* the index */
 	leaq	88(%rsp), %rsi		/* &return address */
+	leaq	48(%rsp), %rdx		/* the saved rsi, then rdi */
 	btrq	$30, %rdi		/* MTP_INDEX_FRAME_BIT (hooks.h): */
 	jnc	1f
 	leaq	8(%rbp), %rsi		/* the frame's (flags are dead here) */

@@ -6,8 +6,11 @@
 # last the longest, its length and the trigger MARK's value (the call's
 # duration) within 1% of what the program measured around the call; with
 # --repeat 0 one snapshot for each slow call and none for the fast ones;
-# no slow call, no hit. Other backends refuse it, as does --slower-than
-# without --trigger.
+# no slow call, no hit. The uprobe backend (root) times the trigger with
+# a uprobe and its return probe (the trigger's own engine: its function
+# is not among the recorded ones): the same hit, a snapshot for each slow
+# call; the sample backend's trigger the same; a breakpoint (--trigger-via breakpoint) cannot, and says so,
+# as --slower-than without --trigger does.
 . "$MT_TOP/tests/lib.sh"
 [ "$(uname -m)" = x86_64 ] || { echo "skip: the patch backend patches x86-64" >&2; exit 0; }
 prog=$MT_TESTBIN/progs/slowcall
@@ -73,9 +76,36 @@ grep -q 'hit by' err && fail "a fast call was a hit: $(cat err)"
 [ -z "$(triggers none.mt)" ] || fail "a trigger MARK: $(triggers none.mt)"
 
 if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; then
-	expect_exit 2 mt-record --backend uprobe --trigger work --slower-than 20ms -- "$prog" 2>err
-	contains err "--slower-than: the uprobe backend does not time the trigger's calls"
+	mt-record --backend uprobe --functions '^main$' --trigger work --slower-than 20ms \
+		-o up.mt --command-stdout 3 -- "$prog" -k 100 -k 200 3>truth.txt 2>err ||
+		{ cat err >&2; fail "uprobe: mt-record --slower-than failed"; }
+	grep -q '^mt-record: trigger work hit by [0-9]*/[0-9]* at [0-9.]*: a call of [0-9.]* ms$' err ||
+		fail "uprobe: the hit not said: $(cat err)"
+	read -r _ i start end <truth.txt
+	set -- $(triggers up.mt)
+	[ $# -eq 2 ] || fail "uprobe: trigger MARKs: $*"
+	within "$2" $((end - start)) || fail "uprobe: a MARK of $2 ns, the program measured $((end - start))"
+	[ "$1" -ge "$start" ] && [ "$1" -le "$end" ] || fail "uprobe: the hit at $1, the call $start-$end"
+
+	mt-record --backend uprobe --functions '^main$' --trigger work --slower-than 20ms --repeat 0 \
+		-o uprep.mt --command-stdout 3 -- "$prog" -k 100 -k 200 3>truth.txt 2>err ||
+		{ cat err >&2; fail "uprobe --repeat 0"; }
+	[ "$(grep -c 'trigger work hit by' err)" -eq 2 ] || fail "uprobe --repeat 0: $(cat err)"
+	triggers uprep.mt >uprep.triggers
+	paste uprep.triggers truth.txt | while read -r t v _ i s e; do
+		within "$v" $((e - s)) || fail "uprobe call $i: a MARK of $v ns, the program measured $((e - s))"
+		[ "$t" -ge "$s" ] && [ "$t" -le "$e" ] || fail "uprobe call $i: the hit at $t, the call $s-$e"
+	done
+	[ "$(wc -l <uprep.triggers)" -eq 2 ] || fail "uprobe --repeat 0: $(cat uprep.triggers)"
+
+	mt-record --backend sample --trigger work --slower-than 20ms -o sample.txt -- \
+		"$prog" -k 100 -k 200 2>err || { cat err >&2; fail "sample --slower-than"; }
+	[ "$(grep -c 'trigger work hit by .*: a call of ' err)" -eq 1 ] || fail "sample: $(cat err)"
+	grep -q '^# mt: trigger ' sample.txt || fail "sample: no trigger line"
 fi
+expect_exit 2 mt-record --backend uprobe --trigger work --trigger-via breakpoint --slower-than 20ms \
+	-- "$prog" 2>err
+contains err "a breakpoint cannot time a call (its return): --trigger-via uprobe"
 expect_exit 2 mt-record --backend patch --slower-than 20ms -- "$prog" 2>err
 contains err "--slower-than needs --trigger"
 expect_exit 2 mt-record --backend patch --trigger work --slower-than 0 -- "$prog" 2>err
