@@ -95,6 +95,13 @@ dpkg --root="$root" --log="$PWD/dpkg.log" --force-script-chrootless --force-depe
 [ "$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Status} ${Version}' mt-trace)" = \
 	"install ok installed $v-1" ] || fail "not installed in $root"
 
+# the licence, as machine-readable copyright says it (SPDX "MIT"), and
+# its text, the LICENSE file's
+copyright=$root/usr/share/doc/mt-trace/copyright
+grep -qx 'License: MIT' "$copyright" || fail "copyright: no 'License: MIT': $(cat "$copyright")"
+grep -q 'Permission is hereby granted, free of charge' "$copyright" || fail "copyright: not MIT's text"
+grep -q 'Permission is hereby granted, free of charge' "$MT_TOP/LICENSE" || fail "no LICENSE"
+
 bin=$root/usr/bin
 for t in $tools; do
 	[ "$("$bin/$t" --version)" = "$t (mt) $v" ] || fail "$t --version"
