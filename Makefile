@@ -61,6 +61,7 @@ mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \
 mt-fxt_OBJS := $(BUILD)/mt-fxt/fxt.o $(BUILD)/mt-fxt/json.o \
 	$(BUILD)/mt-fxt/text.o $(BUILD)/mt-fxt/out.o
 mt_OBJS := $(BUILD)/mt/view.o
+mt-report_OBJS := $(BUILD)/mt-report/views.o
 mt-script-parse_OBJS := $(BUILD)/mt-script-parse/lines.o
 mt-script-parse_LIBS := -pthread
 mt_LIBS := -lz

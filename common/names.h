@@ -16,4 +16,9 @@ extern const char *const mt_mark_kind_names[MT_MARK_NKINDS];
 extern const char *const mt_span_kind_names[MT_SPAN_NKINDS];
 extern const char *const mt_span_flag_names[4];         /* by bit */
 
+/* Where a trigger's region goes in a trace (magic-trace's "Snapshot
+ * symbol hits" process, thread "hits"), as "hit SYMBOL" (mt-fxt(1)). */
+#define MT_HITS_PID 0x7ffffff0u
+#define MT_HITS_TID 0x7ffffff1u
+
 #endif

@@ -16,6 +16,7 @@
 #include "die.h"
 #include "err.h"
 #include "fxtread.h"
+#include "names.h"
 #include "stream.h"
 #include "tidtable.h"
 #include "wire.h"
@@ -206,8 +207,6 @@ static void kind_mark(const struct mt_mark *m)
  * after the hit: at the hit), its arguments the passed time, the
  * program's value, the hit's time, thread and address.
  */
-#define HITS_PID 0x7ffffff0u
-#define HITS_TID 0x7ffffff1u
 
 static void region(const struct mt_mark *m)
 {
@@ -221,8 +220,8 @@ static void region(const struct mt_mark *m)
 	if (m->time == MT_NONE64)
 		return;
 	if (!named++) {
-		wr->thread_name(thread_get(HITS_PID, HITS_PID), "Snapshot symbol hits", 20);
-		wr->thread_name(thread_get(HITS_PID, HITS_TID), "hits", 4);
+		wr->thread_name(thread_get(MT_HITS_PID, MT_HITS_PID), "Snapshot symbol hits", 20);
+		wr->thread_name(thread_get(MT_HITS_PID, MT_HITS_TID), "hits", 4);
 	}
 	s = "", len = 0, tmp = NULL;
 	if (m->text)
@@ -240,7 +239,7 @@ static void region(const struct mt_mark *m)
 	if (m->ip)
 		a[n++] = (struct arg){ MT_FXT_ARG_POINTER, S_IP, m->ip };
 	ninstants++;
-	wr->complete(thread_get(HITS_PID, HITS_TID), name, len + 4, start, m->time, a, n);
+	wr->complete(thread_get(MT_HITS_PID, MT_HITS_TID), name, len + 4, start, m->time, a, n);
 	free(name);
 }
 

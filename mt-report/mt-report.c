@@ -1,6 +1,7 @@
 /*
  * mt-report: calls, total and self time per function of an mt stream of
- * spans or an FXT file. See docs/mt-report.1.
+ * spans or an FXT file; or every call in order, or collapsed stacks
+ * (views.c). See docs/mt-report.1 and report.h.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,9 +29,11 @@
 #include "wire.h"
 #include "xalloc.h"
 #include "cmp.h"
+#include "duration.h"
+#include "report.h"
 #include "banned.h"
 
-#define USAGE "usage: mt-report [-v] [--by key] [--json] [-n rows] [--kind list] [--pid list] [--tid list] [-o output] [file]\n"
+#define USAGE "usage: mt-report [-v] [--calls] [--folded] [--per-thread] [--from time] [--to time] [--duration time] [--abs] [--min-duration time] [--max-depth n] [--by key] [--json] [-n rows] [--kind list] [--pid list] [--tid list] [-o output] [file]\n"
 
 static struct mt_filter_io io;
 
@@ -38,6 +41,8 @@ static struct mt_filter_io io;
 
 enum sort_key { BY_TOTAL, BY_SELF, BY_CALLS };
 static enum sort_key by = BY_TOTAL;
+static enum mode mode = MODE_REPORT;
+static struct calls_opts copts = { .to = MT_NONE64, .dur = MT_NONE64 };
 static int json;
 static size_t limit = SIZE_MAX;
 static unsigned kinds = 1u << MT_SPAN_FUNCTION; /* bit per enum mt_span_kind */
@@ -181,27 +186,29 @@ static struct fn *fns; /* by name id */
 static size_t fns_cap;
 
 /*
- * Every counted span, 32 bytes, goes through an external sort
- * (common/extsort.h) by (thread, start, depth, end): calls are nested by
- * their times, and the stream leaves the order of spans to the producer
- * (mt-stacks writes them when they end, but parents before children among
- * equal starts; mt-slice --match walks back through them).
+ * Every counted span, 32 bytes (struct call, report.h), goes through an
+ * external sort (common/extsort.h) by (thread, start, depth, end): calls
+ * are nested by their times, and the stream leaves the order of spans to
+ * the producer (mt-stacks writes them when they end, but parents before
+ * children among equal starts; mt-slice --match walks back through them).
  */
-struct call {
-	uint64_t start, end;
-	uint32_t thread; /* index in threads */
-	uint32_t fn;     /* id in names */
-	int32_t depth;   /* the input's: breaks ties of equal starts */
-	uint32_t zero;   /* padding, zeroed: records are compared whole */
-};
 
 #define SORT_RUN (1u << 15) /* records sorted in memory at a time */
 #define SORT_FANIN 32       /* runs merged at a time */
 
 static struct mt_extsort calls;
 static struct mt_tidmap threads;
-static struct mt_intern names;
+struct mt_intern names;
 static uint64_t nspans, nother[MT_SPAN_NKINDS + 1], nfiltered, nunended;
+static uint64_t first_start = MT_NONE64; /* of a call: the trace's start */
+static struct { uint32_t pid, tid; } *thread_of; /* by index */
+static size_t thread_cap;
+
+void thread_ids(uint32_t i, uint32_t *pid, uint32_t *tid)
+{
+	*pid = thread_of[i].pid;
+	*tid = thread_of[i].tid;
+}
 
 static void sort_check(int err)
 {
@@ -209,30 +216,46 @@ static void sort_check(int err)
 		die_mt(err, "sorting the calls in a temporary file");
 }
 
+/* The call (or with CALL_INSTANT in flags, the instant) of (pid, tid)
+ * into the sort, unless --pid, --tid or --kind leave it out. */
 static void add_call(uint32_t pid, uint32_t tid, uint64_t start, uint64_t end,
-		     int32_t depth, unsigned kind, const char *name, size_t len)
+		     int32_t depth, unsigned kind, const char *name, size_t len,
+		     uint32_t flags)
 {
 	struct call c;
 	struct fn *f;
+	int is_new = 0;
 
-	nspans++;
+	if (!(flags & CALL_INSTANT))
+		nspans++;
 	if (!mt_idlist_has(&pids, pid) || !mt_idlist_has(&tids, tid)) {
-		nfiltered++;
+		nfiltered += !(flags & CALL_INSTANT);
 		return;
 	}
-	if (kind >= MT_SPAN_NKINDS || !(kinds & (1u << kind))) {
+	if (!(flags & CALL_INSTANT) && (kind >= MT_SPAN_NKINDS || !(kinds & (1u << kind)))) {
 		nother[kind < MT_SPAN_NKINDS ? kind : MT_SPAN_NKINDS]++;
 		return;
 	}
 	memset(&c, 0, sizeof(c));
-	if (mt_tidmap_get(&threads, pid, tid, &c.thread, NULL) ||
+	if (mt_tidmap_get(&threads, pid, tid, &c.thread, &is_new) ||
 	    mt_intern_get(&names, name, len, &c.fn, NULL))
 		die(MT_EXIT_SYSTEM, "out of memory");
+	if (is_new) {
+		grow_or_die(&thread_of, &thread_cap, c.thread, sizeof(*thread_of));
+		thread_of[c.thread].pid = pid;
+		thread_of[c.thread].tid = tid;
+	}
 	c.start = start;
-	c.end = end < start ? start : end;
-	c.depth = depth;
+	c.end = end < start || (flags & CALL_INSTANT) ? start : end;
+	/* an instant after every call at its time: inside them */
+	c.depth = flags & CALL_INSTANT ? INT32_MAX : depth;
+	c.flags = flags;
 	sort_check(mt_extsort_add(&calls, &c));
 	grow_or_die(&fns, &fns_cap, c.fn, sizeof(*fns));
+	if (flags & CALL_INSTANT)
+		return;
+	if (c.start < first_start)
+		first_start = c.start;
 	f = &fns[c.fn];
 	if (!f->calls || c.end - c.start < f->min)
 		f->min = c.end - c.start;
@@ -302,6 +325,39 @@ static ssize_t gz_read(void *ctx, void *p, size_t n)
 
 /* ---- an mt stream ---- */
 
+/* --calls: a mark of a thread, an instant named by its kind, as mt-fxt
+ * puts it on the thread's track (decoder sync points and frequencies are
+ * not); a stop indicator's region a call "hit SYMBOL" where mt-fxt puts
+ * it, magic-trace's hits thread. */
+static void stream_mark(const struct mt_reader *r, const struct mt_mark *m)
+{
+	const char *kind, *text;
+	size_t klen, tlen = 0;
+	char *name;
+
+	if (m->pid == MT_NONE32 || m->tid == MT_NONE32 || m->time == MT_NONE64 ||
+	    m->kind == MT_MARK_PSB || m->kind == MT_MARK_CBR)
+		return;
+	if (m->kind == MT_MARK_REGION) {
+		text = m->text ? mt_reader_str(r, m->text, &tlen) : NULL;
+		name = xmalloc(4 + tlen + 1);
+		memcpy(name, "hit ", 4);
+		if (text)
+			memcpy(name + 4, text, tlen);
+		add_call(MT_HITS_PID, MT_HITS_TID, m->start <= m->time ? m->start : m->time,
+			 m->time, 0, MT_SPAN_FUNCTION, name, 4 + (text ? tlen : 0), 0);
+		free(name);
+		return;
+	}
+	kind = m->name ? mt_reader_str(r, m->name, &klen) : NULL;
+	if (!kind) {
+		kind = m->kind < MT_MARK_NKINDS && mt_mark_kind_names[m->kind] ?
+			       mt_mark_kind_names[m->kind] : "mark";
+		klen = strlen(kind);
+	}
+	add_call(m->pid, m->tid, m->time, m->time, 0, 0, kind, klen, CALL_INSTANT);
+}
+
 static void stream_calls(mt_read_fn src, const void *pre, size_t pre_len)
 {
 	struct mt_reader r;
@@ -315,6 +371,10 @@ static void stream_calls(mt_read_fn src, const void *pre, size_t pre_len)
 		const char *name;
 		size_t len;
 
+		if (rec.type == MT_REC_MARK && mode == MODE_CALLS) {
+			stream_mark(&r, &rec.u.mark);
+			continue;
+		}
 		if (rec.type != MT_REC_SPAN)
 			continue;
 		name = mt_reader_str(&r, s->name, &len);
@@ -323,7 +383,7 @@ static void stream_calls(mt_read_fn src, const void *pre, size_t pre_len)
 			len = strlen(name);
 		}
 		add_call(s->pid, s->tid, s->start, s->end, s->depth, s->kind, name,
-			 len);
+			 len, 0);
 	}
 	if (got < 0)
 		die_mt(got, "%s: byte offset 0x%llx", io.in_name,
@@ -458,7 +518,7 @@ static void fx_pop(void *ctx, struct mt_nest *n)
 	const struct fthread *t;
 	const char *name;
 
-	if (d->type == MT_FXT_EV_INSTANT)
+	if (d->type == MT_FXT_EV_INSTANT && mode != MODE_CALLS)
 		return;
 	if (f->end == MT_NEST_PENDING) {
 		nunended++;
@@ -467,7 +527,8 @@ static void fx_pop(void *ctx, struct mt_nest *n)
 	name = mt_intern_str(&fx_names, d->name, &len);
 	t = mt_tidtable_at(&fx_threads, fx_th);
 	add_call(t->pid, t->tid, f->start, f->end, (int32_t)n->n,
-		 fxt_kind(name, len, d->kernel), name, len);
+		 fxt_kind(name, len, d->kernel), name, len,
+		 d->type == MT_FXT_EV_INSTANT ? CALL_INSTANT : 0);
 }
 
 /* SliceTracker::StartSlice (a begin, complete event or instant), or End. */
@@ -620,11 +681,6 @@ static int inside(const struct call *c, const struct call *p)
 
 /* The open calls of the thread being walked, a copy of each: memory grows
  * with the stack's depth. */
-struct open_call {
-	struct call c;
-	uint64_t children; /* inclusive time of its direct children */
-};
-
 static struct open_call *stk;
 static size_t nstk, stk_cap;
 
@@ -633,9 +689,12 @@ static void pop(void)
 	struct open_call *o = &stk[--nstk];
 	uint64_t dur = o->c.end - o->c.start;
 	struct fn *f = &fns[o->c.fn];
+	uint64_t self = dur > o->children ? dur - o->children : 0;
 
-	f->self += dur > o->children ? dur - o->children : 0;
+	f->self += self;
 	f->onstack--;
+	if (mode == MODE_FOLDED)
+		folded_popped(stk, nstk, self);
 }
 
 static void walk(void)
@@ -652,6 +711,10 @@ static void walk(void)
 		while (nstk && (stk[nstk - 1].c.thread != c->thread ||
 				!inside(c, &stk[nstk - 1].c)))
 			pop();
+		if (mode == MODE_CALLS)
+			calls_seen(c, nstk);
+		if (c->flags & CALL_INSTANT)
+			continue; /* never on the stack */
 		if (nstk)
 			stk[nstk - 1].children += dur;
 		if (!f->onstack++)
@@ -701,7 +764,7 @@ static int by_key(const void *a, const void *b)
 	return d ? d : MT_CMP(lx, ly);
 }
 
-static void print_time(uint64_t ns)
+void print_time(uint64_t ns)
 {
 	if (ns < 1000)
 		printf(" %8llu ns", (unsigned long long)ns);
@@ -715,7 +778,7 @@ static void print_time(uint64_t ns)
 
 /* A JSON string of the bytes: printable ASCII as it is (but \" and \\),
  * every other byte as \u00XX, so the output is ASCII whatever the name. */
-static void json_bytes(const char *s, size_t n)
+void json_bytes(const char *s, size_t n)
 {
 	size_t i;
 
@@ -789,6 +852,20 @@ static void report(void)
 	size_t nfns = mt_intern_count(&names), i, n = 0;
 	struct fn *v;
 
+	if (mode == MODE_CALLS) {
+		calls_init(&copts, first_start);
+		walk();
+		calls_print();
+		free(fns);
+		return;
+	}
+	if (mode == MODE_FOLDED) {
+		folded_init();
+		walk();
+		folded_print();
+		free(fns);
+		return;
+	}
 	walk();
 	distributions();
 	v = xmallocarray(nfns + 1, sizeof(*v));
@@ -827,10 +904,61 @@ static void say_counts(void)
 	fputc('\n', stderr);
 }
 
+static uint64_t duration_arg(const char *s, const char *opt)
+{
+	uint64_t v;
+	int err = mt_parse_duration(s, &v);
+
+	if (err)
+		die(MT_EXIT_USAGE, "%s %s: %s (a number and a unit: ns, us, ms, s)", opt, s,
+		    mt_strerror(err));
+	return v;
+}
+
+/* The options of --calls and --folded, checked once all are read. */
+static void check_views(int by_given, int window)
+{
+	if (mode != MODE_CALLS && window)
+		die(MT_EXIT_USAGE, "--from, --to, --duration, --abs, --min-duration and "
+		    "--max-depth go with --calls");
+	if (mode != MODE_REPORT && (by_given || limit != SIZE_MAX))
+		die(MT_EXIT_USAGE, "--by and -n go with the report, not --calls or --folded");
+	if (mode == MODE_FOLDED && json)
+		die(MT_EXIT_USAGE, "--folded has no --json: its lines are the format");
+	if (folded_per_thread && mode != MODE_FOLDED)
+		die(MT_EXIT_USAGE, "--per-thread goes with --folded");
+	if (copts.have_to && copts.dur != MT_NONE64)
+		die(MT_EXIT_USAGE, "--to and --duration: give one of them");
+	if (copts.have_to && copts.have_from && copts.to < copts.from)
+		die(MT_EXIT_USAGE, "--to is before --from");
+	copts.json = json;
+}
+
+/* Color: on a terminal, not with -o, NO_COLOR or TERM=dumb. */
+static int want_color(void)
+{
+	const char *term = getenv("TERM");
+
+	return !io.out_name && isatty(STDOUT_FILENO) && !getenv("NO_COLOR") &&
+	       term && strcmp(term, "dumb");
+}
+
 int main(int argc, char **argv)
 {
-	enum { OPT_BY = 256, OPT_JSON, OPT_KIND, OPT_PID, OPT_TID };
+	enum {
+		OPT_BY = 256, OPT_JSON, OPT_KIND, OPT_PID, OPT_TID, OPT_CALLS, OPT_FOLDED,
+		OPT_PER_THREAD, OPT_FROM, OPT_TO, OPT_DURATION, OPT_ABS, OPT_MIN, OPT_MAXDEPTH
+	};
 	static const struct option longopts[] = {
+		{ "calls", no_argument, NULL, OPT_CALLS },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "abs", no_argument, NULL, OPT_ABS },
+		{ "min-duration", required_argument, NULL, OPT_MIN },
+		{ "max-depth", required_argument, NULL, OPT_MAXDEPTH },
 		{ "by", required_argument, NULL, OPT_BY },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "kind", required_argument, NULL, OPT_KIND },
@@ -840,14 +968,54 @@ int main(int argc, char **argv)
 		MT_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, by_given = 0, window = 0, kind_given = 0;
 
 	mt_set_progname(argv[0]);
 	mt_set_manual();
 	mt_finish_on_interrupt();
 	while ((c = getopt_long(argc, argv, "n:o:v", longopts, NULL)) != -1) {
 		switch (c) {
+		case OPT_CALLS:
+		case OPT_FOLDED:
+			if (mode != MODE_REPORT)
+				die(MT_EXIT_USAGE, "--calls and --folded: give one of them");
+			mode = c == OPT_CALLS ? MODE_CALLS : MODE_FOLDED;
+			break;
+		case OPT_PER_THREAD:
+			folded_per_thread = 1;
+			break;
+		case OPT_FROM:
+			copts.from = duration_arg(optarg, "--from");
+			copts.have_from = window = 1;
+			break;
+		case OPT_TO:
+			copts.to = duration_arg(optarg, "--to");
+			copts.have_to = window = 1;
+			break;
+		case OPT_DURATION:
+			copts.dur = duration_arg(optarg, "--duration");
+			window = 1;
+			break;
+		case OPT_ABS:
+			copts.absolute = window = 1;
+			break;
+		case OPT_MIN:
+			copts.min_dur = duration_arg(optarg, "--min-duration");
+			copts.have_min = window = 1;
+			break;
+		case OPT_MAXDEPTH: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (end == optarg || *end || v < 0 || v > 1000000)
+				die(MT_EXIT_USAGE, "--max-depth %s: expected a depth (0 or more)",
+				    optarg);
+			copts.max_depth = (int32_t)v;
+			copts.have_max_depth = window = 1;
+			break;
+		}
 		case OPT_BY:
+			by_given = 1;
 			if (!strcmp(optarg, "total"))
 				by = BY_TOTAL;
 			else if (!strcmp(optarg, "self"))
@@ -875,6 +1043,7 @@ int main(int argc, char **argv)
 		}
 		case OPT_KIND:
 			kinds_parse(optarg);
+			kind_given = 1;
 			break;
 		case OPT_PID:
 			mt_idlist_parse_or_die(&pids, optarg, "--pid");
@@ -886,7 +1055,11 @@ int main(int argc, char **argv)
 			mt_filter_option(&io, c, USAGE);
 		}
 	}
+	check_views(by_given, window);
+	if (mode != MODE_REPORT && !kind_given)
+		kinds = ~0u; /* every slice: [syscall], [untraced] ... too */
 	mt_filter_open_or_die(&io, argc - optind, argv + optind, USAGE);
+	copts.color = want_color();
 	mt_tidmap_init(&threads);
 	mt_intern_init(&names);
 	sort_check(mt_extsort_init(&calls, sizeof(struct call), by_start,
@@ -908,6 +1081,7 @@ int main(int argc, char **argv)
 	mt_idlist_release(&tids);
 	mt_intern_release(&names);
 	mt_tidmap_release(&threads);
+	free(thread_of);
 	close_stdout_or_die();
 	return MT_EXIT_OK;
 }
