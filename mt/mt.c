@@ -32,7 +32,7 @@
 	"usage: mt run [-v] [-o output] [record-option ...] -- command [argument ...]\n" \
 	"       mt attach [-v] [-o output] [record-option ...] [-p pid]\n" \
 	"       mt decode [-v] [-o output] [record-option ...] file\n" \
-	"       mt view [--no-open] [--origin url] [-p port] file\n"
+	"       mt view [--no-open] [--origin url] [--ui dir] [-p port] file\n"
 
 /* A NULL-terminated argument vector. */
 struct args {

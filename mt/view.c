@@ -1,6 +1,7 @@
 /*
- * mt view: serve one file once, on 127.0.0.1, to the Perfetto UI. See
- * docs/mt.1 (the server) and view.h.
+ * mt view: serve one file once, on 127.0.0.1, to the Perfetto UI; with
+ * --ui DIR, a local build of the UI too, until Ctrl+C. See docs/mt.1 (the
+ * server) and view.h.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -69,6 +70,8 @@ struct client {
 	char *out;        /* the response head (and short body) */
 	size_t out_len, out_pos;
 	off_t file_off, file_end; /* the part of the file still to send */
+	int ffd;          /* the file sent: the trace's, or a UI file's (own) */
+	int own_ffd;      /* ffd is a UI file's, closed with the client */
 	int fetch;        /* the UI's GET of the whole file: ends the serving */
 };
 
@@ -80,6 +83,7 @@ struct server {
 	const char *origin; /* allowed to read it */
 	int port;
 	char token[TOKEN_LEN + 1]; /* the secret first component of the path */
+	char *ui_root;      /* --ui: the UI's directory (realpath), or NULL */
 };
 
 static int is_unreserved(int c)
@@ -214,21 +218,99 @@ static void respond(struct client *c, const struct server *sv, int head,
 	c->file_off = c->file_end = 0;
 }
 
-/* Queue the file (its headers only for HEAD). */
-static void respond_file(struct client *c, const struct server *sv, int head)
+/* Queue file fd of size bytes, of type ctype (its headers only for
+ * HEAD); fd is c's from then on, unless it is the trace's. */
+static void respond_fd(struct client *c, const struct server *sv, int head, int fd,
+		       off_t size, const char *ctype)
 {
 	free(c->out);
 	c->out = xasprintf("HTTP/1.1 200 OK\r\n"
 			   "Access-Control-Allow-Origin: %s\r\n"
 			   "Cache-Control: no-cache\r\n"
 			   "Connection: close\r\n"
-			   "Content-Type: application/octet-stream\r\n"
+			   "Content-Type: %s\r\n"
 			   "Content-Length: %lld\r\n"
-			   "\r\n", sv->origin, (long long)sv->size);
+			   "\r\n", sv->origin, ctype, (long long)size);
 	c->out_len = strlen(c->out);
 	c->out_pos = 0;
 	c->file_off = 0;
-	c->file_end = head ? 0 : sv->size;
+	c->file_end = head ? 0 : size;
+	c->ffd = fd;
+	c->own_ffd = fd != sv->file_fd;
+}
+
+/* Queue the trace (its headers only for HEAD). */
+static void respond_file(struct client *c, const struct server *sv, int head)
+{
+	respond_fd(c, sv, head, sv->file_fd, sv->size, "application/octet-stream");
+}
+
+/* The type of a UI file, by its name's end: what a browser needs to run
+ * it (a module script, WebAssembly compiled as it streams). */
+static const char *ui_type(const char *path)
+{
+	static const struct { const char *ext, *type; } types[] = {
+		{ ".html", "text/html; charset=utf-8" },
+		{ ".js", "text/javascript; charset=utf-8" },
+		{ ".mjs", "text/javascript; charset=utf-8" },
+		{ ".css", "text/css; charset=utf-8" },
+		{ ".json", "application/json" },
+		{ ".map", "application/json" },
+		{ ".wasm", "application/wasm" },
+		{ ".svg", "image/svg+xml" },
+		{ ".png", "image/png" },
+		{ ".ico", "image/x-icon" },
+		{ ".woff2", "font/woff2" },
+		{ ".woff", "font/woff" },
+		{ ".ttf", "font/ttf" },
+		{ ".txt", "text/plain; charset=utf-8" },
+	};
+	size_t n = strlen(path), i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t k = strlen(types[i].ext);
+
+		if (n > k && !strcmp(path + n - k, types[i].ext))
+			return types[i].type;
+	}
+	return "application/octet-stream";
+}
+
+/*
+ * --ui: the file of the UI's directory that path (a request's, decoded)
+ * names, "/" its index.html, queued: 1; 0 when it names nothing there.
+ * Nothing outside the directory is served: no ".." component, and the
+ * file, its links resolved, must lie inside it and be a regular file.
+ */
+static int respond_ui(struct client *c, const struct server *sv, int head, const char *path)
+{
+	size_t root = strlen(sv->ui_root);
+	char *full, *real;
+	struct stat st;
+	int fd;
+
+	if (path[0] != '/' || strstr(path, "/../") ||
+	    (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/..")))
+		return 0;
+	full = xasprintf("%s%s%s", sv->ui_root, path,
+			 path[strlen(path) - 1] == '/' ? "index.html" : "");
+	real = realpath(full, NULL);
+	free(full);
+	if (!real)
+		return 0;
+	if (strncmp(real, sv->ui_root, root) || real[root] != '/' ||
+	    (fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) < 0) {
+		free(real);
+		return 0;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		free(real);
+		return 0;
+	}
+	respond_fd(c, sv, head, fd, st.st_size, ui_type(real));
+	free(real);
+	return 1;
 }
 
 /* A copy of the value of header name (with its colon) in the header
@@ -330,8 +412,12 @@ static void handle(struct client *c, const struct server *sv)
 		what = "405";
 		respond(c, sv, 0, "405 Method Not Allowed",
 			"Allow: GET, HEAD, OPTIONS\r\n", "method not allowed\n");
-	} else if (url_decode(name ? name : target) /* for the log too */ || !name ||
-		   strcmp(name, sv->name)) {
+	} else if (url_decode(name ? name : target) /* for the log too */) {
+		what = "404";
+		respond(c, sv, head, "404 Not Found", "", "not found\n");
+	} else if (!name && sv->ui_root && respond_ui(c, sv, head, target)) {
+		what = "200";
+	} else if (!name || strcmp(name, sv->name)) {
 		what = "404";
 		respond(c, sv, head, "404 Not Found", "", "not found\n");
 	} else {
@@ -364,6 +450,10 @@ static void client_close(struct client *c)
 	for (i = 0; i < 16 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
 		;
 	close(c->fd);
+	if (c->own_ffd)
+		close(c->ffd); /* a UI file's */
+	c->ffd = -1;
+	c->own_ffd = 0;
 	free(c->out);
 	c->out = NULL;
 	c->fd = -1;
@@ -387,7 +477,7 @@ static int client_write(struct client *c, const struct server *sv, time_t now)
 		} else {
 			n = c->file_end - c->file_off < (off_t)sizeof(buf) ?
 				(size_t)(c->file_end - c->file_off) : sizeof(buf);
-			k = pread(sv->file_fd, buf, n, c->file_off);
+			k = pread(c->ffd, buf, n, c->file_off);
 			if (k < 0 && errno == EINTR)
 				continue;
 			if (k < 0)
@@ -544,18 +634,19 @@ static pid_t open_browser(const char *url)
 /* mt view's options into sv and *no_open; dies on a bad one. Returns
  * the index in argv of the file. */
 static int view_options(int argc, char **argv, const char *usage,
-			struct server *sv, int *no_open)
+			struct server *sv, int *no_open, const char **ui)
 {
-	enum { OPT_NO_OPEN = 256, OPT_ORIGIN, OPT_HELP, OPT_VERSION };
+	enum { OPT_NO_OPEN = 256, OPT_ORIGIN, OPT_UI, OPT_HELP, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "no-open", no_argument, NULL, OPT_NO_OPEN },
 		{ "origin", required_argument, NULL, OPT_ORIGIN },
+		{ "ui", required_argument, NULL, OPT_UI },
 		{ "port", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, origin_given = 0;
 
 	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -576,6 +667,10 @@ static int view_options(int argc, char **argv, const char *usage,
 			break;
 		case OPT_ORIGIN:
 			sv->origin = optarg;
+			origin_given = 1;
+			break;
+		case OPT_UI:
+			*ui = optarg;
 			break;
 		case OPT_HELP:
 			usage_ok(usage);
@@ -587,7 +682,35 @@ static int view_options(int argc, char **argv, const char *usage,
 	}
 	if (argc - optind != 1)
 		usage_fail(usage);
+	if (*ui && origin_given)
+		die(MT_EXIT_USAGE, "--ui and --origin: the UI of --ui is served here, its "
+		    "origin this server's");
 	return optind;
+}
+
+/* The UI's directory (--ui, else MT_PERFETTO_UI, else magic-trace's
+ * MAGIC_TRACE_PERFETTO_DIR): its realpath (malloced), or NULL for none;
+ * dies when it holds no index.html. */
+static char *ui_dir(const char *given)
+{
+	const char *dir = given;
+	char *real, *index;
+	struct stat st;
+
+	if (!dir || !*dir)
+		dir = getenv("MT_PERFETTO_UI");
+	if (!dir || !*dir)
+		dir = getenv("MAGIC_TRACE_PERFETTO_DIR");
+	if (!dir || !*dir)
+		return NULL;
+	if (!(real = realpath(dir, NULL)))
+		die_errno(MT_EXIT_SYSTEM, "the Perfetto UI's directory %s", dir);
+	index = xasprintf("%s/index.html", real);
+	if (stat(index, &st) || !S_ISREG(st.st_mode))
+		die(MT_EXIT_DATA, "%s: no index.html: not a build of the Perfetto UI (the "
+		    "directory a Perfetto ui/build leaves, ui/out/dist)", dir);
+	free(index);
+	return real;
 }
 
 /* The --origin without its trailing slashes (malloced), checked. */
@@ -701,6 +824,8 @@ static void accept_client(struct client *clients, int lfd, time_t now)
 		return;
 	cl = client_slot(clients);
 	cl->fd = fd;
+	cl->ffd = -1;
+	cl->own_ffd = 0;
 	cl->state = C_READ;
 	cl->len = 0;
 	cl->fetch = 0;
@@ -716,7 +841,7 @@ static void serve(const struct server *sv, int lfd, pid_t opener)
 	int done = 0, i;
 
 	for (i = 0; i < MAX_CLIENTS; i++)
-		clients[i].fd = -1;
+		clients[i].fd = clients[i].ffd = -1;
 	while (!done) {
 		struct pollfd pfd[MAX_CLIENTS + 1];
 		int who[MAX_CLIENTS + 1], n, k;
@@ -745,6 +870,8 @@ static void serve(const struct server *sv, int lfd, pid_t opener)
 				done = client_read(cl, sv, now);
 			else if (cl->state == C_WRITE)
 				done = client_write(cl, sv, now);
+			if (sv->ui_root)
+				done = 0; /* the UI fetches more as it runs */
 		}
 	}
 	for (i = 0; i < MAX_CLIENTS; i++)
@@ -758,10 +885,12 @@ int mt_view(int argc, char **argv, const char *usage)
 	struct sockaddr_in sa;
 	socklen_t salen = sizeof(sa);
 	char *origin, *path, *url, *ui;
+	const char *ui_given = NULL;
 	int lfd, no_open = 0;
 	pid_t opener = -1;
 
-	sv.file = argv[view_options(argc, argv, usage, &sv, &no_open)];
+	sv.file = argv[view_options(argc, argv, usage, &sv, &no_open, &ui_given)];
+	sv.ui_root = ui_dir(ui_given);
 	origin = clean_origin(sv.origin);
 	sv.origin = origin;
 	open_served(&sv);
@@ -772,15 +901,24 @@ int mt_view(int argc, char **argv, const char *usage)
 	if (getsockname(lfd, (struct sockaddr *)&sa, &salen))
 		die_errno(MT_EXIT_SYSTEM, "getsockname");
 	sv.port = ntohs(sa.sin_port);
+	if (sv.ui_root) { /* the UI here: its fetches are this origin's */
+		free(origin);
+		sv.origin = origin = xasprintf("http://127.0.0.1:%d", sv.port);
+	}
 	path = url_encode(sv.name);
 	url = xasprintf("http://127.0.0.1:%d/%s/%s", sv.port, sv.token, path);
 	ui = ui_address(sv.origin, url);
 	printf("%s\n", ui);
 	if (fflush(stdout))
 		output_write_failed();
-	fprintf(stderr, "%s: serving %s at http://127.0.0.1:%d/%s/%s until it has "
-		"been fetched once (Ctrl+C to stop)\n", mt_progname(), sv.file,
-		sv.port, TOKEN_SHOWN, path);
+	if (sv.ui_root)
+		fprintf(stderr, "%s: serving %s at http://127.0.0.1:%d/%s/%s and the Perfetto "
+			"UI of %s at http://127.0.0.1:%d/ until Ctrl+C\n", mt_progname(),
+			sv.file, sv.port, TOKEN_SHOWN, path, sv.ui_root, sv.port);
+	else
+		fprintf(stderr, "%s: serving %s at http://127.0.0.1:%d/%s/%s until it has "
+			"been fetched once (Ctrl+C to stop)\n", mt_progname(), sv.file,
+			sv.port, TOKEN_SHOWN, path);
 	if (!no_open && (opener = open_browser(ui)) < 0)
 		fprintf(stderr, "%s: open the address above in a browser\n",
 			mt_progname());
@@ -794,6 +932,7 @@ int mt_view(int argc, char **argv, const char *usage)
 	free(path);
 	free(url);
 	free(ui);
+	free(sv.ui_root);
 	close_stdout_or_die();
 	return MT_EXIT_OK;
 }
