@@ -37,10 +37,8 @@ static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *
 	char **libs = NULL;
 	size_t n;
 
-	if (tr) {
-		q.skip_path = tr->path;
-		q.skip_addr = tr->addr;
-	}
+	(void)tr; /* the trigger's own engine probes it too: its calls are
+		   * recorded as any other's */
 	if (r->o.functions && mode == MT_UPROBE_PROCESS)
 		q.libs = libs = mapped_libraries(&r->tgt);
 	n = fn_add_functions(u, &q);

@@ -7,9 +7,10 @@
 # duration) within 1% of what the program measured around the call; with
 # --repeat 0 one snapshot for each slow call and none for the fast ones;
 # no slow call, no hit. The uprobe backend (root) times the trigger with
-# a uprobe and its return probe (the trigger's own engine: its function
-# is not among the recorded ones): the same hit, a snapshot for each slow
-# call; the sample backend's trigger the same; a breakpoint (--trigger-via breakpoint) cannot, and says so,
+# a uprobe and its return probe (the trigger's own engine; the recording
+# probes it too): the same hit, the snapshot ending at that return (101
+# work spans, the last the longest), a snapshot for each slow call; the
+# sample backend's trigger the same; a breakpoint (--trigger-via breakpoint) cannot, and says so,
 # as --slower-than without --trigger does.
 . "$MT_TOP/tests/lib.sh"
 [ "$(uname -m)" = x86_64 ] || { echo "skip: the patch backend patches x86-64" >&2; exit 0; }
@@ -76,7 +77,7 @@ grep -q 'hit by' err && fail "a fast call was a hit: $(cat err)"
 [ -z "$(triggers none.mt)" ] || fail "a trigger MARK: $(triggers none.mt)"
 
 if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; then
-	mt-record --backend uprobe --functions '^main$' --trigger work --slower-than 20ms \
+	mt-record --backend uprobe --functions '^work$' --trigger work --slower-than 20ms \
 		-o up.mt --command-stdout 3 -- "$prog" -k 100 -k 200 3>truth.txt 2>err ||
 		{ cat err >&2; fail "uprobe: mt-record --slower-than failed"; }
 	grep -q '^mt-record: trigger work hit by [0-9]*/[0-9]* at [0-9.]*: a call of [0-9.]* ms$' err ||
@@ -86,8 +87,14 @@ if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; the
 	[ $# -eq 2 ] || fail "uprobe: trigger MARKs: $*"
 	within "$2" $((end - start)) || fail "uprobe: a MARK of $2 ns, the program measured $((end - start))"
 	[ "$1" -ge "$start" ] && [ "$1" -le "$end" ] || fail "uprobe: the hit at $1, the call $start-$end"
+	spans up.mt >up.spans
+	[ "$(wc -l <up.spans)" -eq 101 ] || fail "uprobe: $(wc -l <up.spans) work spans, not 101"
+	last=$(tail -1 up.spans | awk '{ print $2 - $1 }')
+	longest=$(awk '{ d = $2 - $1; if (d > m) m = d } END { print m }' up.spans)
+	[ "$last" = "$longest" ] || fail "uprobe: the last span ($last ns) is not the longest ($longest)"
+	within "$last" $((end - start)) || fail "uprobe: the slow span: $last ns, measured $((end - start))"
 
-	mt-record --backend uprobe --functions '^main$' --trigger work --slower-than 20ms --repeat 0 \
+	mt-record --backend uprobe --functions '^work$' --trigger work --slower-than 20ms --repeat 0 \
 		-o uprep.mt --command-stdout 3 -- "$prog" -k 100 -k 200 3>truth.txt 2>err ||
 		{ cat err >&2; fail "uprobe --repeat 0"; }
 	[ "$(grep -c 'trigger work hit by' err)" -eq 2 ] || fail "uprobe --repeat 0: $(cat err)"
