@@ -17,7 +17,8 @@
 #   at its hit, its region and trigger MARK the request's length;
 # - with the uprobe backend (root), the same region from the uprobe's
 #   registers, between the program's reads (its trap, some us, makes a
-#   0.3 ms region more than 1% longer).
+#   0.3 ms region more than 1% longer); with the sample backend, as a
+#   "# mt: region" line among perf's.
 . "$MT_TOP/tests/lib.sh"
 [ "$(uname -m)" = x86_64 ] || { echo "skip: the patch backend patches x86-64" >&2; exit 0; }
 
@@ -125,6 +126,16 @@ if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; the
 	[ "$(wc -l <u.reg)" -eq 1 ] && grep -q '^region 1000 ' u.reg || fail "uprobe regions: $(cat u.reg)"
 	# the uprobe's hit comes after its trap (some us): the reads only
 	check u.reg 100 || fail "uprobe region length"
+	# the sample backend's: perf's text with the "# mt: region" line,
+	# which mt-script-parse reads back
+	mt-record --backend sample --trigger . --trigger-via uprobe -o s.txt -- ./req \
+		>req.out 2>s.err || { cat s.err >&2; fail "sample: mt-record --trigger ."; }
+	grep -q '^# mt: region [0-9.]* [0-9.]* 1000 [0-9]*/[0-9]* 0x[0-9a-f]* magic_trace_stop_indicator$' s.txt ||
+		fail "sample: no region line: $(grep '^# mt:' s.txt)"
+	mt-script-parse s.txt | mt-dump >s.dump
+	regions s.dump >s.reg
+	[ "$(wc -l <s.reg)" -eq 1 ] || fail "sample regions: $(cat s.reg)"
+	check s.reg 100 || fail "sample region length"
 else
 	echo "skipped: the uprobe backend (needs root and uprobes)" >&2
 fi
