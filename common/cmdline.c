@@ -6,6 +6,8 @@
 
 #include "cmdline.h"
 #include "die.h"
+#include "duration.h"
+#include "err.h"
 #include "banned.h"
 
 /* Edit distance of a and b (insertions, deletions, substitutions and
@@ -211,4 +213,15 @@ void mt_shell_quote(FILE *f, const char *s)
 			putc(*p, f);
 	}
 	putc('\'', f);
+}
+
+uint64_t mt_duration_arg(const char *s, const char *opt)
+{
+	uint64_t v;
+	int err = mt_parse_duration(s, &v);
+
+	if (err)
+		die(MT_EXIT_USAGE, "%s %s: %s (a number and a unit: ns, us, ms, s)", opt, s,
+		    mt_strerror(err));
+	return v;
 }

@@ -9,6 +9,7 @@
 #define MT_CMDLINE_H
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* getopt_long's values for --help and --version in every tool's option
@@ -80,6 +81,10 @@ void mt_filter_option(struct mt_filter_io *io, int c, const char *usage);
  */
 void mt_filter_open_or_die(struct mt_filter_io *io, int n, char **operands,
 			   const char *usage);
+
+/* The duration s (a number and a unit: ns, us, ms, s) of option opt, in
+ * ns; dies (usage) naming both when it is not one. */
+uint64_t mt_duration_arg(const char *s, const char *opt);
 
 /*
  * The path of the executable regular file that execvp(3) would run for

@@ -29,7 +29,6 @@
 #include "wire.h"
 #include "xalloc.h"
 #include "cmp.h"
-#include "duration.h"
 #include "report.h"
 #include "banned.h"
 
@@ -904,17 +903,6 @@ static void say_counts(void)
 	fputc('\n', stderr);
 }
 
-static uint64_t duration_arg(const char *s, const char *opt)
-{
-	uint64_t v;
-	int err = mt_parse_duration(s, &v);
-
-	if (err)
-		die(MT_EXIT_USAGE, "%s %s: %s (a number and a unit: ns, us, ms, s)", opt, s,
-		    mt_strerror(err));
-	return v;
-}
-
 /* The options of --calls and --folded, checked once all are read. */
 static void check_views(int by_given, int window)
 {
@@ -985,22 +973,22 @@ int main(int argc, char **argv)
 			folded_per_thread = 1;
 			break;
 		case OPT_FROM:
-			copts.from = duration_arg(optarg, "--from");
+			copts.from = mt_duration_arg(optarg, "--from");
 			copts.have_from = window = 1;
 			break;
 		case OPT_TO:
-			copts.to = duration_arg(optarg, "--to");
+			copts.to = mt_duration_arg(optarg, "--to");
 			copts.have_to = window = 1;
 			break;
 		case OPT_DURATION:
-			copts.dur = duration_arg(optarg, "--duration");
+			copts.dur = mt_duration_arg(optarg, "--duration");
 			window = 1;
 			break;
 		case OPT_ABS:
 			copts.absolute = window = 1;
 			break;
 		case OPT_MIN:
-			copts.min_dur = duration_arg(optarg, "--min-duration");
+			copts.min_dur = mt_duration_arg(optarg, "--min-duration");
 			copts.have_min = window = 1;
 			break;
 		case OPT_MAXDEPTH: {

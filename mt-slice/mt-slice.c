@@ -13,7 +13,6 @@
 
 #include "cmdline.h"
 #include "die.h"
-#include "duration.h"
 #include "err.h"
 #include "fxtread.h"
 #include "idlist.h"
@@ -82,17 +81,6 @@ FILE *tmp_open(void)
 }
 
 
-static uint64_t duration_arg(const char *s, const char *opt)
-{
-	uint64_t v;
-	int err = mt_parse_duration(s, &v);
-
-	if (err)
-		die(MT_EXIT_USAGE, "%s %s: %s (a number and a unit: ns, us, ms, s)",
-		    opt, s, mt_strerror(err));
-	return v;
-}
-
 /* The options into *sl (set to none before); *io gets -o, -v and the
  * input; *gzip is --gzip. Dies (usage) on a bad one. */
 static void parse_options(int argc, char **argv, struct slice *sl,
@@ -122,21 +110,21 @@ static void parse_options(int argc, char **argv, struct slice *sl,
 	while ((c = mt_getopt(argc, argv, "o:v", longopts, USAGE)) != -1) {
 		switch (c) {
 		case OPT_FROM:
-			sl->opt_from = duration_arg(optarg, "--from");
+			sl->opt_from = mt_duration_arg(optarg, "--from");
 			sl->have_from = 1;
 			break;
 		case OPT_TO:
-			sl->opt_to = duration_arg(optarg, "--to");
+			sl->opt_to = mt_duration_arg(optarg, "--to");
 			sl->have_to = 1;
 			break;
 		case OPT_DURATION:
-			sl->opt_dur = duration_arg(optarg, "--duration");
+			sl->opt_dur = mt_duration_arg(optarg, "--duration");
 			break;
 		case OPT_ABS:
 			sl->absolute = 1;
 			break;
 		case OPT_MIN:
-			sl->min_dur = duration_arg(optarg, "--min-duration");
+			sl->min_dur = mt_duration_arg(optarg, "--min-duration");
 			sl->have_min = 1;
 			break;
 		case OPT_PID:
