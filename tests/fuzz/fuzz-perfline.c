@@ -4,13 +4,17 @@
  * every slice of the result must lie inside its line; the parser with its
  * fast paths and the general one alone must agree on every field, and so
  * must the parse with the hint of the last branch's target (its hinted
- * symbols and DSOs equal to the hint's).
+ * symbols and DSOs equal to the hint's). Each line is also read as
+ * mt-record's "# mt:" line (common/mtline.h): a MARK's text lies inside
+ * it, and the line mt_format_mt_line() writes of that MARK reads back as
+ * the same MARK.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
+#include "mtline.h"
 #include "perfline.h"
 #include "banned.h"
 
@@ -31,7 +35,29 @@ static void loc_inside(const struct mt_perf_loc *l, const char *line,
 
 static int same_slice(const struct mt_slice *a, const struct mt_slice *b)
 {
-	return a->len == b->len && !memcmp(a->p, b->p, a->len);
+	return a->len == b->len && (!a->len || !memcmp(a->p, b->p, a->len));
+}
+
+/* line as a "# mt:" line: see the top */
+static void mt_line(const char *line, size_t len)
+{
+	struct mt_mt_line ml, back;
+	struct mt_buf b = MT_BUF_INIT;
+	int r = mt_parse_mt_line(line, len, &ml);
+
+	if (r == MT_MTLINE_NOT || r == MT_MTLINE_UNKNOWN || r == MT_MTLINE_BAD)
+		return;
+	if (r != MT_MTLINE_MARK || !ml.name)
+		abort();
+	inside(&ml.text, line, len);
+	if (mt_format_mt_line(&b, &ml))
+		abort(); /* every MARK a line gives, a line writes */
+	if (!b.len || b.p[b.len - 1] != '\n' ||
+	    mt_parse_mt_line(b.p, b.len - 1, &back) != MT_MTLINE_MARK ||
+	    memcmp(&back.mark, &ml.mark, sizeof(ml.mark)) || strcmp(back.name, ml.name) ||
+	    !same_slice(&back.text, &ml.text))
+		abort();
+	mt_buf_release(&b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -52,6 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!line)
 			return 0;
 		memcpy(line, p, len);
+		mt_line(line, len);
 		err = mt_perf_parse_line(line, len, &l, &why);
 		{
 			struct mt_perf_line g;
