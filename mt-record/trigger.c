@@ -433,6 +433,28 @@ static uint64_t runtime_addr(const struct trig *tr, const struct target *tgt)
 	return rt;
 }
 
+/* With --slower-than on a stop indicator: whether hit h's region took
+ * that long (h->dur then its length). */
+static int region_slow(const struct trigger_run *tg, struct mt_uprobe_hit *h)
+{
+	uint64_t start;
+	int64_t arg;
+
+	if (!tg->region_slower)
+		return 1;
+	if (!trigger_region(tg, h, &start, &arg) || start == MT_NONE64 ||
+	    h->time - start < tg->slower_ns)
+		return 0;
+	h->dur = h->time - start;
+	return 1;
+}
+
+/* The uprobe engine's opts.hit_filter: region_slow() of the trigger. */
+static int region_filter(void *arg, struct mt_uprobe_hit *h)
+{
+	return region_slow(arg, h);
+}
+
 void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct target *tgt,
 		 int mode, int every, uint64_t slower_ns)
 {
@@ -445,7 +467,7 @@ void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct tar
 	/* a stop indicator's region is timed at its call: every call is
 	 * looked at, the slow ones hits */
 	tg->region_slower = slower_ns && trigger_is_stop_indicator(tr);
-	tg->every = every || tg->region_slower;
+	tg->every = every;
 	if (slower_ns && !tg->region_slower) {
 		if (tg->use_bp)
 			die(MT_EXIT_USAGE, "--slower-than: a breakpoint cannot time a call (its return)");
@@ -474,6 +496,10 @@ void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct tar
 	o.background_close = 1;
 	o.reorder_ms = 2;
 	o.every_hit = tg->every;
+	if (tg->region_slower) { /* the short regions are no hits */
+		o.hit_filter = region_filter;
+		o.hit_filter_arg = tg;
+	}
 	o.symbols = target_symbols_via;
 	o.symbols_arg = (void *)tgt;
 	err = mt_uprobe_init(&tg->tu, &o);
@@ -491,23 +517,8 @@ void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct tar
 	     tr->addr, tr->path, tr->via_note ? "; " : "", tr->via_note ? tr->via_note : "");
 }
 
-/* With --slower-than on a stop indicator: whether hit h's region took
- * that long (h->dur then its length). */
-static int region_slow(const struct trigger_run *tg, struct mt_uprobe_hit *h)
-{
-	uint64_t start;
-	int64_t arg;
-
-	if (!tg->region_slower)
-		return 1;
-	if (!trigger_region(tg, h, &start, &arg) || start == MT_NONE64 ||
-	    h->time - start < tg->slower_ns)
-		return 0;
-	h->dur = h->time - start;
-	return 1;
-}
-
-/* trigger_wait(), every hit: no --slower-than on a stop indicator. */
+/* trigger_wait(), every hit: no --slower-than on a stop indicator (the
+ * uprobe engine's filter has it). */
 static int wait_hit(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
 		    struct mt_uprobe_hit *hit)
 {
@@ -545,8 +556,16 @@ static int wait_hit(struct trigger_run *tg, int timeout_ms, const sigset_t *mask
 int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
 		 struct mt_uprobe_hit *hit)
 {
-	/* a region too short: no hit (the next call looks at the next) */
-	return wait_hit(tg, timeout_ms, mask, hit) && region_slow(tg, hit);
+	if (!tg->use_bp)
+		return wait_hit(tg, timeout_ms, mask, hit);
+	/* a breakpoint's hits that are regions too short: every one the
+	 * rings hold is passed over now, so that none waits behind them */
+	while (wait_hit(tg, timeout_ms, mask, hit)) {
+		if (region_slow(tg, hit))
+			return 1;
+		timeout_ms = 0;
+	}
+	return 0;
 }
 
 int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprobe_hit *hit)
@@ -558,12 +577,9 @@ int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprob
 		return 0;
 	}
 	mt_uprobe_finish(&tg->tu);
-	if (!tg->every)
-		return mt_uprobe_trigger(&tg->tu, hit);
-	while (mt_uprobe_next_hit(&tg->tu, hit))
-		if (region_slow(tg, hit))
-			return 1;
-	return 0;
+	if (tg->every)
+		return mt_uprobe_next_hit(&tg->tu, hit);
+	return mt_uprobe_trigger(&tg->tu, hit);
 }
 
 unsigned trigger_dropped(const struct trigger_run *tg)

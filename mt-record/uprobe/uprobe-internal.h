@@ -106,6 +106,8 @@ struct mt_uprobe_staged {
 	uint64_t seq;
 	uint64_t x;
 	char *str;
+	int has_args;         /* the trigger's call: its rdi and rsi */
+	uint64_t rdi, rsi;
 };
 
 struct comm {

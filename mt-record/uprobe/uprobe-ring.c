@@ -51,6 +51,7 @@ static int stage(struct mt_uprobe *u, const struct ev *e, uint64_t x,
 	s->seq = u->seq++;
 	s->x = x;
 	s->str = NULL;
+	s->has_args = 0;
 	if (str) {
 		s->str = malloc(len + 1);
 		if (!s->str)
@@ -108,17 +109,18 @@ static int on_sample(struct mt_uprobe *u, uint32_t ri, const unsigned char *rec,
 	e.ring = (uint16_t)ri;
 	e.kind = pe->kind == PEV_ENTRY ? K_ENTRY : K_RETURN;
 	u->rings[ri].last_time = e.time;
+	if (stage(u, &e, 0, NULL, 0))
+		return MT_ENOMEM;
 	/* the trigger's registers after the time: abi, si, di */
 	if (e.kind == K_ENTRY && (int)e.probe == u->trigger_probe && size >= 8 + 32 + 24 &&
 	    get64(rec + 40) != PERF_SAMPLE_REGS_ABI_NONE) {
-		struct mt_uprobe_args *a = &u->targs[u->ntargs++ % MT_UPROBE_HIT_QUEUE];
+		struct mt_uprobe_staged *s = &u->staged[u->nstaged - 1];
 
-		a->time = e.time;
-		a->tid = e.tid;
-		a->rsi = get64(rec + 48);
-		a->rdi = get64(rec + 56);
+		s->has_args = 1;
+		s->rsi = get64(rec + 48);
+		s->rdi = get64(rec + 56);
 	}
-	return stage(u, &e, 0, NULL, 0);
+	return 0;
 }
 
 static int on_record(struct mt_uprobe *u, uint32_t ri, const unsigned char *rec,
@@ -258,59 +260,35 @@ static int keep(struct mt_uprobe *u, const struct ev *e)
 	return 0;
 }
 
-/* The arguments of e, a call of the trigger, into h (read with it, among
- * the last MT_UPROBE_HIT_QUEUE). */
-static void hit_args(const struct mt_uprobe *u, const struct ev *e, struct mt_uprobe_hit *h)
+/* e, a call of the trigger (its return, dur after the call, with
+ * opts.slower_ns): the hit, or (opts.every_hit) one more queued, unless
+ * opts.hit_filter says it is none. */
+static void hit(struct mt_uprobe *u, const struct mt_uprobe_staged *s, uint64_t dur)
 {
-	unsigned k;
+	const struct ev *e = &s->ev;
+	struct mt_uprobe_hit h;
 
-	h->has_args = 0;
-	for (k = 0; k < MT_UPROBE_HIT_QUEUE && k < u->ntargs; k++) {
-		const struct mt_uprobe_args *a = &u->targs[(u->ntargs - 1 - k) % MT_UPROBE_HIT_QUEUE];
-
-		if (a->time == e->time && a->tid == e->tid) {
-			h->rdi = a->rdi;
-			h->rsi = a->rsi;
-			h->has_args = 1;
-			return;
-		}
-	}
-}
-
-/* opts.every_hit: e, a call of the trigger (its return, dur after the
- * call, with opts.slower_ns), queued as a hit. */
-static void queue_hit(struct mt_uprobe *u, const struct ev *e, uint64_t dur)
-{
-	struct mt_uprobe_hit *h;
-
-	if (u->hitq_len == MT_UPROBE_HIT_QUEUE) {
+	if (!u->opts.every_hit && u->triggered)
+		return;
+	memset(&h, 0, sizeof(h));
+	h.time = e->time;
+	h.pid = e->pid;
+	h.tid = e->tid;
+	h.cpu = (uint32_t)u->rings[e->ring].cpu;
+	h.dur = dur;
+	h.has_args = s->has_args;
+	h.rdi = s->rdi;
+	h.rsi = s->rsi;
+	if (u->opts.hit_filter && !u->opts.hit_filter(u->opts.hit_filter_arg, &h))
+		return;
+	if (!u->opts.every_hit) {
+		u->triggered = 1;
+		u->hit = h;
+	} else if (u->hitq_len == MT_UPROBE_HIT_QUEUE) {
 		u->st.hits_dropped++;
 		u->warnings |= MT_UPROBE_W_HITS;
-		return;
-	}
-	h = &u->hitq[(u->hitq_start + u->hitq_len++) % MT_UPROBE_HIT_QUEUE];
-	h->time = e->time;
-	h->pid = e->pid;
-	h->tid = e->tid;
-	h->cpu = (uint32_t)u->rings[e->ring].cpu;
-	h->dur = dur;
-	hit_args(u, e, h);
-}
-
-/* e, a call of the trigger (its return, dur after the call, with
- * opts.slower_ns): the hit, or (opts.every_hit) one more queued. */
-static void hit(struct mt_uprobe *u, const struct ev *e, uint64_t dur)
-{
-	if (u->opts.every_hit) {
-		queue_hit(u, e, dur);
-	} else if (!u->triggered) {
-		u->triggered = 1;
-		u->hit.time = e->time;
-		u->hit.pid = e->pid;
-		u->hit.tid = e->tid;
-		u->hit.cpu = (uint32_t)u->rings[e->ring].cpu;
-		u->hit.dur = dur;
-		hit_args(u, e, &u->hit);
+	} else {
+		u->hitq[(u->hitq_start + u->hitq_len++) % MT_UPROBE_HIT_QUEUE] = h;
 	}
 }
 
@@ -373,11 +351,11 @@ static int process(struct mt_uprobe *u, struct mt_uprobe_staged *s)
 			t->depth = k - 1;
 			if ((int)e->probe == u->trigger_probe && u->opts.slower_ns &&
 			    e->time >= called && e->time - called >= u->opts.slower_ns)
-				hit(u, e, e->time - called);
+				hit(u, s, e->time - called);
 		}
 	}
 	if (e->kind == K_ENTRY && (int)e->probe == u->trigger_probe && !u->opts.slower_ns)
-		hit(u, e, 0);
+		hit(u, s, 0);
 	u->st.events++;
 	return keep(u, e);
 }

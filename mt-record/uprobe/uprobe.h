@@ -132,6 +132,8 @@ struct mt_symfile;
 /* mt_uprobe_dump()'s until for "everything". */
 #define MT_UPROBE_ALL UINT64_MAX
 
+struct mt_uprobe_hit;
+
 struct mt_uprobe_opts {
 	/* Snapshot size per CPU ring, in bytes (ring_bytes /
 	 * MT_UPROBE_EVENT_BYTES events, at least 1); 0: the default. The
@@ -162,6 +164,12 @@ struct mt_uprobe_opts {
 	 * that long at least (ns: wall time from the call to the return,
 	 * on its thread); the probe needs RETURN too. 0: at its call. */
 	uint64_t slower_ns;
+	/* NULL, or what decides whether a call (its return with slower_ns)
+	 * of the TRIGGER probe is a hit: hit_filter(hit_filter_arg, h), h
+	 * filled (it may set h->dur), 1 for a hit; 0 and it is none (not
+	 * queued: a trigger called often drops none of its hits). */
+	int (*hit_filter)(void *arg, struct mt_uprobe_hit *h);
+	void *hit_filter_arg;
 	/* How a file's symbols are read (the files probed, and those the
 	 * processes map, for the dump's symbols): NULL, the engine opens
 	 * source (a /proc link it has for the file: deleted, or given to
@@ -312,14 +320,6 @@ struct mt_uprobe {
 	size_t thash_cap;
 	struct mt_uprobe_proc *procs;
 	size_t nprocs, capprocs;
-
-	/* the trigger probe's calls read, not yet in time order: their
-	 * arguments, until process() makes them hits */
-	struct mt_uprobe_args {
-		uint64_t time, rdi, rsi;
-		uint32_t tid;
-	} targs[MT_UPROBE_HIT_QUEUE];
-	unsigned ntargs;          /* written so far (the last kept) */
 
 	int triggered;
 	struct mt_uprobe_hit hit;

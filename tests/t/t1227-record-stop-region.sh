@@ -136,6 +136,43 @@ if [ -r /sys/bus/event_source/devices/uprobe/type ] && [ "$(id -u)" -eq 0 ]; the
 	regions s.dump >s.reg
 	[ "$(wc -l <s.reg)" -eq 1 ] || fail "sample regions: $(cat s.reg)"
 	check s.reg 100 || fail "sample region length"
+	# --slower-than on a uprobe's stop indicator called 5,000 times, its
+	# short regions passed over as they come: the one slow region is the
+	# hit, none dropped behind the others
+	cat >many.c <<'C'
+#include <stdio.h>
+#include <time.h>
+#include <magic_trace.h>
+static long long now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+int main(void)
+{
+	long i;
+	for (i = 0; i < 5000; i++) {
+		magic_trace_mark_start();
+		if (i == 4000) {
+			long long end = now() + 5000000;
+			while (now() < end)
+				;
+		}
+		magic_trace_take_snapshot_with_arg(i);
+	}
+	puts("done");
+	return 0;
+}
+C
+	gcc -O2 -I"$MT_TOP/include" -o many many.c || fail "many.c"
+	mt-record --backend uprobe --functions '^main$' --trigger . --trigger-via uprobe \
+		--slower-than 2ms -o many.mt -- ./many >many.out 2>many.err ||
+		{ cat many.err >&2; fail "uprobe --slower-than on a busy stop indicator"; }
+	grep -q '^mt-record: trigger magic_trace_stop_indicator hit by .*: a region of 5\.' many.err ||
+		fail "the slow region not the hit: $(cat many.err)"
+	! grep -q dropped many.err || fail "hits dropped: $(cat many.err)"
+	mt-dump many.mt | grep -q 'kind=region .* value=4000 ' || fail "not request 4000's region"
 else
 	echo "skipped: the uprobe backend (needs root and uprobes)" >&2
 fi
