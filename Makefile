@@ -108,9 +108,12 @@ help:
 deps:
 	@scripts/deps.sh
 
+# each object's headers, as the compiler read them (-MMD: BUILD/....d),
+# so that a changed header rebuilds what includes it
 $(BUILD)/%.o: %.c $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*.d)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
