@@ -255,6 +255,8 @@ static void add_call(uint32_t pid, uint32_t tid, uint64_t start, uint64_t end,
 		return;
 	if (c.start < first_start)
 		first_start = c.start;
+	if (mode != MODE_REPORT)
+		return; /* the report's figures: not --calls' nor --folded's */
 	f = &fns[c.fn];
 	if (!f->calls || c.end - c.start < f->min)
 		f->min = c.end - c.start;
