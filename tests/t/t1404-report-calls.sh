@@ -146,10 +146,11 @@ mt-report --calls s.fxt >text || fail "--calls text"
 ! grep -q "$(printf '\033')" text || fail "escape codes in a pipe"
 head -n 1 text | grep -q 'duration .* tid .*function' || fail "no header: $(head -n 1 text)"
 if command -v script >/dev/null 2>&1; then
-	pty_start p - mt-report --calls --max-depth 1 s.fxt
+	# a terminal's TERM, whatever this one's (CI may have none)
+	pty_start p - env TERM=xterm mt-report --calls --max-depth 1 s.fxt
 	pty_end
 	grep -q "$(printf '\033')\[3[13]m" p.log || fail "no color on a terminal: $(head -c 300 p.log)"
-	TERM=xterm NO_COLOR=1 pty_start n - mt-report --calls --max-depth 1 s.fxt
+	pty_start n - env TERM=xterm NO_COLOR=1 mt-report --calls --max-depth 1 s.fxt
 	pty_end
 	! grep -q "$(printf '\033')\[3[136]m" n.log || fail "color with NO_COLOR"
 fi
