@@ -104,6 +104,14 @@ void rec_mark(const struct rec *r, const struct mt_mt_line *ml)
 		mark_text_write(r->out_fd, ml);
 }
 
+void rec_mark_line(const struct rec *r, const struct mark_line *mk)
+{
+	if (r->sout)
+		stream_out_mark_line(r->sout, mk);
+	else
+		mark_line_text_write(r->out_fd, mk);
+}
+
 /* ---- the backend, its checks and its dry run ---- */
 
 /* The options the chosen backend cannot do; dies (usage) on those. */

@@ -80,6 +80,8 @@ int rec_signal(void);
  * when the output is a stream (r->sout), else its "# mt:" line. Dies on
  * a write error. */
 void rec_mark(const struct rec *r, const struct mt_mt_line *ml);
+/* A hit's marks: the trigger's, and its region's when it has one. */
+void rec_mark_line(const struct rec *r, const struct mark_line *mk);
 
 /* The wallclock mark: the monotonic and the real time now. */
 void rec_wallclock(const struct rec *r);

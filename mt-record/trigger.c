@@ -464,8 +464,8 @@ void arm_trigger(struct trigger_run *tg, const struct trig *tr, const struct tar
 
 	tg->use_bp = tr->use_bp;
 	tg->slower_ns = slower_ns;
-	/* a stop indicator's region is timed at its call: every call is
-	 * looked at, the slow ones hits */
+	/* a stop indicator's region is timed at its call: the calls whose
+	 * region is short are no hits (region_slow()) */
 	tg->region_slower = slower_ns && trigger_is_stop_indicator(tr);
 	tg->every = every;
 	if (slower_ns && !tg->region_slower) {
@@ -570,12 +570,8 @@ int trigger_wait(struct trigger_run *tg, int timeout_ms, const sigset_t *mask,
 
 int trigger_finish(struct trigger_run *tg, const sigset_t *mask, struct mt_uprobe_hit *hit)
 {
-	if (tg->use_bp) {
-		while (wait_hit(tg, 0, mask, hit))
-			if (region_slow(tg, hit))
-				return 1;
-		return 0;
-	}
+	if (tg->use_bp)
+		return trigger_wait(tg, 0, mask, hit);
 	mt_uprobe_finish(&tg->tu);
 	if (tg->every)
 		return mt_uprobe_next_hit(&tg->tu, hit);

@@ -455,9 +455,7 @@ static void patch_snapshot(struct rec *r, struct patch_rec *p, uint64_t time,
 		rec_wallclock(r);
 	}
 	if (mark)
-		rec_mark(r, &mark->ml);
-	if (mark && mark->has_region)
-		rec_mark(r, &mark->region);
+		rec_mark_line(r, mark);
 	if (r->dir_out)
 		patch_rings_rewind(&p->rings); /* each file its whole snapshot */
 	patch_rec_write(p, r->sout, until != 0, until);

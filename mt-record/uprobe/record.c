@@ -27,18 +27,16 @@
  * the functions of the executable and, once its libraries are mapped
  * (mode MT_UPROBE_PROCESS: a running process, or the command held at its
  * entry point), of the shared libraries it maps; without a regex, the
- * executable's own functions up to a cap.
+ * executable's own functions up to a cap. The trigger's function among
+ * them too: its own engine (trigger.h) probes it apart.
  */
-static int add_functions(struct rec *r, struct mt_uprobe *u, const struct trig *tr,
-			 int mode)
+static int add_functions(struct rec *r, struct mt_uprobe *u, int mode)
 {
 	struct fn_files files = { rec_target_symbols, rec_target_path, &r->tgt };
 	struct fn_query q = { r->o.functions, r->tgt.exe, NULL, NULL, 0, &files, NULL, 0, 0 };
 	char **libs = NULL;
 	size_t n;
 
-	(void)tr; /* the trigger's own engine probes it too: its calls are
-		   * recorded as any other's */
 	if (r->o.functions && mode == MT_UPROBE_PROCESS)
 		q.libs = libs = mapped_libraries(&r->tgt);
 	n = fn_add_functions(u, &q);
@@ -67,7 +65,7 @@ static void uprobe_start(struct rec *r, struct round *rd)
 	err = mt_uprobe_init(&rd->u, &uo);
 	if (err)
 		die_up(&rd->u, err);
-	add_functions(r, &rd->u, r->trp, rd->mode);
+	add_functions(r, &rd->u, rd->mode);
 	err = mt_uprobe_attach(&rd->u, r->tgt.pid, rd->mode);
 	if (err)
 		die_up(&rd->u, err);
@@ -131,9 +129,7 @@ static void uprobe_snapshot(struct rec *r, struct round *rd, uint64_t until, int
 	if (until > r->written)
 		r->written = until;
 	if (rd->mk.time != MT_NONE64)
-		rec_mark(r, &rd->mk.ml);
-	if (rd->mk.time != MT_NONE64 && rd->mk.has_region)
-		rec_mark(r, &rd->mk.region);
+		rec_mark_line(r, &rd->mk);
 	if (middle)
 		return;
 	for (w = 1; w; w <<= 1)
