@@ -53,7 +53,8 @@ mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/libpath.o $(PATCH_BACKEND_OBJ) \
 	$(BUILD)/mt-record/perf/record.o $(BUILD)/mt-record/uprobe/record.o \
 	$(BUILD)/mt-record/uprobe/sinks.o \
-	$(BUILD)/mt-record/options.o $(BUILD)/mt-record/rounds.o
+	$(BUILD)/mt-record/options.o $(BUILD)/mt-record/rounds.o \
+	$(BUILD)/plugins/patch-runtime/decode.o $(BUILD)/plugins/patch-runtime/branches.o
 mt-slice_OBJS := $(BUILD)/mt-slice/stream.o $(BUILD)/mt-slice/fxt.o \
 	$(BUILD)/mt-slice/replay.o $(BUILD)/mt-slice/between.o
 mt-stacks_OBJS := $(BUILD)/mt-stacks/stack.o $(BUILD)/mt-stacks/branch.o \
@@ -65,7 +66,7 @@ mt-report_OBJS := $(BUILD)/mt-report/views.o
 mt-script-parse_OBJS := $(BUILD)/mt-script-parse/lines.o
 mt-script-parse_LIBS := -pthread
 mt_LIBS := -lz
-mt-record_LIBS := -ldw -lelf -lz -lpcre2-8 -liberty
+mt-record_LIBS := -ldw -lelf -lz -lpcre2-8 -liberty -lZydis
 
 LIB := $(BUILD)/libmt.a
 TOOL_LIB := $(BUILD)/libmttool.a

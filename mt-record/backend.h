@@ -89,6 +89,9 @@ struct rec_backend {
 	 * it cannot do; the core ends the target and the output after it.
 	 */
 	void (*record)(struct rec *r);
+	/* Once the output is closed (the trace is its reader's), what is
+	 * kept for the next run (the patch backend's cache). NULL: none. */
+	void (*after)(struct rec *r);
 	/* A backend in rounds: record is rec_record_rounds; else NULL. */
 	const struct rec_rounds *rounds;
 };

@@ -478,6 +478,8 @@ int main(int argc, char **argv)
 	backends[r->o.backend]->record(r);
 	end_target(r);
 	close_stdout_or_die();
+	if (backends[r->o.backend]->after)
+		backends[r->o.backend]->after(r);
 	rec_release(r);
 	return 0;
 }

@@ -23,6 +23,7 @@
 #include "libpath.h"
 #include "inject.h"
 #include "patch-rec.h"
+#include "patch-cache.h"
 #include "patch-write.h"
 #include "quote.h"
 #include "regfile.h"
@@ -68,7 +69,8 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 {
 	uint64_t nrec = (ring_bytes ? ring_bytes : PATCH_RING_BYTES) / sizeof(struct mtp_rec);
-	uint64_t funcs_off = 4096, scan_off, strings_off, threads_off, stride;
+	uint64_t funcs_off = 4096, scan_off, strings_off, given_off, targets_off, threads_off;
+	uint64_t stride;
 	struct patch_layout l;
 	struct mtp_header *h;
 
@@ -79,7 +81,10 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 		nrec = 1024;
 	scan_off = funcs_off + (uint64_t)PATCH_MAX_FUNCS * sizeof(struct mtp_func);
 	strings_off = scan_off + (uint64_t)PATCH_MAX_SCAN * sizeof(struct mtp_range);
-	threads_off = (strings_off + STRINGS_SIZE + 4095) & ~4095ull;
+	given_off = (strings_off + STRINGS_SIZE + 7) & ~7ull;
+	targets_off = given_off + (uint64_t)PATCH_MAX_GIVEN * sizeof(struct mtp_given);
+	threads_off = (targets_off + (uint64_t)PATCH_MAX_TARGETS * sizeof(uint64_t) + 4095) &
+		      ~4095ull;
 	stride = sizeof(struct mtp_thread) + nrec * sizeof(struct mtp_rec);
 	p->size = threads_off + PATCH_MAX_THREADS * stride;
 	/* not close-on-exec: the command inherits it (the runtime closes
@@ -108,10 +113,16 @@ void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
 	h->max_scan = PATCH_MAX_SCAN;
 	h->strings_off = strings_off;
 	h->threads_off = threads_off;
+	h->given_off = given_off;
+	h->targets_off = targets_off;
+	h->max_given = PATCH_MAX_GIVEN;
+	h->max_targets = PATCH_MAX_TARGETS;
 	h->thread_stride = stride;
 	p->sfn = (struct mtp_func *)((char *)h + funcs_off);
 	p->scan = (struct mtp_range *)((char *)h + scan_off);
 	p->sstrings = (char *)h + strings_off;
+	p->sgiven = (struct mtp_given *)((char *)h + given_off);
+	p->stargets = (uint64_t *)((char *)h + targets_off);
 	/* mt-record's own copies: the strings (0 is ""), the layout */
 	grow_or_die(&p->strings, &p->str_cap, 4096, 1);
 	p->strings[0] = '\0';
@@ -430,12 +441,54 @@ void patch_rec_dl_done(struct patch_rec *p)
 	syscall(SYS_futex, &p->h->dl_done, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
+/* The targets of hit given for the n ranges from first (a file's, just
+ * written), when there is room for them. */
+static void give(struct patch_rec *p, uint32_t first, uint32_t n, const struct patch_cache_hit *hit)
+{
+	struct mtp_given *g;
+	uint32_t k;
+
+	if (p->ngiven == PATCH_MAX_GIVEN || hit->ntargets > PATCH_MAX_TARGETS - p->ntargets)
+		return;
+	memcpy(p->stargets + p->ntargets, hit->targets, hit->ntargets * sizeof(uint64_t));
+	g = &p->sgiven[p->ngiven++];
+	g->first = first;
+	g->n = n;
+	g->hash = hit->hash;
+	g->at = p->ntargets;
+	g->count = hit->ntargets;
+	p->ntargets += hit->ntargets;
+	for (k = 0; k < n; k++)
+		p->scan[first + k].flags = MTP_RANGE_GIVEN | (hit->whole[k] ? MTP_RANGE_WHOLE : 0);
+	/* with the ranges (scan_ready's release) */
+	__atomic_store_n(&p->h->ngiven, p->ngiven, __ATOMIC_RELAXED);
+}
+
+/* The cache's targets for the file path (its ranges r, n of them, written
+ * from first on), given when it has them, else read after the recording. */
+static void from_cache(struct patch_rec *p, const struct target *tgt, const char *path,
+		       uint32_t first, const struct patch_cache_range *r, uint32_t n)
+{
+	struct patch_cache_hit hit;
+	int fd;
+
+	if (!p->cache || !p->cache->dir || !n || (fd = target_open(tgt, path)) < 0)
+		return;
+	if (patch_cache_get(p->cache, fd, path, r, n, &hit) == 1) {
+		give(p, first, n, &hit);
+		patch_cache_hit_release(&hit);
+	}
+}
+
 void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 {
+	struct patch_cache_range *cr = NULL;
+	size_t cr_cap = 0;
 	uint32_t i, path;
 
 	for (i = p->neighbours_done; i < p->nfn; i++) {
 		struct mt_symfile f = MT_SYMFILE_INIT;
+		uint32_t first = p->nscan;
 		size_t k;
 
 		path = p->fn[i].path;
@@ -456,15 +509,20 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 					    "functions for branches into those it patches: "
 					    "choose fewer libraries with --functions",
 					    PATCH_MAX_SCAN);
+				grow_or_die(&cr, &cr_cap, p->nscan - first + 1, sizeof(*cr));
+				cr[p->nscan - first] = (struct patch_cache_range){ s->addr, s->size };
 				r = &p->scan[p->nscan++];
 				r->addr = s->addr;
 				r->size = s->size;
 				r->where = 0;
 				r->path = path;
+				r->flags = 0;
 				p->h->nscan = p->nscan;
 			}
 		mt_symfile_release(&f);
+		from_cache(p, tgt, p->strings + path, first, cr, p->nscan - first);
 	}
+	free(cr);
 	p->neighbours_done = p->nfn;
 	if (p->nscan != p->scan_published) { /* the runtime may read them now */
 		p->scan_published = p->nscan;

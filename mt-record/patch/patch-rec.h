@@ -28,6 +28,8 @@ struct mt_sym;
 struct mtp_header;
 struct mtp_func;
 struct mtp_range;
+struct mtp_given;
+struct patch_cache;
 struct inject;
 struct stream_out;
 struct target;
@@ -78,6 +80,13 @@ struct patch_rec {
 	uint32_t dl_acked, dl_committed; /* the dl_gen answered, the
 					  * dl_prepared written */
 	char env_fd[32];       /* MT_PATCH_FD=N */
+	/* the cache of branch targets (NULL: none; the caller's, kept
+	 * after the recording to be filled), what was given from it */
+	struct patch_cache *cache;
+	struct mtp_given *sgiven; /* shared */
+	uint64_t *stargets;       /* shared */
+	uint32_t ngiven;
+	uint64_t ntargets;
 };
 
 /*

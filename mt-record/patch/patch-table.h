@@ -25,6 +25,10 @@
 #define PATCH_MAX_FUNCS 65536
 /* Functions read for their branches (struct mtp_range). */
 #define PATCH_MAX_SCAN (1u << 19)
+/* Files whose branch targets are given from the cache (struct
+ * mtp_given), and those targets, all files together (patch-cache.h). */
+#define PATCH_MAX_GIVEN 4096u
+#define PATCH_MAX_TARGETS (1u << 22)
 /* The table's strings: paths and names. */
 #define PATCH_STRINGS_SIZE (8u << 20)
 

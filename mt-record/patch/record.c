@@ -30,6 +30,7 @@
 #include "libpath.h"
 #include "patch-load.h"
 #include "patch-rec.h"
+#include "patch-cache.h"
 #include "rec.h"
 #include "shm.h"
 #include "streamout.h"
@@ -354,10 +355,59 @@ static void patch_recording(const struct rec *r, pid_t pid)
 /* The functions -v listed so far (a dlopen adds more). */
 static uint32_t patch_listed;
 
+/* The branch targets of the files scanned, kept between runs
+ * (patch-cache.h): taken while the table is written, filled once the
+ * trace is out (patch_after). */
+static struct patch_cache cache;
+static int cache_ready;
+
+static void use_cache(struct patch_rec *p)
+{
+	if (!cache_ready)
+		patch_cache_init(&cache);
+	cache_ready = 1;
+	p->cache = &cache;
+}
+
+static void patch_after(struct rec *r)
+{
+	unsigned kept;
+
+	if (!cache_ready)
+		return;
+	kept = patch_cache_fill(&cache);
+	if (r->o.verbose && kept)
+		fprintf(stderr, "%s: the branch targets of %u file%s kept in %s for the next "
+			"run\n", mt_progname(), kept, kept == 1 ? "" : "s", cache.dir);
+	if (r->o.verbose && cache.failed)
+		fprintf(stderr, "%s: the branch targets of %u file%s could not be kept in "
+			"%s\n", mt_progname(), cache.failed, cache.failed == 1 ? "" : "s",
+			cache.dir);
+	patch_cache_release(&cache);
+	cache_ready = 0;
+}
+
 static void say_patched(const struct rec *r, const struct patch_rec *p)
 {
 	if (r->o.verbose)
 		patch_rec_list(p, 0, 1);
+	if (r->o.verbose && !cache.dir)
+		fprintf(stderr, "%s: no cache of branch targets: %s\n", mt_progname(),
+			cache.off_why);
+	else if (r->o.verbose)
+		fprintf(stderr, "%s: the branch targets of %u of %u file%s from %s\n",
+			mt_progname(), cache.hits, cache.hits + cache.misses,
+			cache.hits + cache.misses == 1 ? "" : "s", cache.dir);
+	if (r->o.verbose && cache.dir) {
+		/* the process's count: shown, never used */
+		uint32_t refused = __atomic_load_n(&p->h->given_refused, __ATOMIC_ACQUIRE);
+
+		if (refused)
+			fprintf(stderr, "%s: the code of %u of those file%s in the process is "
+				"not the file's: the runtime read it there\n", mt_progname(),
+				refused < cache.hits ? refused : cache.hits,
+				cache.hits == 1 ? "" : "s");
+	}
 	patch_listed = p->nfn;
 	fprintf(stderr, "%s: patched %u function%s%s", mt_progname(),
 		patch_rec_patched(p), patch_rec_patched(p) == 1 ? "" : "s",
@@ -781,6 +831,7 @@ static void record_patch(struct rec *r)
 	int note;
 
 	patch_rec_init(&p, r->o.snapshot_bytes, -1);
+	use_cache(&p);
 	patch_rec_env(&p, rt, env, &preload);
 	r->tgt.env = env;
 	target_start_child(&r->tgt, r->cmd_out);
@@ -960,6 +1011,7 @@ static void attach_memory(struct rec *r, struct patch_load *l, struct patch_rec 
 		    why);
 	}
 	patch_rec_init(p, r->o.snapshot_bytes, fd);
+	use_cache(p);
 	patch_load_answer(l, MTPB_A_SIZED);
 	if (patch_rec_wait_loaded(p, patch_keep_waiting, r))
 		die(MT_EXIT_SYSTEM, "%s while the patch runtime started in process %d: "
@@ -1237,4 +1289,5 @@ const struct rec_backend rec_backend_patch = {
 	.check_machine = patch_check_machine,
 	.dry_run = patch_dry_run,
 	.record = record_patch_any,
+	.after = patch_after,
 };

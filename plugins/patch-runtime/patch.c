@@ -14,6 +14,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "branches.h"
 #include "decode.h"
 #include "hooks.h"
 #include "patch.h"
@@ -42,13 +43,10 @@ static int mem = -1; /* /proc/self/mem */
 static uint64_t mcount; /* where mcount is, 0: nowhere (pg_prologue) */
 /* The targets of the direct branches of every function scanned
  * (mtp_patch_targets), sorted: a function is left alone when one goes
- * into the bytes its patch replaces. Each is kept as TARGET(address,
+ * into the bytes its patch replaces. Each is kept as MTP_TARGET(address,
  * whether a conditional jump goes there), so that the two of one address
  * are next to each other, the conditional one second. */
-static uint64_t *targets;
-static size_t ntargets;
-#define TARGET(at, jcc) ((at) << 1 | (uint64_t)!!(jcc))
-#define TARGET_AT(t) ((t) >> 1)
+static struct mtp_targets tg;
 /* The functions scanned, sorted by start: where the padding after a
  * function ends (pad_after), and whether a function's own branches are
  * among the targets. */
@@ -56,6 +54,7 @@ static struct scanned {
 	uint64_t at, size;
 	uint64_t reach;  /* the furthest end of those that start before it */
 	int whole;       /* decoded to its end: every branch a target */
+	int given;       /* its targets given (mtp_patch_given()), not read */
 } *scanned;
 static size_t nscanned;
 /* The padding this session's patches take ([lo, hi): a short function's
@@ -201,9 +200,8 @@ void mtp_patch_close(void)
 	if (mem >= 0)
 		close(mem);
 	mem = -1;
-	free(targets);
-	targets = NULL;
-	ntargets = 0;
+	free(tg.v);
+	memset(&tg, 0, sizeof(tg));
 	free(scanned);
 	scanned = NULL;
 	nscanned = 0;
@@ -326,48 +324,25 @@ static size_t relocate(const struct mtp_insn *in, uint64_t to, uint8_t *out,
 /* Sorts the targets: 0, or -1 (no memory: then left as they were). */
 static int sort_targets(void)
 {
-	uint64_t *tmp = malloc((ntargets ? ntargets : 1) * sizeof(*tmp)), *sorted;
+	uint64_t *tmp = malloc((tg.n ? tg.n : 1) * sizeof(*tmp)), *sorted;
 
 	if (!tmp)
 		return -1;
-	sorted = mt_radix_sort(targets, tmp, ntargets, sizeof(*targets));
+	sorted = mt_radix_sort(tg.v, tmp, tg.n, sizeof(*tg.v));
 	if (sorted == tmp) {
-		free(targets);
-		targets = tmp;
+		free(tg.v);
+		tg.v = tmp;
+		tg.cap = tg.n ? tg.n : 1;
 	} else
 		free(tmp);
 	return 0;
 }
 
-/* Adds the targets of the relative branches in [at, at + size), up to
- * the first instruction the decoder does not know: 1 when there is none
- * (the whole range read), 0, or -1 (out of memory). */
-static int add_targets(uint64_t at, uint64_t size, size_t *cap)
+/* Adds the targets of the relative branches in [at, at + size) of the
+ * process's code (mtp_branch_targets()): 1 (read whole), 0, or -1. */
+static int add_targets(uint64_t at, uint64_t size)
 {
-	const uint8_t *code = (const uint8_t *)at;
-	uint64_t addr = at, end = at + size;
-	struct mtp_insn in;
-	size_t n;
-
-	for (; addr < end; addr += n, code += n) {
-		if (!(n = mtp_decode_walk(code, (size_t)(end - addr), addr, &in)))
-			return 0;
-		/* a branch of its own past its first MTP_MAX_COVER bytes, or
-		 * to its entry, never goes into bytes a patch replaces */
-		if (!in.is_branch || (in.target >= at && in.target < end &&
-				      (in.target == at || in.target - at >= MTP_MAX_COVER)))
-			continue;
-		if (ntargets == *cap) {
-			uint64_t *v = realloc(targets, (*cap = *cap ? 2 * *cap : 4096) *
-							sizeof(*v));
-
-			if (!v)
-				return -1;
-			targets = v;
-		}
-		targets[ntargets++] = TARGET(in.target, in.kind == MTP_I_JCC);
-	}
-	return 1;
+	return mtp_branch_targets((const uint8_t *)at, at, size, &tg);
 }
 
 /* Sorts the n functions scanned at v by start, those at one start
@@ -395,7 +370,7 @@ static int sort_scanned(struct scanned *v, size_t n)
 
 int mtp_patch_scan(const struct mtp_range *r, uint32_t n)
 {
-	size_t cap = ntargets, k, from = nscanned;
+	size_t k, from = nscanned;
 	struct scanned *v;
 
 	if (!(v = realloc(scanned, (nscanned + n + 1) * sizeof(*v))))
@@ -407,7 +382,9 @@ int mtp_patch_scan(const struct mtp_range *r, uint32_t n)
 		scanned[nscanned].at = r[k].where;
 		scanned[nscanned].size = r[k].size;
 		scanned[nscanned].reach = 0;
-		scanned[nscanned++].whole = 1;
+		scanned[nscanned].given = (r[k].flags & MTP_RANGE_TAKEN) != 0;
+		scanned[nscanned++].whole = !(r[k].flags & MTP_RANGE_TAKEN) ||
+					    (r[k].flags & MTP_RANGE_WHOLE);
 	}
 	/* each function read once: of those at one start (aliases), the
 	 * longest, and the others take its answer */
@@ -416,13 +393,77 @@ int mtp_patch_scan(const struct mtp_range *r, uint32_t n)
 	for (k = from; k < nscanned; k++) {
 		int whole;
 
+		if (scanned[k].given)
+			continue;
 		if (k > from && scanned[k].at == scanned[k - 1].at) {
 			scanned[k].whole = scanned[k - 1].whole;
 			continue;
 		}
-		if ((whole = add_targets(scanned[k].at, scanned[k].size, &cap)) < 0)
+		if ((whole = add_targets(scanned[k].at, scanned[k].size)) < 0)
 			return -1;
 		scanned[k].whole = whole;
+	}
+	return 0;
+}
+
+/* Whether the code of ranges r[0, n) (of one file, each mapped, at one
+ * bias) is what g says (its hash); sets *bias. */
+static int given_holds(const struct mtp_range *r, uint32_t n, const struct mtp_given *g,
+		       uint64_t *bias)
+{
+	uint64_t h = MTP_HASH_INIT;
+	uint32_t k;
+
+	if (!n || !r[0].where)
+		return 0;
+	*bias = r[0].where - r[0].addr;
+	for (k = 0; k < n; k++) {
+		if (!(r[k].flags & MTP_RANGE_GIVEN) || r[k].where - r[k].addr != *bias)
+			return 0;
+		h = mtp_code_hash(h, (const void *)r[k].where, r[k].size);
+	}
+	return h == g->hash;
+}
+
+int mtp_patch_given(struct mtp_range *r, uint32_t nr, uint32_t lo, uint32_t hi,
+		    const struct mtp_given *g, uint32_t ng, const uint64_t *t, uint64_t nt,
+		    uint32_t *taken, uint32_t *refused)
+{
+	uint64_t bias, j;
+	uint32_t i, k;
+
+	for (i = 0; i < ng; i++) {
+		const struct mtp_given *b = &g[i];
+
+		if (b->first < lo || b->first >= hi || b->n > nr - b->first)
+			continue;
+		if (!r[b->first].where)
+			continue; /* its file is not mapped: nothing read */
+		if (b->at > nt || b->count > nt - b->at || !given_holds(r + b->first, b->n, b, &bias)) {
+			/* its code is not the file's (changed in memory):
+			 * read here */
+			for (k = b->first; k < b->first + b->n; k++)
+				r[k].flags &= ~(MTP_RANGE_GIVEN | MTP_RANGE_WHOLE | MTP_RANGE_TAKEN);
+			++*refused;
+			continue;
+		}
+		if (tg.n + b->count > tg.cap) {
+			size_t cap = tg.n + b->count + 4096;
+			uint64_t *v = realloc(tg.v, cap * sizeof(*v));
+
+			if (!v)
+				return -1;
+			tg.v = v;
+			tg.cap = cap;
+		}
+		for (j = 0; j < b->count; j++) {
+			uint64_t x = t[b->at + j];
+
+			tg.v[tg.n++] = MTP_TARGET(MTP_TARGET_AT(x) + bias, MTP_TARGET_JCC(x));
+		}
+		for (k = b->first; k < b->first + b->n; k++)
+			r[k].flags |= MTP_RANGE_TAKEN;
+		++*taken;
 	}
 	return 0;
 }
@@ -499,7 +540,7 @@ static uint64_t pad_after(uint64_t end, uint64_t want)
  * memory for them). */
 static int own_branches(uint64_t entry, uint64_t size, int lenient)
 {
-	size_t k = scanned_from(entry), cap = ntargets, before = ntargets;
+	size_t k = scanned_from(entry), before = tg.n;
 	int whole;
 
 	if (k < nscanned && scanned[k].at == entry && scanned[k].reach > entry)
@@ -511,8 +552,8 @@ static int own_branches(uint64_t entry, uint64_t size, int lenient)
 			return scanned[k].whole || lenient ? 0 : MTP_FN_UNDECODABLE;
 	/* not scanned (never so far: mt-record scans every function of the
 	 * files it patches): its branches added now */
-	if ((whole = add_targets(entry, size, &cap)) < 0 || sort_targets()) {
-		ntargets = before; /* those before, still sorted */
+	if ((whole = add_targets(entry, size)) < 0 || sort_targets()) {
+		tg.n = before; /* those before, still sorted */
 		return MTP_FN_BRANCH_IN;
 	}
 	return whole || lenient ? 0 : MTP_FN_UNDECODABLE;
@@ -534,15 +575,15 @@ static int claim(uint64_t lo, uint64_t hi)
 	return 0;
 }
 
-/* The first of the targets at or after t (ntargets: none). */
+/* The first of the targets at or after t (tg.n: none). */
 static size_t target_from(uint64_t t)
 {
-	size_t lo = 0, hi = ntargets;
+	size_t lo = 0, hi = tg.n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (targets[mid] < t)
+		if (tg.v[mid] < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -553,18 +594,18 @@ static size_t target_from(uint64_t t)
 /* The first branch target after entry, or UINT64_MAX. */
 static uint64_t target_after(uint64_t entry)
 {
-	size_t k = target_from(TARGET(entry + 1, 0));
+	size_t k = target_from(MTP_TARGET(entry + 1, 0));
 
-	return k < ntargets ? TARGET_AT(targets[k]) : UINT64_MAX;
+	return k < tg.n ? MTP_TARGET_AT(tg.v[k]) : UINT64_MAX;
 }
 
 /* Whether other code enters entry by a conditional jump and by no other
  * direct branch (a call, a jmp). */
 static int only_jcc_into(uint64_t entry)
 {
-	size_t k = target_from(TARGET(entry, 0));
+	size_t k = target_from(MTP_TARGET(entry, 0));
 
-	return k < ntargets && targets[k] == TARGET(entry, 1);
+	return k < tg.n && tg.v[k] == MTP_TARGET(entry, 1);
 }
 
 /* The most padding before entry a hop may take */

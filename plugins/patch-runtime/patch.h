@@ -65,6 +65,19 @@ int mtp_patch_open(int commit);
 int mtp_patch_scan(const struct mtp_range *r, uint32_t n);
 int mtp_patch_targets(const struct mtp_range *r, uint32_t n);
 
+/*
+ * Before those ranges are read: of the ng givens g (shm.h) whose first
+ * range is in r[lo, hi) (r: the nr scan ranges, found), takes the
+ * targets t[at, at + count) of each whose code in this process hashes as
+ * it says, biased as its ranges, and flags its ranges MTP_RANGE_TAKEN
+ * (mtp_patch_scan() reads only ranges without it); the ranges of the
+ * others lose their flags. Counts both in *taken and *refused. 0, or -1
+ * (out of memory).
+ */
+int mtp_patch_given(struct mtp_range *r, uint32_t nr, uint32_t lo, uint32_t hi,
+		    const struct mtp_given *g, uint32_t ng, const uint64_t *t, uint64_t nt,
+		    uint32_t *taken, uint32_t *refused);
+
 /* Prepares f's patch (index i in the table) at its address f->where:
  * writes its stub and sets f->stub, f->cover, f->orig, f->code and *cont
  * (the relocated entry, which runs the whole function), or sets f->status

@@ -8,6 +8,7 @@ PATCH_RT := $(BUILD)/lib/libmt-patch.so
 PATCH_RT_OBJ := $(BUILD)/pic/plugins/patch-runtime/rt.o \
 	$(BUILD)/pic/plugins/patch-runtime/patch.o \
 	$(BUILD)/pic/plugins/patch-runtime/decode.o \
+	$(BUILD)/pic/plugins/patch-runtime/branches.o \
 	$(BUILD)/pic/plugins/patch-runtime/unwind.o \
 	$(BUILD)/pic/plugins/patch-runtime/hooks.o \
 	$(BUILD)/pic/plugins/patch-runtime/tramp.o
@@ -22,10 +23,11 @@ $(BUILD)/pic/plugins/patch-runtime/tramp.o: plugins/patch-runtime/tramp.S
 	$(PIC_CC) -fPIC -c -o $@ $<
 $(BUILD)/pic/plugins/patch-runtime/rt.o $(BUILD)/pic/plugins/patch-runtime/patch.o \
 	$(BUILD)/pic/plugins/patch-runtime/decode.o \
+	$(BUILD)/pic/plugins/patch-runtime/branches.o \
 	$(BUILD)/pic/plugins/patch-runtime/unwind.o: plugins/patch-runtime/hooks.h \
 	plugins/patch-runtime/patch.h plugins/patch-runtime/shm.h \
 	plugins/patch-runtime/unwind.h plugins/patch-runtime/boot.h \
-	plugins/patch-runtime/decode.h
+	plugins/patch-runtime/decode.h plugins/patch-runtime/branches.h
 
 $(PATCH_RT): $(PATCH_RT_OBJ)
 	@mkdir -p $(dir $@)

@@ -233,6 +233,20 @@ static void find_init(struct find *fd, struct mtp_header *h)
 		fd->exe[0] = '\0';
 }
 
+/* mtp_patch_given() for the scan ranges [lo, hi), found. */
+static int given(struct find *fd, uint32_t lo, uint32_t hi)
+{
+	struct mtp_header *h = fd->h;
+	uint32_t ng = __atomic_load_n(&h->ngiven, __ATOMIC_ACQUIRE);
+
+	if (!h->given_off || ng > h->max_given)
+		return 0;
+	return mtp_patch_given(fd->scan, hi, lo, hi,
+			       (const struct mtp_given *)((char *)h + h->given_off), ng,
+			       (const uint64_t *)((char *)h + h->targets_off), h->max_targets,
+			       &h->given_taken, &h->given_refused);
+}
+
 /* Whether process pid (mt-record) has ended: a wait for it is over. */
 static int gone(uint32_t pid)
 {
@@ -283,7 +297,8 @@ static void wait_for_table(struct mtp_header *h, int commit)
 		fd.nfuncs = 0; /* mt-record writes them still */
 		fd.scan_lo = early;
 		fd.scan_hi = ready;
-		if (find(&fd) || mtp_patch_scan(fd.scan + early, ready - early)) {
+		if (find(&fd) || given(&fd, early, ready) ||
+		    mtp_patch_scan(fd.scan + early, ready - early)) {
 			reading = 0; /* out of memory: patch_range() says so */
 			continue;
 		}
@@ -367,7 +382,8 @@ static int patch_range(struct mtp_header *h, int commit)
 	find_init(&fd, h);
 	fd.scan_lo = scan_done + early;
 	own_path(own);
-	if (find(&fd) || mtp_patch_targets(fd.scan + scan_done + early, h->nscan - scan_done - early)) {
+	if (find(&fd) || given(&fd, scan_done + early, h->nscan) ||
+	    mtp_patch_targets(fd.scan + scan_done + early, h->nscan - scan_done - early)) {
 		mtp_patch_close();
 		errno = ENOMEM;
 		fail(h, "the branch targets");

@@ -8,7 +8,9 @@
  * to that thread's ring.
  *
  * Layout: struct mtp_header at offset 0; nfuncs struct mtp_func at
- * funcs_off; nscan struct mtp_range at scan_off; the strings
+ * funcs_off; nscan struct mtp_range at scan_off; max_given struct
+ * mtp_given at given_off and max_targets targets (uint64_t) at
+ * targets_off; the strings
  * (NUL-terminated paths and names) at strings_off; max_threads slots of
  * thread_stride bytes at threads_off, each a struct mtp_thread followed
  * by ring_records struct mtp_rec.
@@ -37,7 +39,7 @@
 #include <stdint.h>
 
 #define MTP_MAGIC 0x3168637461702d74ULL /* "t-patch1" */
-#define MTP_VERSION 14
+#define MTP_VERSION 15
 /* the environment variable that names the memfd's descriptor */
 #define MTP_ENV_FD "MT_PATCH_FD"
 /* the longest run of bytes an entry patch covers, relocated */
@@ -229,7 +231,32 @@ struct mtp_range {
 	uint64_t size;    /* mt-record */
 	uint64_t where;   /* runtime: its address in the process, 0 if not mapped */
 	uint32_t path;    /* mt-record: strings offset of the file's path */
-	uint32_t pad;
+	uint32_t flags;   /* mt-record: MTP_RANGE_*; the runtime clears
+			   * them where it does not take what is given */
+};
+
+/* a range's flags: its targets are given (in its file's struct
+ * mtp_given), not to be read; and with GIVEN, it was decoded whole;
+ * TAKEN, the runtime's: it took them (its code hashed the same) */
+#define MTP_RANGE_GIVEN 1u
+#define MTP_RANGE_WHOLE 2u
+#define MTP_RANGE_TAKEN 0x80000000u
+
+/*
+ * The targets of the direct branches of one file's scan ranges, read by
+ * mt-record from the file (its cache, mt-record/patch/patch-cache.h):
+ * ranges [first, first + n) of the scan ranges, all of one file and each
+ * flagged MTP_RANGE_GIVEN; their targets are targets [at, at + count)
+ * (MTP_TARGET() of file addresses, branches.h), and hash is
+ * mtp_code_hash() of the bytes of those ranges, in their order, as the
+ * file has them. The runtime takes the targets (biased as the ranges are)
+ * only when its memory hashes the same; else it reads those ranges
+ * itself. Written before the ranges are published (scan_ready).
+ */
+struct mtp_given {
+	uint32_t first, n;
+	uint64_t hash;
+	uint64_t at, count;
 };
 
 struct mtp_rec {
@@ -375,6 +402,12 @@ struct mtp_header {
 	uint32_t table_seq;    /* mt-record: counts up (release) each time
 				* scan_ready grows and at GO; a futex the
 				* runtime waits on for both */
+	uint64_t given_off;    /* mt-record: max_given struct mtp_given, */
+	uint64_t targets_off;  /* and max_targets targets the givens index */
+	uint32_t max_given, ngiven; /* ngiven: written with scan_ready */
+	uint64_t max_targets;
+	uint32_t given_taken;  /* runtime: givens whose targets it took, */
+	uint32_t given_refused; /* and those whose code hashed otherwise */
 	char error[128];       /* runtime: why MTP_ST_FAILED */
 };
 

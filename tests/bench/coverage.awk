@@ -3,7 +3,7 @@
 # standard error. Variables (awk -v): prog (a short name), label (the
 # command), walkers (the names of shm.h's MTP_WALKERS, space-separated), tw
 # and uw (the best traced and untraced wall seconds), ow (the best traced
-# with malloc alone patched), verbose (1: the first 10 names of each reason
+# with malloc alone patched), nw (the best traced without the cache), verbose (1: the first 10 names of each reason
 # too), left (a file each function left alone is appended to: prog,
 # reason, name, file), summary (a file the line "prog considered patched
 # entered coverage tw uw us fixed rest" is appended to).
@@ -132,6 +132,9 @@ END {
 		us, tw, uw
 	printf "%-36s %7.3f   (traced with malloc alone %.3f s)\n", "  fixed, s", fixed, ow
 	printf "%-36s %7.1f\n", "  the rest, us/function", rest
-	printf "%s %d %d %d %.2f %.3f %.3f %.1f %.3f %.1f\n", prog, considered, count["patched"],
-		entered, cov, tw, uw, us, fixed, rest >>summary
+	first = considered ? (nw - uw) / considered * 1e6 : 0
+	printf "%-36s %7.1f   (traced %.3f s, MT_CACHE=off)\n", "without the cache, us/function",
+		first, nw
+	printf "%s %d %d %d %.2f %.3f %.3f %.1f %.3f %.1f %.1f\n", prog, considered, count["patched"],
+		entered, cov, tw, uw, us, fixed, rest, first >>summary
 }

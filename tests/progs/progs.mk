@@ -153,3 +153,9 @@ $(BUILD)/tests/progs/sigmid: tests/progs/sigmid.c common/banned.h
 	$(CC) -O1 -g -pthread -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/sigmid
+
+$(BUILD)/tests/progs/selfmod: tests/progs/selfmod.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/selfmod
