@@ -116,8 +116,8 @@ END {
 		mincov, lowest, (mincov >= 99.5 ? "goal met" : "goal missed")
 	printf "goal: preparing at most 10 us a function: highest %.1f (%s) -- %s\n",
 		maxus, slowest, (maxus <= 10 ? "goal met" : "goal missed")
-	print "   (1st us: the same without the cache of branch targets, MT_CACHE=off: a"
-	print "   program's first run, which reads its files for branches, then keeps them)"
+	print "   (1st us: the same without the cache of branch targets, MT_CACHE=off: the"
+	print "   first run of a program, which reads its files for branches, then keeps them)"
 }' "$BENCH_TMP/cov-summary"
 echo "   (every function left alone, by program and reason: $left)"
 
