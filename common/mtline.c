@@ -90,6 +90,8 @@ static int trigger(const char *p, size_t len, size_t at, struct mt_mt_line *out,
 
 	if (kind == MT_MARK_REGION && region(p, len, &at, m))
 		return MT_MTLINE_BAD;
+	if (kind == MT_MARK_OFF && num(word(p, len, &at), 10, &m->value))
+		return MT_MTLINE_BAD;
 	w = word(p, len, &at);
 	slash = memchr(w.p, '/', w.len);
 	if (!slash || num((struct mt_slice){ w.p, (size_t)(slash - w.p) }, 10, &pid) ||
@@ -104,7 +106,7 @@ static int trigger(const char *p, size_t len, size_t at, struct mt_mt_line *out,
 	if (num(w, 16, &m->ip))
 		return MT_MTLINE_BAD;
 	m->kind = kind;
-	out->name = kind == MT_MARK_REGION ? "region" : "trigger";
+	out->name = kind == MT_MARK_REGION ? "region" : kind == MT_MARK_OFF ? "off" : "trigger";
 	out->text = rest(p, len, at);
 	return MT_MTLINE_MARK;
 }
@@ -135,8 +137,9 @@ int mt_parse_mt_line(const char *p, size_t len, struct mt_mt_line *out)
 		return MT_MTLINE_MARK;
 	}
 	t = word(p, len, &at);
-	if (is(kind, "trigger") || is(kind, "region")) {
-		r = trigger(p, len, at, out, kind.len == 6 ? MT_MARK_REGION : MT_MARK_TRIGGER);
+	if (is(kind, "trigger") || is(kind, "region") || is(kind, "off")) {
+		r = trigger(p, len, at, out, kind.len == 6 ? MT_MARK_REGION :
+					     kind.len == 3 ? MT_MARK_OFF : MT_MARK_TRIGGER);
 		if (r != MT_MTLINE_MARK)
 			return r;
 	} else if (is(kind, "snapshot")) {
@@ -197,6 +200,17 @@ struct mt_mt_line mt_mt_region(uint64_t time, uint32_t pid, uint32_t tid, uint64
 	return ml;
 }
 
+struct mt_mt_line mt_mt_off(uint64_t time, uint32_t pid, uint32_t tid, uint64_t rate,
+			    uint64_t ip, const char *sym)
+{
+	struct mt_mt_line ml = mt_mt_trigger(time, pid, tid, ip, sym);
+
+	ml.mark.kind = MT_MARK_OFF;
+	ml.name = "off";
+	ml.mark.value = rate;
+	return ml;
+}
+
 struct mt_mt_line mt_mt_snapshot(uint64_t no, uint64_t time)
 {
 	struct mt_mt_line ml = blank(MT_MARK_SNAPSHOT, "snapshot");
@@ -252,6 +266,10 @@ int mt_format_mt_line(struct mt_buf *b, const struct mt_mt_line *ml)
 		n = snprintf(head, sizeof(head), "# mt: trigger %" PRIu64 ".%09" PRIu64
 			     " %" PRIu32 "/%" PRIu32 " 0x%" PRIx64, m->time / 1000000000u,
 			     m->time % 1000000000u, m->pid, m->tid, m->ip);
+	else if (m->kind == MT_MARK_OFF)
+		n = snprintf(head, sizeof(head), "# mt: off %" PRIu64 ".%09" PRIu64 " %" PRIu64
+			     " %" PRIu32 "/%" PRIu32 " 0x%" PRIx64, m->time / 1000000000u,
+			     m->time % 1000000000u, m->value, m->pid, m->tid, m->ip);
 	else if (m->kind == MT_MARK_SNAPSHOT)
 		n = snprintf(head, sizeof(head), "# mt: snapshot %" PRIu64 " %" PRIu64
 			     ".%09" PRIu64, m->value, m->time / 1000000000u,

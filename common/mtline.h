@@ -4,6 +4,7 @@
  *
  *   # mt: trigger TIME PID/TID 0xADDR SYMBOL
  *   # mt: region TIME START ARG PID/TID 0xADDR SYMBOL
+ *   # mt: off TIME CALLS-A-SECOND PID/TID 0xADDR SYMBOL
  *   # mt: snapshot N TIME
  *   # mt: wallclock TIME NS-SINCE-1970
  *   # mt: entry-only SYMBOL
@@ -61,6 +62,10 @@ struct mt_mt_line mt_mt_snapshot(uint64_t no, uint64_t time);
 struct mt_mt_line mt_mt_region(uint64_t time, uint32_t pid, uint32_t tid, uint64_t start,
 			       int64_t arg, uint64_t ip, const char *sym);
 struct mt_mt_line mt_mt_wallclock(uint64_t mono, uint64_t real_ns);
+/* A function mt-record stopped recording at time (--max-overhead), on
+ * the thread pid/tid, when it was called rate times a second. */
+struct mt_mt_line mt_mt_off(uint64_t time, uint32_t pid, uint32_t tid, uint64_t rate,
+			    uint64_t ip, const char *sym);
 struct mt_mt_line mt_mt_entry_only(const char *text, size_t len);
 struct mt_mt_line mt_mt_event(const char *text, size_t len);
 

@@ -21,7 +21,7 @@ const char *const mt_mark_kind_names[MT_MARK_NKINDS] = {
 	[MT_MARK_PSB] = "psb", [MT_MARK_PTWRITE] = "ptwrite",
 	[MT_MARK_POWER] = "power", [MT_MARK_EVTRACE] = "evtrace",
 	[MT_MARK_GENERIC] = "generic",
-	[MT_MARK_EVENT] = "event", [MT_MARK_REGION] = "region",
+	[MT_MARK_EVENT] = "event", [MT_MARK_REGION] = "region", [MT_MARK_OFF] = "off",
 };
 
 const char *const mt_span_kind_names[MT_SPAN_NKINDS] = {

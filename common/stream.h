@@ -29,7 +29,7 @@
 #define MT_MAGIC_LEN 8
 #define MT_HEADER_LEN 16
 #define MT_VERSION_MAJOR 1
-#define MT_VERSION_MINOR 1
+#define MT_VERSION_MINOR 2
 #define MT_REC_HDR 4
 #define MT_BODY_MAX 0xffffffu
 
@@ -105,6 +105,9 @@ enum mt_mark_kind {
 	MT_MARK_GENERIC,
 	MT_MARK_EVENT,
 	MT_MARK_REGION,
+	MT_MARK_OFF,     /* 1.2: a function no longer recorded from then on
+			  * (mt-record --max-overhead): value its calls a
+			  * second, ip its address, text its name */
 	MT_MARK_NKINDS
 };
 

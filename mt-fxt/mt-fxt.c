@@ -49,6 +49,7 @@ const char *const pinned_names[NPINNED + 1] = {
 	[S_CBR_THREAD] = "cpu frequency of thread",
 	[S_TIMESTAMP_PASSED] = "timestamp_passed", [S_ARG] = "arg",
 	[S_TIMESTAMP] = "timestamp", [S_TID] = "tid",
+	[S_OFF] = "recording off", [S_CALLS_PER_S] = "calls per second",
 };
 
 /* ---- threads: by (pid, tid), in the order first seen ---- */
@@ -256,6 +257,17 @@ static void mark(const struct mt_mark *m)
 		return;
 	case MT_MARK_REGION:
 		region(m);
+		return;
+	case MT_MARK_OFF:
+		/* mt-record --max-overhead: from here on the function's
+		 * calls are not in the trace (on the thread that made it
+		 * the hottest) */
+		if (m->text)
+			a[n++] = (struct arg){ MT_FXT_ARG_STRING, S_FUNCTION, m->text };
+		a[n++] = (struct arg){ MT_FXT_ARG_UINT64, S_CALLS_PER_S, m->value };
+		if (m->ip)
+			a[n++] = (struct arg){ MT_FXT_ARG_POINTER, S_IP, m->ip };
+		instant(m->pid, m->tid, m->time, S_OFF, 0, a, n);
 		return;
 	case MT_MARK_EVENT:
 		/* a sample of mt-record --events: named by its event */

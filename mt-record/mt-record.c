@@ -427,6 +427,7 @@ static void rec_init(struct rec *r)
 	r->o.frequency = 1000;
 	r->out_fd = 1;
 	r->o.command_fd = -1;
+	r->o.max_overhead = MT_OVERHEAD_DEFAULT;
 	r->cmd_out = STDERR_FILENO; /* the trace text has the standard output */
 	target_init(&r->tgt);
 }

@@ -28,7 +28,7 @@
 
 #define USAGE "usage: mt-record [-v] [-o output] [--backend backend] " \
 	"[--functions regex] [--trigger selection] [--trigger-via via] " \
-	"[--arm-after duration] [--slower-than duration] " \
+	"[--arm-after duration] [--slower-than duration] [--max-overhead pct] " \
 	"[--repeat n] [--full] [--snapshot-size size] [--timing timing] " \
 	"[--multi-thread] [--kernel] [--kernel-only] [--frequency hz] [--call-graph mode] [--events list] " \
 	"[--dry-run] [--keep dir] [--command-stdout fd] [-p pid] [-i perf.data] [--text] " \
@@ -54,6 +54,25 @@ static uint64_t parse_size(const char *arg)
 	if (*end || !v || v > (1ull << 40) / mult)
 		die(MT_EXIT_USAGE, "--snapshot-size %s: expected a size such as 4M", arg);
 	return v * mult;
+}
+
+/* --max-overhead: "none" (0), or a percentage from 0.1 to 100 (a "%"
+ * after it or not), in hundredths of a percent. */
+static uint32_t parse_overhead(const char *arg)
+{
+	char *end;
+	double v;
+
+	if (!strcmp(arg, "none"))
+		return 0;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (end == arg || *end || errno || !(v >= 0.1 && v <= 100))
+		die(MT_EXIT_USAGE, "--max-overhead %s: expected a percentage from 0.1 to 100, "
+		    "as 10%%, or none", arg);
+	return (uint32_t)(v * 100 + 0.5);
 }
 
 static uint64_t parse_frequency(const char *arg)
@@ -188,7 +207,7 @@ static int parse_descriptor(const char *arg)
 enum { OPT_BACKEND = 256, OPT_FUNCTIONS, OPT_TRIGGER, OPT_ARM, OPT_REPEAT,
        OPT_FULL, OPT_SIZE, OPT_TIMING, OPT_MULTI, OPT_KERNEL, OPT_FREQ,
        OPT_CG, OPT_DRY, OPT_KEEP, OPT_VIA, OPT_CMDOUT, OPT_EVENTS,
-       OPT_KERNEL_ONLY, OPT_TEXT, OPT_SLOWER, OPT_HELP, OPT_VERSION };
+       OPT_KERNEL_ONLY, OPT_TEXT, OPT_SLOWER, OPT_OVERHEAD, OPT_HELP, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "arm-after", required_argument, NULL, OPT_ARM },
@@ -204,6 +223,7 @@ static const struct option longopts[] = {
 	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "kernel", no_argument, NULL, OPT_KERNEL },
 	{ "kernel-only", no_argument, NULL, OPT_KERNEL_ONLY },
+	{ "max-overhead", required_argument, NULL, OPT_OVERHEAD },
 	{ "multi-thread", no_argument, NULL, OPT_MULTI },
 	{ "output", required_argument, NULL, 'o' },
 	{ "pid", required_argument, NULL, 'p' },
@@ -279,6 +299,10 @@ static int value_option(struct rec_opts *o, struct target *tgt, int c, char *arg
 		if (mt_parse_duration(arg, &o->slower_than_ns) || !o->slower_than_ns)
 			die(MT_EXIT_USAGE, "--slower-than %s: expected a duration "
 			    "such as 2ms", arg);
+		return 1;
+	case OPT_OVERHEAD:
+		o->max_overhead = parse_overhead(arg);
+		o->given |= GIVEN_OVERHEAD;
 		return 1;
 	case OPT_BACKEND:
 		o->backend = parse_backend(arg);
@@ -438,6 +462,8 @@ void rec_warn_unused(const struct rec_opts *o)
 		  "it adds events to perf's recording" },
 		{ GIVEN_TEXT, "--text", 1u << BE_PATCH,
 		  "it writes records, never perf's text" },
+		{ GIVEN_OVERHEAD, "--max-overhead", 1u << BE_PT | 1u << BE_SAMPLE | 1u << BE_UPROBE,
+		  "only the patch backend's cost grows with the calls it records" },
 	};
 	size_t i;
 

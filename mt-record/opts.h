@@ -6,6 +6,7 @@
  * free.
  */
 #ifndef MT_RECORD_OPTS_H
+#define MT_OVERHEAD_DEFAULT UINT32_MAX
 #define MT_RECORD_OPTS_H
 
 #include <stdint.h>
@@ -19,7 +20,7 @@ enum via { VIA_AUTO, VIA_BREAKPOINT, VIA_UPROBE };
 
 /* rec_opts.given: options named on the command line (not defaults) */
 enum { GIVEN_TIMING = 1, GIVEN_FREQ = 2, GIVEN_CG = 4, GIVEN_SIZE = 8,
-       GIVEN_KERNEL = 16, GIVEN_EVENTS = 32, GIVEN_TEXT = 64 };
+       GIVEN_KERNEL = 16, GIVEN_EVENTS = 32, GIVEN_TEXT = 64, GIVEN_OVERHEAD = 128 };
 
 /* One --events item: a perf event's name, sampled every period events. */
 struct rec_event {
@@ -52,6 +53,9 @@ struct rec_opts {
 	const char *perf;      /* the perf to run: MT_PERF, or "perf" */
 	uint64_t arm_after_ns; /* --arm-after, 0: at once */
 	uint64_t slower_than_ns; /* --slower-than, 0: every call a hit */
+	/* --max-overhead in hundredths of a percent (1000: 10%); 0: none;
+	 * MT_OVERHEAD_DEFAULT: not given (10% with -p, none with a command) */
+	uint32_t max_overhead;
 	uint64_t snapshot_bytes; /* --snapshot-size, 0: perf's default */
 	uint64_t frequency;    /* --frequency, hertz */
 };

@@ -143,12 +143,13 @@ wait_secs() {
 # attach NAME PID [OPTION...]: mt-record --backend patch -p PID OPTION...
 # -o NAME.mt in the background (its standard error NAME.err), until it
 # records (30 s at most: an attach beside busy threads on 2 cores takes
-# seconds); sets rec to its pid
+# seconds); sets rec to its pid. Every call recorded (--max-overhead none,
+# unless OPTION says otherwise): the tests count them.
 attach() {
 	_name=$1 _pid=$2
 	shift 2
 	rm -f "$_name.err" "$_name.mt"
-	mt-record --backend patch -p "$_pid" "$@" -o "$_name.mt" 2>"$_name.err" &
+	mt-record --backend patch -p "$_pid" --max-overhead none "$@" -o "$_name.mt" 2>"$_name.err" &
 	rec=$!
 	wait_secs 30 grep -q "^mt-record: recording $_pid with patch" "$_name.err" 2>/dev/null ||
 		{ cat "$_name.err" >&2; kill $rec; fail "$_name: mt-record -p $_pid is not recording"; }

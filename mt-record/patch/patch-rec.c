@@ -63,7 +63,8 @@ static const char *const status_text[MTP_FN_NSTATUS] = {
 	"a thread stopped in a system call inside its entry, one that would not step out, or one a signal handler will return into it",
 	"a part of another function (.cold, or inside another's bytes), code its FDE says no call enters (fde-part), or code no symbol names that only conditional jumps enter",
 	"the runtime's answer for it made no sense (the process wrote the table)",
-	"another tracer's breakpoint is in its entry (a uprobe still in place, a debugger's)"
+	"another tracer's breakpoint is in its entry (a uprobe still in place, a debugger's)",
+	"turned off to keep the cost under --max-overhead (its calls after that are not recorded)"
 };
 
 void patch_rec_init(struct patch_rec *p, uint64_t ring_bytes, int fd)
@@ -643,6 +644,66 @@ void patch_rec_commit(struct patch_rec *p, struct inject *in)
 		p->sfn[i].status = p->fn[i].status;
 	}
 	free(w);
+}
+
+size_t patch_rec_turn_off(struct patch_rec *p, struct inject *in, uint32_t *idx, size_t n)
+{
+	struct patch_write *w = xcalloc(n + 1, sizeof(*w));
+	size_t m = 0, k, done = 0;
+
+	for (k = 0; k < in->n; k++)
+		inject_interrupted(in, k);
+	for (k = 0; k < n; k++) {
+		struct patch_fn *f = &p->fn[idx[k]];
+
+		if (f->status != MTP_FN_PATCHED || !patch_fn_has_patch(f) ||
+		    !all_out(in, f->where, f->cover, f->lead, 1))
+			continue;
+		/* its code back where its jump is: the calls in flight still
+		 * return through the trampoline, their frames on its
+		 * shadow stack */
+		w[m++] = (struct patch_write){ idx[k], patch_fn_at(f), patch_fn_len(f), f->code,
+					       f->orig, PW_OTHER };
+	}
+	for (k = 0; k < m;) {
+		struct patch_fn *f = &p->fn[w[k].tag];
+
+		if (all_out(in, f->where, f->cover, f->lead, 0))
+			k++;
+		else
+			w[k] = w[--m];
+	}
+	patch_write_all(in, w, m);
+	for (k = 0; k < n; k++)
+		idx[k] = UINT32_MAX;
+	for (k = 0; k < m; k++)
+		if (w[k].rc == PW_WRITTEN) {
+			uint32_t i = (uint32_t)w[k].tag;
+
+			p->fn[i].status = MTP_FN_OFF;
+			p->sfn[i].status = MTP_FN_OFF;
+			idx[done++] = i;
+		}
+	free(w);
+	return done;
+}
+
+double patch_rec_call_ns(struct patch_rec *p)
+{
+	uint64_t cost = __atomic_load_n(&p->h->call_cost, __ATOMIC_ACQUIRE), per_s;
+	uint32_t clock = __atomic_load_n(&p->h->clock, __ATOMIC_ACQUIRE);
+	double ns;
+
+	if (!cost)
+		return 0;
+	if (clock == MTP_CLOCK_TSC) {
+		if (!(per_s = patch_rings_ticks(&p->rings, clock, 1000000000u)))
+			return 0;
+		ns = (double)cost * 1e9 / (double)per_s;
+	} else
+		ns = (double)cost;
+	/* the process's number: kept to what a call can cost */
+	return ns < 1 ? 1 : ns > 100000 ? 100000 : ns;
 }
 
 /* Whether ip is in one of the stubs (their addresses, sorted). */

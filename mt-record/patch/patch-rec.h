@@ -207,6 +207,17 @@ int patch_rec_go(struct patch_rec *p, int (*keep_waiting)(void *ctx), void *ctx)
 void patch_rec_commit(struct patch_rec *p, struct inject *in);
 
 /*
+ * --max-overhead, every thread held by in: puts back the code of the
+ * patched functions idx[0, n) (OFF), but those a thread is inside the
+ * bytes of; idx then holds those turned off, first: how many.
+ */
+size_t patch_rec_turn_off(struct patch_rec *p, struct inject *in, uint32_t *idx, size_t n);
+
+/* What a traced call and return cost in the process (the runtime's
+ * measure at READY, ns, kept within 1 to 100,000), or 0: not measured. */
+double patch_rec_call_ns(struct patch_rec *p);
+
+/*
  * -p, at the end, every thread held again: each thread stepped out of the
  * runtime and the stubs, every patched entry put back as it was, every
  * patched frame's return address put back and the shadow stacks emptied;

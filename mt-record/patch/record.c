@@ -31,6 +31,7 @@
 #include "patch-load.h"
 #include "patch-rec.h"
 #include "patch-cache.h"
+#include "patch-budget.h"
 #include "rec.h"
 #include "shm.h"
 #include "streamout.h"
@@ -387,6 +388,120 @@ static void patch_after(struct rec *r)
 	cache_ready = 0;
 }
 
+/* --max-overhead (patch-budget.h): the budget while it is kept, and
+ * the functions turned off, for their MARKs and the closing lines */
+static struct patch_budget budget;
+static int budget_on;
+static struct turned {
+	uint64_t time;
+	uint32_t func, pid, tid;
+	double rate;
+} *turned;
+static size_t nturned, turned_cap;
+
+/* The budget's start, once the runtime is READY (it measured a call). */
+static void budget_start(struct rec *r, struct patch_rec *p)
+{
+	uint32_t pct = r->o.max_overhead, i, ntrace = 0, only = 0;
+	double ns;
+
+	if (pct == MT_OVERHEAD_DEFAULT)
+		pct = r->tgt.cmd ? 0 : 1000; /* 10% with -p */
+	if (!pct)
+		return;
+	if (!(ns = patch_rec_call_ns(p))) {
+		warn("--max-overhead: the patch runtime did not measure what a call costs: "
+		     "every function stays recorded");
+		return;
+	}
+	patch_budget_init(&budget, pct / 10000.0, ns);
+	/* what the user named: the trigger, a --functions of one function */
+	if (p->trigger)
+		patch_budget_keep(&budget, p->trigger - 1);
+	for (i = 0; i < p->nfn; i++)
+		if (p->fn[i].kind == MTP_FK_TRACE && p->fn[i].status == MTP_FN_PATCHED) {
+			ntrace++;
+			only = i;
+		}
+	if (ntrace == 1)
+		patch_budget_keep(&budget, only);
+	budget_on = 1;
+	if (r->o.max_overhead == MT_OVERHEAD_DEFAULT || r->o.verbose)
+		fprintf(stderr, "%s: keeping the recording's cost under %g%% of the process's "
+			"time (a call costs it %.0f ns): the functions called most may stop "
+			"being recorded (--max-overhead none records them all)\n",
+			mt_progname(), pct / 100.0, ns);
+}
+
+/* Every turn of the wait: the budget's look, and the functions it
+ * chose turned off, the process held meanwhile. */
+static void budget_tick(struct rec *r, struct patch_rec *p, struct inject *in)
+{
+	uint32_t idx[1024], chosen[1024];
+	double rate[1024];
+	size_t n, k, j, done;
+	uint64_t now;
+
+	if (!budget_on || !(n = patch_budget_look(&budget, p, now = now_mono(), idx, rate, 1024)))
+		return;
+	if (!((in->mem >= 0 || !inject_open(in, r->tgt.pid, 1)) && inject_stop_all(in))) {
+		if (errno != ESRCH && errno != ENOENT)
+			warn("process %d: cannot stop it to turn functions off (ptrace: %s): "
+			     "--max-overhead is no longer kept", (int)r->tgt.pid, strerror(errno));
+		budget_on = 0;
+		return;
+	}
+	memcpy(chosen, idx, n * sizeof(*idx));
+	done = patch_rec_turn_off(p, in, idx, n);
+	now = now_mono(); /* every thread held: no call of those begins after */
+	inject_release_all(in);
+	for (k = 0; k < done; k++) {
+		for (j = 0; j < n && chosen[j] != idx[k]; j++)
+			;
+		grow_or_die(&turned, &turned_cap, nturned + 1, sizeof(*turned));
+		turned[nturned++] = (struct turned){ now, idx[k], budget.hot_pid, budget.hot_tid,
+						     j < n ? rate[j] : 0 };
+	}
+}
+
+/* The MARKs of the functions turned off by time (a snapshot's). */
+static void turned_marks(const struct rec *r, const struct patch_rec *p, uint64_t time)
+{
+	size_t k;
+
+	for (k = 0; k < nturned; k++) {
+		const struct turned *t = &turned[k];
+		struct mt_mt_line ml;
+
+		if (t->time > time)
+			continue;
+		ml = mt_mt_off(t->time, t->pid, t->tid, (uint64_t)t->rate, p->fn[t->func].where,
+			       p->strings + p->fn[t->func].shown);
+		rec_mark(r, &ml);
+	}
+}
+
+/* The closing lines: how many were turned off (-v: each). */
+static void budget_end(const struct rec *r, const struct patch_rec *p)
+{
+	size_t k;
+
+	if (nturned)
+		fprintf(stderr, "%s: %zu function%s turned off to keep the cost under %g%% "
+			"(--max-overhead): %s calls after that are not recorded%s\n",
+			mt_progname(), nturned, nturned == 1 ? "" : "s", budget.max * 100,
+			nturned == 1 ? "its" : "their", r->o.verbose ? "" : " (-v lists them)");
+	for (k = 0; r->o.verbose && k < nturned; k++)
+		fprintf(stderr, "%s: %s (%s): turned off, %.0f calls a second\n", mt_progname(),
+			p->strings + p->fn[turned[k].func].shown,
+			p->strings + p->fn[turned[k].func].path, turned[k].rate);
+	patch_budget_release(&budget);
+	budget_on = 0;
+	free(turned);
+	turned = NULL;
+	nturned = turned_cap = 0;
+}
+
 static void say_patched(const struct rec *r, const struct patch_rec *p)
 {
 	if (r->o.verbose)
@@ -506,6 +621,7 @@ static void patch_snapshot(struct rec *r, struct patch_rec *p, uint64_t time,
 	}
 	if (mark)
 		rec_mark_line(r, mark);
+	turned_marks(r, p, time);
 	if (r->dir_out)
 		patch_rings_rewind(&p->rings); /* each file its whole snapshot */
 	patch_rec_write(p, r->sout, until != 0, until);
@@ -751,6 +867,7 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 			die_pipe();
 		}
 		add_dlopened(r, p, in);
+		budget_tick(r, p, in);
 		if (r->o.full) {
 			patch_rec_write(p, so, 1, 0);
 			stream_out_flush(so);
@@ -802,6 +919,7 @@ static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so,
 			"kept\n" : "%s: interrupted before the trigger fired: no snapshot\n",
 			mt_progname(), r->snap_no);
 	fallback_release(fb);
+	budget_end(r, p);
 	if (!r->dir_out)
 		stream_out_finish(so);
 	stream_out_release(so);
@@ -883,6 +1001,7 @@ static void record_patch(struct rec *r)
 	patch_rec_run(&p);
 	if (note)
 		rec_stdout_note();
+	budget_start(r, &p);
 	patch_recording(r, r->tgt.pid);
 	patch_begin(r, &so);
 	stopped = patch_wait(r, &p, &so, &in, &fb);
@@ -1219,6 +1338,7 @@ static void record_patch_attach(struct rec *r)
 	fallback_need(r, &p, &fb);
 	if (fb.needed && !r->o.arm_after_ns)
 		trigger_arm(r, &p, &fb);
+	budget_start(r, &p);
 	patch_recording(r, pid);
 	patch_begin(r, &so);
 	stopped = patch_wait(r, &p, &so, &in, &fb);

@@ -488,6 +488,50 @@ uint64_t mtp_exit(uint64_t sp)
 	return r;
 }
 
+uint64_t mtp_calibrate(void)
+{
+	static struct {
+		struct mtp_thread slot;
+		struct mtp_rec ring[256];
+	} scratch;
+	struct tstate *saved = ts, *cal;
+	uint64_t best_fn = UINT64_MAX, best_plain = UINT64_MAX, t0, t1, t2;
+	int q = quiet, round, i;
+	long p;
+
+	if (!*mtp_live)
+		return 0;
+	p = mtp_syscall6(SYS_mmap, 0, sizeof(struct tstate), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p < 0 && p > -4096)
+		return 0;
+	cal = (struct tstate *)p;
+	cal->slot = &scratch.slot;
+	cal->ring = scratch.ring;
+	cal->mask = 255;
+	cal->shift = 8;
+	cal->gen = __atomic_load_n(&session, __ATOMIC_RELAXED);
+	ts = cal;
+	quiet = 0;
+	for (round = 0; round < 5; round++) {
+		t0 = mtp_now();
+		for (i = 0; i < 200; i++)
+			mtp_calib_fn();
+		t1 = mtp_now();
+		for (i = 0; i < 200; i++)
+			mtp_calib_plain();
+		t2 = mtp_now();
+		if (t1 - t0 < best_fn)
+			best_fn = t1 - t0;
+		if (t2 - t1 < best_plain)
+			best_plain = t2 - t1;
+	}
+	quiet = q;
+	ts = saved;
+	mtp_syscall6(SYS_munmap, p, sizeof(struct tstate), 0, 0, 0, 0);
+	return best_fn > best_plain ? (best_fn - best_plain) / 200 : 0;
+}
+
 void mtp_new_session(void)
 {
 	__atomic_fetch_add(&session, 1, __ATOMIC_RELAXED);

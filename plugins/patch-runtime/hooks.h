@@ -103,8 +103,23 @@ void mtp_landed(uint64_t cfa);
  * target is not above sp on this stack (within 1 GiB). */
 void mtp_longjmp(uint64_t sp, uint64_t target);
 
+/*
+ * What a traced call and return cost on this thread, in the records'
+ * clock units (shm.h mtp_header.call_cost): a function whose stub is
+ * tramp.S's mtp_calib_fn (its index MTP_CALIB_INDEX, no table entry's)
+ * called through the whole path, the hooks, the trampoline's
+ * mispredicted return and two records, against a plain call, best of
+ * 5 rounds of 200; its records go to a ring of its own (the trace never
+ * sees them). 0 when the hooks are not live. Call with the thread's
+ * quiet count as it likes: it is set to 0 and back.
+ */
+#define MTP_CALIB_INDEX 0x3ffffffeu
+uint64_t mtp_calibrate(void);
+
 /* The assembly (tramp.S). */
 void mtp_entry_common(void);
 void mtp_return_tramp(void);
+void mtp_calib_fn(void);
+void mtp_calib_plain(void);
 
 #endif

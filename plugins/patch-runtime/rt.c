@@ -480,6 +480,7 @@ static int patch_table(struct mtp_header *h, int commit)
 	dl_iterate_phdr(count_adds, &adds_seen);
 	if (patch_range(h, commit))
 		return -1;
+	h->call_cost = mtp_calibrate();
 	__atomic_store_n(&h->state, MTP_ST_READY, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &h->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	return 0;

@@ -99,6 +99,8 @@ enum mtp_status {
 			     * no sense (the process wrote the table) */
 	MTP_FN_BREAKPOINT,  /* another tracer's breakpoint (int3: a uprobe
 			     * still in place, a debugger's) in its entry */
+	MTP_FN_OFF,         /* mt-record's: patched, then its entry put back
+			     * to keep the cost under --max-overhead */
 	MTP_FN_NSTATUS
 };
 
@@ -408,6 +410,9 @@ struct mtp_header {
 	uint64_t max_targets;
 	uint32_t given_taken;  /* runtime: givens whose targets it took, */
 	uint32_t given_refused; /* and those whose code hashed otherwise */
+	uint64_t call_cost;    /* runtime, before READY: a traced call and
+				* return, in the records' clock (0: not
+				* measured; hooks.h mtp_calibrate()) */
 	char error[128];       /* runtime: why MTP_ST_FAILED */
 };
 

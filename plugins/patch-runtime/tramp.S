@@ -71,6 +71,34 @@ mtp_entry_common:
 	.cfi_endproc
 	.size	mtp_entry_common, . - mtp_entry_common
 
+/*
+ * For mtp_calibrate() (hooks.h): a function as a patch makes it, its stub
+ * inline (push the index, call mtp_entry_common, drop the index), its
+ * body a ret; and a plain one.
+ */
+	.globl	mtp_calib_fn
+	.hidden	mtp_calib_fn
+	.type	mtp_calib_fn, @function
+mtp_calib_fn:
+	.cfi_startproc
+	pushq	$0x3ffffffe		/* MTP_CALIB_INDEX */
+	.cfi_adjust_cfa_offset 8
+	call	mtp_entry_common
+	leaq	8(%rsp), %rsp
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size	mtp_calib_fn, . - mtp_calib_fn
+
+	.globl	mtp_calib_plain
+	.hidden	mtp_calib_plain
+	.type	mtp_calib_plain, @function
+mtp_calib_plain:
+	.cfi_startproc
+	ret
+	.cfi_endproc
+	.size	mtp_calib_plain, . - mtp_calib_plain
+
 	.globl	mtp_return_tramp
 	.hidden	mtp_return_tramp
 	.type	mtp_return_tramp, @function

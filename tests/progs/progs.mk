@@ -159,3 +159,9 @@ $(BUILD)/tests/progs/selfmod: tests/progs/selfmod.c common/banned.h
 	$(CC) -O1 -g -Icommon -o $@ $<
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/selfmod
+
+$(BUILD)/tests/progs/hotleaf: tests/progs/hotleaf.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-inline -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/hotleaf

@@ -8,7 +8,7 @@
 mt-mkstream --repeat 100000 >big.mt
 
 { set +e; mt-dump big.mt 2>err; echo $? >status; } | head -n 1 >out
-echo "0x00000000 HEADER version=1.1" >want
+echo "0x00000000 HEADER version=1.2" >want
 same_file want out
 [ ! -s err ] || fail "stderr: $(cat err)"
 [ "$(cat status)" -eq 141 ] || fail "exit status $(cat status), expected 141 (SIGPIPE)"

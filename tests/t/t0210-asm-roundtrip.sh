@@ -94,14 +94,14 @@ THREAD pid=7 comm="a \"b\" \\ \n\t\x01\xff"
 MARK time=3 kind=psb value=16
 SAMPLE time=2.5 nframes=2 frames=[0x1 - -, 0x2 "x"+0x3 "y"]
 SPAN start=1.1 end=1.25 depth=-2147483648
-0x00000000 HEADER version=1.1
+0x00000000 HEADER version=1.2
 0x00000010 STRING id=1 "ignored"
 UNKNOWN type=0x42 body=00ff
 UNKNOWN type=0x7f len=0 body=-
 0x00000685 END records=47 bytes=1669
 EOF
 cat >short.expect <<'EOF'
-HEADER version=1.1
+HEADER version=1.2
 BRANCH time=1.000000100 pid=1 tid=1 cpu=- kind=call flags=- from=0x401010 "main"+0x10 "/bin/a" to=0x402000 "foo"+0x0 "/bin/a"
 BRANCH time=- pid=- tid=- cpu=- kind=none flags=- from=0x0 - - to=0x0 - -
 THREAD pid=- tid=- comm=- time=-
@@ -137,7 +137,7 @@ roundtrip many-frames
 
 # an empty input is an empty stream
 mt-asm </dev/null | mt-dump >out
-printf '0x00000000 HEADER version=1.1\n0x00000010 END records=0 bytes=16\n' >want
+printf '0x00000000 HEADER version=1.2\n0x00000010 END records=0 bytes=16\n' >want
 same_file want out
 
 # a forged critical record: mt-asm writes it, readers refuse it

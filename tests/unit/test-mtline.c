@@ -67,6 +67,29 @@ static void test_region(void)
 	CHECK_EQ(ml.mark.start, MT_NONE64);
 }
 
+/* A function mt-record stopped recording (--max-overhead): its calls a
+ * second before the thread; formatted back, the same line. */
+static void test_off(void)
+{
+	struct mt_mt_line ml, m2;
+	struct mt_buf b = { 0 };
+
+	CHECK_EQ(parse("# mt: off 12.000000500 3113659 5/6 0x1280 leaf", &ml), MT_MTLINE_MARK);
+	CHECK_EQ(ml.mark.kind, MT_MARK_OFF);
+	CHECK_EQ(ml.mark.time, 12000000500ull);
+	CHECK_EQ(ml.mark.value, 3113659);
+	CHECK_EQ(ml.mark.pid, 5);
+	CHECK_EQ(ml.mark.tid, 6);
+	CHECK_EQ(ml.mark.ip, 0x1280);
+	CHECK_STR(ml.name, "off");
+	CHECK(text_is(&ml, "leaf"));
+	m2 = mt_mt_off(12000000500ull, 5, 6, 3113659, 0x1280, "leaf");
+	CHECK_EQ(mt_format_mt_line(&b, &m2), 0);
+	CHECK(b.len == 47 && !memcmp(b.p, "# mt: off 12.000000500 3113659 5/6 0x1280 leaf\n", 47));
+	mt_buf_release(&b);
+	CHECK_EQ(parse("# mt: off 12.5 x 5/6 0x1280 leaf", &ml), MT_MTLINE_BAD);
+}
+
 static void test_others(void)
 {
 	struct mt_mt_line ml;
@@ -181,6 +204,7 @@ int main(void)
 	RUN(test_format);
 	RUN(test_trigger);
 	RUN(test_region);
+	RUN(test_off);
 	RUN(test_others);
 	RUN(test_bad);
 	return unit_done();

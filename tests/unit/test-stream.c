@@ -800,7 +800,7 @@ static void test_intern_dedup(void)
 static void test_bytes(void)
 {
 	static const unsigned char want[] = {
-		0x89, 'M', 'T', 'S', '\r', '\n', 0x1a, '\n', 1, 0, 1, 0,
+		0x89, 'M', 'T', 'S', '\r', '\n', 0x1a, '\n', 1, 0, 2, 0,
 		0, 0, 0, 0,
 		/* STRING id 1 "ab" */
 		0x01, 10, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 'a', 'b',
