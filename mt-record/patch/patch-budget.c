@@ -110,9 +110,7 @@ size_t patch_budget_look(struct patch_budget *b, const struct patch_rec *p, uint
 	uint32_t *cand, ncand = 0, k;
 	size_t n = 0;
 
-	/* the first look 10 ms after the start: a program that calls too
-	 * much pays for it that long only */
-	if (b->last && now - b->last < (b->looks > 1 ? PATCH_BUDGET_NS : PATCH_BUDGET_NS / 5))
+	if (b->last && now - b->last < PATCH_BUDGET_NS)
 		return 0;
 	b->looks++;
 	if (nth > l->max_threads)
@@ -147,9 +145,9 @@ size_t patch_budget_look(struct patch_budget *b, const struct patch_rec *p, uint
 	b->share = cost;
 	if (cost <= b->max)
 		return 0;
-	/* down to a little under the budget: the next interval's calls
-	 * are not this one's */
-	fit = b->max * 0.8;
+	/* down to half the budget: the next interval's calls are not
+	 * this one's */
+	fit = b->max * 0.5;
 	cand = xcalloc((size_t)nfn + 1, sizeof(*cand));
 	for (i = 0; i < nfn; i++)
 		if (b->calls[i] && !b->keep[i] && p->fn[i].status == MTP_FN_PATCHED &&

@@ -8,7 +8,8 @@
  * ring's worth, scaled); the cost of that interval is calls times the
  * cost of one (the runtime's calibration, shm.h call_cost), over the
  * interval's length times the threads that made calls. Above the budget,
- * the functions with the most calls go first, until what is left fits.
+ * the functions with the most calls go first, until what is left is
+ * half the budget.
  * A function the user named (the trigger, a --functions that names one
  * function) is never chosen.
  *
@@ -23,8 +24,8 @@
 
 struct patch_rec;
 
-/* the interval between looks */
-#define PATCH_BUDGET_NS 50000000ull
+/* the interval between looks (docs/patch.md: why 20 ms) */
+#define PATCH_BUDGET_NS 20000000ull
 
 struct patch_budget {
 	double max;            /* the share of time allowed (0.10) */
