@@ -200,6 +200,26 @@ static struct mt_tidmap threads;
 struct mt_intern names;
 static uint64_t nspans, nother[MT_SPAN_NKINDS + 1], nfiltered, nunended;
 static uint64_t first_start = MT_NONE64; /* of a call: the trace's start */
+
+/* The functions mt-record --max-overhead stopped recording (a MARK of
+ * kind off; in an FXT file, an instant "recording off" with its
+ * "function"): when, so that the report says their counts are partial. */
+static struct off {
+	char *name;
+	size_t len;
+	uint64_t time;
+} *offs;
+static size_t noffs, offs_cap;
+
+static void off_add(const char *name, size_t len, uint64_t time)
+{
+	grow_or_die(&offs, &offs_cap, noffs + 1, sizeof(*offs));
+	offs[noffs].name = xmalloc(len + 1);
+	memcpy(offs[noffs].name, name, len);
+	offs[noffs].name[len] = '\0';
+	offs[noffs].len = len;
+	offs[noffs++].time = time;
+}
 static struct { uint32_t pid, tid; } *thread_of; /* by index */
 static size_t thread_cap;
 
@@ -372,6 +392,14 @@ static void stream_calls(mt_read_fn src, const void *pre, size_t pre_len)
 		const char *name;
 		size_t len;
 
+		if (rec.type == MT_REC_MARK && rec.u.mark.kind == MT_MARK_OFF &&
+		    rec.u.mark.time != MT_NONE64) {
+			const char *t = rec.u.mark.text ? mt_reader_str(&r, rec.u.mark.text, &len)
+							: NULL;
+
+			if (t)
+				off_add(t, len, rec.u.mark.time);
+		}
 		if (rec.type == MT_REC_MARK && mode == MODE_CALLS) {
 			stream_mark(&r, &rec.u.mark);
 			continue;
@@ -485,6 +513,15 @@ static void fxt_note(const struct mt_fxt_record *rec)
 		return; /* counters, async, flows: not on thread tracks */
 	if (mt_fxt_ticks_to_ns(ev->ts, tps, &ts))
 		return;
+	if (ev->type == MT_FXT_EV_INSTANT && ev->name.len == 13 &&
+	    !memcmp(ev->name.p, "recording off", 13)) {
+		unsigned k;
+
+		for (k = 0; k < ev->nargs; k++)
+			if (ev->args[k].type == MT_FXT_ARG_STRING && ev->args[k].name.len == 8 &&
+			    !memcmp(ev->args[k].name.p, "function", 8) && ev->args[k].s.p)
+				off_add(ev->args[k].s.p, ev->args[k].s.len, (uint64_t)ts);
+	}
 	/* Perfetto reads an overflowing end as -1 */
 	if (ev->type == MT_FXT_EV_COMPLETE &&
 	    (mt_fxt_ticks_to_ns(ev->end_ts, tps, &end) || end < ts))
@@ -843,9 +880,54 @@ static void print_report(const struct fn *v, size_t n)
 		}
 		printf("  %s\n", mt_quote(q, qcap, name, len));
 	}
-	if (json)
-		printf("\n]}\n");
+	if (json) {
+		printf("\n]");
+		if (noffs) {
+			printf(",\"turned_off\":[");
+			for (i = 0; i < noffs; i++) {
+				printf("%s{\"name\":", i ? "," : "");
+				json_bytes(offs[i].name, offs[i].len);
+				printf(",\"ts\":%llu}", (unsigned long long)(offs[i].time -
+					(first_start != MT_NONE64 && first_start <= offs[i].time ?
+					 first_start : offs[i].time)));
+			}
+			printf("]");
+		}
+		printf("}\n");
+	} else if (noffs) {
+		printf("\nturned off by mt-record --max-overhead (not recorded after that: "
+		       "their counts are partial):\n");
+		for (i = 0; i < noffs; i++) {
+			uint64_t at = first_start != MT_NONE64 && first_start <= offs[i].time ?
+					      offs[i].time - first_start : 0;
+
+			if (MT_QUOTE_SIZE(offs[i].len) > qcap) {
+				qcap = MT_QUOTE_SIZE(offs[i].len);
+				free(q);
+				q = xmalloc(qcap);
+			}
+			printf("  %s ", mt_quote(q, qcap, offs[i].name, offs[i].len));
+			if (first_start == MT_NONE64 || first_start > offs[i].time) {
+				printf("before the first call kept\n");
+				continue;
+			}
+			printf("at");
+			print_time(at);
+			printf(" from the first call\n");
+		}
+	}
 	free(q);
+}
+
+static void offs_release(void)
+{
+	size_t i;
+
+	for (i = 0; i < noffs; i++)
+		free(offs[i].name);
+	free(offs);
+	offs = NULL;
+	noffs = offs_cap = 0;
 }
 
 static void report(void)
@@ -858,6 +940,7 @@ static void report(void)
 		walk();
 		calls_print();
 		free(fns);
+		offs_release();
 		return;
 	}
 	if (mode == MODE_FOLDED) {
@@ -865,6 +948,7 @@ static void report(void)
 		walk();
 		folded_print();
 		free(fns);
+		offs_release();
 		return;
 	}
 	walk();
@@ -878,6 +962,7 @@ static void report(void)
 	print_report(v, n < limit ? n : limit);
 	free(v);
 	free(fns);
+	offs_release();
 }
 
 static void say_counts(void)

@@ -100,6 +100,19 @@ static int hotter(const void *a, const void *b)
 	return x > y ? -1 : x < y;
 }
 
+double patch_budget_recorded(const struct patch_rec *p)
+{
+	const struct patch_layout *l = &p->rings.l;
+	uint32_t nth = __atomic_load_n(&p->h->nthreads, __ATOMIC_ACQUIRE), i;
+	double n = 0;
+
+	if (nth > l->max_threads)
+		nth = l->max_threads;
+	for (i = 0; i < nth; i++)
+		n += (double)__atomic_load_n(&patch_slot(l, i)->head, __ATOMIC_RELAXED) / 2;
+	return n;
+}
+
 size_t patch_budget_look(struct patch_budget *b, const struct patch_rec *p, uint64_t now,
 			 uint32_t *out, double *rate, size_t max)
 {

@@ -58,6 +58,9 @@ void patch_budget_keep(struct patch_budget *b, uint32_t i);
  * off, hottest first, with their calls a second in rate: how many. 0
  * when it is not time yet or the cost fits.
  */
+/* The calls recorded so far, every thread's (records over 2). */
+double patch_budget_recorded(const struct patch_rec *p);
+
 size_t patch_budget_look(struct patch_budget *b, const struct patch_rec *p, uint64_t now,
 			 uint32_t *out, double *rate, size_t max);
 

@@ -484,13 +484,22 @@ static void turned_marks(const struct rec *r, const struct patch_rec *p, uint64_
 /* The closing lines: how many were turned off (-v: each). */
 static void budget_end(const struct rec *r, const struct patch_rec *p)
 {
+	uint64_t end = now_mono();
+	double missed = 0, made;
 	size_t k;
 
+	/* the calls not recorded: at least each one's rate when it was
+	 * turned off (traced, so slower) for the time left */
+	for (k = 0; k < nturned; k++)
+		missed += turned[k].rate * (double)(end - turned[k].time) / 1e9;
+	made = patch_budget_recorded(p) + missed;
 	if (nturned)
 		fprintf(stderr, "%s: %zu function%s turned off to keep the cost under %g%% "
-			"(--max-overhead): %s calls after that are not recorded%s\n",
+			"(--max-overhead): %s calls after that are not recorded%s; of all "
+			"calls, at most %.1f%% recorded\n",
 			mt_progname(), nturned, nturned == 1 ? "" : "s", budget.max * 100,
-			nturned == 1 ? "its" : "their", r->o.verbose ? "" : " (-v lists them)");
+			nturned == 1 ? "its" : "their", r->o.verbose ? "" : " (-v lists them)",
+			made > 0 ? 100 * (made - missed) / made : 100.0);
 	for (k = 0; r->o.verbose && k < nturned; k++)
 		fprintf(stderr, "%s: %s (%s): turned off, %.0f calls a second\n", mt_progname(),
 			p->strings + p->fn[turned[k].func].shown,

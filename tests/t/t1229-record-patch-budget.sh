@@ -10,7 +10,9 @@
 #   trace as the program says it made, and every call of leaf recorded
 #   before it was turned off ends with its return (none cut short);
 # - the program computes what it computes untraced (hotleaf -n: the same
-#   sum as untraced).
+#   sum as untraced);
+# - mt-report lists leaf apart as turned off (text and --json), from the
+#   stream and from the FXT file.
 # A function named alone (--functions '^leaf$') is never turned off;
 # --max-overhead none turns nothing off (every call of leaf there); with a
 # command the default is none, with -p it is 10%, said in one line; bad
@@ -66,6 +68,18 @@ ev = ev["traceEvents"] if isinstance(ev, dict) else ev
 sys.exit(0 if any(e.get("name") == "recording off" and e.get("args", {}).get("function") == "leaf"
                   for e in ev) else 1)
 PY
+# mt-report lists it apart, from the stream and from the FXT file
+mt-stacks b.mt >b.st
+mt-fxt -o b.fxt b.st || fail "mt-fxt"
+for in in b.st b.fxt; do
+	mt-report "$in" >rep.txt || fail "mt-report $in"
+	grep -A1 '^turned off by mt-record --max-overhead' rep.txt |
+		grep -q '^  leaf at .* from the first call$' || { cat rep.txt >&2; fail "mt-report $in: leaf not listed"; }
+	mt-report --json "$in" >rep.json || fail "mt-report --json $in"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); t = d.get("turned_off", [])
+sys.exit(0 if len(t) == 1 and t[0]["name"] == "leaf" and t[0]["ts"] > 0 else 1)' rep.json ||
+		fail "mt-report --json $in: $(tail -c 200 rep.json)"
+done
 
 # a function named alone stays on
 mt-record --backend patch --functions '^leaf$' --max-overhead 10% -v -o n.mt -- "$P/hotleaf" 0.3 \
