@@ -598,72 +598,111 @@ static int write_frame(struct inject *in, struct inject_state *s)
 	return 0;
 }
 
+/*
+ * Calls fn for each mapping of process pid, in address order: its
+ * range, its permissions ("r-xp") and its name (the rest of the line,
+ * "" when none), until fn returns other than 0: that, or 0 after the
+ * last; -1 when the maps cannot be read. The one reading of
+ * /proc/PID/maps here.
+ */
+static int maps_each(pid_t pid, int (*fn)(void *ctx, uint64_t lo, uint64_t hi, const char *perm,
+					  const char *name), void *ctx)
+{
+	char path[64], line[4096];
+	FILE *f;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	while (!r && fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi;
+		char perm[8];
+		int off = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi, perm, &off) < 3)
+			continue;
+		r = fn(ctx, lo, hi, perm, off ? line + off : "");
+	}
+	fclose(f);
+	return r;
+}
+
+/* Whether name is the file of the C library, or (all) of the dynamic
+ * loader, libpthread or libdl too. */
+static int is_libc(const char *name, int all)
+{
+	const char *base = strrchr(name, '/');
+
+	if (!base)
+		return 0;
+	base++;
+	return !strncmp(base, "libc.so", 7) ||
+	       (all && (!strncmp(base, "ld-linux", 8) || !strncmp(base, "libpthread.so", 13) ||
+			!strncmp(base, "libdl.so", 8)));
+}
+
+struct find_code {
+	const struct inject *in;
+	const unsigned char *needle;
+	size_t n;
+	uint64_t found;
+};
+
+static int find_code_in(void *ctx, uint64_t lo, uint64_t hi, const char *perm, const char *name)
+{
+	static unsigned char buf[65536 + 16];
+	struct find_code *fc = ctx;
+	uint64_t a;
+
+	if (perm[2] != 'x' || !is_libc(name, 0))
+		return 0;
+	for (a = lo; a < hi && !fc->found; a += 65536) {
+		size_t len = hi - a < sizeof(buf) ? (size_t)(hi - a) : sizeof(buf);
+		size_t i;
+
+		if (inject_read(fc->in, a, buf, len))
+			break;
+		for (i = 0; i + fc->n <= len; i++)
+			if (!memcmp(buf + i, fc->needle, fc->n)) {
+				fc->found = a + i;
+				break;
+			}
+	}
+	return fc->found != 0;
+}
+
 /* The first address of needle (n bytes) in the executable mappings of
  * the C library of in's process: 0 when there is none. */
 static uint64_t find_code(const struct inject *in, const unsigned char *needle, size_t n)
 {
-	static unsigned char buf[65536 + 16];
-	char path[64], line[4096];
-	uint64_t found = 0;
-	FILE *f;
+	struct find_code fc = { in, needle, n, 0 };
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)in->pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi;
-		char perm[8];
-		int off = 0;
-		const char *name, *base;
-		uint64_t a;
-
-		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi, perm, &off) < 3 ||
-		    !off || perm[2] != 'x')
-			continue;
-		name = line + off;
-		base = strrchr(name, '/');
-		if (!base || strncmp(base + 1, "libc.so", 7))
-			continue;
-		for (a = lo; a < hi && !found; a += 65536) {
-			size_t len = hi - a < sizeof(buf) ? (size_t)(hi - a) : sizeof(buf);
-			size_t i;
-
-			if (inject_read(in, a, buf, len))
-				break;
-			for (i = 0; i + n <= len; i++)
-				if (!memcmp(buf + i, needle, n)) {
-					found = a + i;
-					break;
-				}
-		}
-	}
-	fclose(f);
-	return found;
+	maps_each(in->pid, find_code_in, &fc);
+	return fc.found;
 }
 
 /* how far above a thread's stack pointer inject_interrupted() looks */
 #define SIGFRAME_SCAN ((uint64_t)64 << 10)
 
+/* The end of the mapping that holds *(uint64_t *)ctx, into it. */
+static int end_of(void *ctx, uint64_t lo, uint64_t hi, const char *perm, const char *name)
+{
+	uint64_t *addr = ctx;
+
+	(void)perm;
+	(void)name;
+	if (*addr < lo || *addr >= hi)
+		return 0;
+	*addr = hi;
+	return 1;
+}
+
 /* The end of process pid's mapping that holds addr: 0 when none does. */
 static uint64_t mapping_end(pid_t pid, uint64_t addr)
 {
-	char path[64], line[4096];
-	uint64_t end = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi;
-
-		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && addr >= lo && addr < hi) {
-			end = hi;
-			break;
-		}
-	}
-	fclose(f);
-	return end;
+	return maps_each(pid, end_of, &addr) == 1 ? addr : 0;
 }
 
 void inject_interrupted(struct inject *in, size_t i)
@@ -877,35 +916,31 @@ int inject_take_back(struct inject *in, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
+struct libc_code {
+	uint64_t (*rg)[2];
+	size_t n, max;
+};
+
+static int libc_code_in(void *ctx, uint64_t lo, uint64_t hi, const char *perm, const char *name)
+{
+	struct libc_code *lc = ctx;
+
+	if (perm[2] != 'x' || !is_libc(name, 1))
+		return 0;
+	lc->rg[lc->n][0] = lo;
+	lc->rg[lc->n][1] = hi;
+	return ++lc->n == lc->max;
+}
+
 /* The executable mappings of the C library and the dynamic loader of
  * process pid, at most max of them, into rg: how many. */
 static size_t libc_code(pid_t pid, uint64_t (*rg)[2], size_t max)
 {
-	char path[64], line[4096];
-	size_t n = 0;
-	FILE *f;
+	struct libc_code lc = { rg, 0, max };
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	while (n < max && fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi;
-		char perm[8];
-		int off = 0;
-		const char *base;
-
-		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi, perm, &off) < 3 ||
-		    !off || perm[2] != 'x' || !(base = strrchr(line + off, '/')))
-			continue;
-		if (!strncmp(base + 1, "libc.so", 7) || !strncmp(base + 1, "ld-linux", 8) ||
-		    !strncmp(base + 1, "libpthread.so", 13) || !strncmp(base + 1, "libdl.so", 8)) {
-			rg[n][0] = lo;
-			rg[n][1] = hi;
-			n++;
-		}
-	}
-	fclose(f);
-	return n;
+	if (max)
+		maps_each(pid, libc_code_in, &lc);
+	return lc.n;
 }
 
 /* Whether system call nr waits for something outside the process (a

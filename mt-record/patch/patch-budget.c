@@ -149,6 +149,13 @@ size_t patch_budget_look(struct patch_budget *b, const struct patch_rec *p, uint
 				b->hot_tid = __atomic_load_n(&t->tid, __ATOMIC_RELAXED);
 			}
 		}
+	/* calls of functions turned off since they were counted (made
+	 * before their entries went back) cost nothing from now on */
+	for (i = 0; i < nfn; i++)
+		if (b->calls[i] > 0 && p->fn[i].status == MTP_FN_OFF)
+			total -= b->calls[i];
+	if (total < 0)
+		total = 0;
 	dt = b->last ? now - b->last : 0;
 	b->last = now;
 	if (!dt || !threads)

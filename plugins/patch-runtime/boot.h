@@ -36,7 +36,7 @@
 #define MTPB_MAGIC          0
 #define MTPB_DONE           8   /* u32: boot: pthread_create returned */
 #define MTPB_CREATE_RC      12  /* i32: what it returned */
-#define MTPB_RELEASE        16  /* u32: unused */
+/* 16: u32, free */
 #define MTPB_LOADER         20  /* u32: loader's progress (MTPB_L_*) */
 #define MTPB_PTHREAD_CREATE 24
 #define MTPB_PTHREAD_DETACH 32
@@ -95,7 +95,7 @@ struct mtp_boot {
 	uint64_t magic;
 	uint32_t done;
 	int32_t create_rc;
-	uint32_t release;
+	uint32_t free16;
 	uint32_t loader;
 	uint64_t pthread_create, pthread_detach, pthread_self, dlopen, dlsym;
 	uint64_t dlflags;
@@ -118,7 +118,6 @@ struct mtp_boot {
 #define MTPB_CHECK(f, off) _Static_assert(__builtin_offsetof(struct mtp_boot, f) == off, #f)
 MTPB_CHECK(done, MTPB_DONE);
 MTPB_CHECK(create_rc, MTPB_CREATE_RC);
-MTPB_CHECK(release, MTPB_RELEASE);
 MTPB_CHECK(loader, MTPB_LOADER);
 MTPB_CHECK(pthread_create, MTPB_PTHREAD_CREATE);
 MTPB_CHECK(pthread_detach, MTPB_PTHREAD_DETACH);
