@@ -29,7 +29,7 @@ start() {
 # record NAME SIGNAL [SECONDS]: mt-record -p into NAME.mt, sent SIGNAL
 # once it records (after SECONDS); sets rc
 record() {
-	mt-record --backend patch -p $apid --functions "$FN" -o $1.mt 2>$1.err &
+	mt-record --backend patch -p $apid --max-overhead none --functions "$FN" -o $1.mt 2>$1.err &
 	r=$!
 	wait_for grep -q "^mt-record: recording $apid with patch" $1.err ||
 		{ cat $1.err >&2; kill $r; fail "$1: not recording"; }

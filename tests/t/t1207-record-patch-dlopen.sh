@@ -38,7 +38,7 @@ mkfifo a.in
 apid=$!
 exec 7>a.in
 wait_for grep -q ready a.out || fail "attachme did not start"
-mt-record --backend patch -p $apid --functions '^(step|plug_.*)$' -o a.mt 2>a.err &
+mt-record --backend patch -p $apid --max-overhead none --functions '^(step|plug_.*)$' -o a.mt 2>a.err &
 r=$!
 wait_for grep -q "^mt-record: recording $apid with patch" a.err ||
 	{ cat a.err >&2; kill $r; fail "not recording"; }

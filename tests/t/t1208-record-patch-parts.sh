@@ -29,7 +29,7 @@ done
 "$P/cold" 10000 3000 1000 >att.out &
 cpid=$!
 sleep 0.2
-mt-record --backend patch -p $cpid -o att.mt 2>att.err &
+mt-record --backend patch -p $cpid --max-overhead none -o att.mt 2>att.err &
 r=$!
 wait_for grep -q "^mt-record: recording $cpid with patch" att.err ||
 	{ cat att.err >&2; kill $r; fail "-p: not recording"; }
