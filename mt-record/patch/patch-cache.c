@@ -21,6 +21,9 @@
 
 /* the code of one file read at most */
 #define MAX_CODE ((uint64_t)256 << 20)
+/* the misses kept for patch_cache_fill() at most, each a descriptor
+ * open until then (a process may map thousands of libraries) */
+#define MAX_TODO 256
 /* an entry's targets at most (as many as the shared memory holds) */
 #define MAX_TARGETS PATCH_MAX_TARGETS
 
@@ -316,6 +319,10 @@ int patch_cache_get(struct patch_cache *c, int fd, const char *path,
 		return 1;
 	}
 	c->misses++;
+	if (c->ntodo == MAX_TODO) { /* its descriptor kept open: a few */
+		close(fd);
+		return 0;
+	}
 	if (c->ntodo == c->todo_cap) {
 		size_t cap = c->todo_cap ? 2 * c->todo_cap : 16;
 

@@ -59,7 +59,8 @@ void patch_cache_init(struct patch_cache *c);
 /*
  * The entry for the n ranges r of the file open at fd (named path by the
  * process): 1 and *out (patch_cache_hit_release()), or 0 (a miss: fd and
- * a copy of r are kept for patch_cache_fill()). Takes fd either way.
+ * a copy of r are kept for patch_cache_fill(), for the first 256 misses
+ * of a recording). Takes fd either way.
  */
 int patch_cache_get(struct patch_cache *c, int fd, const char *path,
 		    const struct patch_cache_range *r, uint32_t n, struct patch_cache_hit *out);
