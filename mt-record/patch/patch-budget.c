@@ -125,7 +125,6 @@ size_t patch_budget_look(struct patch_budget *b, const struct patch_rec *p, uint
 
 	if (b->last && now - b->last < PATCH_BUDGET_NS)
 		return 0;
-	b->looks++;
 	if (nth > l->max_threads)
 		nth = l->max_threads;
 	if (nth > b->nslots) {
@@ -159,10 +158,9 @@ size_t patch_budget_look(struct patch_budget *b, const struct patch_rec *p, uint
 	dt = b->last ? now - b->last : 0;
 	b->last = now;
 	if (!dt || !threads)
-		return b->share = 0, 0;
+		return 0;
 	/* the share of the busy threads' time the calls took */
 	cost = total * b->call_ns / ((double)dt * (double)threads);
-	b->share = cost;
 	if (cost <= b->max)
 		return 0;
 	/* down to half the budget: the next interval's calls are not

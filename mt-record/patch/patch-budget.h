@@ -39,8 +39,6 @@ struct patch_budget {
 	uint32_t *touched;     /* the functions one ring counted */
 	uint8_t *keep;         /* each function: never turned off */
 	uint32_t nfn;          /* calls and keep cover this many */
-	double share;          /* the last look's estimate (0.12: 12%) */
-	uint32_t looks;        /* how many so far */
 	uint32_t hot_pid, hot_tid; /* the thread with the most calls then
 				    * (as its slot says) */
 };

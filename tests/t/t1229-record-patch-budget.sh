@@ -35,7 +35,7 @@ calls() { awk -v f="$2" '$1 == "call" && $2 == f' "$1" | wc -l; }
 returns() { awk -v f="$2" '$1 == "return" && $2 == f' "$1" | wc -l; }
 prog() { sed -n "s/^.*$2 \\([0-9]*\\).*/\\1/p" "$1"; }
 
-mt-record --backend patch --functions "$fns" --max-overhead 10% --full --snapshot-size 64M -v \
+mt-record --backend patch --functions "$fns" --max-overhead 10% --full --snapshot-size 256M -v \
 	-o b.mt -- "$P/hotleaf" 1 >b.out 2>b.err || { cat b.err >&2; fail "mt-record failed"; }
 said b.err 'keeping the recording.s cost under 10% of the process.s time'
 said b.err '^mt-record: 1 function turned off to keep the cost under 10%'
