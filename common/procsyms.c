@@ -28,28 +28,6 @@ void mt_symfile_release(struct mt_symfile *f)
 	mt_symfile_init(f);
 }
 
-int mt_symfile_copy(struct mt_symfile *dst, const struct mt_symfile *src)
-{
-	int err;
-
-	mt_symfile_init(dst);
-	if ((err = mt_symtab_copy(&dst->t, &src->t)))
-		return err;
-	dst->debug_err = src->debug_err;
-	if (src->debug && !(dst->debug = strdup(src->debug))) {
-		mt_symfile_release(dst);
-		return MT_ENOMEM;
-	}
-	if (src->dwfd >= 0 && (dst->dwfd = fcntl(src->dwfd, F_DUPFD_CLOEXEC, 0)) < 0) {
-		int e = errno;
-
-		mt_symfile_release(dst);
-		errno = e;
-		return MT_EIO;
-	}
-	return 0;
-}
-
 /* The separate debug file: symbols a stripped file lacks, and DWARF. */
 static int merge_debug(struct mt_symfile *f, int root, const char *path,
 		       const char *const *dirs, size_t ndirs, unsigned flags)

@@ -48,10 +48,6 @@ void mt_symfile_init(struct mt_symfile *f);
 /* Frees the table and debug, closes dwfd; f is empty and reusable. */
 void mt_symfile_release(struct mt_symfile *f);
 
-/* A copy of src (its dwfd duplicated, close-on-exec), which dst (empty)
- * owns: 0, or MT_ENOMEM or MT_EIO (errno; dst empty either way). */
-int mt_symfile_copy(struct mt_symfile *dst, const struct mt_symfile *src);
-
 /*
  * Read the ELF file open on fd, which the caller names path (the debug
  * file is searched for beside it, see mt_symtab_find_debug), into f, which

@@ -35,48 +35,6 @@ void mt_symtab_release(struct mt_symtab *t)
 	mt_symtab_init(t);
 }
 
-/* A malloced copy of the n elements of size each at p (NULL for none),
- * in *out: 0, or -1. */
-static int dup_array(void *out, const void *p, size_t n, size_t each)
-{
-	void *q = NULL;
-
-	if (n && (n > SIZE_MAX / each || !(q = malloc(n * each))))
-		return -1;
-	if (n)
-		memcpy(q, p, n * each);
-	memcpy(out, &q, sizeof(q));
-	return 0;
-}
-
-int mt_symtab_copy(struct mt_symtab *dst, const struct mt_symtab *src)
-{
-	size_t i;
-
-	*dst = *src;
-	dst->v = NULL;
-	dst->n = dst->cap = 0;
-	dst->seg = NULL;
-	dst->debuglink = NULL;
-	dst->fde.v = NULL;
-	dst->fde.n = dst->fde.cap = 0;
-	if (dup_array(&dst->seg, src->seg, src->nseg, sizeof(*src->seg)) ||
-	    dup_array(&dst->fde.v, src->fde.v, src->fde.n, sizeof(*src->fde.v)) ||
-	    (src->debuglink && !(dst->debuglink = strdup(src->debuglink))) ||
-	    dup_array(&dst->v, src->v, src->n, sizeof(*src->v)))
-		goto nomem;
-	dst->fde.n = dst->fde.cap = src->fde.n;
-	for (i = 0; i < src->n; i++) { /* n counts the names owned */
-		if (!(dst->v[i].name = strdup(src->v[i].name)))
-			goto nomem;
-		dst->n = dst->cap = i + 1;
-	}
-	return 0;
-nomem:
-	mt_symtab_release(dst);
-	return MT_ENOMEM;
-}
-
 static int add(struct mt_symtab *t, const GElf_Sym *s, const char *name)
 {
 	struct mt_sym *sym;

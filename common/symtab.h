@@ -80,9 +80,6 @@ struct mt_symtab {
 void mt_symtab_init(struct mt_symtab *t);
 void mt_symtab_release(struct mt_symtab *t);
 
-/* A copy of src, which dst (empty) owns: 0, or MT_ENOMEM (dst empty). */
-int mt_symtab_copy(struct mt_symtab *dst, const struct mt_symtab *src);
-
 /*
  * Read the ELF file open on fd into t, which must be empty: its function
  * symbols (STT_FUNC and STT_GNU_IFUNC, defined in a section) from

@@ -114,8 +114,8 @@ static int holds_unwinder(const struct mt_symtab *t)
 static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 {
 	const struct fn_query *q = sel->q;
-	struct mt_symfile sf = MT_SYMFILE_INIT;
-	const struct mt_symtab *t = &sf.t;
+	const struct mt_symfile *sf;
+	const struct mt_symtab *t;
 	uint64_t last = UINT64_MAX, here = 0, here_end = 0, reach = 0;
 	size_t i, before = sel->n;
 	char *file = NULL; /* what opens it: files->open_path() */
@@ -124,10 +124,9 @@ static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 	size_t unnamed = 0;
 	int unwinder;
 
-	if (q->files->read_symbols(q->files->ctx, &sf, path, is_exe)) {
-		mt_symfile_release(&sf);
+	if (q->files->read_symbols(q->files->ctx, &sf, path, is_exe))
 		return; /* a library that cannot be read: not probed */
-	}
+	t = &sf->t;
 	unwinder = holds_unwinder(t);
 	for (i = 0; i < t->n; i++) {
 		const struct mt_sym *s = &t->v[i];
@@ -189,7 +188,6 @@ static void probe_file(const char *path, int is_exe, struct fn_sel *sel)
 		     "process that maps it takes their traps while recording (their "
 		     "events are dropped)", sel->n - before,
 		     sel->n - before == 1 ? "" : "s", path);
-	mt_symfile_release(&sf);
 	free(file);
 }
 

@@ -27,12 +27,12 @@
 /* How the selection reaches the files: the caller's. */
 struct fn_files {
 	/*
-	 * Reads the symbols of path into f (MT_SYMFILE_INIT; its table f->t
-	 * is what the selection reads); must (the executable): dies when it
-	 * cannot; else 0, or a negative MT_E* code (the file is then not
-	 * probed). The selection releases f.
+	 * Lends *f the symbols of path (its table (*f)->t is what the
+	 * selection reads, never changes nor releases); must (the
+	 * executable): dies when it cannot; else 0, or a negative MT_E*
+	 * code (the file is then not probed).
 	 */
-	int (*read_symbols)(void *ctx, struct mt_symfile *f, const char *path, int must);
+	int (*read_symbols)(void *ctx, const struct mt_symfile **f, const char *path, int must);
 	/* A path that opens the file named path, for mt_uprobe_add():
 	 * malloced (the selection frees it); dies when out of memory. */
 	char *(*open_path)(void *ctx, const char *path);

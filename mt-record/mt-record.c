@@ -251,7 +251,7 @@ static void end_target(struct rec *r)
 /* ---- what the core offers every backend (rec.h) ---- */
 
 /* read_symbols() and inode_path() of the target, for the selection. */
-int rec_target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
+int rec_target_symbols(void *ctx, const struct mt_symfile **f, const char *path, int must)
 {
 	return read_symbols(ctx, f, path, must);
 }

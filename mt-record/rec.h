@@ -104,7 +104,7 @@ void rec_stdout_note(void);
 
 /* The selection's files (functions.h's fn_files): the target's symbols
  * (read_symbols()) and a file's path as the target names it. */
-int rec_target_symbols(void *ctx, struct mt_symfile *f, const char *path, int must);
+int rec_target_symbols(void *ctx, const struct mt_symfile **f, const char *path, int must);
 char *rec_target_path(void *ctx, const char *path);
 
 /* --functions chose nothing: dies (data) saying where it looked (the

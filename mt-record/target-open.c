@@ -262,38 +262,42 @@ static int symbols(const struct target *tgt, struct mt_symfile *f, const char *p
 
 /* The files read so far (of one target, by the path it names them):
  * the selection, the patch backend's scan and its triggers each read
- * the same files; reading is parsing the ELF file and its debug file,
- * copying a table is much less. */
-#define SYMCACHE_MAX 64
-static struct symcache {
+ * the same files, and read_symbols() lends the one table of each. Each
+ * entry is allocated apart, so that a table lent stays where it is as
+ * the list grows. */
+struct symcache {
 	const struct target *tgt;
 	char *path;
 	struct mt_symfile f;
-} symcache[SYMCACHE_MAX];
-static size_t nsymcache;
+};
+static struct symcache **symcache;
+static size_t nsymcache, symcache_cap;
 
-/* symbols() of path, through the cache. */
-static int symbols_cached(const struct target *tgt, struct mt_symfile *f, const char *path)
+/* symbols() of path, through the cache: its entry, or NULL with *err
+ * (a file that cannot be read is not kept: it is tried again). */
+static const struct mt_symfile *symbols_cached(const struct target *tgt, const char *path,
+					       int *err)
 {
 	struct symcache *c;
 	size_t i;
 	int n;
 
 	for (i = 0; i < nsymcache; i++)
-		if (symcache[i].tgt == tgt && !strcmp(symcache[i].path, path))
-			return mt_symfile_copy(f, &symcache[i].f) ? MT_ENOMEM : (int)f->t.n;
-	if ((n = symbols(tgt, f, path, NULL)) < 0 || nsymcache == SYMCACHE_MAX)
-		return n;
-	c = &symcache[nsymcache];
-	if (!(c->path = strdup(path)))
-		return n;
-	if (mt_symfile_copy(&c->f, f)) {
-		free(c->path);
-		return n;
+		if (symcache[i]->tgt == tgt && !strcmp(symcache[i]->path, path))
+			return &symcache[i]->f;
+	c = xcalloc(1, sizeof(*c));
+	c->f = (struct mt_symfile)MT_SYMFILE_INIT;
+	if ((n = symbols(tgt, &c->f, path, NULL)) < 0) {
+		mt_symfile_release(&c->f);
+		free(c);
+		*err = n;
+		return NULL;
 	}
+	c->path = xstrdup(path);
 	c->tgt = tgt;
-	nsymcache++;
-	return n;
+	grow_or_die(&symcache, &symcache_cap, nsymcache + 1, sizeof(*symcache));
+	symcache[nsymcache++] = c;
+	return &c->f;
 }
 
 void target_symbols_forget(const struct target *tgt)
@@ -301,23 +305,34 @@ void target_symbols_forget(const struct target *tgt)
 	size_t i, k = 0;
 
 	for (i = 0; i < nsymcache; i++) {
-		if (symcache[i].tgt != tgt) {
+		if (symcache[i]->tgt != tgt) {
 			symcache[k++] = symcache[i];
 			continue;
 		}
-		free(symcache[i].path);
-		mt_symfile_release(&symcache[i].f);
+		free(symcache[i]->path);
+		mt_symfile_release(&symcache[i]->f);
+		free(symcache[i]);
 	}
 	nsymcache = k;
+	if (!nsymcache) {
+		free(symcache);
+		symcache = NULL;
+		symcache_cap = 0;
+	}
 }
 
-int read_symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
+int read_symbols(const struct target *tgt, const struct mt_symfile **f, const char *path,
 		 int must)
 {
-	int n = symbols_cached(tgt, f, path);
+	static const struct mt_symfile none = MT_SYMFILE_INIT;
+	int n = 0;
 
-	if (n >= 0 || !must)
-		return n < 0 ? n : 0;
+	*f = symbols_cached(tgt, path, &n);
+	if (*f)
+		return 0;
+	*f = &none; /* an empty table to read */
+	if (!must)
+		return n;
 	if (n == MT_ENOENT && is_deleted(path)) {
 		int e = errno;
 		char *via = inode_path(tgt, path);

@@ -86,16 +86,17 @@ int target_open(const struct target *tgt, const char *name);
 /*
  * The symbols of path (a file tgt maps), with those of its separate debug
  * file when it has no .symtab (mt_symfile_read_at() in the target's
- * root), into f (MT_SYMFILE_INIT). must: die when it cannot be read
- * (naming path and why: "not a regular file", the link of a deleted one);
- * else 0 or the negative MT_E* code (the caller releases f either way).
+ * root): *f is lent the target's table of path, read at the first call
+ * and kept until target_symbols_forget(tgt) (the caller never releases
+ * or changes it, nor keeps it past that). must: die when it cannot be
+ * read (naming path and why: "not a regular file", the link of a deleted
+ * one); else 0, or the negative MT_E* code with *f an empty table.
  */
-int read_symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
+int read_symbols(const struct target *tgt, const struct mt_symfile **f, const char *path,
 		 int must);
 
-/* read_symbols() reads each path once per target and gives copies: this
- * forgets what it read of tgt (a target released, or its files changed:
- * an exec). */
+/* Forgets (releases) what read_symbols() read of tgt: a target released,
+ * or its files changed (an exec). */
 void target_symbols_forget(const struct target *tgt);
 
 /*

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,7 +34,7 @@ void target_init(struct target *t)
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
-	t->gate_w = t->gate_r = -1;
+	t->gate_w = t->gate_r = t->end_fd = -1;
 	target_view_init(t);
 	sigprocmask(SIG_SETMASK, NULL, &t->start_mask);
 	sigemptyset(&t->start_ignored);
@@ -349,8 +350,22 @@ int target_alive(struct target *tgt)
 	return !(kill(tgt->pid, 0) && errno == ESRCH);
 }
 
+int target_end_fd(struct target *t)
+{
+	long fd;
+
+	if (t->end_fd >= 0 || !t->pid)
+		return t->end_fd;
+	fd = syscall(SYS_pidfd_open, t->pid, 0); /* close-on-exec */
+	t->end_fd = fd < 0 ? -1 : (int)fd;
+	return t->end_fd;
+}
+
 void target_release(struct target *t)
 {
+	if (t->end_fd >= 0)
+		close(t->end_fd);
+	t->end_fd = -1;
 	free(t->exe);
 	t->exe = NULL;
 	free(t->pids);

@@ -40,6 +40,7 @@ struct target {
 			     * reaped it (status_known) */
 	int status_known;
 	struct target_view *view; /* how its files are opened (target-open.c) */
+	int end_fd;         /* target_end_fd()'s, -1 until it is opened */
 };
 
 /* No pids, no command, no child, no gate; notes the signal state the
@@ -94,6 +95,14 @@ int read_small(const char *path, char *buf, size_t len);
 /* Whether the target runs on: our child not reaped yet (reaping it sets
  * t->child to 0 and t->status), or t->pid still there. */
 int target_alive(struct target *t);
+
+/* A descriptor that polls readable (POLLIN) once t->pid has ended (a
+ * pidfd: the child, or -p's first process), opened at the first call and
+ * owned by t (target_release() closes it); -1 on a kernel without pidfds
+ * (before 5.3): a wait then polls target_alive() as it wakes. A wait on
+ * it ends as the target does, where a tick of 10 ms would add up to 10
+ * ms to a short command's run. */
+int target_end_fd(struct target *t);
 
 /* Frees what t holds (its exe, pids, view). */
 void target_release(struct target *t);

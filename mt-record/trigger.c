@@ -301,8 +301,8 @@ static int parse_addr(const char *p, uint64_t *v)
 
 void resolve_trigger(struct trig *tr, const struct target *tgt)
 {
-	struct mt_symfile sf = MT_SYMFILE_INIT;
-	const struct mt_symtab *t = &sf.t;
+	const struct mt_symfile *sf;
+	const struct mt_symtab *t;
 	const char *sel = tr->sel;
 	enum sel_kind kind = SEL_ANY;
 	char *picked = NULL;
@@ -332,6 +332,7 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 		sel = picked = pick_function(tgt, tr->sel);
 	}
 	read_symbols(tgt, &sf, tgt->exe, 1);
+	t = &sf->t;
 	if (kind <= SEL_SYMBOL)
 		i = find_function(t, tr->sel, sel);
 	is_line = kind == SEL_LINE || (kind == SEL_ANY && looks_like_line(sel));
@@ -384,7 +385,6 @@ void resolve_trigger(struct trig *tr, const struct target *tgt)
 		    "(mt-symbols --match lists them)", tr->sel, tgt->exe,
 		    tgt->child ? "" : " nor in the libraries it maps");
 	}
-	mt_symfile_release(&sf);
 	free(picked);
 }
 
@@ -411,7 +411,7 @@ void resolve_in_libraries(struct trig *tr, struct target *tgt)
  */
 static uint64_t runtime_addr(const struct trig *tr, const struct target *tgt)
 {
-	struct mt_symfile sf = MT_SYMFILE_INIT;
+	const struct mt_symfile *sf;
 	struct mt_procsyms ps = MT_PROCSYMS_INIT;
 	uint64_t rt = 0;
 	int i, n;
@@ -423,9 +423,8 @@ static uint64_t runtime_addr(const struct trig *tr, const struct target *tgt)
 	if (n < 0 && n != MT_ETRUNCATED)
 		die_errno(MT_EXIT_DATA, "/proc/%d/maps", (int)tgt->pid);
 	i = mt_procsyms_find(&ps, tr->path);
-	n = i < 0 ? i : mt_procsyms_runtime(&ps, (size_t)i, &sf.t, tr->addr, &rt);
+	n = i < 0 ? i : mt_procsyms_runtime(&ps, (size_t)i, &sf->t, tr->addr, &rt);
 	mt_procsyms_release(&ps);
-	mt_symfile_release(&sf);
 	if (n < 0)
 		die(MT_EXIT_DATA, "--trigger %s: 0x%" PRIx64 " of %s is in no "
 		    "executable mapping of process %d", tr->name, tr->addr,

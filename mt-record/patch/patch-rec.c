@@ -341,19 +341,18 @@ void patch_rec_add_part(struct patch_rec *p, const char *path, const struct mt_s
 static void add_walkers_of(struct patch_rec *p, const struct target *tgt, const char *path,
 			   int must, uint32_t only)
 {
-	struct mt_symfile f = MT_SYMFILE_INIT;
+	const struct mt_symfile *f;
 	size_t i;
 
 	if (read_symbols(tgt, &f, path, must) == 0)
-		for (i = 0; i < f.t.n; i++) {
-			const struct mt_sym *s = &f.t.v[i];
+		for (i = 0; i < f->t.n; i++) {
+			const struct mt_sym *s = &f->t.v[i];
 			uint32_t k = walker(s->name);
 
 			if (k != MTP_FK_TRACE && (!only || (only >> k & 1)) && s->addr &&
 			    s->bind != MT_SYM_PLT)
 				add(p, path, s, k, 0);
 		}
-	mt_symfile_release(&f);
 }
 
 void patch_rec_add_lib_walkers(struct patch_rec *p, const struct target *tgt, char *const *libs)
@@ -488,7 +487,7 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 	uint32_t i, path;
 
 	for (i = p->neighbours_done; i < p->nfn; i++) {
-		struct mt_symfile f = MT_SYMFILE_INIT;
+		const struct mt_symfile *f;
 		uint32_t first = p->nscan;
 		size_t k;
 
@@ -499,8 +498,8 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 			continue; /* read already */
 		saw(p, path);
 		if (read_symbols(tgt, &f, p->strings + path, 0) == 0)
-			for (k = 0; k < f.t.n; k++) {
-				const struct mt_sym *s = &f.t.v[k];
+			for (k = 0; k < f->t.n; k++) {
+				const struct mt_sym *s = &f->t.v[k];
 				struct mtp_range *r;
 
 				if (!s->addr || s->bind == MT_SYM_PLT)
@@ -520,7 +519,6 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 				r->flags = 0;
 				p->h->nscan = p->nscan;
 			}
-		mt_symfile_release(&f);
 		from_cache(p, tgt, p->strings + path, first, cr, p->nscan - first);
 	}
 	free(cr);
@@ -1075,7 +1073,7 @@ void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial, uin
 void patch_rec_trigger_on(struct patch_rec *p, const struct target *tgt, const char *path,
 			  uint64_t addr, const char *name)
 {
-	struct mt_symfile f = MT_SYMFILE_INIT;
+	const struct mt_symfile *f;
 	uint32_t i;
 	size_t k;
 
@@ -1085,19 +1083,18 @@ void patch_rec_trigger_on(struct patch_rec *p, const struct target *tgt, const c
 			break;
 	if (i == p->nfn) { /* not chosen by --functions: traced too */
 		read_symbols(tgt, &f, path, 1);
-		for (k = 0; k < f.t.n; k++)
-			if (f.t.v[k].addr == addr && f.t.v[k].size && f.t.v[k].bind != MT_SYM_PLT)
+		for (k = 0; k < f->t.n; k++)
+			if (f->t.v[k].addr == addr && f->t.v[k].size && f->t.v[k].bind != MT_SYM_PLT)
 				break;
-		if (k == f.t.n)
+		if (k == f->t.n)
 			die(MT_EXIT_DATA, "--trigger %s: not the start of a function of %s "
 			    "whose size is known: the patch backend triggers on a "
 			    "function's call", name, path);
-		if (f.t.v[k].bind == MT_SYM_FDE_PART || mt_sym_name_is_part(f.t.v[k].name))
+		if (f->t.v[k].bind == MT_SYM_FDE_PART || mt_sym_name_is_part(f->t.v[k].name))
 			die(MT_EXIT_DATA, "--trigger %s: a part of a function of %s, entered "
 			    "by a jump, not a call: the patch backend triggers on a function's "
 			    "call", name, path);
-		add(p, path, &f.t.v[k], MTP_FK_TRACE, 0);
-		mt_symfile_release(&f);
+		add(p, path, &f->t.v[k], MTP_FK_TRACE, 0);
 	}
 	p->trigger = i + 1;
 }

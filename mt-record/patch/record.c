@@ -70,19 +70,17 @@ static size_t own_functions(const struct target *tgt)
 static int program_cannot(const struct rec *r, const struct target *tgt, char *why,
 			  size_t len)
 {
-	struct mt_symfile sf = MT_SYMFILE_INIT;
+	const struct mt_symfile *sf;
 	char link[64];
 	int no;
 
 	if (read_symbols(tgt, &sf, tgt->exe, 0) < 0) {
-		mt_symfile_release(&sf);
 		snprintf(why, len, "%s cannot be read", tgt->exe);
 		return 1;
 	}
 	/* a running process's: the very file it runs */
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)tgt->pid);
-	no = patch_rec_refuses(tgt->pid ? link : tgt->exe, sf.t.is_go, why, len);
-	mt_symfile_release(&sf);
+	no = patch_rec_refuses(tgt->pid ? link : tgt->exe, sf->t.is_go, why, len);
 	if (!no && !r->o.functions && !own_functions(tgt)) {
 		snprintf(why, len, "%s names none of its own functions (stripped, and no "
 			 ".eh_frame shows any): nothing to patch without --functions", tgt->exe);
@@ -845,8 +843,11 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 	struct stat st;
 	/* a pipe's reader gone shows as POLLERR at once: the recording ends
 	 * then, as a write would end it, without waiting for one */
-	struct pollfd out = { fstat(r->out_fd, &st) || !S_ISFIFO(st.st_mode) ? -1 : r->out_fd,
-			      0, 0 };
+	struct pollfd fds[2] = {
+		{ fstat(r->out_fd, &st) || !S_ISFIFO(st.st_mode) ? -1 : r->out_fd, 0, 0 },
+		/* the command's end wakes the wait: its snapshot comes then */
+		{ target_end_fd(&r->tgt), POLLIN, 0 },
+	};
 
 	for (;;) {
 		struct timespec ts = { 0, 10000000 };
@@ -870,9 +871,9 @@ static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_ou
 			if (trigger_wait(&fb->tg, 10, &r->wait_mask, &uh) &&
 			    fallback_take(r, p, fb, &uh))
 				return STOP_TRIGGER;
-			if (poll(&out, 1, 0) > 0 && (out.revents & POLLERR))
+			if (poll(fds, 1, 0) > 0 && (fds[0].revents & POLLERR))
 				die_pipe();
-		} else if (ppoll(&out, 1, &ts, &r->wait_mask) > 0 && (out.revents & POLLERR)) {
+		} else if (ppoll(fds, 2, &ts, &r->wait_mask) > 0 && (fds[0].revents & POLLERR)) {
 			die_pipe();
 		}
 		add_dlopened(r, p, in);
@@ -949,7 +950,7 @@ static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so,
 static void record_patch(struct rec *r)
 {
 	struct patch_rec p;
-	struct mt_symfile sf = MT_SYMFILE_INIT;
+	const struct mt_symfile *sf;
 	char *rt = patch_runtime_path(), *preload, *env[3], why[256], exe[PATH_MAX];
 	struct stream_out so;
 	struct inject in = INJECT_INIT;
@@ -969,12 +970,10 @@ static void record_patch(struct rec *r)
 		die_errno(MT_EXIT_DATA, "%s", r->tgt.exe);
 	}
 	read_symbols(&r->tgt, &sf, exe, 1);
-	if (patch_rec_refuses(exe, sf.t.is_go, why, sizeof(why))) {
-		mt_symfile_release(&sf);
+	if (patch_rec_refuses(exe, sf->t.is_go, why, sizeof(why))) {
 		patch_kill_child(r);
 		die(MT_EXIT_DATA, "%s: %s", exe, why);
 	}
-	mt_symfile_release(&sf);
 	if (r->o.trigger)
 		resolve_trigger(&r->tr, &r->tgt);
 	note = r->cmd_out == STDERR_FILENO && r->o.command_fd != 2;
@@ -1273,7 +1272,7 @@ static void record_patch_attach(struct rec *r)
 	struct patch_rec p;
 	struct inject in;
 	struct patch_load l;
-	struct mt_symfile sf = MT_SYMFILE_INIT;
+	const struct mt_symfile *sf;
 	struct chosen chosen = { 0 };
 	char *rt = patch_runtime_path(), why[256], exe[PATH_MAX], rtreal[PATH_MAX], link[64];
 	uint64_t fns[PL_NFNS], dlflags;
@@ -1300,9 +1299,8 @@ static void record_patch_attach(struct rec *r)
 	if (!realpath(rt, rtreal))
 		die_errno(MT_EXIT_SYSTEM, "%s", rt);
 	read_symbols(&r->tgt, &sf, exe, 1);
-	if (patch_rec_refuses(link, sf.t.is_go, why, sizeof(why)))
+	if (patch_rec_refuses(link, sf->t.is_go, why, sizeof(why)))
 		die(MT_EXIT_DATA, "%s: %s", exe, why);
-	mt_symfile_release(&sf);
 	/* chosen once, before the process changes (nothing chosen is said
 	 * then), and put in the table once the runtime's memory is there */
 	patch_select(r, exe, NULL, chosen_add, chosen_part, &chosen, 1);

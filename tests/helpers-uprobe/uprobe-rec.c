@@ -77,19 +77,28 @@ static size_t number(const char *s, const char *what)
 
 /* The executable's symbols as it has them (no debug file) and its
  * functions only an FDE shows (named as mt-record names them), for the
- * selection. */
-static int plain_symbols(void *ctx, struct mt_symfile *f, const char *path, int must)
+ * selection: lent, as mt-record's read_symbols() lends them (the last
+ * file read is kept until the next is asked for). */
+static int plain_symbols(void *ctx, const struct mt_symfile **f, const char *path, int must)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+	static struct mt_symfile kept = MT_SYMFILE_INIT;
+	static char *kept_path;
 	const char *base = strrchr(path, '/');
+	int fd, n;
 
 	(void)ctx;
 	(void)must;
-	if (fd < 0)
+	*f = &kept;
+	if (kept_path && !strcmp(kept_path, path))
+		return 0;
+	mt_symfile_release(&kept);
+	free(kept_path);
+	kept_path = xstrdup(path);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		die_errno(MT_EXIT_SYSTEM, "%s", path);
-	n = mt_symtab_read(&f->t, fd);
+	n = mt_symtab_read(&kept.t, fd);
 	if (n >= 0)
-		n = mt_symtab_add_fdes(&f->t, base ? base + 1 : path);
+		n = mt_symtab_add_fdes(&kept.t, base ? base + 1 : path);
 	close(fd);
 	if (n < 0)
 		die_mt(n, "%s", path);
@@ -106,17 +115,17 @@ static char *same_path(void *ctx, const char *path)
  * that name that the selection could probe). */
 static uint64_t trigger_addr(const char *exe, const char *trigger)
 {
-	struct mt_symfile f = MT_SYMFILE_INIT;
-	const struct mt_symtab *t = &f.t;
+	const struct mt_symfile *f;
+	const struct mt_symtab *t;
 	uint64_t addr = 0;
 	size_t i;
 
 	plain_symbols(NULL, &f, exe, 1);
+	t = &f->t;
 	for (i = 0; i < t->n && !addr; i++)
 		if (t->v[i].bind != MT_SYM_PLT && t->v[i].bind != MT_SYM_JIT &&
 		    t->v[i].addr && !strcmp(t->v[i].name, trigger))
 			addr = t->v[i].addr;
-	mt_symfile_release(&f);
 	if (!addr)
 		die(MT_EXIT_DATA, "%s: no function '%s'", exe, trigger);
 	return addr;

@@ -149,52 +149,8 @@ static void test_symfile(void)
 	CHECK(f.dwfd == -1 && f.t.n == 0);
 }
 
-/* mt_symfile_copy(): every field the same, nothing shared (libc: with
- * its debug file's symbols when libc6-dbg is installed, FDEs, segments). */
-static void test_copy(void)
-{
-	const char *files[2] = { "/lib/x86_64-linux-gnu/libc.so.6", NULL };
-	struct mt_symfile f = MT_SYMFILE_INIT, c;
-	size_t i, k;
-	int fd;
-
-	files[1] = self_exe();
-	for (k = 0; k < 2; k++) {
-		if ((fd = open(files[k], O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		CHECK(mt_symfile_read(&f, fd, files[k], NULL, 0, k ? MT_SYMFILE_DWARF : 0) > 0);
-		close(fd);
-		poison(&c);
-		CHECK_EQ(mt_symfile_copy(&c, &f), 0);
-		CHECK_EQ(c.t.n, f.t.n);
-		CHECK_EQ(c.t.nseg, f.t.nseg);
-		CHECK_EQ(c.t.fde.n, f.t.fde.n);
-		CHECK(c.t.n == 0 || c.t.v != f.t.v);
-		for (i = 0; i < f.t.n; i++) {
-			CHECK(c.t.v[i].addr == f.t.v[i].addr && c.t.v[i].size == f.t.v[i].size &&
-			      c.t.v[i].bind == f.t.v[i].bind);
-			CHECK(c.t.v[i].name != f.t.v[i].name);
-			CHECK_STR(c.t.v[i].name, f.t.v[i].name);
-		}
-		CHECK(!f.t.nseg || !memcmp(c.t.seg, f.t.seg, f.t.nseg * sizeof(*f.t.seg)));
-		CHECK(!f.t.fde.n || !memcmp(c.t.fde.v, f.t.fde.v, f.t.fde.n * sizeof(*f.t.fde.v)));
-		CHECK_EQ(c.t.entry, f.t.entry);
-		CHECK_EQ(c.t.build_id_len, f.t.build_id_len);
-		CHECK(!memcmp(c.t.build_id, f.t.build_id, sizeof(f.t.build_id)));
-		CHECK((c.t.debuglink == NULL) == (f.t.debuglink == NULL));
-		CHECK(!f.t.debuglink || !strcmp(c.t.debuglink, f.t.debuglink));
-		CHECK((c.debug == NULL) == (f.debug == NULL));
-		CHECK((c.dwfd >= 0) == (f.dwfd >= 0) && (c.dwfd < 0 || c.dwfd != f.dwfd));
-		mt_symfile_release(&f); /* the copy stands alone (ASan) */
-		for (i = 0; i < c.t.n; i++)
-			CHECK(strlen(c.t.v[i].name) < 4096);
-		mt_symfile_release(&c);
-	}
-}
-
 int main(void)
 {
-	RUN(test_copy);
 	RUN(test_self);
 	RUN(test_vdso);
 	RUN(test_errors);
