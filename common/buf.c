@@ -1,6 +1,8 @@
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "buf.h"
 #include "err.h"
@@ -81,8 +83,25 @@ int mt_grow(void *p, size_t *cap, size_t need, size_t elem)
 	v = realloc(*pp, c * elem);
 	if (!v)
 		return MT_ENOMEM;
+	mt_prefault(v + *cap * elem, (c - *cap) * elem);
 	memset(v + *cap * elem, 0, (c - *cap) * elem);
 	*pp = v;
 	*cap = c;
 	return 0;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+void mt_prefault(void *p, size_t n)
+{
+	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)4095;
+	uintptr_t hi = ((uintptr_t)p + n + 4095) & ~(uintptr_t)4095;
+	int e = errno;
+
+	if (n < 16384)
+		return;
+	(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+	errno = e;
 }

@@ -43,6 +43,18 @@ static inline void mt_buf_reset(struct mt_buf *b)
  */
 int mt_grow(void *p, size_t *cap, size_t need, size_t elem);
 
+/*
+ * Makes the pages of [p, p + n) present now, as writing them would, in
+ * one system call (MADV_POPULATE_WRITE), for memory about to be written
+ * whole: on a VM that shadows page tables a page fault costs ten times
+ * what populating the page does. The bytes are unchanged. Only for
+ * memory the caller may write: malloc'd or mapped writable (a partial
+ * page at either end is populated whole, harmlessly: a page written
+ * anywhere is present). Nothing happens below 16 KiB or on a kernel
+ * before 5.14; errno is kept.
+ */
+void mt_prefault(void *p, size_t n);
+
 /* Return the bytes (NUL-terminated, or NULL if never grown) and reset b to
  * empty; the caller frees them. */
 char *mt_buf_detach(struct mt_buf *b, size_t *len);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "buf.h"
 #include "err.h"
 #include "regfile.h"
 #include "symtab.h"
@@ -48,6 +49,7 @@ static int add(struct mt_symtab *t, const GElf_Sym *s, const char *name)
 		v = realloc(t->v, cap * sizeof(*v));
 		if (!v)
 			return MT_ENOMEM;
+		mt_prefault(v + t->n, (cap - t->n) * sizeof(*v)); /* filled next */
 		t->v = v;
 		t->cap = cap;
 	}
@@ -143,6 +145,9 @@ static int radix_sort(struct mt_symtab *t)
 		free(v);
 		return MT_ENOMEM;
 	}
+	mt_prefault(k, t->n * sizeof(*k)); /* each written whole */
+	mt_prefault(tmp, t->n * sizeof(*k));
+	mt_prefault(v, t->n * sizeof(*v));
 	for (i = 0; i < t->n; i++) {
 		k[i].addr = t->v[i].addr;
 		k[i].i = i;
@@ -1056,7 +1061,7 @@ int mt_symtab_merge(struct mt_symtab *t, int fd)
 		if (!v)
 			err = MT_ENOMEM;
 		else
-			t->v = v, t->cap = need;
+			mt_prefault(v + t->n, (need - t->n) * sizeof(*v)), t->v = v, t->cap = need;
 	}
 	if (err) {
 		mt_symtab_release(&d);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "demangle.h"
 #include "die.h"
 #include "libpath.h"
@@ -270,6 +271,28 @@ int patch_rec_wait_loaded(struct patch_rec *p, int (*keep_waiting)(void *ctx), v
 	       MTP_ST_WAITING ? 0 : -1;
 }
 
+/* ahead(): the shared memory made present so much at a time */
+#define AHEAD ((uint64_t)64 << 10)
+
+/*
+ * The shared array at base (of max bytes) made present up to used bytes,
+ * AHEAD at a time (*present: how far it is): mt-record writes the table
+ * first, page after page, and on a VM that shadows page tables a page
+ * fault costs ten times what populating the page does (mt_prefault()).
+ */
+static void ahead(void *base, uint64_t used, uint64_t *present, uint64_t max)
+{
+	uint64_t n;
+
+	if (used <= *present || *present >= max)
+		return;
+	n = (used - *present + AHEAD - 1) / AHEAD * AHEAD;
+	if (n > max - *present)
+		n = max - *present;
+	mt_prefault((char *)base + *present, n);
+	*present += n;
+}
+
 /* The strings offset of a copy of s (len bytes): in mt-record's strings
  * and the shared ones. */
 static uint32_t add_string(struct patch_rec *p, const char *s, size_t len)
@@ -280,6 +303,7 @@ static uint32_t add_string(struct patch_rec *p, const char *s, size_t len)
 		die(MT_EXIT_DATA, "the patch backend's table is full (%u bytes of "
 		    "names): choose fewer functions with --functions", STRINGS_SIZE);
 	grow_or_die(&p->strings, &p->str_cap, (size_t)at + len + 1, 1);
+	ahead(p->sstrings, (uint64_t)at + len + 1, &p->str_present, STRINGS_SIZE);
 	memcpy(p->strings + at, s, len);
 	p->strings[at + len] = '\0';
 	memcpy(p->sstrings + at, p->strings + at, len + 1);
@@ -314,6 +338,8 @@ static void add(struct patch_rec *p, const char *path, const struct mt_sym *s, u
 	dm = mt_demangle(s->name, MT_DEMANGLE_PERF);
 	f->shown = dm ? add_string(p, dm, strlen(dm)) : f->name;
 	free(dm);
+	ahead(p->sfn, ((uint64_t)p->nfn + 1) * sizeof(*sf), &p->fn_present,
+	      (uint64_t)PATCH_MAX_FUNCS * sizeof(*sf));
 	sf = &p->sfn[p->nfn];
 	memset(sf, 0, sizeof(*sf));
 	sf->addr = f->addr;
@@ -450,6 +476,8 @@ static void give(struct patch_rec *p, uint32_t first, uint32_t n, const struct p
 
 	if (p->ngiven == PATCH_MAX_GIVEN || hit->ntargets > PATCH_MAX_TARGETS - p->ntargets)
 		return;
+	ahead(p->stargets, (p->ntargets + hit->ntargets) * sizeof(uint64_t), &p->targets_present,
+	      (uint64_t)PATCH_MAX_TARGETS * sizeof(uint64_t));
 	memcpy(p->stargets + p->ntargets, hit->targets, hit->ntargets * sizeof(uint64_t));
 	g = &p->sgiven[p->ngiven++];
 	g->first = first;
@@ -511,6 +539,9 @@ void patch_rec_add_neighbours(struct patch_rec *p, const struct target *tgt)
 					    PATCH_MAX_SCAN);
 				grow_or_die(&cr, &cr_cap, p->nscan - first + 1, sizeof(*cr));
 				cr[p->nscan - first] = (struct patch_cache_range){ s->addr, s->size };
+				ahead(p->scan, ((uint64_t)p->nscan + 1) * sizeof(*r),
+				      &p->scan_present,
+				      (uint64_t)PATCH_MAX_SCAN * sizeof(*r));
 				r = &p->scan[p->nscan++];
 				r->addr = s->addr;
 				r->size = s->size;

@@ -87,6 +87,9 @@ struct patch_rec {
 	uint64_t *stargets;       /* shared */
 	uint32_t ngiven;
 	uint64_t ntargets;
+	/* bytes of the shared table, ranges, strings and targets made
+	 * present ahead of mt-record's writes (patch-rec.c: ahead()) */
+	uint64_t fn_present, scan_present, str_present, targets_present;
 };
 
 /*

@@ -26,6 +26,11 @@ static uint32_t session;
 
 
 #define SHADOW_MAX MTP_SHADOW_MAX
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+/* own_ring(): at most this much of a ring made present at once */
+#define MTP_RING_POPULATE (1u << 20)
 
 struct tstate {
 	struct mtp_thread *slot; /* NULL: no ring (none was free) */
@@ -87,6 +92,23 @@ uint64_t mtp_now(void)
 	}
 }
 
+void mtp_prefault(void *p, uint64_t n)
+{
+	uint64_t lo = (uint64_t)p & ~(uint64_t)4095, hi = ((uint64_t)p + n + 4095) & ~(uint64_t)4095;
+
+	if (n)
+		mtp_syscall6(SYS_madvise, (long)lo, (long)(hi - lo), MADV_POPULATE_WRITE, 0, 0, 0);
+}
+
+/* The first MTP_RING_POPULATE bytes of t's ring (of n records) made
+ * present at once: a thread that calls at all fills them (the rest
+ * fault in as it goes on). */
+static void own_ring(const struct tstate *t, uint64_t n)
+{
+	mtp_prefault(t->ring, n * sizeof(*t->ring) > MTP_RING_POPULATE ? MTP_RING_POPULATE
+									  : n * sizeof(*t->ring));
+}
+
 /* Slot t->slot, claimed, made this thread's (its tid written last). */
 static void own_slot(struct tstate *t, struct mtp_thread *sl, uint32_t pid)
 {
@@ -96,6 +118,7 @@ static void own_slot(struct tstate *t, struct mtp_thread *sl, uint32_t pid)
 	t->ring = (struct mtp_rec *)((char *)sl + sizeof(struct mtp_thread));
 	t->mask = h->ring_records - 1;
 	t->shift = (uint32_t)__builtin_ctzll(h->ring_records);
+	own_ring(t, h->ring_records);
 	sl->pid = pid;
 	sl->depth_at = (uint64_t)&t->depth;
 	sl->stack_at = (uint64_t)t->stack;

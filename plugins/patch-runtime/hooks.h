@@ -53,6 +53,16 @@ uint64_t mtp_exit(uint64_t sp);
  * result, or -errno. */
 long mtp_syscall6(long n, long a, long b, long c, long d, long e, long f);
 
+/*
+ * The pages of [p, p + n) made present now, as writing them would
+ * (MADV_POPULATE_WRITE: one system call where writing them page after
+ * page takes a fault each, ten times the cost on a VM that shadows page
+ * tables; a kernel before 5.14 says EINVAL and they fault as before).
+ * Only for memory this process may write; its bytes are unchanged, no
+ * errno is set.
+ */
+void mtp_prefault(void *p, uint64_t n);
+
 /* The current time, as the records hold it (mtp_shm->clock). */
 uint64_t mtp_now(void);
 

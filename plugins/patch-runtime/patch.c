@@ -36,6 +36,7 @@
 static struct arena {
 	uint64_t base, used;
 	char *rw;       /* the writable view, or NULL */
+	uint64_t present; /* of rw, made present so far (present()) */
 } arenas[MAX_ARENAS];
 static int narenas;
 static int anon_only; /* a memfd could not be mapped executable */
@@ -130,6 +131,25 @@ static int map_arena(uint64_t at, struct arena *a)
 	return 0;
 }
 
+/* present(): so much more of an arena made present at a time */
+#define PRESENT_STEP ((uint64_t)64 << 10)
+
+/* The writable view of a up to a->used made present ahead, PRESENT_STEP
+ * at a time (mtp_prefault(): no errno set, as the runtime may run inside
+ * the program's dlopen). */
+static void present(struct arena *a)
+{
+	uint64_t n;
+
+	if (!a->rw || a->used <= a->present)
+		return;
+	n = (a->used - a->present + PRESENT_STEP - 1) & ~(PRESENT_STEP - 1);
+	if (n > ARENA - a->present)
+		n = ARENA - a->present;
+	mtp_prefault(a->rw + a->present, n);
+	a->present += n;
+}
+
 static uint64_t dist(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : b - a;
@@ -153,6 +173,8 @@ static int new_arena(uint64_t near)
 				continue;
 			a->base = at;
 			a->used = 16;
+			a->present = 0;
+			present(a);
 			narenas++;
 			if (put(at, &common, sizeof(common))) {
 				narenas--;
@@ -178,6 +200,7 @@ static uint64_t alloc_near(uint64_t near, uint64_t n)
 	if (i == narenas && (i = new_arena(near)) < 0)
 		return 0;
 	arenas[i].used += n;
+	present(&arenas[i]);
 	return arenas[i].base + arenas[i].used - n;
 }
 
@@ -328,6 +351,7 @@ static int sort_targets(void)
 
 	if (!tmp)
 		return -1;
+	mtp_prefault(tmp, tg.n * sizeof(*tmp)); /* written whole */
 	sorted = mt_radix_sort(tg.v, tmp, tg.n, sizeof(*tg.v));
 	if (sorted == tmp) {
 		free(tg.v);
@@ -354,6 +378,7 @@ static int sort_scanned(struct scanned *v, size_t n)
 
 	if (!tmp)
 		return -1;
+	mtp_prefault(tmp, n * sizeof(*tmp)); /* written whole */
 	sorted = mt_radix_sort(v, tmp, n, sizeof(*v));
 	if (sorted == tmp)
 		memcpy(v, tmp, n * sizeof(*v));
@@ -375,6 +400,7 @@ int mtp_patch_scan(const struct mtp_range *r, uint32_t n)
 
 	if (!(v = realloc(scanned, (nscanned + n + 1) * sizeof(*v))))
 		return -1;
+	mtp_prefault(v + nscanned, n * sizeof(*v)); /* written next */
 	scanned = v;
 	for (k = 0; k < n; k++) {
 		if (!r[k].where)
