@@ -1,6 +1,9 @@
 /* Unit tests for struct mt_buf (common/buf.h). */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "buf.h"
 #include "err.h"
@@ -232,6 +235,51 @@ static void test_many(void)
 	mt_buf_release(&b);
 }
 
+/* mt_prefault(): the pages of the range present after it (mincore says
+ * so, where the kernel has MADV_POPULATE_WRITE), a partial page at each
+ * end too; nothing below 16 KiB; bytes and errno unchanged. */
+static void test_prefault(void)
+{
+	size_t pages = 64, i, in = 0;
+	unsigned char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), vec[64];
+	char *m;
+
+	CHECK(p != MAP_FAILED);
+	CHECK_EQ(mincore(p, pages * 4096, vec), 0);
+	for (i = 0; i < pages; i++)
+		in += vec[i] & 1;
+	CHECK_EQ(in, 0); /* never written: none there */
+	errno = 1234;
+	mt_prefault(p + 4 * 4096, 8192); /* below 16 KiB: nothing */
+	CHECK_EQ(errno, 1234);
+	mt_prefault(p + 100, (pages - 2) * 4096);
+	CHECK_EQ(errno, 1234);
+	CHECK_EQ(mincore(p, pages * 4096, vec), 0);
+	/* 23: MADV_POPULATE_WRITE, which a kernel before 5.14 lacks */
+	if (madvise(p + (pages - 1) * 4096, 4096, 23) == 0) {
+		for (i = 0, in = 0; i < pages; i++)
+			in += vec[i] & 1;
+		CHECK_EQ(in, pages - 1); /* pages 0 and 62 hold a part of it */
+		CHECK_EQ(vec[pages - 1] & 1, 0); /* past it */
+	}
+	for (i = 0; i < pages * 4096; i++)
+		if (p[i])
+			break;
+	CHECK_EQ(i, pages * 4096); /* zero still */
+	munmap(p, pages * 4096);
+	m = malloc(1 << 20);
+	CHECK(m != NULL);
+	for (i = 0; i < 1 << 20; i++)
+		m[i] = (char)(i * 7);
+	mt_prefault(m + 3, (1 << 20) - 6);
+	for (i = 0; i < 1 << 20; i++)
+		if (m[i] != (char)(i * 7))
+			break;
+	CHECK_EQ(i, 1 << 20); /* the bytes as they were */
+	free(m);
+}
+
 int main(void)
 {
 	RUN(test_init);
@@ -243,5 +291,6 @@ int main(void)
 	RUN(test_reset);
 	RUN(test_detach);
 	RUN(test_many);
+	RUN(test_prefault);
 	return unit_done();
 }
