@@ -48,6 +48,7 @@ PATCH_BACKEND_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard mt-record/patch/*.c)
 	$(BUILD)/mt-record/patch/boot.o
 mt-record_OBJS := $(UPROBE_ENGINE_OBJ) $(BUILD)/mt-record/hwbp.o \
 	$(BUILD)/mt-record/target.o $(BUILD)/mt-record/target-open.o $(BUILD)/mt-record/perf/perf.o \
+	$(BUILD)/mt-record/cachedir.o $(BUILD)/mt-record/symcache.o $(BUILD)/mt-record/symentry.o \
 	$(BUILD)/mt-record/functions.o $(BUILD)/mt-record/trigger.o \
 	$(BUILD)/mt-record/perf/dlfilter-run.o $(BUILD)/mt-record/streamout.o \
 	$(BUILD)/mt-record/libpath.o $(PATCH_BACKEND_OBJ) \
@@ -149,6 +150,9 @@ unit_regfile_LIBS := -lelf -lz
 unit_fscreds_LIBS := -pthread
 unit_regex_LIBS := -lpcre2-8
 unit_demangle_LIBS := -liberty -lpcre2-8
+# mt-record's symbol cache entries (mt-record/symentry.c, built in)
+unit_symentry_LIBS := mt-record/symentry.c -lelf -lz
+$(BUILD)/tests/test-symentry: mt-record/symentry.c mt-record/symentry.h
 $(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(HELPER_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -Itests/helpers $(ALL_LDFLAGS) -o $@ $< \
@@ -167,6 +171,8 @@ EXTRA_TEST_BIN :=
 # engines of the backends in rounds)
 MT_RECORD_INC := -Imt-record -Imt-record/perf -Imt-record/uprobe
 $(BUILD)/mt-record/%.o: ALL_CFLAGS += $(MT_RECORD_INC)
+# the caches' hash is the patch runtime's (branches.h)
+$(BUILD)/mt-record/cachedir.o: ALL_CFLAGS += -Iplugins/patch-runtime
 $(BUILD)/mt-record/%.o: $(wildcard mt-record/*.h mt-record/perf/*.h mt-record/uprobe/*.h)
 # the plug-ins (plugins/README.md): shared objects loaded into other
 # processes, built position-independent, hidden but for what their host

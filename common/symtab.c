@@ -1104,10 +1104,12 @@ static int crc_matches(int fd, off_t size, uint32_t want)
 static int build_id_matches(const struct mt_symtab *t, int fd)
 {
 	struct mt_symtab d = MT_SYMTAB_INIT;
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	Elf *e;
 	int ok = 0;
 
-	if (!e)
+	/* mt_symtab_find_debug_at() may come before any read: libelf
+	 * begins nothing until told its version */
+	if (elf_version(EV_CURRENT) == EV_NONE || !(e = elf_begin(fd, ELF_C_READ, NULL)))
 		return 0;
 	if (elf_kind(e) == ELF_K_ELF) {
 		Elf_Scn *scn = NULL;

@@ -14,6 +14,7 @@
 #include "fscreds.h"
 #include "procsyms.h"
 #include "regfile.h"
+#include "symcache.h"
 #include "target.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -228,7 +229,48 @@ int target_open(const struct target *tgt, const char *name)
 
 /* ---- symbols ---- */
 
-/* The symbols of path, opened by source when not NULL. */
+/*
+ * The table of the file open at fd (named path, its debug file searched
+ * in root) into f, through the cache of symbol tables (symcache.h): the
+ * cache's files with mt-record's own credentials, the file's debug file
+ * searched and read with the target's (v's, when there is a view).
+ * Called with mt-record's own.
+ */
+static int read_cached(const struct target *tgt, struct target_view *v, struct mt_symfile *f,
+		       int fd, int root, const char *path)
+{
+	struct symcache_debug want, now;
+	struct timespec since;
+	int n, e;
+
+	if (symcache_get(fd, path, f, &want)) {
+		if (v)
+			as_target(v, tgt->pid);
+		symcache_debug_now(&f->t, root, path, &now);
+		if (v)
+			as_self(v);
+		symcache_taken(symcache_debug_same(&want, &now));
+		if (symcache_debug_same(&want, &now))
+			return (int)f->t.n;
+		mt_symfile_release(f);
+	}
+	clock_gettime(CLOCK_REALTIME, &since);
+	if (v)
+		as_target(v, tgt->pid);
+	n = mt_symfile_read_at(f, fd, root, path, NULL, 0, 0);
+	if (n >= 0)
+		symcache_debug_now(&f->t, root, path, &now);
+	e = errno;
+	if (v)
+		as_self(v);
+	if (n >= 0)
+		symcache_put(fd, path, f, &now, &since);
+	errno = e;
+	return n;
+}
+
+/* The symbols of path, opened by source when not NULL (the uprobe
+ * engine's: not through the cache). */
 static int symbols(const struct target *tgt, struct mt_symfile *f, const char *path,
 		   const char *source)
 {
@@ -242,19 +284,31 @@ static int symbols(const struct target *tgt, struct mt_symfile *f, const char *p
 		fd = mt_open_regular(MT_ROOT_OWN, source ? source : path, NULL);
 		if (fd < 0)
 			return fd;
-		n = mt_symfile_read(f, fd, path, NULL, 0, 0);
+		n = source ? mt_symfile_read(f, fd, path, NULL, 0, 0)
+			   : read_cached(tgt, NULL, f, fd, MT_ROOT_OWN, path);
+		e = errno;
 		close(fd);
+		errno = e;
 		return n;
 	}
 	if (!source)
 		link = link_of(tgt, path);
 	as_target(v, tgt->pid);
 	fd = source ? mt_open_regular(MT_ROOT_OWN, source, NULL) : open_in(v, link, path);
-	n = fd < 0 ? fd : mt_symfile_read_at(f, fd, v->root, path, NULL, 0, 0);
-	e = errno;
-	if (fd >= 0)
-		close(fd);
+	if (source || fd < 0) {
+		n = fd < 0 ? fd : mt_symfile_read_at(f, fd, v->root, path, NULL, 0, 0);
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		as_self(v);
+		free(link);
+		errno = e;
+		return n;
+	}
 	as_self(v);
+	n = read_cached(tgt, v, f, fd, v->root, path);
+	e = errno;
+	close(fd);
 	free(link);
 	errno = e;
 	return n;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cachedir.h"
 #include "patch-cache.h"
 #include "patch-table.h"
 #include "branches.h"
@@ -54,145 +55,22 @@ struct patch_cache_todo {
 	uint32_t n;
 };
 
-/* A hash of mt-record's own build id (its decoder is the runtime's,
- * built with it), 0 when it has none. */
-static int own_note(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	uint64_t *out = arg;
-	int i;
-
-	(void)size;
-	if (info->dlpi_name && *info->dlpi_name)
-		return 1; /* the executable comes first */
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end;
-
-		if (ph->p_type != PT_NOTE)
-			continue;
-		for (end = p + ph->p_memsz; p + sizeof(ElfW(Nhdr)) <= end;) {
-			const ElfW(Nhdr) *n = (const void *)p;
-			size_t name = (n->n_namesz + 3) & ~3u, desc = (n->n_descsz + 3) & ~3u;
-
-			if ((size_t)(end - p) < sizeof(*n) + name + desc)
-				break;
-			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-			    !memcmp(p + sizeof(*n), "GNU", 4)) {
-				*out = mtp_code_hash(MTP_HASH_INIT, p + sizeof(*n) + name,
-						     n->n_descsz);
-				return 1;
-			}
-			p += sizeof(*n) + name + desc;
-		}
-	}
-	return 1;
-}
-
-static uint64_t own_build(void)
-{
-	static uint64_t id;
-	static int done;
-
-	if (!done)
-		dl_iterate_phdr(own_note, &id);
-	done = 1;
-	return id;
-}
-
-/* Whether dir is a directory of ours no one else may write; made (0700)
- * when missing and make. */
-static int dir_ok(const char *dir, int make)
-{
-	struct stat st;
-
-	if (lstat(dir, &st) && (errno != ENOENT || !make || mkdir(dir, 0700) || lstat(dir, &st)))
-		return 0;
-	return S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022);
-}
-
 void patch_cache_init(struct patch_cache *c)
 {
-	const char *env = getenv("MT_CACHE"), *base;
-	char *dir = NULL;
+	struct cache_dir d;
 
 	memset(c, 0, sizeof(*c));
-	if (env && !strcmp(env, "off")) {
-		c->off_why = "MT_CACHE=off";
-		return;
-	}
-	if (!own_build()) {
-		c->off_why = "mt-record was built without a build id";
-		return;
-	}
-	if (env && *env) {
-		if (!(dir = strdup(env))) {
-			c->off_why = "no memory";
-			return;
-		}
-	} else if (!geteuid()) {
-		/* root's: never under a HOME that sudo kept */
-		if (!(dir = strdup("/var/cache/mt"))) {
-			c->off_why = "no memory";
-			return;
-		}
-	} else {
-		size_t len;
-
-		base = getenv("XDG_CACHE_HOME");
-		if (base && *base == '/') {
-			if (!dir_ok(base, 1)) {
-				c->off_why = "$XDG_CACHE_HOME is not a directory of ours that "
-					     "no one else may write";
-				return;
-			}
-			len = strlen(base) + sizeof("/mt");
-			if ((dir = malloc(len)))
-				snprintf(dir, len, "%s/mt", base);
-		} else if ((base = getenv("HOME")) && *base == '/') {
-			len = strlen(base) + sizeof("/.cache/mt");
-			if ((dir = malloc(len))) {
-				snprintf(dir, len, "%s/.cache", base);
-				if (!dir_ok(dir, 1)) {
-					free(dir);
-					c->off_why = "~/.cache is not a directory of ours that no "
-						     "one else may write";
-					return;
-				}
-				snprintf(dir, len, "%s/.cache/mt", base);
-			}
-		} else {
-			c->off_why = "no HOME";
-			return;
-		}
-		if (!dir) {
-			c->off_why = "no memory";
-			return;
-		}
-	}
-	if (!dir_ok(dir, 1)) {
-		free(dir);
-		c->off_why = "its directory is not one of ours that no one else may write";
-		return;
-	}
-	c->dir = dir;
+	cache_dir_init(&d);
+	c->dir = d.dir;
+	c->off_why = d.off_why;
 }
 
-/* The entry's name for path: its base name (printable) and a hash of
- * the whole. */
+/* The entry's name for path. */
 static void entry_name(const struct patch_cache *c, const char *path, char *out, size_t cap)
 {
-	const char *b = strrchr(path, '/');
-	char base[41];
-	size_t i;
+	const struct cache_dir d = { c->dir, NULL };
 
-	b = b ? b + 1 : path;
-	for (i = 0; b[i] && i < sizeof(base) - 1; i++)
-		base[i] = ((b[i] >= 'a' && b[i] <= 'z') || (b[i] >= 'A' && b[i] <= 'Z') ||
-			   (b[i] >= '0' && b[i] <= '9') || b[i] == '.' || b[i] == '_' ||
-			   b[i] == '+' || b[i] == '-') ? b[i] : '_';
-	base[i] = '\0';
-	snprintf(out, cap, "%s/%s-%016llx.br", c->dir, base,
-		 (unsigned long long)mtp_code_hash(MTP_HASH_INIT, path, strlen(path)));
+	cache_entry_name(&d, path, "br", out, cap);
 }
 
 static uint64_t ranges_hash(const struct patch_cache_range *r, uint32_t n)
@@ -208,7 +86,7 @@ static void identity(struct head *h, const struct stat *st, const struct patch_c
 	memcpy(h->magic, magic, sizeof(magic));
 	h->version = MTP_VERSION;
 	h->nranges = n;
-	h->tool = own_build();
+	h->tool = cache_build();
 	h->dev = (uint64_t)st->st_dev;
 	h->ino = (uint64_t)st->st_ino;
 	h->size = (uint64_t)st->st_size;
@@ -234,25 +112,6 @@ static size_t flags_bytes(uint32_t n)
 	return ((size_t)n + 7) & ~(size_t)7;
 }
 
-/* Reads exactly n bytes at off of fd: 0, or -1. */
-static int read_at(int fd, void *buf, size_t n, uint64_t off)
-{
-	char *p = buf;
-
-	while (n) {
-		ssize_t k = pread(fd, p, n, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
 /* The entry of want's identity at name: 1 and *out, or 0. */
 static int lookup(const char *name, const struct head *want, struct patch_cache_hit *out)
 {
@@ -261,18 +120,17 @@ static int lookup(const char *name, const struct head *want, struct patch_cache_
 	size_t fl;
 	char *body = NULL;
 	uint64_t len;
-	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), ok = 0;
+	int fd = cache_entry_open(name, &st), ok = 0;
 
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    read_at(fd, &h, sizeof(h), 0) || !same_identity(&h, want) ||
+	if (cache_read_at(fd, &h, sizeof(h), 0) || !same_identity(&h, want) ||
 	    h.ntargets > MAX_TARGETS)
 		goto out;
 	fl = flags_bytes(h.nranges);
 	len = fl + h.ntargets * sizeof(uint64_t);
 	if ((uint64_t)st.st_size != sizeof(h) + len || !(body = malloc(len ? len : 1)) ||
-	    read_at(fd, body, len, sizeof(h)) || mtp_code_hash(MTP_HASH_INIT, body, len) != h.sum)
+	    cache_read_at(fd, body, len, sizeof(h)) || mtp_code_hash(MTP_HASH_INIT, body, len) != h.sum)
 		goto out;
 	memset(out, 0, sizeof(*out));
 	out->whole = malloc(h.nranges ? h.nranges : 1);
@@ -363,14 +221,14 @@ static int read_segments(int fd, struct seg *s, int max)
 	uint64_t total = 0;
 	int i, n = 0;
 
-	if (read_at(fd, &e, sizeof(e), 0) || memcmp(e.e_ident, ELFMAG, SELFMAG) ||
+	if (cache_read_at(fd, &e, sizeof(e), 0) || memcmp(e.e_ident, ELFMAG, SELFMAG) ||
 	    e.e_ident[EI_CLASS] != ELFCLASS64 || e.e_phentsize != sizeof(Elf64_Phdr) ||
 	    e.e_phnum > 256)
 		return -1;
 	for (i = 0; i < e.e_phnum; i++) {
 		Elf64_Phdr ph;
 
-		if (read_at(fd, &ph, sizeof(ph), e.e_phoff + (uint64_t)i * sizeof(ph)))
+		if (cache_read_at(fd, &ph, sizeof(ph), e.e_phoff + (uint64_t)i * sizeof(ph)))
 			return -1;
 		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) || !ph.p_filesz)
 			continue;
@@ -383,7 +241,7 @@ static int read_segments(int fd, struct seg *s, int max)
 		if (!(s[n].code = malloc(ph.p_filesz)))
 			return -1;
 		n++;
-		if (read_at(fd, s[n - 1].code, ph.p_filesz, ph.p_offset))
+		if (cache_read_at(fd, s[n - 1].code, ph.p_filesz, ph.p_offset))
 			return -1;
 	}
 	return n;
@@ -492,10 +350,10 @@ static int keep(const struct patch_cache *c, const struct patch_cache_todo *t)
 	struct patch_cache_hit hit;
 	struct stat before, after;
 	struct head h;
-	char name[4096], tmp[4096];
+	char name[4096];
 	size_t fl = flags_bytes(t->n), len;
 	char *body = NULL;
-	int fd, ok, ret = -1;
+	int ret = -1;
 
 	if (fstat(t->fd, &before) || patch_cache_read_file(t->fd, t->r, t->n, &hit))
 		return -1;
@@ -513,15 +371,11 @@ static int keep(const struct patch_cache *c, const struct patch_cache_todo *t)
 	memcpy(body + fl, hit.targets, hit.ntargets * sizeof(uint64_t));
 	h.sum = mtp_code_hash(MTP_HASH_INIT, body, len);
 	entry_name(c, t->path, name, sizeof(name));
-	snprintf(tmp, sizeof(tmp), "%s/.new-XXXXXX", c->dir);
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
-		goto out;
-	ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) && write(fd, body, len) == (ssize_t)len;
-	if (close(fd) || !ok || rename(tmp, name)) {
-		unlink(tmp);
-		goto out;
+	{
+		const struct cache_dir d = { c->dir, NULL };
+
+		ret = cache_entry_write(&d, name, &h, sizeof(h), body, len);
 	}
-	ret = 0;
 out:
 	free(body);
 	patch_cache_hit_release(&hit);

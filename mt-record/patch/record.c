@@ -31,6 +31,7 @@
 #include "patch-load.h"
 #include "patch-rec.h"
 #include "patch-cache.h"
+#include "symcache.h"
 #include "patch-budget.h"
 #include "rec.h"
 #include "shm.h"
@@ -509,6 +510,25 @@ static void budget_end(const struct rec *r, const struct patch_rec *p)
 	nturned = turned_cap = 0;
 }
 
+/* -v: the symbol tables read so far, and those taken from the cache
+ * (symcache.h). */
+static void say_symbols(void)
+{
+	unsigned hits, misses, kept;
+	const char *dir, *off_why;
+
+	symcache_counts(&hits, &misses, &kept, &dir, &off_why);
+	if (!dir) {
+		fprintf(stderr, "%s: no cache of symbol tables: %s\n", mt_progname(), off_why);
+		return;
+	}
+	fprintf(stderr, "%s: the symbols of %u of %u file%s from %s\n", mt_progname(), hits,
+		hits + misses, hits + misses == 1 ? "" : "s", dir);
+	if (kept)
+		fprintf(stderr, "%s: the symbols of %u file%s kept in %s for the next run\n",
+			mt_progname(), kept, kept == 1 ? "" : "s", dir);
+}
+
 static void say_patched(const struct rec *r, const struct patch_rec *p)
 {
 	if (r->o.verbose)
@@ -520,6 +540,8 @@ static void say_patched(const struct rec *r, const struct patch_rec *p)
 		fprintf(stderr, "%s: the branch targets of %u of %u file%s from %s\n",
 			mt_progname(), cache.hits, cache.hits + cache.misses,
 			cache.hits + cache.misses == 1 ? "" : "s", cache.dir);
+	if (r->o.verbose)
+		say_symbols();
 	if (r->o.verbose && cache.dir) {
 		/* the process's count: shown, never used */
 		uint32_t refused = __atomic_load_n(&p->h->given_refused, __ATOMIC_ACQUIRE);

@@ -8,7 +8,7 @@
  * past what it was given (ASan), and what it returns must hold: the
  * targets sorted, each once, every whole flag 0 or 1.
  *
- * fuzz-link: -Iplugins/patch-runtime -Imt-record/patch mt-record/patch/patch-cache.c plugins/patch-runtime/decode.c plugins/patch-runtime/branches.c -lZydis
+ * fuzz-link: -Iplugins/patch-runtime -Imt-record/patch -Imt-record mt-record/patch/patch-cache.c mt-record/cachedir.c plugins/patch-runtime/decode.c plugins/patch-runtime/branches.c -lZydis
  *
  * Built and run by tests/fuzz/run.
  */

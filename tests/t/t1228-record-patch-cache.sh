@@ -23,7 +23,7 @@ mkdir -m 700 cache
 export MT_CACHE=$PWD/cache
 said() { grep -q "$2" "$1" || { cat "$1" >&2; fail "$1: no \"$2\""; }; }
 # the function lines of -v (no pids, no cache lines)
-fates() { grep -v -e 'branch targets' -e 'recording' -e 'the code of' "$1"; }
+fates() { grep -v -e 'branch targets' -e 'recording' -e 'the code of' -e 'symbols of' -e 'symbol tables' "$1"; }
 
 fns='^(one|three|four|fallthru|packed|tiny|next|aimed|jumper|loopy|into3|entry3)$'
 "$P/shorty" >plain.out
