@@ -21,9 +21,9 @@
 # the best of three traced runs that patch malloc alone (the walkers and
 # the scan of every function of libc for branches into it are there too),
 # and the rest over the functions considered less one. Beside them, the
-# best of three with MT_CACHE=off: the files' branches read in the process
-# as on a program's first run (the runs above take them from the cache of
-# branch targets, which the -v run filled).
+# best of three with MT_CACHE=off: the files' symbols read by mt-record
+# and their branches in the process, as on a program's first run (the
+# runs above take both from mt-record's caches, which the -v run filled).
 #
 # Every function left alone goes to BUILD/bench/coverage-left.txt
 # (program, reason, name, file; tab-separated); with -v (BENCH_VERBOSE=1)
@@ -116,8 +116,8 @@ END {
 		mincov, lowest, (mincov >= 99.5 ? "goal met" : "goal missed")
 	printf "goal: preparing at most 10 us a function: highest %.1f (%s) -- %s\n",
 		maxus, slowest, (maxus <= 10 ? "goal met" : "goal missed")
-	print "   (1st us: the same without the cache of branch targets, MT_CACHE=off: the"
-	print "   first run of a program, which reads its files for branches, then keeps them)"
+	print "   (1st us: the same without the caches of mt-record, MT_CACHE=off: the first"
+	print "   run of a program, which reads the symbols and branches of its files, then keeps them)"
 }' "$BENCH_TMP/cov-summary"
 echo "   (every function left alone, by program and reason: $left)"
 
