@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,6 +347,12 @@ int target_alive(struct target *tgt)
 			return 0;
 		}
 		return 1;
+	}
+	if (tgt->end_fd >= 0) { /* ended, a zombie its parent has not reaped yet too */
+		struct pollfd p = { tgt->end_fd, POLLIN, 0 };
+
+		if (poll(&p, 1, 0) > 0)
+			return 0;
 	}
 	return !(kill(tgt->pid, 0) && errno == ESRCH);
 }

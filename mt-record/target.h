@@ -93,7 +93,8 @@ int target_unrecordable(pid_t pid, char *msg, size_t len);
 int read_small(const char *path, char *buf, size_t len);
 
 /* Whether the target runs on: our child not reaped yet (reaping it sets
- * t->child to 0 and t->status), or t->pid still there. */
+ * t->child to 0 and t->status), or t->pid still there and, once
+ * target_end_fd() is open, not ended (a zombie has). */
 int target_alive(struct target *t);
 
 /* A descriptor that polls readable (POLLIN) once t->pid has ended (a
