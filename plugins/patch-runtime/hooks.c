@@ -29,8 +29,9 @@ static uint32_t session;
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
 #endif
-/* own_ring(): at most this much of a ring made present at once */
-#define MTP_RING_POPULATE (1u << 20)
+/* a ring is made present so many records at a time, one step ahead of
+ * its writes (own_ring(), ring_ahead()): 64 KiB */
+#define RING_STEP ((uint64_t)4096)
 
 struct tstate {
 	struct mtp_thread *slot; /* NULL: no ring (none was free) */
@@ -100,13 +101,21 @@ void mtp_prefault(void *p, uint64_t n)
 		mtp_syscall6(SYS_madvise, (long)lo, (long)(hi - lo), MADV_POPULATE_WRITE, 0, 0, 0);
 }
 
-/* The first MTP_RING_POPULATE bytes of t's ring (of n records) made
- * present at once: a thread that calls at all fills them (the rest
- * fault in as it goes on). */
+/* The first RING_STEP records of t's ring (of n) made present: a
+ * thread's first calls write them. put() keeps a step ahead on the first
+ * lap (ring_ahead()): a ring takes memory as it fills, as it did page
+ * fault by page fault, 16 pages a call. */
 static void own_ring(const struct tstate *t, uint64_t n)
 {
-	mtp_prefault(t->ring, n * sizeof(*t->ring) > MTP_RING_POPULATE ? MTP_RING_POPULATE
-									  : n * sizeof(*t->ring));
+	mtp_prefault(t->ring, (n < RING_STEP ? n : RING_STEP) * sizeof(*t->ring));
+}
+
+/* Record h (a multiple of RING_STEP) is being written: the step after
+ * the next made present while the first lap lasts. */
+static __attribute__((noinline)) void ring_ahead(const struct tstate *t, uint64_t h)
+{
+	if (h + 2 * RING_STEP <= (uint64_t)t->mask + 1)
+		mtp_prefault(&t->ring[h + RING_STEP], RING_STEP * sizeof(*t->ring));
 }
 
 /* Slot t->slot, claimed, made this thread's (its tid written last). */
@@ -211,24 +220,46 @@ static struct tstate *thread_state(void)
 	return t;
 }
 
-/* Appends a record: its slot is claimed by one instruction, so that a
- * signal handler's records on this thread take the next ones; its kind
- * is cleared before the rest is written and set, with the lap, last
- * (shm.h: how a reader tells a record whole). */
-static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
+/* Writes record h of t's ring: its kind is cleared before the rest is
+ * written and set, with the lap, last (shm.h: how a reader tells a
+ * record whole). */
+static inline __attribute__((always_inline)) void write_rec(struct tstate *t, uint64_t h,
+							     uint64_t func, uint32_t kind,
+							     uint64_t time)
 {
-	uint64_t h = 1;
-	struct mtp_rec *r;
+	struct mtp_rec *r = &t->ring[h & t->mask];
 
-	if (__atomic_load_n(&mtp_shm->frozen, __ATOMIC_RELAXED))
-		return; /* the trigger was hit: the snapshot ends there */
-	__asm__ volatile("xaddq %0, %1" : "+r"(h), "+m"(t->slot->head) : : "memory");
-	r = &t->ring[h & t->mask];
 	__atomic_store_n(&r->kind, 0, __ATOMIC_RELAXED);
 	__asm__ volatile("" : : : "memory");
 	r->time = time;
 	r->func = (uint32_t)func;
 	__atomic_store_n(&r->kind, MTP_REC_KIND(kind, h >> t->shift), __ATOMIC_RELEASE);
+}
+
+/* put()'s way once a step: the ring kept a step ahead, then record h. A
+ * function of its own, reached by a jump, so that put() saves no register
+ * for it. */
+static __attribute__((noinline)) void put_ahead(struct tstate *t, uint64_t func, uint32_t kind,
+						uint64_t time, uint64_t h)
+{
+	ring_ahead(t, h);
+	write_rec(t, h, func, kind, time);
+}
+
+/* Appends a record: its slot is claimed by one instruction, so that a
+ * signal handler's records on this thread take the next ones. */
+static void put(struct tstate *t, uint64_t func, uint32_t kind, uint64_t time)
+{
+	uint64_t h = 1;
+
+	if (__atomic_load_n(&mtp_shm->frozen, __ATOMIC_RELAXED))
+		return; /* the trigger was hit: the snapshot ends there */
+	__asm__ volatile("xaddq %0, %1" : "+r"(h), "+m"(t->slot->head) : : "memory");
+	if (__builtin_expect(!(h & (RING_STEP - 1)), 0)) {
+		put_ahead(t, func, kind, time, h);
+		return;
+	}
+	write_rec(t, h, func, kind, time);
 }
 
 /* A call of the trigger with --repeat: queued for mt-record (shm.h),

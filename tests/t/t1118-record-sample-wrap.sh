@@ -11,9 +11,10 @@ prog=$MT_TESTBIN/progs/stopper
 # The ring must have wrapped: the kept samples start long after the exec
 # (the gap exceeds the span of the samples themselves, which a whole run
 # would not). A loaded machine gives the program less CPU, so fewer
-# samples: then the run is made longer, up to 16 times.
+# samples: then the run is made longer, up to 64 times (once under ASan on
+# a busy CI run, three lengths were not enough).
 wrapped=0
-for iters in 20000000 80000000 320000000; do
+for iters in 20000000 80000000 320000000 1280000000; do
 	rm -rf kept
 	mt-record --backend sample --frequency 5000 --call-graph dwarf --keep kept \
 		-- "$prog" -n $iters >s.txt 2>err || { cat err >&2; fail "mt-record failed"; }
