@@ -101,20 +101,23 @@ void mtp_prefault(void *p, uint64_t n)
 		mtp_syscall6(SYS_madvise, (long)lo, (long)(hi - lo), MADV_POPULATE_WRITE, 0, 0, 0);
 }
 
-/* The first RING_STEP records of t's ring (of n) made present: a
+/* The first two steps of t's ring (of n records) made present: a
  * thread's first calls write them. put() keeps a step ahead on the first
  * lap (ring_ahead()): a ring takes memory as it fills, as it did page
- * fault by page fault, 16 pages a call. */
+ * fault by page fault, 16 pages a call. The first two are made present
+ * here, before the thread's first call takes its time: a trigger's first
+ * call (a new thread's) sets frozen as soon after its time as it did. */
 static void own_ring(const struct tstate *t, uint64_t n)
 {
-	mtp_prefault(t->ring, (n < RING_STEP ? n : RING_STEP) * sizeof(*t->ring));
+	mtp_prefault(t->ring, (n < 2 * RING_STEP ? n : 2 * RING_STEP) * sizeof(*t->ring));
 }
 
 /* Record h (a multiple of RING_STEP) is being written: the step after
- * the next made present while the first lap lasts. */
+ * the next made present while the first lap lasts (own_ring() made the
+ * first two). */
 static __attribute__((noinline)) void ring_ahead(const struct tstate *t, uint64_t h)
 {
-	if (h + 2 * RING_STEP <= (uint64_t)t->mask + 1)
+	if (h && h + 2 * RING_STEP <= (uint64_t)t->mask + 1)
 		mtp_prefault(&t->ring[h + RING_STEP], RING_STEP * sizeof(*t->ring));
 }
 
