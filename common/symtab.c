@@ -1058,10 +1058,13 @@ int mt_symtab_merge(struct mt_symtab *t, int fd)
 	if (!err && need > t->cap) {
 		struct mt_sym *v = realloc(t->v, need * sizeof(*v));
 
-		if (!v)
+		if (!v) {
 			err = MT_ENOMEM;
-		else
-			mt_prefault(v + t->n, (need - t->n) * sizeof(*v)), t->v = v, t->cap = need;
+		} else {
+			mt_prefault(v + t->n, (need - t->n) * sizeof(*v)); /* filled next */
+			t->v = v;
+			t->cap = need;
+		}
 	}
 	if (err) {
 		mt_symtab_release(&d);

@@ -142,12 +142,6 @@ void cache_dir_init(struct cache_dir *c)
 	c->dir = dir;
 }
 
-void cache_dir_release(struct cache_dir *d)
-{
-	free(d->dir);
-	d->dir = NULL;
-}
-
 void cache_id_of(struct cache_id *id, const struct stat *st)
 {
 	memset(id, 0, sizeof(*id));

@@ -26,7 +26,6 @@ struct cache_dir {
 
 /* d set up from the environment (MT_CACHE, HOME, XDG_CACHE_HOME). */
 void cache_dir_init(struct cache_dir *d);
-void cache_dir_release(struct cache_dir *d);
 
 /* A hash of mt-record's own build id: what an entry was written by (0:
  * it has none, and then no cache is used). */

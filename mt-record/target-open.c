@@ -241,7 +241,7 @@ static int read_cached(const struct target *tgt, struct target_view *v, struct m
 {
 	struct symcache_debug want, now;
 	struct timespec since;
-	int n, e;
+	int n, e, same;
 
 	if (symcache_get(fd, path, f, &want)) {
 		if (v)
@@ -249,8 +249,9 @@ static int read_cached(const struct target *tgt, struct target_view *v, struct m
 		symcache_debug_now(&f->t, root, path, &now);
 		if (v)
 			as_self(v);
-		symcache_taken(symcache_debug_same(&want, &now));
-		if (symcache_debug_same(&want, &now))
+		same = symcache_debug_same(&want, &now);
+		symcache_taken(same);
+		if (same)
 			return (int)f->t.n;
 		mt_symfile_release(f);
 	}

@@ -38,8 +38,7 @@ struct head {
 	uint32_t version;   /* MTP_VERSION */
 	uint32_t nranges;
 	uint64_t tool;      /* mt-record's build (its decoder) */
-	uint64_t dev, ino, size;
-	int64_t mtime_s, mtime_ns, ctime_s, ctime_ns;
+	struct cache_id file; /* cachedir.h: the layout the fields had */
 	uint64_t ranges_hash; /* of the ranges' addresses and sizes */
 	uint64_t code_hash;
 	uint64_t ntargets;
@@ -87,13 +86,7 @@ static void identity(struct head *h, const struct stat *st, const struct patch_c
 	h->version = MTP_VERSION;
 	h->nranges = n;
 	h->tool = cache_build();
-	h->dev = (uint64_t)st->st_dev;
-	h->ino = (uint64_t)st->st_ino;
-	h->size = (uint64_t)st->st_size;
-	h->mtime_s = (int64_t)st->st_mtim.tv_sec;
-	h->mtime_ns = (int64_t)st->st_mtim.tv_nsec;
-	h->ctime_s = (int64_t)st->st_ctim.tv_sec;
-	h->ctime_ns = (int64_t)st->st_ctim.tv_nsec;
+	cache_id_of(&h->file, st);
 	h->ranges_hash = ranges_hash(r, n);
 }
 
@@ -101,9 +94,7 @@ static int same_identity(const struct head *a, const struct head *b)
 {
 	return !memcmp(a->magic, b->magic, sizeof(a->magic)) && a->version == b->version &&
 	       a->tool == b->tool &&
-	       a->nranges == b->nranges && a->dev == b->dev && a->ino == b->ino &&
-	       a->size == b->size && a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns &&
-	       a->ctime_s == b->ctime_s && a->ctime_ns == b->ctime_ns &&
+	       a->nranges == b->nranges && cache_id_same(&a->file, &b->file) &&
 	       a->ranges_hash == b->ranges_hash;
 }
 
