@@ -153,6 +153,11 @@ unit_demangle_LIBS := -liberty -lpcre2-8
 # mt-record's symbol cache entries (mt-record/symentry.c, built in)
 unit_symentry_LIBS := mt-record/symentry.c -lelf -lz
 $(BUILD)/tests/test-symentry: mt-record/symentry.c mt-record/symentry.h
+# the patch backend's rings read back (mt-record/patch/patch-rings.c, built in)
+unit_patchrings_LIBS = -Imt-record/patch -Iplugins/patch-runtime mt-record/patch/patch-rings.c \
+	$(LIB)
+$(BUILD)/tests/test-patchrings: mt-record/patch/patch-rings.c mt-record/patch/patch-rings.h \
+	plugins/patch-runtime/shm.h
 $(BUILD)/tests/test-%: tests/unit/test-%.c tests/unit/unit.h $(HELPER_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -Itests/helpers $(ALL_LDFLAGS) -o $@ $< \

@@ -354,9 +354,12 @@ void patch_rec_list(const struct patch_rec *p, uint32_t from, int all);
  * records of the last millisecond, and one being written, are left for
  * the next call (so that the calls' records follow each other in time),
  * a half-written record is waited for once, and a ring overwritten
- * since the last call loses what was overwritten only (counted). With
- * until not 0 (partial, --repeat: a hit's raw time), the records after
- * until are left instead.
+ * since the last call loses what was overwritten only (counted); with
+ * until not 0 (--repeat: a hit's raw time), the records after until are
+ * left instead of the last millisecond's. Not partial,
+ * until not 0 (a single trigger's raw time): the records after it are
+ * left out (another thread's, timed after the hit but written before it
+ * saw the rings frozen).
  */
 void patch_rec_write(struct patch_rec *p, struct stream_out *s, int partial, uint64_t until);
 

@@ -85,7 +85,7 @@ void patch_rings_release(struct patch_rings *r)
 }
 
 /* Moves c to its next whole record (from pos): 1, or 0 at its end.
- * Partial, a record after until ends the ring, and so does, once, a
+ * A record after until (not 0) ends the ring; partial, so does, once, a
  * record being written (stalled). Looks at each record once. */
 static int next_whole(struct patch_pass *ps, struct patch_cursor *c)
 {
@@ -112,7 +112,7 @@ static int next_whole(struct patch_pass *ps, struct patch_cursor *c)
 			r->torn++;
 			continue;
 		}
-		if (ps->partial && time > ps->until) {
+		if (ps->until && time > ps->until) {
 			c->end = c->pos;
 			return 0;
 		}
@@ -267,6 +267,8 @@ int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,
 		uint64_t now = ps->clock == MTP_CLOCK_TSC ? ps->tsc_b : ps->mono_b;
 
 		ps->until = until ? until : now > ms ? now - ms : 1;
+	} else {
+		ps->until = until;
 	}
 	ps->cur = calloc(2 * (size_t)ps->nth + 1, sizeof(*ps->cur));
 	if (!ps->cur || mt_merge_init(&ps->heap, 2 * (size_t)ps->nth)) {

@@ -119,12 +119,14 @@ struct patch_pass {
  * functions in mt-record's table (a record of another is left out);
  * clock: the runtime's clock (enum mtp_clock; anything else is taken as
  * CLOCK_MONOTONIC); claimed: the slots the runtime says it claimed (the
- * first ones; at most the layout's are read). partial (the process runs on: --full): the records of
- * the last millisecond (with until not 0: those after until, in the
- * records' clock: a --repeat hit's snapshot), and one being written, are
- * left for the next pass, a half-written record is waited for once, and
- * a ring overwritten since is counted in lost. Sleeps (up to 20 ms) when the clock pair
- * before is that recent, so that the TSC's rate is measured over 20 ms
+ * first ones; at most the layout's are read). until not 0: the records
+ * after it (the records' clock: a hit's) are left out. partial (the
+ * process runs on: --full, --repeat): the records of the last millisecond
+ * (with until: those after until), and one being written, are left for
+ * the next pass, a half-written record is waited for once, and a ring
+ * overwritten since is counted in lost. Sleeps (up to 20 ms) when the
+ * clock pair before is that recent, so that the TSC's rate is measured
+ * over 20 ms
  * at least. 0, or -1 (ENOMEM).
  */
 int patch_pass_begin(struct patch_rings *r, struct patch_pass *ps, uint32_t nfn,

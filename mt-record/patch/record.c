@@ -611,18 +611,16 @@ static void hit_marks(const struct rec *r, const struct patch_hit *h, struct mar
 
 /* Whether the trigger was hit (the rings frozen at its call: without
  * --repeat), with its MARKs; says so the first time. */
-static int trigger_seen(struct rec *r, const struct patch_rec *p, uint64_t *when,
+static int trigger_seen(struct rec *r, const struct patch_rec *p, struct patch_hit *h,
 			struct mark_line *marks)
 {
 	static int said;
-	struct patch_hit h;
 
-	if (!r->o.trigger || !patch_rec_triggered(p, &h))
+	if (!r->o.trigger || !patch_rec_triggered(p, h))
 		return 0;
 	if (!said++)
-		say_hit(r, h.pid, h.tid, h.mono, h.dur);
-	*when = h.mono;
-	hit_marks(r, &h, marks);
+		say_hit(r, h->pid, h->tid, h->mono, h->dur);
+	hit_marks(r, h, marks);
 	return 1;
 }
 
@@ -638,10 +636,11 @@ static void patch_begin(struct rec *r, struct stream_out *so)
 }
 
 /* A snapshot of the rings: what they hold after the last one's, up to a
- * hit (mark: its MARK; until: with --repeat its raw time, the recording
- * going on) or now (mark NULL). */
+ * hit (mark: its MARK; until: its raw time, 0 for none) or now (mark
+ * NULL); going_on: the process records on (--repeat, or a breakpoint's
+ * hit: patch_rec_write()'s partial). */
 static void patch_snapshot(struct rec *r, struct patch_rec *p, uint64_t time,
-			   const struct mark_line *mark, uint64_t until)
+			   const struct mark_line *mark, uint64_t until, int going_on)
 {
 	rec_snapshot_begin(r, r->snap_no, time);
 	if (r->dir_out) { /* a file of its own: whole */
@@ -653,8 +652,8 @@ static void patch_snapshot(struct rec *r, struct patch_rec *p, uint64_t time,
 	turned_marks(r, p, time);
 	if (r->dir_out)
 		patch_rings_rewind(&p->rings); /* each file its whole snapshot */
-	patch_rec_write(p, r->sout, until != 0, until);
-	if (until)
+	patch_rec_write(p, r->sout, going_on, until);
+	if (going_on)
 		p->rings.lost = 0; /* a ring lapped between hits: a snapshot
 				    * is what the ring holds then */
 	rec_snapshot_end(r);
@@ -815,7 +814,7 @@ static int fallback_take(struct rec *r, struct patch_rec *p, struct patch_fallba
 		return 1;
 	}
 	until = fallback_hit(r, p, fb, uh, &mark);
-	patch_snapshot(r, p, uh->time, &mark, until);
+	patch_snapshot(r, p, uh->time, &mark, until, 1);
 	return r->o.repeat && r->snap_no >= r->o.repeat;
 }
 
@@ -828,7 +827,7 @@ static int queued_take(struct rec *r, struct patch_rec *p)
 
 	if (!queued_hit(r, p, &qh, &mark))
 		return 0;
-	patch_snapshot(r, p, qh.mono, &mark, qh.raw);
+	patch_snapshot(r, p, qh.mono, &mark, qh.raw, 1);
 	patch_rec_hit_taken(p);
 	return r->o.repeat && r->snap_no >= r->o.repeat ? 2 : 1;
 }
@@ -858,7 +857,8 @@ static void fallback_release(struct patch_fallback *fb)
 static enum stop patch_wait(struct rec *r, struct patch_rec *p, struct stream_out *so,
 			    struct inject *in, struct patch_fallback *fb)
 {
-	uint64_t hit, start = now_mono();
+	uint64_t start = now_mono();
+	struct patch_hit hit;
 	int armed = !r->o.arm_after_ns;
 	struct mt_uprobe_hit uh;
 	struct mark_line mark;
@@ -930,6 +930,7 @@ static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so,
 		      struct patch_fallback *fb)
 {
 	struct mark_line mark;
+	struct patch_hit ph;
 	uint64_t hit;
 
 	if (patch_rec_error(p))
@@ -941,11 +942,13 @@ static void patch_end(struct rec *r, struct patch_rec *p, struct stream_out *so,
 	 * trigger keeps only what hits took */
 	if (why == STOP_TRIGGER && fb->have) {
 		hit = fallback_hit(r, p, fb, &fb->hit, &mark);
-		patch_snapshot(r, p, fb->hit.time, &mark, hit);
-	} else if (why == STOP_TRIGGER && r->o.repeat == 1 && trigger_seen(r, p, &hit, &mark)) {
-		patch_snapshot(r, p, hit, &mark, 0);
+		patch_snapshot(r, p, fb->hit.time, &mark, hit, 1);
+	} else if (why == STOP_TRIGGER && r->o.repeat == 1 && trigger_seen(r, p, &ph, &mark)) {
+		/* ends at the hit's record: one another thread took the time
+		 * of after it, but wrote before it saw frozen, is left out */
+		patch_snapshot(r, p, ph.mono, &mark, ph.raw, 0);
 	} else if (r->o.full || !r->o.trigger || (why == STOP_EXIT && !r->snap_no))
-		patch_snapshot(r, p, now_mono(), NULL, 0);
+		patch_snapshot(r, p, now_mono(), NULL, 0, 0);
 	else if (why == STOP_SIGNAL)
 		fprintf(stderr, r->snap_no ? "%s: interrupted: the %d snapshots taken are "
 			"kept\n" : "%s: interrupted before the trigger fired: no snapshot\n",
