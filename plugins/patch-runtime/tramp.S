@@ -19,8 +19,8 @@
  * mtp_return_tramp is where a patched function returns to (mtp_enter put
  * its address in place of the return address): rax and rdx (and the
  * vector and x87 registers, untouched) hold the return value; it calls
- * mtp_exit(stack pointer after the return) and returns to the address
- * that gives, with every register as the function left it: not only the
+ * mtp_exit(stack pointer after the return) and jumps to the address that
+ * gives, with every register as the function left it: not only the
  * return value's, since a caller compiled with GCC's -fipa-ra (on at -O2)
  * keeps values in call-clobbered registers across a call of a function it
  * knows leaves them alone.
@@ -128,7 +128,14 @@ mtp_return_tramp:
 	popq	%rsi
 	popq	%rdi
 	popq	%rax
-	ret
+	/* a jump, not a ret: the function's ret took the processor's
+	 * prediction of this return (its caller's call), so a ret here
+	 * would take the caller's caller's, and every return up the stack
+	 * would be predicted one call off. The address stays below the
+	 * stack pointer: a caller keeps nothing there across a call, and a
+	 * signal's frame goes below the red zone (lea keeps the flags) */
+	leaq	8(%rsp), %rsp
+	jmp	*-8(%rsp)
 	.cfi_endproc
 	.size	mtp_return_tramp, . - mtp_return_tramp
 
