@@ -154,6 +154,12 @@ $(BUILD)/tests/progs/sigmid: tests/progs/sigmid.c common/banned.h
 
 EXTRA_TEST_BIN += $(BUILD)/tests/progs/sigmid
 
+$(BUILD)/tests/progs/sigstorm: tests/progs/sigstorm.c common/banned.h
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -Icommon -o $@ $<
+
+EXTRA_TEST_BIN += $(BUILD)/tests/progs/sigstorm
+
 $(BUILD)/tests/progs/selfmod: tests/progs/selfmod.c common/banned.h
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -Icommon -o $@ $<
