@@ -30,8 +30,11 @@ refused() {
 }
 
 # a zombie: a child that has exited, which its parent (sleep, after the
-# exec) never reaps
-sh -c 'sleep 0 & echo $! >zpid; exec sleep 30' &
+# exec) never reaps (perl, which reaps nothing by itself: a shell may
+# reap its background job before its exec, on a slow machine)
+perl -e 'my $p = fork() // die "fork: $!"; exit 0 if !$p;
+	open(my $f, ">", "zpid") or die; print $f "$p\n"; close($f);
+	exec("sleep", "30") or die "exec: $!"' &
 parent=$!
 trap 'kill $parent ${lead:-} 2>/dev/null || true' EXIT
 wait_for test -s zpid || fail "no zombie pid"
