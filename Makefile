@@ -213,10 +213,15 @@ fuzz-test:
 # check-long records in both passes.
 PTS_CACHE = $(abspath $(BUILD))/pts-cache
 PTS_REPLAY ?= 1
+# the builds of make check: as many at a time as the machine has
+# processors (JOBS=1: one)
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check: deps
 	@rm -rf $(PTS_CACHE)
 	@if [ $(PTS_REPLAY) = 1 ]; then mkdir -p $(PTS_CACHE); fi
+	@$(MAKE) --no-print-directory -j$(JOBS) build-tests
 	@MT_PTS_CACHE=$(PTS_CACHE) $(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/asan SAN=1 build-tests
 	@MT_PTS_CACHE=$(PTS_CACHE) $(MAKE) --no-print-directory asan-test
 	@rm -rf $(PTS_CACHE)
 	@$(MAKE) --no-print-directory fuzz-test
